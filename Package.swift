@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "NetworkLayer",
+    platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6)],
+    products: [
+        .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
+        .library(name: "NetworkTestSupport", targets: ["NetworkTestSupport"]),
+        .executable(name: "Example", targets: ["Example"]),
+    ],
+    targets: [
+        .target(name: "NetworkLayer", path: "Sources/NetworkLayer"),
+        .target(
+            name: "NetworkTestSupport",
+            dependencies: ["NetworkLayer"],
+            path: "TestSupport/NetworkTestSupport"
+        ),
+        .executableTarget(
+            name: "Example",
+            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            path: "Sources/Example"
+        ),
+        .testTarget(
+            name: "NetworkLayerTests",
+            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            path: "Tests/NetworkLayerTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
