@@ -26,6 +26,11 @@ let package = Package(
             dependencies: ["NetworkLayer", "NetworkTestSupport"],
             path: "Tests/NetworkLayerTests"
         ),
+        .testTarget(
+            name: "MockServerTests",
+            dependencies: ["NetworkTestSupport"],
+            path: "Tests/MockServerTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,1 @@
+// The presenter demo; the core issue fills it.

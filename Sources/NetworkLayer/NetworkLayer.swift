@@ -1,0 +1,1 @@
+// The NetworkLayer library; the core issue fills it.

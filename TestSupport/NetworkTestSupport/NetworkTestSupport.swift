@@ -1,0 +1,1 @@
+// Test doubles for code that uses NetworkLayer.
