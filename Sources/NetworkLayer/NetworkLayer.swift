@@ -1,1 +1,249 @@
-// The NetworkLayer library; the core issue fills it.
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A small HTTP client for JSON APIs, with success and error handlers.
+///
+/// Every request ends in exactly one call of exactly one handler, on ``callbackQueue`` (the main queue
+/// by default), never synchronously inside the method that started it.
+///
+/// ```swift
+/// let network = NetworkLayer(baseURL: URL(string: "https://api.example.com/v1"))
+/// network.get(urlString: "employees",
+///             successHandler: { (employees: [Employee]) in print(employees.count) },
+///             errorHandler: { error in print(error.message) })
+/// ```
+///
+/// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Its state
+/// is immutable after `init`, so one instance can be used from any thread.
+open class NetworkLayer: @unchecked Sendable {
+    /// The URL that relative URL strings are resolved against.
+    public let baseURL: URL?
+    /// Headers sent with every request; a request's own headers override them.
+    public let defaultHeaders: [String: String]
+    /// Encodes JSON request bodies.
+    public let encoder: JSONEncoder
+    /// Decodes JSON replies.
+    public let decoder: JSONDecoder
+    /// The queue every handler runs on.
+    public let callbackQueue: DispatchQueue
+    /// How long a request may wait for data, in seconds.
+    public let timeout: TimeInterval
+
+    let builder: RequestBuilder
+    let transport: SessionTransport
+    private let ownsTransport: Bool
+
+    /// Creates a layer.
+    ///
+    /// - Parameters:
+    ///   - baseURL: Resolves relative URL strings: `users` and `/users` against
+    ///     `https://api.example.com/v1` both give `https://api.example.com/v1/users`.
+    ///   - defaultHeaders: Headers for every request; per-request headers override them.
+    ///   - sessionConfiguration: `nil` shares one long-lived session among all layers, which is what an
+    ///     app wants. With a configuration the layer owns a session of its own and invalidates it when
+    ///     the layer goes away; pass one to inject `protocolClasses` or change caching and cookies.
+    ///   - encoder: Encodes JSON bodies.
+    ///   - decoder: Decodes JSON replies.
+    ///   - callbackQueue: Where handlers run.
+    ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
+    public init(
+        baseURL: URL? = nil,
+        defaultHeaders: [String: String] = [:],
+        sessionConfiguration: URLSessionConfiguration? = nil,
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder(),
+        callbackQueue: DispatchQueue = .main,
+        timeout: TimeInterval = 60
+    ) {
+        self.baseURL = baseURL
+        self.defaultHeaders = defaultHeaders
+        self.encoder = encoder
+        self.decoder = decoder
+        self.callbackQueue = callbackQueue
+        self.timeout = timeout
+        builder = RequestBuilder(
+            resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders, encoder: encoder,
+            timeout: timeout)
+        if let sessionConfiguration {
+            transport = SessionTransport(configuration: sessionConfiguration)
+            ownsTransport = true
+        } else {
+            transport = .shared
+            ownsTransport = false
+        }
+    }
+
+    deinit {
+        if ownsTransport { transport.invalidate() }
+    }
+
+    // MARK: - Requests
+    //
+    // Each method only describes its request; the pipeline (RequestPipeline.swift) does the work.
+
+    /// Sends a GET request and decodes the JSON reply as `T`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - query: Query parameters, percent-encoded and sorted by name.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
+    @discardableResult
+    open func get<T: Decodable>(
+        urlString: String,
+        query: [String: String] = [:],
+        headers: [String: String] = [:],
+        successHandler: @escaping (T) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        perform(
+            RequestDescription(method: .get, urlString: urlString, query: query, headers: headers),
+            decoding: .json(T.self, decoder: decoder), successHandler: successHandler,
+            errorHandler: errorHandler)
+    }
+
+    /// Sends `body` as JSON in a POST request and decodes the JSON reply as `R`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` and sent as `application/json`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
+    @discardableResult
+    open func post<T: Encodable, R: Decodable>(
+        urlString: String,
+        body: T,
+        headers: [String: String] = [:],
+        successHandler: @escaping (R) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(
+            .post, urlString, body: .json(body), headers, .json(R.self, decoder: decoder), successHandler,
+            errorHandler)
+    }
+
+    /// Sends `body` as JSON in a POST request; any 2xx reply, with or without a body, is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` and sent as `application/json`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Runs on ``callbackQueue`` when the server accepted the request.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
+    @discardableResult
+    open func post<T: Encodable>(
+        urlString: String,
+        body: T,
+        headers: [String: String] = [:],
+        successHandler: @escaping () -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(.post, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
+    }
+
+    /// Sends `body` as JSON in a PUT request and decodes the JSON reply as `R`.
+    ///
+    /// The parameters are those of ``post(urlString:body:headers:successHandler:errorHandler:)-(_,T,_,(R)->Void,_)``.
+    @discardableResult
+    open func put<T: Encodable, R: Decodable>(
+        urlString: String,
+        body: T,
+        headers: [String: String] = [:],
+        successHandler: @escaping (R) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(
+            .put, urlString, body: .json(body), headers, .json(R.self, decoder: decoder), successHandler,
+            errorHandler)
+    }
+
+    /// Sends `body` as JSON in a PUT request; any 2xx reply, with or without a body, is success.
+    ///
+    /// The parameters are those of the `post` method with a `() -> Void` success handler.
+    @discardableResult
+    open func put<T: Encodable>(
+        urlString: String,
+        body: T,
+        headers: [String: String] = [:],
+        successHandler: @escaping () -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(.put, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
+    }
+
+    /// Sends `body` as JSON in a PATCH request and decodes the JSON reply as `R`.
+    ///
+    /// The parameters are those of the `post` method with an `(R) -> Void` success handler.
+    @discardableResult
+    open func patch<T: Encodable, R: Decodable>(
+        urlString: String,
+        body: T,
+        headers: [String: String] = [:],
+        successHandler: @escaping (R) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(
+            .patch, urlString, body: .json(body), headers, .json(R.self, decoder: decoder), successHandler,
+            errorHandler)
+    }
+
+    /// Sends `body` as JSON in a PATCH request; any 2xx reply, with or without a body, is success.
+    ///
+    /// The parameters are those of the `post` method with a `() -> Void` success handler.
+    @discardableResult
+    open func patch<T: Encodable>(
+        urlString: String,
+        body: T,
+        headers: [String: String] = [:],
+        successHandler: @escaping () -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(.patch, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
+    }
+
+    /// Sends a DELETE request and decodes the JSON reply as `R`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
+    @discardableResult
+    open func delete<R: Decodable>(
+        urlString: String,
+        headers: [String: String] = [:],
+        successHandler: @escaping (R) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(
+            .delete, urlString, body: .empty, headers, .json(R.self, decoder: decoder), successHandler,
+            errorHandler)
+    }
+
+    /// Sends a DELETE request; any 2xx reply, with or without a body, is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Runs on ``callbackQueue`` when the server accepted the request.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
+    @discardableResult
+    open func delete(
+        urlString: String,
+        headers: [String: String] = [:],
+        successHandler: @escaping () -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(.delete, urlString, body: .empty, headers, .ignoringBody, successHandler, errorHandler)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Every way a request can fail. Exactly one of these reaches the error handler of a failed request.
+public enum NetworkError: Error {
+    /// The URL string could not be parsed, has a scheme other than `http` or `https`, or is a relative
+    /// path with no base URL to resolve it against. Carries the offending string.
+    case invalidURL(String)
+    /// The request body could not be encoded (for example a `Double.nan` in JSON).
+    case encodingFailed(any Error)
+    /// The request did not finish within its timeout.
+    case timedOut
+    /// The request was cancelled through ``NetworkTask/cancel()``.
+    case cancelled
+    /// Any other transport failure: connection refused, DNS, TLS, connection lost, and so on.
+    case transport(URLError)
+    /// The server answered with a status outside `200..<300`. Carries the status code, the reply's body
+    /// and its headers, so an API's error payload can be read.
+    case unacceptableStatusCode(Int, body: Data, headers: [String: String])
+    /// A decodable reply was expected, but the body was empty (or the status was 204 or 205).
+    case emptyResponse
+    /// The body could not be decoded as the expected type. Carries the decoding error and the body.
+    case decodingFailed(any Error, body: Data)
+    /// The reply was not an HTTP response.
+    case invalidResponse
+    /// A failure described by the app or a test double, such as `"Unable to parse response"`.
+    case custom(String)
+}
+
+extension NetworkError {
+    /// A short sentence for a person to read, never empty.
+    public var message: String {
+        switch self {
+        case .invalidURL(let string):
+            return "The address \"\(string)\" is not a valid web address."
+        case .encodingFailed:
+            return "The request could not be prepared."
+        case .timedOut:
+            return "The request timed out."
+        case .cancelled:
+            return "The request was cancelled."
+        case .transport(let error):
+            return Self.message(for: error.code)
+        case .unacceptableStatusCode(let code, _, _):
+            let reason = HTTPURLResponse.localizedString(forStatusCode: code)
+            return "The server answered with an error (\(code) \(reason))."
+        case .emptyResponse:
+            return "The server sent an empty response."
+        case .decodingFailed:
+            return "The server's response could not be read."
+        case .invalidResponse:
+            return "The server's response was not a valid HTTP response."
+        case .custom(let text):
+            return text.isEmpty ? "Something went wrong." : text
+        }
+    }
+
+    /// The HTTP status code, for ``unacceptableStatusCode(_:body:headers:)``; otherwise `nil`.
+    public var statusCode: Int? {
+        if case .unacceptableStatusCode(let code, _, _) = self { return code }
+        return nil
+    }
+
+    /// The body the server sent, for ``unacceptableStatusCode(_:body:headers:)`` and
+    /// ``decodingFailed(_:body:)``; otherwise `nil`.
+    public var responseBody: Data? {
+        switch self {
+        case .unacceptableStatusCode(_, let body, _), .decodingFailed(_, let body): return body
+        default: return nil
+        }
+    }
+
+    private static func message(for code: URLError.Code) -> String {
+        switch code {
+        case .notConnectedToInternet, .networkConnectionLost, .dataNotAllowed:
+            return "The network connection was lost. Check your connection and try again."
+        case .cannotFindHost, .dnsLookupFailed:
+            return "The server could not be found."
+        case .cannotConnectToHost:
+            return "Could not connect to the server."
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return "A secure connection to the server could not be made."
+        default:
+            return "A network error occurred."
+        }
+    }
+}
+
+extension NetworkError {
+    /// Maps an error reported by URLSession to the layer's error.
+    init(transportError error: any Error) {
+        guard let urlError = error as? URLError else {
+            self = .transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error]))
+            return
+        }
+        switch urlError.code {
+        case .timedOut: self = .timedOut
+        case .cancelled: self = .cancelled
+        default: self = .transport(urlError)
+        }
+    }
+}
+
+extension NetworkError: ExpressibleByStringLiteral {
+    /// Creates ``custom(_:)`` from a literal, so a test can write `network.errorResponse = "Offline"`.
+    public init(stringLiteral value: String) {
+        self = .custom(value)
+    }
+}
+
+extension NetworkError: LocalizedError {
+    /// The same text as ``message``.
+    public var errorDescription: String? { message }
+}
+
+extension NetworkError: CustomStringConvertible {
+    /// A description for logs and test failures: the case and its details.
+    public var description: String {
+        switch self {
+        case .invalidURL(let string): return "invalidURL(\(string.debugDescription))"
+        case .encodingFailed(let error): return "encodingFailed(\(error))"
+        case .timedOut: return "timedOut"
+        case .cancelled: return "cancelled"
+        case .transport(let error): return "transport(URLError \(error.code.rawValue))"
+        case .unacceptableStatusCode(let code, let body, _):
+            return "unacceptableStatusCode(\(code), body: \(body.count) bytes)"
+        case .emptyResponse: return "emptyResponse"
+        case .decodingFailed(let error, let body):
+            return "decodingFailed(\(error), body: \(body.count) bytes)"
+        case .invalidResponse: return "invalidResponse"
+        case .custom(let text): return "custom(\(text.debugDescription))"
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The one rule that turns a caller's URL string into an absolute URL.
+///
+/// An absolute string must be `http` or `https` with a host. Anything else is a path (with an optional
+/// query) appended to the base URL's own path, with exactly one `/` between them: with a base of
+/// `https://api.example.com/v1` or `.../v1/`, both `users` and `/users` give `.../v1/users`.
+/// A scheme-relative string such as `//other.example.com/x` is refused: a path must not change the host.
+package struct URLResolver: Sendable {
+    package let baseURL: URL?
+
+    package init(baseURL: URL?) {
+        self.baseURL = baseURL
+    }
+
+    package func url(for string: String, query: [String: String] = [:]) throws(NetworkError) -> URL {
+        guard !string.isEmpty || baseURL != nil, let reference = URLComponents(string: string) else {
+            throw .invalidURL(string)
+        }
+        var components: URLComponents
+        if let scheme = reference.scheme {
+            guard Self.isWeb(scheme), let host = reference.host, !host.isEmpty else {
+                throw .invalidURL(string)
+            }
+            components = reference
+        } else {
+            guard reference.host == nil, let baseURL,
+                var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+                let scheme = base.scheme, Self.isWeb(scheme)
+            else {
+                throw .invalidURL(string)
+            }
+            base.percentEncodedPath = Self.join(base.percentEncodedPath, reference.percentEncodedPath)
+            base.percentEncodedQuery = Self.merge(base.percentEncodedQuery, reference.percentEncodedQuery)
+            base.fragment = nil
+            components = base
+        }
+        if !query.isEmpty {
+            components.percentEncodedQuery = Self.merge(
+                components.percentEncodedQuery, PercentEncoding.query(query))
+        }
+        guard let url = components.url else { throw .invalidURL(string) }
+        return url
+    }
+
+    private static func isWeb(_ scheme: String) -> Bool {
+        let scheme = scheme.lowercased()
+        return scheme == "http" || scheme == "https"
+    }
+
+    private static func join(_ basePath: String, _ path: String) -> String {
+        let head = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
+        let tail = path.drop { $0 == "/" }
+        return tail.isEmpty ? (head.isEmpty ? "/" : basePath) : head + "/" + tail
+    }
+
+    private static func merge(_ first: String?, _ second: String?) -> String? {
+        let parts = [first, second].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: "&")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request as a test double saw it: what the real layer would put on the wire.
+public struct RecordedRequest: Sendable {
+    /// The HTTP method.
+    public let method: HTTPMethod
+    /// The full URL, query included.
+    public let url: URL
+    /// The headers as sent, the layer's default headers merged in.
+    public let headers: [String: String]
+    /// The body bytes exactly as encoded, or `nil` when the request had none.
+    public let body: Data?
+
+    /// Creates a recorded request.
+    public init(method: HTTPMethod, url: URL, headers: [String: String], body: Data?) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of a header, looked up without regard to case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The body decoded from JSON as `type`, or `nil` when there is no body or it does not decode.
+    public func decodedBody<T: Decodable>(as type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> T? {
+        body.flatMap { try? decoder.decode(T.self, from: $0) }
+    }
+}
+
+extension RecordedRequest: CustomStringConvertible {
+    /// `METHOD URL`, as a failing test wants to print it.
+    public var description: String { "\(method.rawValue) \(url.absoluteString)" }
+}
+
+extension RecordedRequest {
+    /// Records a `URLRequest`, reading its body from `httpBody` or, failing that, `httpBodyStream`.
+    init(_ request: URLRequest) {
+        self.init(
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET") ?? .get,
+            url: request.url ?? URL(fileURLWithPath: "/"),
+            headers: request.allHTTPHeaderFields ?? [:],
+            body: request.httpBody ?? request.httpBodyStream.map(Self.readAll))
+    }
+
+    private static func readAll(_ stream: InputStream) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        stream.open()
+        defer { stream.close() }
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            guard count > 0 else { break }
+            data.append(buffer, count: count)
+        }
+        return data
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Which URLs a stub answers.
+public struct RequestMatcher: Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// Says whether a request's URL matches.
+    public let matches: @Sendable (URL) -> Bool
+    /// How the matcher reads in a failure message.
+    public let description: String
+
+    /// A matcher from a predicate on the URL.
+    public init(_ description: String, matches: @escaping @Sendable (URL) -> Bool) {
+        self.description = description
+        self.matches = matches
+    }
+
+    /// Matches exactly this absolute URL string, query included.
+    public init(stringLiteral value: String) {
+        self = .exact(value)
+    }
+
+    /// Matches exactly this absolute URL string, query included.
+    public static func exact(_ urlString: String) -> RequestMatcher {
+        RequestMatcher(urlString) { $0.absoluteString == urlString }
+    }
+
+    /// Matches every URL that starts with `prefix`.
+    public static func prefix(_ prefix: String) -> RequestMatcher {
+        RequestMatcher("\(prefix)*") { $0.absoluteString.hasPrefix(prefix) }
+    }
+
+    /// Matches every URL whose path is `path`, whatever the host and query.
+    public static func path(_ path: String) -> RequestMatcher {
+        RequestMatcher("*\(path)") { $0.path == path }
+    }
+
+    /// Matches every URL.
+    public static var any: RequestMatcher { RequestMatcher("*") { _ in true } }
+}

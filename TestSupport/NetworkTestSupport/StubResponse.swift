@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What the stub transport answers to a request it matched.
+public struct StubResponse: Sendable {
+    enum Kind: Sendable {
+        case http(status: Int, headers: [String: String], body: Data)
+        case notHTTP(body: Data)
+        case failure(URLError)
+    }
+
+    let kind: Kind
+    /// Seconds to wait before answering.
+    public var delay: TimeInterval
+
+    /// An HTTP reply with a status, headers and raw body.
+    public init(
+        status: Int = 200, headers: [String: String] = [:], body: Data = Data(), delay: TimeInterval = 0
+    ) {
+        self.kind = .http(status: status, headers: headers, body: body)
+        self.delay = delay
+    }
+
+    init(kind: Kind, delay: TimeInterval) {
+        self.kind = kind
+        self.delay = delay
+    }
+
+    /// An HTTP reply whose body is `value` encoded as JSON, with `Content-Type: application/json`.
+    ///
+    /// A value that cannot be encoded becomes a `500` whose body says why, so the test fails visibly.
+    public static func json<T: Encodable>(
+        _ value: T, status: Int = 200, headers: [String: String] = [:], encoder: JSONEncoder = JSONEncoder(),
+        delay: TimeInterval = 0
+    ) -> StubResponse {
+        var headers = headers
+        headers["Content-Type"] = headers["Content-Type"] ?? "application/json"
+        do {
+            return StubResponse(
+                status: status, headers: headers, body: try encoder.encode(value), delay: delay)
+        } catch {
+            return StubResponse(status: 500, body: Data("StubResponse.json could not encode: \(error)".utf8))
+        }
+    }
+
+    /// An HTTP reply whose body is the contents of a file; a missing file becomes a `500` that says so.
+    public static func file(
+        _ url: URL, status: Int = 200, headers: [String: String] = [:], delay: TimeInterval = 0
+    ) -> StubResponse {
+        do {
+            return StubResponse(
+                status: status, headers: headers, body: try Data(contentsOf: url), delay: delay)
+        } catch {
+            return StubResponse(status: 500, body: Data("StubResponse.file could not read \(url.path)".utf8))
+        }
+    }
+
+    /// A transport failure, such as `URLError(.notConnectedToInternet)`.
+    public static func failure(_ error: URLError, delay: TimeInterval = 0) -> StubResponse {
+        StubResponse(kind: .failure(error), delay: delay)
+    }
+
+    /// A reply that is a plain `URLResponse`, not an HTTP one (what a `data:` URL gives).
+    public static func notHTTP(body: Data = Data(), delay: TimeInterval = 0) -> StubResponse {
+        StubResponse(kind: .notHTTP(body: body), delay: delay)
+    }
+}

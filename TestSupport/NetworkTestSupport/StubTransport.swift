@@ -1,0 +1,94 @@
+import Foundation
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Canned replies for the real `NetworkLayer` pipeline, in-process, without sockets.
+///
+/// Encoding, validation, decoding and threading all run for real; only the wire is replaced by a
+/// `URLProtocol` installed through `URLSessionConfiguration.protocolClasses` (on Linux,
+/// `URLProtocol.registerClass` has no effect on URLSession). Each transport has its own stubs and
+/// recordings, so parallel tests never see each other's.
+///
+/// ```swift
+/// let stubs = StubTransport()
+/// stubs.stub(.get, "https://api.example.com/employees", with: .json([Employee(name: "Ann")]))
+/// let network = stubs.makeNetworkLayer()
+/// ```
+public final class StubTransport: @unchecked Sendable {
+    // `stubs` and `requests` are guarded by `lock`.
+    private let lock = NSLock()
+    private var stubs: [Stub] = []
+    private var requests: [RecordedRequest] = []
+    private var protocolClass: StubURLProtocol.Type = StubURLProtocol.self
+
+    struct Stub: Sendable {
+        let method: HTTPMethod?
+        let matcher: RequestMatcher
+        let response: StubResponse
+    }
+
+    /// Creates a transport with no stubs.
+    public init() {
+        protocolClass = StubURLProtocol.register(self)
+    }
+
+    /// Answers requests with `method` (any method when `nil`) whose URL `matcher` accepts.
+    ///
+    /// The most recently added matching stub answers, so a test can override an earlier one.
+    public func stub(_ method: HTTPMethod? = nil, _ matcher: RequestMatcher, with response: StubResponse) {
+        lock.withLock { stubs.append(Stub(method: method, matcher: matcher, response: response)) }
+    }
+
+    /// Every request that reached the transport, in order, bodies included.
+    public var recordedRequests: [RecordedRequest] {
+        lock.withLock { requests }
+    }
+
+    /// Removes all stubs and recordings.
+    public func reset() {
+        lock.withLock {
+            stubs.removeAll()
+            requests.removeAll()
+        }
+    }
+
+    /// A session configuration whose requests this transport answers.
+    public func makeConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [protocolClass]
+        return configuration
+    }
+
+    /// A `NetworkLayer` whose requests this transport answers.
+    public func makeNetworkLayer(
+        baseURL: URL? = nil,
+        defaultHeaders: [String: String] = [:],
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder(),
+        callbackQueue: DispatchQueue = .main,
+        timeout: TimeInterval = 60
+    ) -> NetworkLayer {
+        NetworkLayer(
+            baseURL: baseURL, defaultHeaders: defaultHeaders, sessionConfiguration: makeConfiguration(),
+            encoder: encoder, decoder: decoder, callbackQueue: callbackQueue, timeout: timeout)
+    }
+
+    /// Records `request` and picks its answer; an unmatched request fails with a message listing the stubs.
+    func respond(to request: RecordedRequest) -> StubResponse {
+        lock.withLock {
+            requests.append(request)
+            let match = stubs.last { stub in
+                (stub.method == nil || stub.method == request.method) && stub.matcher.matches(request.url)
+            }
+            if let match { return match.response }
+            let known = stubs.map { "  \($0.method?.rawValue ?? "ANY") \($0.matcher)" }.joined(
+                separator: "\n")
+            let message =
+                "StubTransport: no stub matches \(request). Stubs:\n\(known.isEmpty ? "  (none)" : known)"
+            return .failure(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: message]))
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+import NetworkLayer
+import NetworkTestSupport
+import XCTest
+
+/// A test case whose layer runs the real pipeline against a ``StubTransport``.
+class PipelineTestCase: XCTestCase {
+    var stubs = StubTransport()
+    lazy var network = stubs.makeNetworkLayer(baseURL: URL(string: "https://api.example.com/v1"))
+
+    override func setUp() {
+        super.setUp()
+        QueueMark.mark(.main, as: "main")
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+
+@testable import NetworkLayer
+
+final class URLResolverTests: XCTestCase {
+    func testRelativePathsJoinTheBasePathWithOneSlash() throws {
+        let cases: [(base: String, path: String, expected: String)] = [
+            ("https://api.example.com/v1", "users", "https://api.example.com/v1/users"),
+            ("https://api.example.com/v1", "/users", "https://api.example.com/v1/users"),
+            ("https://api.example.com/v1/", "users", "https://api.example.com/v1/users"),
+            ("https://api.example.com/v1/", "/users", "https://api.example.com/v1/users"),
+            ("https://api.example.com", "users", "https://api.example.com/users"),
+            ("https://api.example.com/", "/users/", "https://api.example.com/users/"),
+            ("https://api.example.com/v1", "users/7/posts", "https://api.example.com/v1/users/7/posts"),
+            ("https://api.example.com/v1", "", "https://api.example.com/v1"),
+            ("https://api.example.com/v1", "users?active=1", "https://api.example.com/v1/users?active=1"),
+            ("http://127.0.0.1:8080/api", "users", "http://127.0.0.1:8080/api/users"),
+        ]
+        for (base, path, expected) in cases {
+            let resolver = URLResolver(baseURL: URL(string: base))
+            XCTAssertEqual(try resolver.url(for: path).absoluteString, expected, "\(base) + \(path)")
+        }
+    }
+
+    func testAbsoluteStringsIgnoreTheBaseURL() throws {
+        let resolver = URLResolver(baseURL: URL(string: "https://api.example.com/v1"))
+        XCTAssertEqual(
+            try resolver.url(for: "https://other.example.com/x?y=1").absoluteString,
+            "https://other.example.com/x?y=1")
+        XCTAssertEqual(
+            try URLResolver(baseURL: nil).url(for: "HTTP://example.com/").absoluteString,
+            "HTTP://example.com/")
+    }
+
+    func testQueryIsPercentEncodedAndSorted() throws {
+        let resolver = URLResolver(baseURL: URL(string: "https://api.example.com"))
+        let url = try resolver.url(
+            for: "search?page=2",
+            query: ["q": "a+b & c=d/e", "city": "Zürich", "empty": "", "ü": "x"])
+        XCTAssertEqual(
+            url.absoluteString,
+            "https://api.example.com/search?page=2&city=Z%C3%BCrich&empty=&q=a%2Bb%20%26%20c%3Dd%2Fe&%C3%BC=x"
+        )
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        XCTAssertEqual(items.first { $0.name == "q" }?.value, "a+b & c=d/e")
+        XCTAssertEqual(items.first { $0.name == "city" }?.value, "Zürich")
+    }
+
+    func testInvalidInputIsRefused() {
+        let withBase = URLResolver(baseURL: URL(string: "https://api.example.com/v1"))
+        let withoutBase = URLResolver(baseURL: nil)
+        let refused: [(URLResolver, String)] = [
+            (withoutBase, ""),
+            (withoutBase, "users"),
+            (withoutBase, "not a url"),
+            (withoutBase, "ht tp://example.com"),
+            (withoutBase, "http://[::1"),
+            (withoutBase, "http://"),
+            (withoutBase, "https:///path"),
+            (withoutBase, "file:///etc/passwd"),
+            (withoutBase, "ftp://example.com/file"),
+            (withoutBase, "data:text/plain,hello"),
+            (withoutBase, "mailto:someone@example.com"),
+            (withBase, "//evil.example.com/x"),
+            (withBase, "file:///etc/passwd"),
+            (URLResolver(baseURL: URL(string: "ftp://example.com")), "users"),
+        ]
+        for (resolver, string) in refused {
+            XCTAssertThrowsError(try resolver.url(for: string), string.debugDescription) { error in
+                guard case NetworkError.invalidURL(let reported) = error else {
+                    return XCTFail("\(string.debugDescription) gave \(error)")
+                }
+                XCTAssertEqual(reported, string)
+            }
+        }
+    }
+}
