@@ -27,6 +27,16 @@ let package = Package(
             path: "Tests/NetworkLayerTests"
         ),
         .testTarget(
+            name: "NetworkTestSupportTests",
+            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            path: "Tests/NetworkTestSupportTests"
+        ),
+        .testTarget(
+            name: "ConsumerTests",
+            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            path: "Tests/ConsumerTests"
+        ),
+        .testTarget(
             name: "MockServerTests",
             dependencies: ["NetworkTestSupport"],
             path: "Tests/MockServerTests"

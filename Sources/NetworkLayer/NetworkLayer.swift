@@ -32,7 +32,8 @@ open class NetworkLayer: @unchecked Sendable {
     /// How long a request may wait for data, in seconds.
     public let timeout: TimeInterval
 
-    let builder: RequestBuilder
+    /// Builds every request; test doubles use it to record exactly what the layer would send.
+    package let builder: RequestBuilder
     let transport: SessionTransport
     private let ownsTransport: Bool
 

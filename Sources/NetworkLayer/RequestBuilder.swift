@@ -13,7 +13,7 @@ package struct RequestBuilder: Sendable {
     package let encoder: JSONEncoder
     package let timeout: TimeInterval
 
-    func urlRequest(for description: RequestDescription) throws(NetworkError) -> URLRequest {
+    package func urlRequest(for description: RequestDescription) throws(NetworkError) -> URLRequest {
         let url = try resolver.url(for: description.urlString, query: description.query)
         let body = try description.body.encoded(with: encoder)
         var request = URLRequest(url: url)

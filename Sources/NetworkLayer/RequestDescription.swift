@@ -1,13 +1,25 @@
 /// Everything a caller said about one request, before anything is built from it.
 ///
 /// Every entry point (`get`, `post`, endpoints, ...) becomes one of these, so one pipeline serves them all.
-struct RequestDescription {
-    var method: HTTPMethod
+package struct RequestDescription {
+    package var method: HTTPMethod
     /// An absolute `http`/`https` URL, or a path resolved against the layer's base URL.
-    var urlString: String
-    var query: [String: String] = [:]
-    var headers: [String: String] = [:]
-    var body: RequestBody = .empty
+    package var urlString: String
+    package var query: [String: String] = [:]
+    package var headers: [String: String] = [:]
+    package var body: RequestBody = .empty
     /// Overrides the layer's timeout when set.
-    var timeout: Double? = nil
+    package var timeout: Double? = nil
+
+    package init(
+        method: HTTPMethod, urlString: String, query: [String: String] = [:], headers: [String: String] = [:],
+        body: RequestBody = .empty, timeout: Double? = nil
+    ) {
+        self.method = method
+        self.urlString = urlString
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
 }

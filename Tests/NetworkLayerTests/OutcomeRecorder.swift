@@ -65,7 +65,7 @@ extension XCTestCase {
         callbackQueue.async { drained.fulfill() }
         wait(for: [drained], timeout: timeout)
         XCTAssertEqual(recorder.results.count, 1, "handlers called", file: file, line: line)
-        if callbackQueue === DispatchQueue.main {
+        if callbackQueue.label == DispatchQueue.main.label {
             // On another queue a handler may finish before the caller's method returns; on the caller's own
             // queue it must not: that would mean it ran synchronously inside the request method.
             XCTAssertFalse(
