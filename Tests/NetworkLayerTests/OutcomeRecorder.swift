@@ -55,6 +55,7 @@ extension XCTestCase {
         _ start: (OutcomeRecorder<Value>) -> NetworkTask,
         beforeWaiting: () -> Void = {}
     ) -> Result<Value, NetworkError>? {
+        QueueMark.mark(.main, as: "main")
         let recorder = OutcomeRecorder<Value>(expectation(description: "a handler runs"))
         _ = start(recorder)
         recorder.returned = true

@@ -7,9 +7,4 @@ import XCTest
 class PipelineTestCase: XCTestCase {
     var stubs = StubTransport()
     lazy var network = stubs.makeNetworkLayer(baseURL: URL(string: "https://api.example.com/v1"))
-
-    override func setUp() {
-        super.setUp()
-        QueueMark.mark(.main, as: "main")
-    }
 }
