@@ -77,6 +77,23 @@ open class NetworkLayer: @unchecked Sendable {
         }
     }
 
+    /// Creates a layer for an API environment: its base URL and headers become the layer's `baseURL` and
+    /// `defaultHeaders`. The other parameters are those of
+    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:)``.
+    public convenience init(
+        environment: APIEnvironment,
+        sessionConfiguration: URLSessionConfiguration? = nil,
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder(),
+        callbackQueue: DispatchQueue = .main,
+        timeout: TimeInterval = 60
+    ) {
+        self.init(
+            baseURL: environment.baseURL, defaultHeaders: environment.headers,
+            sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
+            callbackQueue: callbackQueue, timeout: timeout)
+    }
+
     deinit {
         if ownsTransport { transport.invalidate() }
     }
@@ -84,6 +101,42 @@ open class NetworkLayer: @unchecked Sendable {
     // MARK: - Requests
     //
     // Each method only describes its request; the pipeline (RequestPipeline.swift) does the work.
+
+    /// Sends an endpoint's request and decodes the JSON reply as `T`.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The request's path, method, query, headers, body and timeout.
+    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
+    @discardableResult
+    open func request<T: Decodable>(
+        _ endpoint: any Endpoint,
+        successHandler: @escaping (T) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        perform(
+            RequestDescription(endpoint: endpoint), decoding: .json(T.self, decoder: decoder),
+            successHandler: successHandler, errorHandler: errorHandler)
+    }
+
+    /// Sends an endpoint's request; any 2xx reply, with or without a body, is success.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The request's path, method, query, headers, body and timeout.
+    ///   - successHandler: Runs on ``callbackQueue`` when the server accepted the request.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
+    @discardableResult
+    open func request(
+        _ endpoint: any Endpoint,
+        successHandler: @escaping () -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        perform(
+            RequestDescription(endpoint: endpoint), decoding: .ignoringBody, successHandler: successHandler,
+            errorHandler: errorHandler)
+    }
 
     /// Sends a GET request and decodes the JSON reply as `T`.
     ///

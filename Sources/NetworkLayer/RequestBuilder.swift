@@ -14,7 +14,8 @@ package struct RequestBuilder: Sendable {
     package let timeout: TimeInterval
 
     package func urlRequest(for description: RequestDescription) throws(NetworkError) -> URLRequest {
-        let url = try resolver.url(for: description.urlString, query: description.query)
+        let url = try resolver.url(
+            for: description.urlString, query: description.query, requiringPath: description.requiresPath)
         let body = try description.body.encoded(with: encoder)
         var request = URLRequest(url: url)
         request.httpMethod = description.method.rawValue

@@ -10,10 +10,12 @@ package struct RequestDescription {
     package var body: RequestBody = .empty
     /// Overrides the layer's timeout when set.
     package var timeout: Double? = nil
+    /// Set for endpoints: `urlString` must be a path below the base URL, never an absolute URL.
+    package var requiresPath = false
 
     package init(
         method: HTTPMethod, urlString: String, query: [String: String] = [:], headers: [String: String] = [:],
-        body: RequestBody = .empty, timeout: Double? = nil
+        body: RequestBody = .empty, timeout: Double? = nil, requiresPath: Bool = false
     ) {
         self.method = method
         self.urlString = urlString
@@ -21,5 +23,6 @@ package struct RequestDescription {
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.requiresPath = requiresPath
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 /// query) appended to the base URL's own path, with exactly one `/` between them: with a base of
 /// `https://api.example.com/v1` or `.../v1/`, both `users` and `/users` give `.../v1/users`.
 /// A scheme-relative string such as `//other.example.com/x` is refused: a path must not change the host.
+/// Where only a path is allowed (endpoints), absolute URLs and `..` segments are refused too.
 package struct URLResolver: Sendable {
     package let baseURL: URL?
 
@@ -13,8 +14,15 @@ package struct URLResolver: Sendable {
         self.baseURL = baseURL
     }
 
-    package func url(for string: String, query: [String: String] = [:]) throws(NetworkError) -> URL {
+    package func url(
+        for string: String, query: [String: String] = [:], requiringPath: Bool = false
+    ) throws(NetworkError) -> URL {
         guard !string.isEmpty || baseURL != nil, let reference = URLComponents(string: string) else {
+            throw .invalidURL(string)
+        }
+        if requiringPath,
+            reference.scheme != nil || reference.percentEncodedPath.split(separator: "/").contains("..")
+        {
             throw .invalidURL(string)
         }
         var components: URLComponents

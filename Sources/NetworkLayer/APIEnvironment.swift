@@ -1,0 +1,23 @@
+import Foundation
+
+/// A server an API runs on: its base URL and the headers every request to it carries.
+///
+/// Named `APIEnvironment` so it never clashes with SwiftUI's `Environment`. Switching servers is
+/// creating a layer for another environment:
+///
+/// ```swift
+/// let staging = APIEnvironment(baseURL: URL(string: "https://staging.example.com/v1/")!)
+/// let network = NetworkLayer(environment: staging)
+/// ```
+public struct APIEnvironment: Sendable, Equatable {
+    /// The URL that endpoint paths are resolved against.
+    public var baseURL: URL
+    /// Headers sent with every request; an endpoint's or a call's own headers override them.
+    public var headers: [String: String]
+
+    /// Creates an environment.
+    public init(baseURL: URL, headers: [String: String] = [:]) {
+        self.baseURL = baseURL
+        self.headers = headers
+    }
+}

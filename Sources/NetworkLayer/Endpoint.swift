@@ -1,0 +1,65 @@
+import Foundation
+
+/// One request of an API, described once and called by name.
+///
+/// A simple endpoint states only its path and method; the rest has defaults:
+///
+/// ```swift
+/// enum PostsAPI: Endpoint {
+///     case list, post(id: String)
+///     var path: String {
+///         switch self {
+///         case .list: "posts"
+///         case .post(let id): "posts/\(pathSegment: id)"
+///         }
+///     }
+///     var method: HTTPMethod { .get }
+/// }
+/// ```
+///
+/// The path is resolved against the layer's base URL by the same rule as every other request. It must
+/// be a path: an absolute URL, a `//host` reference or a `..` segment is refused as
+/// ``NetworkError/invalidURL(_:)``, so an endpoint can never send a request (and its headers) elsewhere.
+public protocol Endpoint {
+    /// The path below the base URL, with or without a leading `/`; may carry a query after `?`.
+    var path: String { get }
+    /// The HTTP method.
+    var method: HTTPMethod { get }
+    /// Query parameters, percent-encoded and sorted by name. Defaults to none.
+    var query: [String: String] { get }
+    /// Headers for this endpoint; they override the environment's. Defaults to none.
+    var headers: [String: String] { get }
+    /// The body. Defaults to ``RequestBody/empty``.
+    var body: RequestBody { get }
+    /// Seconds this request may wait for data; `nil`, the default, uses the layer's timeout.
+    var timeout: TimeInterval? { get }
+}
+
+extension Endpoint {
+    /// No query parameters.
+    public var query: [String: String] { [:] }
+    /// No headers of its own.
+    public var headers: [String: String] { [:] }
+    /// No body.
+    public var body: RequestBody { .empty }
+    /// The layer's timeout.
+    public var timeout: TimeInterval? { nil }
+}
+
+extension RequestDescription {
+    /// The description of an endpoint's request: the one pipeline serves endpoints and convenience
+    /// methods alike.
+    package init(endpoint: any Endpoint) {
+        self.init(
+            method: endpoint.method, urlString: endpoint.path, query: endpoint.query, headers: endpoint.headers,
+            body: endpoint.body, timeout: endpoint.timeout, requiresPath: true)
+    }
+}
+
+extension String.StringInterpolation {
+    /// Interpolates `value` as one percent-encoded path segment: `"posts/\(pathSegment: id)"` keeps an
+    /// id containing `/`, `?`, `#` or a space inside its segment.
+    public mutating func appendInterpolation(pathSegment value: String) {
+        appendLiteral(PercentEncoding.encode(value))
+    }
+}
