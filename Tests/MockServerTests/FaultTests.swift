@@ -61,7 +61,8 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(fixed.data, body)
         XCTAssertGreaterThanOrEqual(fixed.elapsed, 0.3, "four writes, three pauses")
         XCTAssertEqual(chunked.data, body)
-        XCTAssertGreaterThanOrEqual(chunked.elapsed, 0.2, "about 2,054 framed bytes: three writes, two pauses")
+        XCTAssertGreaterThanOrEqual(
+            chunked.elapsed, 0.2, "about 2,054 framed bytes: three writes, two pauses")
     }
 
     func testDisconnectAtStartFailsTheClientAndRecordsNothing() throws {
@@ -116,9 +117,12 @@ final class FaultTests: XCTestCase {
     }
 
     func testStopInterruptsDelaysAndStallsPromptly() throws {
-        for fault in [MockResponse(body: body).delayed(beforeHeaders: 30), MockResponse(body: body).delayed(beforeBody: 30),
-            MockResponse(body: body).throttled(bytes: 1, every: 30), MockResponse(body: body).withFault(.stall)]
-        {
+        for fault in [
+            MockResponse(body: body).delayed(beforeHeaders: 30),
+            MockResponse(body: body).delayed(beforeBody: 30),
+            MockResponse(body: body).throttled(bytes: 1, every: 30),
+            MockResponse(body: body).withFault(.stall),
+        ] {
             let server = try startedServer()
             server.enqueue(fault)
             let url = try XCTUnwrap(server.url("/"))

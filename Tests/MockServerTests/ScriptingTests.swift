@@ -55,7 +55,8 @@ final class ScriptingTests: XCTestCase {
 
         XCTAssertEqual(list.status, 200)
         XCTAssertEqual(list.header("Content-Type"), "application/json")
-        XCTAssertEqual(try JSONDecoder().decode([Employee].self, from: list.data), [Employee(id: 1, name: "Ada")])
+        XCTAssertEqual(
+            try JSONDecoder().decode([Employee].self, from: list.data), [Employee(id: 1, name: "Ada")])
         XCTAssertEqual(created.status, 201)
         XCTAssertEqual(created.text, "new")
         XCTAssertEqual(missing.status, 404)
@@ -86,7 +87,10 @@ final class ScriptingTests: XCTestCase {
         XCTAssertEqual(request.query, "page=2&q=a%20b&flag")
         XCTAssertEqual(
             request.queryItems,
-            [URLQueryItem(name: "page", value: "2"), URLQueryItem(name: "q", value: "a b"), URLQueryItem(name: "flag", value: nil)])
+            [
+                URLQueryItem(name: "page", value: "2"), URLQueryItem(name: "q", value: "a b"),
+                URLQueryItem(name: "flag", value: nil),
+            ])
         XCTAssertEqual(request.queryValue("q"), "a b")
         XCTAssertEqual(request.header("x-trace-id"), "abc")
         XCTAssertEqual(request.header("CONTENT-TYPE"), "application/json")
@@ -134,7 +138,8 @@ final class ScriptingTests: XCTestCase {
         let text = fetch(server.url("/"), with: session)
 
         XCTAssertEqual(encoded.status, 201)
-        XCTAssertEqual(try JSONDecoder().decode(Employee.self, from: encoded.data), Employee(id: 3, name: "Linus"))
+        XCTAssertEqual(
+            try JSONDecoder().decode(Employee.self, from: encoded.data), Employee(id: 3, name: "Linus"))
         XCTAssertEqual(literal.text, #"{"ok":true}"#)
         XCTAssertEqual(literal.header("Content-Type"), "application/json")
         XCTAssertEqual(text.status, 418)
@@ -208,7 +213,9 @@ final class ScriptingTests: XCTestCase {
         XCTAssertEqual([noContent.status, notModified.status, head.status], [204, 304, 200])
         XCTAssertEqual([noContent.data.count, notModified.data.count, head.data.count], [0, 0, 0])
         XCTAssertEqual(head.header("Content-Length"), "1000", "HEAD announces the GET reply's length")
-        XCTAssertEqual([afterNoContent.text, afterNotModified.text, afterHead.text], ["after 204", "after 304", "after HEAD"])
+        XCTAssertEqual(
+            [afterNoContent.text, afterNotModified.text, afterHead.text],
+            ["after 204", "after 304", "after HEAD"])
         XCTAssertEqual(Set(server.recordedRequests.map(\.connectionID)).count, 1)
     }
 
@@ -231,7 +238,8 @@ final class ScriptingTests: XCTestCase {
         XCTAssertNil(noContent.headers["content-length"])
         XCTAssertEqual(one.text, "one", "the byte after the 204 head is the next reply's status line")
         XCTAssertEqual(head.headers["content-length"], "23")
-        XCTAssertEqual(two.text, "two", "the byte after the HEAD reply's head is the next reply's status line")
+        XCTAssertEqual(
+            two.text, "two", "the byte after the HEAD reply's head is the next reply's status line")
     }
 
     func testRangeRequestsOnAStaticBody() throws {

@@ -159,10 +159,12 @@ final class RawClient {
         return buffer
     }
 
-    /// Whether the server closed the connection (end of stream rather than a timeout).
+    /// Whether the server closed the connection: end of stream or a reset, rather than
+    /// data or the read timeout.
     func serverClosed() -> Bool {
         var byte: UInt8 = 0
-        return recv(fd, &byte, 1, 0) == 0
+        let count = recv(fd, &byte, 1, 0)
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// Reads one response; its body is framed by Content-Length or chunked coding, and
@@ -190,7 +192,9 @@ final class RawClient {
         guard hasBody else { return response }
         if headers["transfer-encoding"] == "chunked" {
             while true {
-                guard let lineEnd = readLineEnd(), let size = Int(String(decoding: buffer[0..<lineEnd], as: UTF8.self), radix: 16) else { return nil }
+                guard let lineEnd = readLineEnd(),
+                    let size = Int(String(decoding: buffer[0..<lineEnd], as: UTF8.self), radix: 16)
+                else { return nil }
                 buffer.removeFirst(lineEnd + 2)
                 guard readCount(size + 2) else { return nil }
                 response.body += buffer[0..<size]
@@ -207,7 +211,8 @@ final class RawClient {
 
     private func readLineEnd() -> Int? {
         while true {
-            if let index = buffer.indices.dropLast().first(where: { buffer[$0] == 13 && buffer[$0 + 1] == 10 }) {
+            if let index = buffer.indices.dropLast().first(where: { buffer[$0] == 13 && buffer[$0 + 1] == 10 }
+            ) {
                 return index
             }
             guard fill() else { return nil }
