@@ -41,7 +41,7 @@ final class ScriptingTests: XCTestCase {
         server.handler = { request in
             switch (request.method, request.path) {
             case ("GET", "/employees"):
-                return (try? .json([Employee(id: 1, name: "Ada")])) ?? MockResponse(status: 500)
+                return try .json([Employee(id: 1, name: "Ada")])
             case ("POST", "/employees"):
                 return MockResponse(status: 201, body: request.body)
             default:
@@ -60,6 +60,17 @@ final class ScriptingTests: XCTestCase {
         XCTAssertEqual(created.status, 201)
         XCTAssertEqual(created.text, "new")
         XCTAssertEqual(missing.status, 404)
+    }
+
+    func testAThrowingHandlerIsAnswered500() throws {
+        struct Refusal: Error {}
+        let server = try startedServer()
+        server.handler = { _ in throw Refusal() }
+
+        let reply = fetch(server.url("/"), with: session)
+
+        XCTAssertEqual(reply.status, 500)
+        XCTAssertTrue(reply.text.contains("Refusal"), reply.text)
     }
 
     func testQueueTakesPrecedenceOverHandler() throws {
@@ -130,11 +141,13 @@ final class ScriptingTests: XCTestCase {
     func testJSONAndTextReplies() throws {
         let server = try startedServer()
         server.enqueue(try .json(Employee(id: 3, name: "Linus"), status: 201))
-        server.enqueue(.json(#"{"ok":true}"#))
+        server.enqueue(.json(raw: #"{"ok":true}"#))
+        server.enqueue(try .json("a string"))
         server.enqueue(MockResponse(status: 418, headers: ["X-Teapot": "yes"], text: "short and stout"))
 
         let encoded = fetch(server.url("/"), with: session)
         let literal = fetch(server.url("/"), with: session)
+        let string = fetch(server.url("/"), with: session)
         let text = fetch(server.url("/"), with: session)
 
         XCTAssertEqual(encoded.status, 201)
@@ -142,6 +155,7 @@ final class ScriptingTests: XCTestCase {
             try JSONDecoder().decode(Employee.self, from: encoded.data), Employee(id: 3, name: "Linus"))
         XCTAssertEqual(literal.text, #"{"ok":true}"#)
         XCTAssertEqual(literal.header("Content-Type"), "application/json")
+        XCTAssertEqual(string.text, #""a string""#)
         XCTAssertEqual(text.status, 418)
         XCTAssertEqual(text.header("X-Teapot"), "yes")
         XCTAssertEqual(text.header("Content-Type"), "text/plain; charset=utf-8")

@@ -79,9 +79,10 @@ public struct MockResponse: Sendable {
         return MockResponse(status: status, headers: fields, body: try encoder.encode(value))
     }
 
-    /// A reply that is `json` (already-encoded JSON text), with `Content-Type: application/json`.
-    public static func json(_ json: String, status: Int = 200) -> MockResponse {
-        MockResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(json.utf8))
+    /// A reply whose body is `raw`, JSON text sent as is, with `Content-Type: application/json`.
+    /// (Labelled because `String` is `Encodable` too: `.json("a")` sends the JSON string `"a"`.)
+    public static func json(raw: String, status: Int = 200) -> MockResponse {
+        MockResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(raw.utf8))
     }
 
     /// The value of the header field `name`, compared case-insensitively.

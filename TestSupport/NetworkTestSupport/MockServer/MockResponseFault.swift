@@ -22,7 +22,8 @@ extension MockResponse {
         /// Read and record the request, then close without writing a byte.
         case disconnectAfterRequest
         /// Send the headers with a `Content-Length` (at least 1), write the first half of
-        /// the body (rounded down), then close. Overrides `chunked`.
+        /// the body (rounded down), then close. Overrides `chunked`. A reply that has no
+        /// body (HEAD, 204, 304) is sent whole and the connection then closes.
         case disconnectMidBody
         /// Read and record the request, then never answer: the connection stays open until
         /// the client closes it or the server stops.

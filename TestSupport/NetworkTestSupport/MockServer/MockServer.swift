@@ -12,9 +12,9 @@ import Foundation
 /// ```
 ///
 /// **Which reply a request gets.** Replies queued with ``enqueue(_:)`` come first, in
-/// order (FIFO). When the queue is empty the ``handler`` answers. Without a handler the
-/// reply is 404 with a short text body. Queued replies are consumed across connections,
-/// in the order requests finish arriving.
+/// order (FIFO). When the queue is empty the ``handler`` answers (500 if it throws).
+/// Without a handler the reply is 404 with a short text body. Queued replies are consumed
+/// across connections, in the order requests finish arriving.
 ///
 /// **Recording.** Every request that parses is recorded before its reply is chosen, so
 /// it is recorded even when its reply is a fault. Malformed requests get 400 (or 413 when
@@ -30,8 +30,9 @@ import Foundation
 /// is only touched under `lock`; everything else is immutable or lives in the
 /// lock-protected `ServerState`.
 public final class MockServer: @unchecked Sendable {
-    /// Answers a request when no reply is queued. Called on the connection's thread.
-    public typealias Handler = @Sendable (MockServerRequest) -> MockResponse
+    /// Answers a request when no reply is queued. Called on the connection's thread; an
+    /// error it throws is answered with 500 and the error's description as the body.
+    public typealias Handler = @Sendable (MockServerRequest) throws -> MockResponse
 
     /// The largest request body accepted; a larger one is answered with 413.
     public let maxRequestBodySize: Int
@@ -84,9 +85,11 @@ public final class MockServer: @unchecked Sendable {
         URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
     }
 
-    /// `baseURL` followed by `pathAndQuery` (e.g. `"/users?page=2"`); `nil` if that is not a valid URL.
+    /// `baseURL` followed by `pathAndQuery` (e.g. `"/users?page=2"`; a missing leading `/`
+    /// is added); `nil` if the result is not a valid URL.
     public func url(_ pathAndQuery: String) -> URL? {
-        URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")
+        let separator = pathAndQuery.hasPrefix("/") || pathAndQuery.isEmpty ? "" : "/"
+        return URL(string: "http://127.0.0.1:\(port)\(separator)\(pathAndQuery)")
     }
 
     /// Queues `response` as the reply to a future request, after those already queued.
@@ -103,6 +106,8 @@ public final class MockServer: @unchecked Sendable {
     public var queuedResponseCount: Int { state.queuedCount }
 
     /// Answers requests when the queue is empty; `nil` means 404. May be replaced at any time.
+    /// The server keeps the handler: a handler that captures the server strongly makes a
+    /// cycle, and `deinit` then never stops it. Capture it weakly, or call `stop()`.
     public var handler: Handler? {
         get { state.currentHandler }
         set { state.currentHandler = newValue }

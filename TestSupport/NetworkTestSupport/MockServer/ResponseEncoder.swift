@@ -85,18 +85,19 @@ enum ResponseEncoder {
         return wire + Array("0\r\n\r\n".utf8)
     }
 
+    private static let phrases: [Int: String] = [
+        100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
+        206: "Partial Content", 301: "Moved Permanently", 302: "Found", 303: "See Other",
+        304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request",
+        401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+        408: "Request Timeout", 409: "Conflict", 410: "Gone", 413: "Content Too Large",
+        415: "Unsupported Media Type", 416: "Range Not Satisfiable", 422: "Unprocessable Content",
+        429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
+        502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+    ]
+
     static func reasonPhrase(_ status: Int) -> String {
-        let phrases = [
-            100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
-            206: "Partial Content", 301: "Moved Permanently", 302: "Found", 303: "See Other",
-            304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request",
-            401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-            408: "Request Timeout", 409: "Conflict", 410: "Gone", 413: "Content Too Large",
-            415: "Unsupported Media Type", 416: "Range Not Satisfiable", 422: "Unprocessable Content",
-            429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
-            502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
-        ]
-        return phrases[status] ?? "Status \(status)"
+        phrases[status] ?? "Status \(status)"
     }
 }
 

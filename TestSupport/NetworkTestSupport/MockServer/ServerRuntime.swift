@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One run of a ``MockServer``, from `start()` to `stop()`: the listening socket, the
 /// stop signal, the accept thread and one thread per connection.
 ///

@@ -64,7 +64,13 @@ final class ServerState: @unchecked Sendable {
             queue.isEmpty ? (nil, self.handler) : (queue.removeFirst(), nil)
         }
         if let scripted { return scripted }
-        if let handler { return handler(request) }
+        if let handler {
+            do {
+                return try handler(request)
+            } catch {
+                return MockResponse(status: 500, text: "MockServer: the handler threw \(error)\n")
+            }
+        }
         return MockResponse(
             status: 404, text: "MockServer: no reply scripted for \(request.method) \(request.target)\n")
     }

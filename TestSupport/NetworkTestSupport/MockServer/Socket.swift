@@ -82,10 +82,13 @@ struct ClientSocket {
 
     /// The next bytes from the peer; `nil` at end of stream, on an error, or when the server stops.
     func receive() -> [UInt8]? {
-        var storage = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = storage.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 { return Array(storage[0..<count]) }
+            var count = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { storage, initialized in
+                count = recv(fd, storage.baseAddress, storage.count, 0)
+                initialized = max(0, count)
+            }
+            if count > 0 { return bytes }
             if count == 0 { return nil }
             guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return nil }
             guard stopSignal.wait(for: fd, events: Int16(POLLIN)) == .ready else { return nil }
