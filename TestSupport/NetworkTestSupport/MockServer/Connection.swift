@@ -1,0 +1,72 @@
+/// Serves one accepted TCP connection: reads requests, records them and answers them
+/// until either side closes the connection or the server stops. Runs on its own thread.
+struct Connection {
+    let socket: ClientSocket
+    let id: Int
+    let state: ServerState
+    let maxBodyBytes: Int
+
+    func run() {
+        defer { socket.close() }
+        let socket = self.socket
+        var parser = HTTPRequestParser(maxBodyBytes: maxBodyBytes) { socket.receive() }
+        while true {
+            let request: MockServerRequest
+            do throws(HTTPParseError) {
+                guard let head = try parser.readHead() else { return }
+                let framing = try parser.framing(of: head)
+                if framing != .empty, head.header("Expect")?.lowercased() == "100-continue" {
+                    guard socket.send(ArraySlice("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+                }
+                let body = try parser.readBody(framing)
+                request = state.record(head: head, body: body, connectionID: id)
+            } catch {
+                if let status = error.status {
+                    var detail = "request too large"
+                    if case .malformed(let reason) = error { detail = reason }
+                    _ = socket.send(ArraySlice(ResponseEncoder.errorReply(status: status, detail: detail)))
+                    socket.lingeringShutdown()
+                }
+                return
+            }
+            guard respond(with: state.response(for: request), to: request) else { return }
+        }
+    }
+
+    /// Writes `response`, applying its delays, throttle and fault; `true` if the
+    /// connection stays open for another request.
+    private func respond(with response: MockResponse, to request: MockServerRequest) -> Bool {
+        switch response.fault {
+        case .disconnectAtStart?, .disconnectAfterRequest?:
+            return false
+        case .stall?:
+            socket.discardUntilPeerCloses()
+            return false
+        case .disconnectMidBody?, nil:
+            break
+        }
+        let encoded = ResponseEncoder.encode(response, for: request)
+        let stopSignal = socket.stopSignal
+        if response.delayBeforeHeaders > 0 {
+            guard stopSignal.sleep(response.delayBeforeHeaders) else { return false }
+        }
+        guard response.delayBeforeBody > 0 || response.throttle != nil else {
+            return socket.send(ArraySlice(encoded.head + encoded.body)) && !encoded.closesConnection
+        }
+        guard socket.send(ArraySlice(encoded.head)) else { return false }
+        if response.delayBeforeBody > 0, !encoded.body.isEmpty {
+            guard stopSignal.sleep(response.delayBeforeBody) else { return false }
+        }
+        let step = max(1, response.throttle?.bytes ?? encoded.body.count)
+        var start = 0
+        while start < encoded.body.count {
+            if start > 0, let throttle = response.throttle {
+                guard stopSignal.sleep(throttle.period) else { return false }
+            }
+            let end = min(start + step, encoded.body.count)
+            guard socket.send(encoded.body[start..<end]) else { return false }
+            start = end
+        }
+        return !encoded.closesConnection
+    }
+}

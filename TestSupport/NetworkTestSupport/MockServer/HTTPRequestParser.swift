@@ -1,0 +1,222 @@
+/// The head of one HTTP/1.x request: request line and header fields, as sent.
+struct RequestHead {
+    var method: String
+    var target: String
+    var version: String
+    var headers: [(name: String, value: String)]
+
+    /// The values of every field named `name` (case-insensitive), joined by ", ".
+    func header(_ name: String) -> String? {
+        HeaderLookup.value(of: name, in: headers)
+    }
+}
+
+/// Why a request could not be read.
+enum HTTPParseError: Error, Equatable {
+    /// The peer closed the connection, or the server stopped, in the middle of a request.
+    case connectionClosed
+    /// The bytes are not a valid HTTP/1.1 request: answer 400 and close.
+    case malformed(String)
+    /// The body is larger than the server accepts: answer 413 and close.
+    case bodyTooLarge
+
+    /// The status to answer with, or `nil` when nobody is left to answer.
+    var status: Int? {
+        switch self {
+        case .connectionClosed: return nil
+        case .malformed: return 400
+        case .bodyTooLarge: return 413
+        }
+    }
+}
+
+/// How a request's body is delimited.
+enum BodyFraming: Equatable {
+    case empty
+    case length(Int)
+    case chunked
+}
+
+/// Reads HTTP/1.1 requests, one after another, from a stream of bytes.
+///
+/// `receive` hands out the next bytes of the stream, or `nil` at its end. Nothing here
+/// trusts the input: every malformed or oversized piece becomes an `HTTPParseError`.
+struct HTTPRequestParser {
+    /// The most bytes a request line plus header fields may take.
+    static let maxHeadBytes = 64 * 1024
+
+    private let maxBodyBytes: Int
+    private let receive: () -> [UInt8]?
+    private var buffer: [UInt8] = []
+    private var position = 0
+
+    init(maxBodyBytes: Int, receive: @escaping () -> [UInt8]?) {
+        self.maxBodyBytes = maxBodyBytes
+        self.receive = receive
+    }
+
+    /// The next request's head, or `nil` when the stream ends cleanly between requests.
+    mutating func readHead() throws(HTTPParseError) -> RequestHead? {
+        buffer.removeSubrange(0..<position)
+        position = 0
+        var budget = Self.maxHeadBytes
+        var line: ArraySlice<UInt8> = []
+        repeat {  // RFC 9112 §2.2: ignore empty lines before the request line.
+            guard let next = try readLine(budget: &budget, endOfStreamAllowed: true) else { return nil }
+            line = next
+        } while line.isEmpty
+        let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count == 3, let method = Self.token(parts[0]), !parts[1].isEmpty,
+            !parts[1].contains(where: Self.isControl)
+        else { throw .malformed("bad request line") }
+        let version = String(decoding: parts[2], as: UTF8.self)
+        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
+            throw .malformed("unsupported version")
+        }
+        var head = RequestHead(
+            method: method, target: String(decoding: parts[1], as: UTF8.self), version: version, headers: [])
+        while let field = try readLine(budget: &budget, endOfStreamAllowed: false), !field.isEmpty {
+            head.headers.append(try Self.headerField(field))
+        }
+        return head
+    }
+
+    /// How the body of the request with `head` is delimited.
+    func framing(of head: RequestHead) throws(HTTPParseError) -> BodyFraming {
+        let length = head.header("Content-Length")
+        if let encoding = head.header("Transfer-Encoding") {
+            guard length == nil else { throw .malformed("both Content-Length and Transfer-Encoding") }
+            guard encoding.lowercased() == "chunked" else { throw .malformed("unsupported transfer coding") }
+            return .chunked
+        }
+        guard let length else { return .empty }
+        // Repeated fields arrive joined ("5, 5"); they must agree.
+        let values = Set(length.split(separator: ",").map { $0.trimmingSpaces() })
+        guard values.count == 1, let value = values.first, !value.isEmpty,
+            value.allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int(value)
+        else { throw .malformed("bad Content-Length") }
+        guard count <= maxBodyBytes else { throw .bodyTooLarge }
+        return count == 0 ? .empty : .length(count)
+    }
+
+    /// Reads a body delimited as `framing` says.
+    mutating func readBody(_ framing: BodyFraming) throws(HTTPParseError) -> [UInt8] {
+        switch framing {
+        case .empty:
+            return []
+        case .length(let count):
+            return Array(try readExactly(count))
+        case .chunked:
+            return try readChunkedBody()
+        }
+    }
+
+    private mutating func readChunkedBody() throws(HTTPParseError) -> [UInt8] {
+        var body: [UInt8] = []
+        var budget = Self.maxHeadBytes  // for chunk-size lines and trailers together
+        while true {
+            guard let line = try readLine(budget: &budget, endOfStreamAllowed: false) else {
+                throw .connectionClosed
+            }
+            let sizeText = String(decoding: line.prefix { $0 != UInt8(ascii: ";") }, as: UTF8.self)
+                .trimmingSpaces()
+            guard (1...16).contains(sizeText.count), sizeText.allSatisfy(\.isHexDigit),
+                let size = Int(sizeText, radix: 16)
+            else { throw .malformed("bad chunk size") }
+            if size == 0 { break }
+            guard size <= maxBodyBytes - body.count else { throw .bodyTooLarge }
+            body += try readExactly(size)
+            guard try readLine(budget: &budget, endOfStreamAllowed: false)?.isEmpty == true else {
+                throw .malformed("chunk data longer than its size")
+            }
+        }
+        while let trailer = try readLine(budget: &budget, endOfStreamAllowed: false), !trailer.isEmpty {
+            _ = try Self.headerField(trailer)
+        }
+        return body
+    }
+
+    /// The next line without its CRLF (a bare LF is accepted too); `nil` only when the
+    /// stream ends before any byte of it and `endOfStreamAllowed` is set.
+    private mutating func readLine(
+        budget: inout Int, endOfStreamAllowed: Bool
+    ) throws(HTTPParseError) -> ArraySlice<UInt8>? {
+        var searchFrom = position
+        while true {
+            if let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
+                budget -= newline + 1 - position
+                guard budget >= 0 else { throw .malformed("header section too large") }
+                var line = buffer[position..<newline]
+                if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                position = newline + 1
+                return line
+            }
+            guard buffer.count - position <= budget else { throw .malformed("header section too large") }
+            searchFrom = buffer.count
+            guard let more = receive() else {
+                if endOfStreamAllowed && position == buffer.count { return nil }
+                throw .connectionClosed
+            }
+            buffer += more
+        }
+    }
+
+    private mutating func readExactly(_ count: Int) throws(HTTPParseError) -> ArraySlice<UInt8> {
+        while buffer.count - position < count {
+            guard let more = receive() else { throw .connectionClosed }
+            buffer += more
+        }
+        defer { position += count }
+        return buffer[position..<position + count]
+    }
+
+    private static func headerField(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), let name = token(line[..<colon]) else {
+            throw .malformed("bad header line")
+        }
+        let value = line[(colon + 1)...]
+        guard !value.contains(where: { isControl($0) && $0 != UInt8(ascii: "\t") }) else {
+            throw .malformed("control character in header value")
+        }
+        return (name, String(decoding: value, as: UTF8.self).trimmingSpaces())
+    }
+
+    /// `bytes` as a string if they form an RFC 9110 token (method, field name).
+    private static func token(_ bytes: ArraySlice<UInt8>) -> String? {
+        let symbols = Set("!#$%&'*+-.^_`|~".utf8)
+        let isToken = bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                return true
+            default:
+                return symbols.contains(byte)
+            }
+        }
+        return isToken && !bytes.isEmpty ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    private static func isControl(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F
+    }
+}
+
+/// Case-insensitive header lookup shared by requests and responses.
+enum HeaderLookup {
+    /// The values of every field named `name`, joined by ", ", or `nil` if there is none.
+    static func value(of name: String, in headers: [(name: String, value: String)]) -> String? {
+        let wanted = name.lowercased()
+        let values = headers.filter { $0.name.lowercased() == wanted }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// A scripted reply of the ``MockServer``: status, headers, body, how the body is framed,
+/// and optional delays, throttling and faults.
+///
+/// The server owns the framing: `Content-Length`, `Transfer-Encoding` and `Connection`
+/// fields in `headers` are replaced by the ones the server computes (a `Connection: close`
+/// field is honoured: the server closes the connection after the reply). No body is ever
+/// sent with 1xx, 204 or 304, nor to a HEAD request; a HEAD reply carries the
+/// `Content-Length` the GET reply would have.
+public struct MockResponse: Sendable {
+    /// The status code, e.g. 200.
+    public var status: Int
+    /// Header fields in the order they are sent.
+    public var headers: [(name: String, value: String)]
+    /// The full body (for a range request the server sends a slice of it).
+    public var body: Data
+    /// When set, the body is sent with `Transfer-Encoding: chunked` in chunks of this many
+    /// bytes; when `nil` (the default) it is sent with a `Content-Length`.
+    public var chunkSize: Int?
+    /// Whether the server answers `Range: bytes=…` requests for this 200 reply with 206 and
+    /// a slice of the body (or 416 when the range lies outside it), and advertises
+    /// `Accept-Ranges: bytes`. Multi-range requests get the full 200 reply.
+    public var supportsRanges: Bool
+    /// Seconds to wait after reading the request before sending the headers.
+    public var delayBeforeHeaders: TimeInterval
+    /// Seconds to wait after the headers before sending the body.
+    public var delayBeforeBody: TimeInterval
+    /// When set, the body is written at most `bytes` at a time with `period` between writes.
+    public var throttle: Throttle?
+    /// When set, the server misbehaves in this way instead of (or while) answering.
+    public var fault: Fault?
+
+    /// Body throttling: at most `bytes` per write, `period` seconds between writes.
+    public struct Throttle: Sendable, Equatable {
+        /// The most bytes written at once (at least 1 is used).
+        public var bytes: Int
+        /// Seconds between two writes.
+        public var period: TimeInterval
+
+        /// A throttle writing `bytes` every `period` seconds.
+        public init(bytes: Int, period: TimeInterval) {
+            self.bytes = bytes
+            self.period = period
+        }
+    }
+
+    /// A reply with `status`, header fields from `headers` (sent sorted by name) and `body`.
+    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        self.body = body
+        chunkSize = nil
+        supportsRanges = false
+        delayBeforeHeaders = 0
+        delayBeforeBody = 0
+        throttle = nil
+        fault = nil
+    }
+
+    /// A reply whose body is `text` in UTF-8, with `Content-Type: text/plain; charset=utf-8`
+    /// unless `headers` names another.
+    public init(status: Int = 200, headers: [String: String] = [:], text: String) {
+        var fields = headers
+        if !fields.keys.contains(where: { $0.lowercased() == "content-type" }) {
+            fields["Content-Type"] = "text/plain; charset=utf-8"
+        }
+        self.init(status: status, headers: fields, body: Data(text.utf8))
+    }
+
+    /// A reply whose body is `value` encoded as JSON, with `Content-Type: application/json`.
+    /// Throws what the encoder throws.
+    public static func json(
+        _ value: some Encodable, status: Int = 200, headers: [String: String] = [:],
+        encoder: JSONEncoder = JSONEncoder()
+    ) throws -> MockResponse {
+        var fields = headers
+        fields["Content-Type"] = "application/json"
+        return MockResponse(status: status, headers: fields, body: try encoder.encode(value))
+    }
+
+    /// A reply whose body is `raw`, JSON text sent as is, with `Content-Type: application/json`.
+    /// (Labelled because `String` is `Encodable` too: `.json("a")` sends the JSON string `"a"`.)
+    public static func json(raw: String, status: Int = 200) -> MockResponse {
+        MockResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(raw.utf8))
+    }
+
+    /// The value of the header field `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        HeaderLookup.value(of: name, in: headers)
+    }
+
+    /// This reply with one more header field.
+    public func addingHeader(_ name: String, _ value: String) -> MockResponse {
+        var copy = self
+        copy.headers.append((name: name, value: value))
+        return copy
+    }
+
+    /// This reply sent with `Transfer-Encoding: chunked`, `size` bytes per chunk.
+    public func chunked(size: Int = 1024) -> MockResponse {
+        var copy = self
+        copy.chunkSize = size
+        return copy
+    }
+
+    /// This reply answering byte-range requests (see ``supportsRanges``).
+    public func supportingRanges() -> MockResponse {
+        var copy = self
+        copy.supportsRanges = true
+        return copy
+    }
+
+    /// This reply sent after waiting `beforeHeaders` seconds, with `beforeBody` seconds
+    /// between headers and body. `MockServer.stop()` interrupts the waits.
+    public func delayed(beforeHeaders: TimeInterval = 0, beforeBody: TimeInterval = 0) -> MockResponse {
+        var copy = self
+        copy.delayBeforeHeaders = beforeHeaders
+        copy.delayBeforeBody = beforeBody
+        return copy
+    }
+
+    /// This reply with its body written `bytes` at a time, `period` seconds apart.
+    public func throttled(bytes: Int, every period: TimeInterval) -> MockResponse {
+        var copy = self
+        copy.throttle = Throttle(bytes: bytes, period: period)
+        return copy
+    }
+
+    /// This reply with `fault` injected (see ``Fault``).
+    public func withFault(_ fault: Fault) -> MockResponse {
+        var copy = self
+        copy.fault = fault
+        return copy
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// An HTTP/1.1 server on 127.0.0.1 for end-to-end tests of real HTTP clients.
+///
+/// ```swift
+/// let server = MockServer()
+/// try server.start()
+/// server.enqueue(try .json(["id": 1]))
+/// // … point the client at server.baseURL and run it …
+/// let request = server.takeRequest(timeout: 5)
+/// XCTAssertEqual(request?.path, "/users")
+/// ```
+///
+/// **Which reply a request gets.** Replies queued with ``enqueue(_:)`` come first, in
+/// order (FIFO). When the queue is empty the ``handler`` answers (500 if it throws).
+/// Without a handler the reply is 404 with a short text body. Queued replies are consumed
+/// across connections, in the order requests finish arriving.
+///
+/// **Recording.** Every request that parses is recorded before its reply is chosen, so
+/// it is recorded even when its reply is a fault. Malformed requests get 400 (or 413 when
+/// the body exceeds `maxRequestBodySize`), the connection closes, and they are not recorded.
+///
+/// **Threads.** One thread accepts connections and each connection gets its own thread.
+/// All of them block only in `poll` on their socket and on a stop pipe, so `stop()` (and
+/// `deinit`) wakes them, waits for them and closes every descriptor. The one thing
+/// `stop()` cannot interrupt is a ``handler`` that never returns; do not call `stop()`
+/// from inside a handler.
+///
+/// Thread-safe: use it from any thread. Invariant for `@unchecked Sendable`: `runtime`
+/// is only touched under `lock`; everything else is immutable or lives in the
+/// lock-protected `ServerState`.
+public final class MockServer: @unchecked Sendable {
+    /// Answers a request when no reply is queued. Called on the connection's thread; an
+    /// error it throws is answered with 500 and the error's description as the body.
+    public typealias Handler = @Sendable (MockServerRequest) throws -> MockResponse
+
+    /// The largest request body accepted; a larger one is answered with 413.
+    public let maxRequestBodySize: Int
+
+    private let state = ServerState()
+    private let lock = NSLock()
+    private var runtime: ServerRuntime?
+
+    /// A stopped server. `handler` answers requests when no reply is queued.
+    public init(maxRequestBodySize: Int = 16 * 1024 * 1024, handler: Handler? = nil) {
+        self.maxRequestBodySize = maxRequestBodySize
+        state.currentHandler = handler
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Binds 127.0.0.1 on a port the system picks and starts serving. Does nothing if the
+    /// server is already running; after `stop()` it starts again on a new port.
+    /// Throws ``MockServerError`` when a socket, pipe or bind call fails.
+    public func start() throws {
+        try lock.withLock {
+            guard runtime == nil else { return }
+            runtime = try ServerRuntime(state: state, maxBodyBytes: maxRequestBodySize)
+        }
+    }
+
+    /// Stops serving: closes the listening socket and every open connection, interrupts
+    /// delays and stalls, and returns once all the server's threads have finished.
+    /// Calling it again, or on a server never started, does nothing. Scripted replies
+    /// and recorded requests are kept.
+    public func stop() {
+        let running = lock.withLock {
+            defer { runtime = nil }
+            return runtime
+        }
+        running?.shutdown()
+    }
+
+    /// Whether the server is between `start()` and `stop()`.
+    public var isRunning: Bool { lock.withLock { runtime != nil } }
+
+    /// The port the server listens on; 0 when it is not running.
+    public var port: Int { lock.withLock { runtime?.port ?? 0 } }
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    public var baseURL: URL {
+        // A literal scheme and host with a decimal port always parse; the fallback is unreachable.
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// `baseURL` followed by `pathAndQuery` (e.g. `"/users?page=2"`; a missing leading `/`
+    /// is added); `nil` if the result is not a valid URL.
+    public func url(_ pathAndQuery: String) -> URL? {
+        let separator = pathAndQuery.hasPrefix("/") || pathAndQuery.isEmpty ? "" : "/"
+        return URL(string: "http://127.0.0.1:\(port)\(separator)\(pathAndQuery)")
+    }
+
+    /// Queues `response` as the reply to a future request, after those already queued.
+    public func enqueue(_ response: MockResponse) {
+        state.enqueue([response])
+    }
+
+    /// Queues `responses`, in order, after those already queued.
+    public func enqueue(contentsOf responses: [MockResponse]) {
+        state.enqueue(responses)
+    }
+
+    /// How many queued replies are still waiting for a request.
+    public var queuedResponseCount: Int { state.queuedCount }
+
+    /// Answers requests when the queue is empty; `nil` means 404. May be replaced at any time.
+    /// The server keeps the handler: a handler that captures the server strongly makes a
+    /// cycle, and `deinit` then never stops it. Capture it weakly, or call `stop()`.
+    public var handler: Handler? {
+        get { state.currentHandler }
+        set { state.currentHandler = newValue }
+    }
+
+    /// The oldest recorded request not yet taken, waiting up to `timeout` seconds for one
+    /// to arrive; `nil` if none arrives in time. Each request is returned once.
+    public func takeRequest(timeout: TimeInterval = 5) -> MockServerRequest? {
+        state.takeRequest(timeout: timeout)
+    }
+
+    /// How many requests the server has received and recorded so far (taken or not).
+    public var requestCount: Int { state.requestCount }
+
+    /// Every recorded request, oldest first, whether taken or not.
+    public var recordedRequests: [MockServerRequest] { state.allRequests }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// What the test scripted and what the server recorded, shared by the test's threads
+/// and the server's threads.
+///
+/// Invariant that makes `@unchecked Sendable` sound: every stored property is read and
+/// written only while `condition` is locked. Handlers run outside the lock.
+final class ServerState: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queue: [MockResponse] = []
+    private var handler: MockServer.Handler?
+    private var recorded: [MockServerRequest] = []
+    private var nextToTake = 0
+    private var connectionsAccepted = 0
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+
+    func enqueue(_ responses: [MockResponse]) {
+        locked { queue += responses }
+    }
+
+    var queuedCount: Int { locked { queue.count } }
+
+    var currentHandler: MockServer.Handler? {
+        get { locked { handler } }
+        set { locked { handler = newValue } }
+    }
+
+    var requestCount: Int { locked { recorded.count } }
+
+    var allRequests: [MockServerRequest] { locked { recorded } }
+
+    /// A new connection's number; `nil` when the scripted reply at the head of the queue
+    /// asks to drop this connection at once (that reply is consumed).
+    func admitConnection() -> Int? {
+        locked {
+            if queue.first?.fault == .disconnectAtStart {
+                queue.removeFirst()
+                return nil
+            }
+            defer { connectionsAccepted += 1 }
+            return connectionsAccepted
+        }
+    }
+
+    /// Records a complete request and wakes `takeRequest` callers.
+    func record(head: RequestHead, body: [UInt8], connectionID: Int) -> MockServerRequest {
+        locked {
+            let request = MockServerRequest(
+                head: head, body: body, sequenceNumber: recorded.count, connectionID: connectionID)
+            recorded.append(request)
+            condition.broadcast()
+            return request
+        }
+    }
+
+    /// The reply for `request`: the queue's head, else the handler's answer, else 404.
+    func response(for request: MockServerRequest) -> MockResponse {
+        let (scripted, handler) = locked { () -> (MockResponse?, MockServer.Handler?) in
+            queue.isEmpty ? (nil, self.handler) : (queue.removeFirst(), nil)
+        }
+        if let scripted { return scripted }
+        if let handler {
+            do {
+                return try handler(request)
+            } catch {
+                return MockResponse(status: 500, text: "MockServer: the handler threw \(error)\n")
+            }
+        }
+        return MockResponse(
+            status: 404, text: "MockServer: no reply scripted for \(request.method) \(request.target)\n")
+    }
+
+    /// The oldest request not yet taken, waiting up to `timeout` seconds for one to arrive.
+    func takeRequest(timeout: TimeInterval) -> MockServerRequest? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while nextToTake >= recorded.count {
+            if !condition.wait(until: deadline) && nextToTake >= recorded.count { return nil }
+        }
+        defer { nextToTake += 1 }
+        return recorded[nextToTake]
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The BSD socket calls MockServer needs, portable between Glibc and Darwin.
+enum SocketIO {
+    /// A listening TCP socket on 127.0.0.1 with a port the system chose.
+    static func makeLoopbackListener() throws(MockServerError) -> (fd: Int32, port: Int) {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw MockServerError(operation: "socket", code: errno) }
+        setCloseOnExec(fd)
+        setOption(fd, SOL_SOCKET, SO_REUSEADDR)
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 128) == 0
+                    && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            let code = errno
+            closeDescriptor(fd)
+            throw MockServerError(operation: "bind", code: code)
+        }
+        setNonBlocking(fd)
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// Prepares an accepted socket: non-blocking, no Nagle delay, no SIGPIPE.
+    static func configureAccepted(_ fd: Int32) {
+        setCloseOnExec(fd)
+        setNonBlocking(fd)
+        setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY)
+        #if canImport(Darwin)
+            setOption(fd, SOL_SOCKET, SO_NOSIGPIPE)
+        #endif
+    }
+
+    static func setCloseOnExec(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+    }
+
+    static func setNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    static func closeDescriptor(_ fd: Int32) {
+        _ = close(fd)
+    }
+
+    private static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32) {
+        var one: Int32 = 1
+        _ = setsockopt(fd, level, name, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+}
+
+/// One accepted connection's socket. Every call gives up as soon as the server stops.
+struct ClientSocket {
+    let fd: Int32
+    let stopSignal: StopSignal
+
+    #if canImport(Glibc)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #else
+        private static let sendFlags: Int32 = 0  // SO_NOSIGPIPE is set on the socket instead.
+    #endif
+
+    /// The next bytes from the peer; `nil` at end of stream, on an error, or when the server stops.
+    func receive() -> [UInt8]? {
+        while true {
+            var count = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { storage, initialized in
+                count = recv(fd, storage.baseAddress, storage.count, 0)
+                initialized = max(0, count)
+            }
+            if count > 0 { return bytes }
+            if count == 0 { return nil }
+            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return nil }
+            guard stopSignal.wait(for: fd, events: Int16(POLLIN)) == .ready else { return nil }
+        }
+    }
+
+    /// Writes all of `bytes`; `false` if the peer went away or the server stopped.
+    func send(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var rest = bytes
+        while !rest.isEmpty {
+            let count = rest.withUnsafeBytes { systemSend(fd, $0.baseAddress, $0.count, Self.sendFlags) }
+            if count > 0 {
+                rest = rest.dropFirst(count)
+                continue
+            }
+            guard count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return false }
+            guard stopSignal.wait(for: fd, events: Int16(POLLOUT)) == .ready else { return false }
+        }
+        return true
+    }
+
+    /// Reads and drops whatever the peer sends until it closes or the server stops.
+    func discardUntilPeerCloses(timeout: TimeInterval? = nil) {
+        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
+        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let left = deadline.map { $0.timeIntervalSinceNow }
+            if let left, left <= 0 { return }
+            guard stopSignal.wait(for: fd, events: Int16(POLLIN), timeout: left) == .ready else { return }
+            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                return
+            }
+        }
+    }
+
+    /// Sends FIN, then drains the peer's bytes for up to a second, so an error reply is
+    /// not destroyed by a reset when the peer is still sending.
+    func lingeringShutdown() {
+        _ = shutdown(fd, Int32(SHUT_WR))
+        discardUntilPeerCloses(timeout: 1)
+    }
+
+    func close() {
+        SocketIO.closeDescriptor(fd)
+    }
+}
+
+/// `send(2)`, reachable from inside `ClientSocket`, whose own `send` hides it.
+private func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+    send(fd, bytes, count, flags)
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Wakes every thread of one running server when it stops.
+///
+/// A pipe: `trigger()` writes one byte and nobody ever reads it, so the read end stays
+/// readable for good and every `poll` that includes it returns at once, now and later.
+/// Every blocking point of the server (accept, read, write, delays) polls this
+/// descriptor too, which is what makes `stop()` prompt.
+final class StopSignal: @unchecked Sendable {
+    // Invariant: both descriptors are set once in `init` and closed only by `close()`,
+    // which the owner calls after every thread using this signal has finished.
+    private let readFD: Int32
+    private let writeFD: Int32
+
+    /// What a wait ended with.
+    enum WaitResult {
+        case ready
+        case timedOut
+        case stopped
+    }
+
+    init() throws(MockServerError) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw MockServerError(operation: "pipe", code: errno) }
+        readFD = fds[0]
+        writeFD = fds[1]
+        SocketIO.setCloseOnExec(readFD)
+        SocketIO.setCloseOnExec(writeFD)
+    }
+
+    /// Wakes all waiters, now and in the future. Call once.
+    func trigger() {
+        var byte: UInt8 = 1
+        _ = write(writeFD, &byte, 1)
+    }
+
+    /// Closes the pipe. Call only when no thread can use the signal any more.
+    func close() {
+        SocketIO.closeDescriptor(readFD)
+        SocketIO.closeDescriptor(writeFD)
+    }
+
+    /// Waits until `fd` reports one of `events`, the signal fires, or `timeout` passes
+    /// (`nil`: no limit). The stop signal wins when both are ready.
+    func wait(for fd: Int32, events: Int16, timeout: TimeInterval? = nil) -> WaitResult {
+        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
+        while true {
+            var milliseconds: Int32 = -1
+            if let deadline {
+                let left = deadline.timeIntervalSinceNow
+                if left <= 0 { return .timedOut }
+                milliseconds = Int32(min(left * 1000, 60_000).rounded(.up))
+            }
+            var fds = [
+                pollfd(fd: readFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: fd, events: events, revents: 0),
+            ]
+            let count = poll(&fds, nfds_t(fd >= 0 ? 2 : 1), milliseconds)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .stopped
+            }
+            if fds[0].revents != 0 { return .stopped }
+            if fd >= 0, fds[1].revents != 0 { return .ready }
+        }
+    }
+
+    /// Sleeps for `seconds`; returns `false` if the server stopped meanwhile.
+    func sleep(_ seconds: TimeInterval) -> Bool {
+        wait(for: -1, events: 0, timeout: seconds) != .stopped
+    }
+}
