@@ -37,6 +37,11 @@ let package = Package(
             path: "Tests/ConsumerTests"
         ),
         .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            path: "Tests/EndToEndTests"
+        ),
+        .testTarget(
             name: "MockServerTests",
             dependencies: ["NetworkTestSupport"],
             path: "Tests/MockServerTests"

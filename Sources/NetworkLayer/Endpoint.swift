@@ -51,7 +51,8 @@ extension RequestDescription {
     /// methods alike.
     package init(endpoint: any Endpoint) {
         self.init(
-            method: endpoint.method, urlString: endpoint.path, query: endpoint.query, headers: endpoint.headers,
+            method: endpoint.method, urlString: endpoint.path, query: endpoint.query,
+            headers: endpoint.headers,
             body: endpoint.body, timeout: endpoint.timeout, requiresPath: true)
     }
 }
