@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
         .library(name: "NetworkTestSupport", targets: ["NetworkTestSupport"]),
         .executable(name: "Example", targets: ["Example"]),
+        .executable(name: "NetworkBenchmarks", targets: ["NetworkBenchmarks"]),
     ],
     targets: [
         .target(name: "NetworkLayer", path: "Sources/NetworkLayer"),
@@ -20,6 +21,17 @@ let package = Package(
             name: "Example",
             dependencies: ["NetworkLayer", "NetworkTestSupport"],
             path: "Sources/Example"
+        ),
+        .executableTarget(
+            name: "NetworkBenchmarks",
+            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            path: "Sources/NetworkBenchmarks",
+            exclude: ["nginx"]
+        ),
+        .testTarget(
+            name: "NetworkBenchmarksTests",
+            dependencies: ["NetworkBenchmarks"],
+            path: "Tests/NetworkBenchmarksTests"
         ),
         .testTarget(
             name: "NetworkLayerTests",

@@ -1,0 +1,24 @@
+import Foundation
+import NetworkTestSupport
+
+/// The embedded server: the routes the nginx configuration in `nginx/benchmark.conf` also serves.
+enum BenchmarkServer {
+    static func start() throws -> MockServer {
+        let small = MockResponse(
+            status: 200, headers: ["Content-Type": "application/json"], body: Fixtures.small)
+        let large = MockResponse(
+            status: 200, headers: ["Content-Type": "application/json"], body: Fixtures.large)
+        let echo = MockResponse(
+            status: 200, headers: ["Content-Type": "application/json"], body: Fixtures.echoReply)
+        let server = MockServer { request in
+            switch (request.method, request.path) {
+            case ("GET", "/small.json"): small
+            case ("GET", "/large.json"): large
+            case ("POST", "/echo"): echo
+            default: MockResponse(status: 404)
+            }
+        }
+        try server.start()
+        return server
+    }
+}

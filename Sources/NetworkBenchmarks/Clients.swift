@@ -1,0 +1,96 @@
+import Foundation
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a workload asks of a client: start one request and report success on the callback queue.
+protocol BenchmarkClient: AnyObject {
+    var name: String { get }
+    func get<T: Decodable>(_ path: String, as type: T.Type, completion: @escaping (Bool) -> Void)
+    func post<Body: Encodable, T: Decodable>(
+        _ path: String, body: Body, as type: T.Type, completion: @escaping (Bool) -> Void)
+}
+
+/// The library under test, on its default shared session.
+final class LayerClient: BenchmarkClient {
+    let name = "NetworkLayer"
+    private let network: NetworkLayer
+
+    init(baseURL: URL, callbackQueue: DispatchQueue) {
+        network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue)
+    }
+
+    func get<T: Decodable>(_ path: String, as type: T.Type, completion: @escaping (Bool) -> Void) {
+        network.get(
+            urlString: path, successHandler: { (_: T) in completion(true) },
+            errorHandler: { _ in completion(false) })
+    }
+
+    func post<Body: Encodable, T: Decodable>(
+        _ path: String, body: Body, as type: T.Type, completion: @escaping (Bool) -> Void
+    ) {
+        network.post(
+            urlString: path, body: body, successHandler: { (_: T) in completion(true) },
+            errorHandler: { _ in completion(false) })
+    }
+}
+
+/// The URLSession code the library replaces, written the way the articles write it: a data task with a
+/// completion handler, `JSONDecoder` where the reply lands, then a hop to the caller's queue.
+final class RawClient: BenchmarkClient {
+    let name = "raw URLSession"
+    private let baseURL: URL
+    private let session = URLSession(configuration: .default)
+    private let decoder = JSONDecoder()
+    private let encoder = JSONEncoder()
+    private let callbackQueue: DispatchQueue
+
+    init(baseURL: URL, callbackQueue: DispatchQueue) {
+        self.baseURL = baseURL
+        self.callbackQueue = callbackQueue
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    func get<T: Decodable>(_ path: String, as type: T.Type, completion: @escaping (Bool) -> Void) {
+        send(URLRequest(url: baseURL.appendingPathComponent(path)), as: type, completion: completion)
+    }
+
+    func post<Body: Encodable, T: Decodable>(
+        _ path: String, body: Body, as type: T.Type, completion: @escaping (Bool) -> Void
+    ) {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try? encoder.encode(body)
+        send(request, as: type, completion: completion)
+    }
+
+    private func send<T: Decodable>(
+        _ request: URLRequest, as type: T.Type, completion: @escaping (Bool) -> Void
+    ) {
+        let decoder = decoder
+        let state = Unchecked(
+            (
+                completion: completion, queue: callbackQueue,
+                decodes: { (data: Data) in
+                    (try? decoder.decode(T.self, from: data)) != nil
+                }
+            ))
+        session.dataTask(with: request) { data, response, error in
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let ok = error == nil && (200..<300).contains(status) && state.value.decodes(data ?? Data())
+            state.value.queue.async { state.value.completion(ok) }
+        }.resume()
+    }
+}
+
+/// Carries a non-Sendable value to the one queue that uses it next.
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import NetworkTestSupport
+
+/// `swift run -c release NetworkBenchmarks [--base-url URL] [--json FILE] [--rounds N] [--smoke]`
+/// `swift run -c release NetworkBenchmarks --write-fixtures DIR` writes the JSON files nginx serves.
+@main
+enum NetworkBenchmarks {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let folder = value(of: "--write-fixtures", in: arguments) {
+            do {
+                try Fixtures.write(to: URL(fileURLWithPath: folder))
+                print("Wrote small.json and large.json to \(folder)")
+                exit(0)
+            } catch {
+                print("Could not write the fixtures: \(error)")
+                exit(1)
+            }
+        }
+        #if os(Linux)
+            ProcessStats.mainThread = pthread_self()
+        #endif
+        // The benchmark drives requests from a background thread; handlers arrive on the main queue,
+        // which the main thread's run loop drains, so main-thread CPU time is main-queue time.
+        let driver = Thread {
+            exit(run(arguments: arguments) ? 0 : 1)
+        }
+        driver.start()
+        RunLoop.main.run()
+    }
+
+    static func run(arguments: [String]) -> Bool {
+        var counts = arguments.contains("--smoke") ? Counts.smoke : Counts()
+        if let rounds = value(of: "--rounds", in: arguments).flatMap(Int.init) {
+            counts.rounds = max(1, rounds)
+        }
+        let server: MockServer?
+        let baseURL: URL
+        if let external = value(of: "--base-url", in: arguments).flatMap(URL.init(string:)) {
+            server = nil
+            baseURL = external
+        } else {
+            do {
+                let embedded = try BenchmarkServer.start()
+                server = embedded
+                baseURL = embedded.baseURL
+            } catch {
+                print("Could not start the embedded server: \(error)")
+                return false
+            }
+        }
+        defer { server?.stop() }
+        let report = measure(baseURL: baseURL, counts: counts, queue: .main, log: { print($0) })
+        print("\nServer: \(server == nil ? baseURL.absoluteString : "embedded MockServer (shares the CPU)")")
+        print("Machine: \(report.machine)\n")
+        print(report.table)
+        if let path = value(of: "--json", in: arguments) {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            do {
+                try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+                print("\nWrote \(path)")
+            } catch {
+                print("Could not write \(path): \(error)")
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Runs every workload on both clients against `baseURL`, handlers delivered on `queue`.
+    static func measure(
+        baseURL: URL, counts: Counts, queue: DispatchQueue, log: @escaping (String) -> Void = { _ in }
+    )
+        -> Report
+    {
+        var workloads = Workloads(
+            layer: LayerClient(baseURL: baseURL, callbackQueue: queue),
+            raw: RawClient(baseURL: baseURL, callbackQueue: queue),
+            queue: queue, counts: counts)
+        workloads.log = log
+        let rows = workloads.runAll()
+        return Report(
+            date: ISO8601DateFormatter().string(from: Date()), machine: Report.machineDescription(),
+            server: baseURL.absoluteString, rounds: counts.rounds, rows: rows)
+    }
+
+    private static func value(of option: String, in arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(of: option), arguments.indices.contains(index + 1) else {
+            return nil
+        }
+        return arguments[index + 1]
+    }
+}

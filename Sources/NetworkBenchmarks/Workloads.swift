@@ -1,0 +1,159 @@
+import Foundation
+
+/// One measured row: both clients' medians, their ratio, and the target it is judged against.
+struct Row: Codable, Sendable {
+    let workload: String
+    let unit: String
+    let layer: Double
+    let raw: Double
+    /// NetworkLayer / raw for throughput; for memory and main-queue time, NetworkLayer − raw.
+    let comparison: Double
+    let target: String
+    let met: Bool?
+    let layerRounds: [Double]
+    let rawRounds: [Double]
+}
+
+/// How much work each workload does. `standard` is the published run; `smoke` only proves the harness works.
+struct Counts: Sendable {
+    var rounds = 5
+    var smallSequential = 2_000
+    var smallConcurrent = 4_000
+    var postSequential = 2_000
+    var largeAt8 = 48
+    var largeAt64 = 96
+    var memoryRequests = 50_000
+
+    static let smoke = Counts(
+        rounds: 1, smallSequential: 5, smallConcurrent: 10, postSequential: 5, largeAt8: 2, largeAt64: 3,
+        memoryRequests: 20)
+}
+
+/// The workloads, each run on both clients, alternating A, B, A, B to cancel drift.
+struct Workloads {
+    let layer: BenchmarkClient
+    let raw: BenchmarkClient
+    let queue: DispatchQueue
+    let counts: Counts
+    var log: (String) -> Void = { _ in }
+
+    func runAll() -> [Row] {
+        var rows = [
+            throughput("GET ~1 KB JSON, sequential", count: counts.smallSequential, inFlight: 1, target: 0.95)
+            {
+                $0.get("small.json", as: [Record].self, completion: $1)
+            },
+            throughput(
+                "GET ~1 KB JSON, 64 in flight", count: counts.smallConcurrent, inFlight: 64, target: 0.95
+            ) {
+                $0.get("small.json", as: [Record].self, completion: $1)
+            },
+            throughput("POST small JSON, sequential", count: counts.postSequential, inFlight: 1, target: 0.95)
+            {
+                $0.post("echo", body: Greeting(id: 7, message: "hello"), as: Greeting.self, completion: $1)
+            },
+            throughput("GET ~1 MB JSON, 8 in flight", count: counts.largeAt8, inFlight: 8, target: nil) {
+                $0.get("large.json", as: [Record].self, completion: $1)
+            },
+            throughput("GET ~1 MB JSON, 64 in flight", count: counts.largeAt64, inFlight: 64, target: 1.5) {
+                $0.get("large.json", as: [Record].self, completion: $1)
+            },
+            memoryGrowth(),
+        ]
+        if let row = mainQueueTime() { rows.append(row) }
+        return rows
+    }
+
+    private typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
+
+    private func requestsPerSecond(
+        _ client: BenchmarkClient, count: Int, inFlight: Int, _ start: @escaping Start
+    ) -> Double {
+        guard
+            let (seconds, failures) = LoadRunner.run(
+                count: count, inFlight: inFlight, on: queue, start: { start(client, $0) })
+        else {
+            log("  \(client.name): timed out")
+            return 0
+        }
+        if failures > 0 { log("  \(client.name): \(failures) of \(count) requests failed") }
+        return Double(count - failures) / seconds
+    }
+
+    private func throughput(
+        _ name: String, count: Int, inFlight: Int, target: Double?, _ start: @escaping Start
+    ) -> Row {
+        log(name)
+        // Warm both clients' connections and code paths before measuring.
+        _ = requestsPerSecond(layer, count: min(count, inFlight * 2), inFlight: inFlight, start)
+        _ = requestsPerSecond(raw, count: min(count, inFlight * 2), inFlight: inFlight, start)
+        var layerRounds: [Double] = []
+        var rawRounds: [Double] = []
+        for _ in 0..<counts.rounds {
+            layerRounds.append(requestsPerSecond(layer, count: count, inFlight: inFlight, start))
+            rawRounds.append(requestsPerSecond(raw, count: count, inFlight: inFlight, start))
+        }
+        let ratio = median(layerRounds) / max(median(rawRounds), .leastNonzeroMagnitude)
+        return Row(
+            workload: name, unit: "requests/s", layer: median(layerRounds), raw: median(rawRounds),
+            comparison: ratio,
+            target: target.map { "ratio ≥ \($0)" } ?? "none", met: target.map { ratio >= $0 },
+            layerRounds: layerRounds,
+            rawRounds: rawRounds)
+    }
+
+    /// Resident memory growth per request over many small GETs, for each client in turn.
+    private func memoryGrowth() -> Row {
+        let name = "memory growth over \(counts.memoryRequests) small GETs"
+        log(name)
+        func growth(_ client: BenchmarkClient) -> Double {
+            let start: Start = { $0.get("small.json", as: [Record].self, completion: $1) }
+            _ = requestsPerSecond(client, count: 2_000, inFlight: 64, start)
+            let before = ProcessStats.residentBytes() ?? 0
+            _ = requestsPerSecond(client, count: counts.memoryRequests, inFlight: 64, start)
+            let after = ProcessStats.residentBytes() ?? 0
+            return Double(after - before) / Double(counts.memoryRequests)
+        }
+        let rawGrowth = growth(raw)
+        let layerGrowth = growth(layer)
+        return Row(
+            workload: name, unit: "bytes/request", layer: layerGrowth, raw: rawGrowth,
+            comparison: layerGrowth - rawGrowth,
+            target: "layer − raw ≤ 10", met: layerGrowth - rawGrowth <= 10, layerRounds: [layerGrowth],
+            rawRounds: [rawGrowth])
+    }
+
+    /// CPU time the main thread spends per request while handlers are delivered on the main queue.
+    private func mainQueueTime() -> Row? {
+        guard queue.label == DispatchQueue.main.label, ProcessStats.mainThreadCPUSeconds() != nil else {
+            return nil
+        }
+        let name = "main-queue CPU time per request (sequential small GET)"
+        log(name)
+        let start: Start = { $0.get("small.json", as: [Record].self, completion: $1) }
+        func microseconds(_ client: BenchmarkClient) -> Double {
+            let before = ProcessStats.mainThreadCPUSeconds() ?? 0
+            _ = requestsPerSecond(client, count: counts.smallSequential, inFlight: 1, start)
+            let after = ProcessStats.mainThreadCPUSeconds() ?? 0
+            return (after - before) * 1e6 / Double(counts.smallSequential)
+        }
+        var layerRounds: [Double] = []
+        var rawRounds: [Double] = []
+        for _ in 0..<counts.rounds {
+            layerRounds.append(microseconds(layer))
+            rawRounds.append(microseconds(raw))
+        }
+        return Row(
+            workload: name, unit: "µs/request", layer: median(layerRounds), raw: median(rawRounds),
+            comparison: median(layerRounds) - median(rawRounds), target: "only the handler's own time",
+            met: nil,
+            layerRounds: layerRounds, rawRounds: rawRounds)
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    let middle = sorted.count / 2
+    return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+}

@@ -1,0 +1,31 @@
+import Foundation
+import XCTest
+
+@testable import NetworkBenchmarks
+
+/// Runs every workload once with tiny counts, so the harness cannot rot. It measures nothing and
+/// asserts no time.
+final class HarnessSmokeTests: XCTestCase {
+    func testEveryWorkloadRunsOnBothClients() throws {
+        let server = try BenchmarkServer.start()
+        defer { server.stop() }
+        let queue = DispatchQueue(label: "benchmark-smoke")
+        let report = NetworkBenchmarks.measure(baseURL: server.baseURL, counts: .smoke, queue: queue)
+        XCTAssertEqual(
+            report.rows.count, 6, "every workload but main-queue time (which needs the main queue)")
+        for row in report.rows where row.unit == "requests/s" {
+            XCTAssertGreaterThan(row.layer, 0, row.workload)
+            XCTAssertGreaterThan(row.raw, 0, row.workload)
+        }
+        XCTAssertFalse(report.table.isEmpty)
+        let json = try JSONEncoder().encode(report)
+        XCTAssertEqual(try JSONDecoder().decode(Report.self, from: json).rows.count, report.rows.count)
+    }
+
+    func testFixturesHaveTheAdvertisedSizes() {
+        XCTAssertGreaterThan(Fixtures.small.count, 700)
+        XCTAssertLessThan(Fixtures.small.count, 1_500)
+        XCTAssertGreaterThan(Fixtures.large.count, 800_000)
+        XCTAssertLessThan(Fixtures.large.count, 1_300_000)
+    }
+}
