@@ -1,7 +1,8 @@
 /// A reply type for requests whose success carries no body.
 ///
 /// Ask for `EmptyResponse` where an API answers with `204 No Content` or an empty body but the
-/// caller still wants the typed `(T) -> Void` handler. It decodes from nothing, and from any JSON.
+/// caller still wants the typed `(T) -> Void` handler. Any 2xx reply succeeds as `EmptyResponse`,
+/// whatever its body: nothing, JSON, or text such as `OK`.
 public struct EmptyResponse: Decodable, Sendable, Equatable {
     /// Creates an empty response.
     public init() {}

@@ -17,7 +17,9 @@ import Foundation
 /// ```
 ///
 /// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Its state
-/// is immutable after `init`, so one instance can be used from any thread.
+/// is immutable after `init`, so one instance can be used from any thread; that is why it is
+/// `Sendable`. A subclass must keep that promise: guard any state it adds with a lock. Don't change the
+/// `encoder` or `decoder` after creating the layer: they are used from background queues.
 open class NetworkLayer: @unchecked Sendable {
     /// The URL that relative URL strings are resolved against.
     public let baseURL: URL?

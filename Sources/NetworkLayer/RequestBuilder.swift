@@ -19,18 +19,39 @@ package struct RequestBuilder: Sendable {
         let body = try description.body.encoded(with: encoder)
         var request = URLRequest(url: url)
         request.httpMethod = description.method.rawValue
-        request.timeoutInterval = description.timeout ?? timeout
-        // Later writes win and header names are case-insensitive, so each layer overrides the one before:
-        // the layer's defaults, then the layer's default headers, then the caller's.
+        request.timeoutInterval = Self.usable(description.timeout, or: timeout)
+        // Later writes win and header names are case-insensitive, so each step overrides the one before:
+        // Accept, the layer's default headers, the body's Content-Type, then the request's own headers.
+        // Keys are applied in sorted order, so `accept` and `Accept` in one dictionary resolve the same way
+        // every time.
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        Self.apply(defaultHeaders, to: &request)
         if let body {
             // Set explicitly: without it FoundationNetworking sends application/x-www-form-urlencoded.
             request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
             // httpBody, not uploadTask(from:): a URLProtocol on Linux sees no body from an upload task.
             request.httpBody = body.data
         }
-        for (name, value) in defaultHeaders { request.setValue(value, forHTTPHeaderField: name) }
-        for (name, value) in description.headers { request.setValue(value, forHTTPHeaderField: name) }
+        Self.apply(description.headers, to: &request)
         return request
+    }
+
+    private static func apply(_ headers: [String: String], to request: inout URLRequest) {
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+    }
+
+    /// The longest timeout passed on; FoundationNetworking traps converting a larger one (or infinity) to
+    /// milliseconds, so `.infinity` means "effectively no limit": about 115 days.
+    static let longestTimeout: TimeInterval = 10_000_000
+
+    /// `timeout` if it is a usable number of seconds; otherwise `fallback` (itself made usable).
+    /// Zero, negative and NaN are not usable; infinite or huge values are capped at ``longestTimeout``.
+    static func usable(_ timeout: TimeInterval?, or fallback: TimeInterval) -> TimeInterval {
+        guard let timeout, !timeout.isNaN, timeout > 0 else {
+            return fallback.isNaN || fallback <= 0 ? 60 : min(fallback, longestTimeout)
+        }
+        return min(timeout, longestTimeout)
     }
 }

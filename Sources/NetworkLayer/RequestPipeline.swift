@@ -23,6 +23,7 @@ extension NetworkLayer {
         let finish = UncheckedSendable(value: (decoding, successHandler))
         let method = description.method
         let cancelTransport = transport.send(request) { body, response, error in
+            task.transportFinished()
             switch ResponseValidator.validate(body: body, response: response, error: error, method: method) {
             case .failure(let error):
                 task.fail(error)

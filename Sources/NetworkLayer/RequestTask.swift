@@ -2,24 +2,40 @@ import Foundation
 
 /// The delivery stage: a one-shot latch that makes sure exactly one handler runs, exactly once, on the
 /// callback queue, whatever order the reply, a failure and `cancel()` arrive in.
+///
+/// Handlers are released as soon as one has run, so a caller that keeps the task (to cancel it later)
+/// does not keep alive whatever its handlers captured.
 final class RequestTask: NetworkTask, @unchecked Sendable {
     // Everything mutable is guarded by `lock`; handlers run only on `callbackQueue`.
     private let lock = NSLock()
     private let callbackQueue: DispatchQueue
-    private let failureHandler: (NetworkError) -> Void
+    private var failureHandler: ((NetworkError) -> Void)?
     private var phase = Phase.running
     private var cancelTransport: (@Sendable () -> Void)?
 
     private enum Phase {
         case running
         /// The outcome is decided and a delivery is scheduled; `cancel()` may still replace it.
-        case settled(() -> Void)
+        case settled(Outcome)
         case delivered
+    }
+
+    private enum Outcome {
+        case success(() -> Void)
+        case failure(NetworkError)
     }
 
     init(callbackQueue: DispatchQueue, failureHandler: @escaping (NetworkError) -> Void) {
         self.callbackQueue = callbackQueue
         self.failureHandler = failureHandler
+    }
+
+    /// Whether the outcome is decided (delivered or about to be).
+    var isSettled: Bool {
+        lock.withLock {
+            if case .running = phase { return false }
+            return true
+        }
     }
 
     /// Links the transport's cancel action so `cancel()` can stop the request; a task already cancelled
@@ -33,30 +49,36 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
         if !isRunning { cancelTransport() }
     }
 
+    /// Drops the transport's cancel action once the transport is done with the request, so the session
+    /// task is released where the transport finished, not on the callback queue.
+    func transportFinished() {
+        lock.withLock { cancelTransport = nil }
+    }
+
     /// Settles with success; `deliver` calls the success handler.
     func succeed(_ deliver: @escaping () -> Void) {
-        settle(deliver, replacingSettled: false)
+        settle(.success(deliver), replacingSettled: false)
     }
 
     /// Settles with `error`, unless the task is already settled.
     func fail(_ error: NetworkError) {
-        settle({ [failureHandler] in failureHandler(error) }, replacingSettled: false)
+        settle(.failure(error), replacingSettled: false)
     }
 
     func cancel() {
         let cancelTransport = lock.withLock { self.cancelTransport }
-        settle({ [failureHandler] in failureHandler(.cancelled) }, replacingSettled: true)
+        settle(.failure(.cancelled), replacingSettled: true)
         cancelTransport?()
     }
 
-    private func settle(_ deliver: @escaping () -> Void, replacingSettled: Bool) {
+    private func settle(_ outcome: Outcome, replacingSettled: Bool) {
         let shouldSchedule: Bool = lock.withLock {
             switch phase {
             case .running:
-                phase = .settled(deliver)
+                phase = .settled(outcome)
                 return true
             case .settled where replacingSettled:
-                phase = .settled(deliver)
+                phase = .settled(outcome)
                 return false
             case .settled, .delivered:
                 return false
@@ -68,12 +90,19 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     }
 
     private func deliver() {
-        let handler: (() -> Void)? = lock.withLock {
-            guard case .settled(let handler) = phase else { return nil }
-            phase = .delivered
-            cancelTransport = nil
-            return handler
+        let delivery: (Outcome, ((NetworkError) -> Void)?)? = lock.withLock {
+            guard case .settled(let outcome) = phase else { return nil }
+            defer {
+                phase = .delivered
+                failureHandler = nil
+                cancelTransport = nil
+            }
+            return (outcome, failureHandler)
         }
-        handler?()
+        switch delivery {
+        case (.success(let handler), _)?: handler()
+        case (.failure(let error), let handler)?: handler?(error)
+        case nil: break
+        }
     }
 }

@@ -11,14 +11,12 @@ struct ResponseDecoding<Value> {
 }
 
 extension ResponseDecoding where Value: Decodable {
-    /// Decodes JSON into `Value`; an empty reply is ``NetworkError/emptyResponse`` unless `Value` is
-    /// ``EmptyResponse``.
+    /// Decodes JSON into `Value`; an empty reply is ``NetworkError/emptyResponse``. ``EmptyResponse``
+    /// succeeds for any 2xx reply, whatever its body ("OK", JSON, nothing).
     static func json(_ type: Value.Type, decoder: JSONDecoder) -> Self {
         Self { reply throws(NetworkError) in
-            if reply.hasNoContent {
-                guard let empty = EmptyResponse() as? Value else { throw .emptyResponse }
-                return empty
-            }
+            if let empty = EmptyResponse() as? Value { return empty }
+            if reply.hasNoContent { throw .emptyResponse }
             do {
                 return try decoder.decode(Value.self, from: reply.body)
             } catch {

@@ -6,7 +6,9 @@ import Foundation
 /// query) appended to the base URL's own path, with exactly one `/` between them: with a base of
 /// `https://api.example.com/v1` or `.../v1/`, both `users` and `/users` give `.../v1/users`.
 /// A scheme-relative string such as `//other.example.com/x` is refused: a path must not change the host.
-/// Where only a path is allowed (endpoints), absolute URLs and `..` segments are refused too.
+/// A relative path with a `..` segment is refused too (it would leave the base path), and where only a
+/// path is allowed (endpoints) so is an absolute URL. A first segment with a colon (`a:b`) reads as a
+/// scheme, as RFC 3986 says; write `/a:b`.
 package struct URLResolver: Sendable {
     package let baseURL: URL?
 
@@ -20,9 +22,7 @@ package struct URLResolver: Sendable {
         guard !string.isEmpty || baseURL != nil, let reference = URLComponents(string: string) else {
             throw .invalidURL(string)
         }
-        if requiringPath,
-            reference.scheme != nil || reference.percentEncodedPath.split(separator: "/").contains("..")
-        {
+        if requiringPath && reference.scheme != nil {
             throw .invalidURL(string)
         }
         var components: URLComponents
@@ -32,7 +32,7 @@ package struct URLResolver: Sendable {
             }
             components = reference
         } else {
-            guard reference.host == nil, let baseURL,
+            guard reference.host == nil, !Self.climbsUp(reference.percentEncodedPath), let baseURL,
                 var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
                 let scheme = base.scheme, Self.isWeb(scheme)
             else {
@@ -49,6 +49,15 @@ package struct URLResolver: Sendable {
         }
         guard let url = components.url else { throw .invalidURL(string) }
         return url
+    }
+
+    /// Whether a relative path has a `..` segment, however it is spelled (`%2E%2E`, `..;param`): servers
+    /// that decode and normalise paths would read it as leaving the base path.
+    private static func climbsUp(_ percentEncodedPath: String) -> Bool {
+        percentEncodedPath.split(separator: "/").contains { segment in
+            let decoded = segment.removingPercentEncoding ?? String(segment)
+            return decoded.split(separator: ";", omittingEmptySubsequences: false).first == ".."
+        }
     }
 
     private static func isWeb(_ scheme: String) -> Bool {
