@@ -19,8 +19,9 @@ import NetworkLayer
 ///   otherwise its error handler receives ``errorResponse``; when that is `nil` too, it receives a
 ///   `.custom` error naming the type the caller expected and what was stubbed, because a stub of the
 ///   wrong type is a bug in the test. So when both are set, a ``successResponse`` of the right type wins.
-/// - a request with a `() -> Void` success handler fails with ``errorResponse`` when it is set and
-///   succeeds otherwise; ``successResponse`` plays no part.
+/// - a request with a `() -> Void` success handler, or one expecting `EmptyResponse` (which the real
+///   layer decodes from any reply), fails with ``errorResponse`` when it is set and succeeds
+///   otherwise; ``successResponse`` plays no part.
 ///
 /// **Delivery.** The handler runs synchronously, before the request method returns, so a test asserts
 /// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead.

@@ -11,7 +11,8 @@ import NetworkLayer
 public enum DummyOutcome {
     /// The success handler receives this value. A request expecting `T` needs a value whose dynamic
     /// type is `T`; any other type fails the request with a `.custom` error naming both types. A request
-    /// with a `() -> Void` success handler succeeds whatever the value (`EmptyResponse()` reads well).
+    /// with a `() -> Void` success handler, or expecting `EmptyResponse`, succeeds whatever the value
+    /// (`EmptyResponse()` reads well).
     case success(Any)
     /// The error handler receives this error.
     case failure(NetworkError)

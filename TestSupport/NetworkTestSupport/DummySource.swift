@@ -12,8 +12,8 @@ enum DummySource {
     ///
     /// Precedence: a matching stub decides alone. Otherwise a request expecting a value takes
     /// `successResponse` when it has the expected type, else `errorResponse`, else a `.custom` error
-    /// saying what was expected and what was stubbed; a `() -> Void` request fails with `errorResponse`
-    /// when it is set and succeeds otherwise.
+    /// saying what was expected and what was stubbed; a `() -> Void` (or `EmptyResponse`) request fails
+    /// with `errorResponse` when it is set and succeeds otherwise.
     func result<Value>(
         for request: RecordedRequest, expecting expected: DummyExpectation<Value>
     ) -> Result<Value, NetworkError> {
@@ -51,9 +51,13 @@ struct DummyExpectation<Value> {
     /// `() -> Void` handler; `nil` for a typed one, which needs a `successResponse` of its type.
     let valueWhenUnstubbed: Value?
 
-    /// A request whose success handler takes a `Value`.
+    /// A request whose success handler takes a `Value`. `EmptyResponse` is taken like `() -> Void`, as
+    /// the real layer decodes it from any reply: any stubbed value gives `EmptyResponse()`.
     static func value(_ type: Value.Type) -> DummyExpectation<Value> {
-        DummyExpectation(type: type, cast: { $0 as? Value }, valueWhenUnstubbed: nil)
+        if let empty = EmptyResponse() as? Value {
+            return DummyExpectation(type: type, cast: { _ in empty }, valueWhenUnstubbed: empty)
+        }
+        return DummyExpectation(type: type, cast: { $0 as? Value }, valueWhenUnstubbed: nil)
     }
 
     /// The `.custom` error for a request that cannot succeed with what was stubbed: it names the type

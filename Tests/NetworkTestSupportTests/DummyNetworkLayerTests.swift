@@ -252,6 +252,21 @@ final class DummyNetworkLayerTests: XCTestCase {
         XCTAssertEqual(got.successCount, 1)
     }
 
+    func testARequestExpectingEmptyResponseIsAnsweredLikeAVoidOne() {
+        let network = DummyNetworkLayer()
+        let got = Captured<EmptyResponse>()
+        network.delete(
+            urlString: "https://api.example.com/p", successHandler: got.success, errorHandler: got.failure)
+        network.stub(.delete, "https://api.example.com/p", returning: "anything")
+        network.delete(
+            urlString: "https://api.example.com/p", successHandler: got.success, errorHandler: got.failure)
+        network.errorResponse = "gone"
+        network.delete(
+            urlString: "https://api.example.com/q", successHandler: got.success, errorHandler: got.failure)
+        XCTAssertEqual(got.values, [EmptyResponse(), EmptyResponse()])
+        XCTAssertEqual(got.errorDescriptions, [#"custom("gone")"#])
+    }
+
     // MARK: - Delivery and cancellation
 
     func testDeliveryQueueDeliversAsynchronouslyOnThatQueue() {
