@@ -32,9 +32,14 @@ public struct RequestMatcher: Sendable, CustomStringConvertible, ExpressibleBySt
         RequestMatcher("\(prefix)*") { $0.absoluteString.hasPrefix(prefix) }
     }
 
-    /// Matches every URL whose path is `path`, whatever the host and query.
+    /// Matches every URL whose path is `path`, whatever the host and query. The path is compared
+    /// percent-decoded, and a trailing `/` counts: `/employees/` is not `/employees`.
     public static func path(_ path: String) -> RequestMatcher {
-        RequestMatcher("*\(path)") { $0.path == path }
+        RequestMatcher("*\(path)") { url in
+            // Not `URL.path`: it drops a trailing slash, so `.path("/employees/")` could never match.
+            let actual = URLComponents(url: url, resolvingAgainstBaseURL: false)?.path ?? url.path
+            return (actual.isEmpty ? "/" : actual) == path
+        }
     }
 
     /// Matches every URL.

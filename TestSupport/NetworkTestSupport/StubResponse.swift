@@ -37,12 +37,15 @@ public struct StubResponse: Sendable {
         delay: TimeInterval = 0
     ) -> StubResponse {
         var headers = headers
-        headers["Content-Type"] = headers["Content-Type"] ?? "application/json"
+        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+            headers["Content-Type"] = "application/json"
+        }
         do {
             return StubResponse(
                 status: status, headers: headers, body: try encoder.encode(value), delay: delay)
         } catch {
-            return StubResponse(status: 500, body: Data("StubResponse.json could not encode: \(error)".utf8))
+            return StubResponse(
+                status: 500, body: Data("StubResponse.json could not encode: \(error)".utf8), delay: delay)
         }
     }
 
@@ -54,7 +57,8 @@ public struct StubResponse: Sendable {
             return StubResponse(
                 status: status, headers: headers, body: try Data(contentsOf: url), delay: delay)
         } catch {
-            return StubResponse(status: 500, body: Data("StubResponse.file could not read \(url.path)".utf8))
+            return StubResponse(
+                status: 500, body: Data("StubResponse.file could not read \(url.path)".utf8), delay: delay)
         }
     }
 

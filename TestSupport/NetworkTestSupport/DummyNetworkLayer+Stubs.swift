@@ -1,0 +1,51 @@
+import NetworkLayer
+
+extension DummyNetworkLayer {
+    /// Answers `method` requests to `urlString` with `value`, for the success handler.
+    ///
+    /// `urlString` is absolute, or relative to ``NetworkLayer/baseURL`` by the real layer's rule (with no
+    /// base URL, a relative string matches its path on any host). A stub matches on scheme, host, port
+    /// and path, ignoring the request's query, unless `urlString` has a query: then the query items must
+    /// be the same, in any order. The most recently added matching stub answers, and per-request stubs
+    /// take precedence over ``successResponse`` and ``errorResponse``. A request expecting a type other
+    /// than `value`'s fails with a `.custom` error naming both types.
+    public func stub(_ method: HTTPMethod, _ urlString: String, returning value: Any) {
+        stub(method, urlString, outcomes: [.success(value)])
+    }
+
+    /// Fails `method` requests to `urlString` with `error`. URL matching is that of
+    /// ``stub(_:_:returning:)``.
+    public func stub(_ method: HTTPMethod, _ urlString: String, failingWith error: NetworkError) {
+        stub(method, urlString, outcomes: [.failure(error)])
+    }
+
+    /// Answers successive `method` requests to `urlString` with `outcomes`, in order; once they are used
+    /// up, the last one repeats. URL matching is that of ``stub(_:_:returning:)``.
+    ///
+    /// ```swift
+    /// network.stub(.get, "/flaky", outcomes: [.failure("offline"), .success(employee)])
+    /// ```
+    ///
+    /// An empty list answers every matching request with a `.custom` error that says so.
+    public func stub(_ method: HTTPMethod, _ urlString: String, outcomes: [DummyOutcome]) {
+        let stub = DummyStub(method: method, pattern: pattern(urlString), outcomes: outcomes)
+        state.withLock { $0.stubs.append(stub) }
+    }
+
+    /// The recorded requests to `urlString` (matched as stubs match), with `method` if given, in order.
+    public func requests(_ method: HTTPMethod? = nil, to urlString: String) -> [RecordedRequest] {
+        let pattern = pattern(urlString)
+        return recordedRequests.filter { request in
+            (method == nil || request.method == method) && pattern.matches(request.url)
+        }
+    }
+
+    /// How many `method` requests to `urlString` (matched as stubs match) were recorded.
+    public func callCount(_ method: HTTPMethod, _ urlString: String) -> Int {
+        requests(method, to: urlString).count
+    }
+
+    private func pattern(_ urlString: String) -> DummyURLPattern {
+        DummyURLPattern(urlString, resolver: builder.resolver)
+    }
+}

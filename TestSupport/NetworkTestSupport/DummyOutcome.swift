@@ -1,0 +1,19 @@
+import NetworkLayer
+
+/// One answer of a per-request stub on ``DummyNetworkLayer``.
+///
+/// ```swift
+/// network.stub(.get, "/flaky", outcomes: [.failure("offline"), .success(Employee(name: "Cy"))])
+/// ```
+///
+/// `.failure("offline")` compiles because `NetworkError` is expressible by a string literal; it means
+/// `.failure(.custom("offline"))`.
+public enum DummyOutcome {
+    /// The success handler receives this value. A request expecting `T` needs a value whose dynamic
+    /// type is `T`; any other type fails the request with a `.custom` error naming both types. A request
+    /// with a `() -> Void` success handler, or expecting `EmptyResponse`, succeeds whatever the value
+    /// (`EmptyResponse()` reads well).
+    case success(Any)
+    /// The error handler receives this error.
+    case failure(NetworkError)
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NetworkLayer
+
+/// A per-request stub of ``DummyNetworkLayer``: its outcomes are used in order, then the last repeats.
+struct DummyStub {
+    let method: HTTPMethod
+    let pattern: DummyURLPattern
+    let outcomes: [DummyOutcome]
+    private var used = 0
+
+    init(method: HTTPMethod, pattern: DummyURLPattern, outcomes: [DummyOutcome]) {
+        self.method = method
+        self.pattern = pattern
+        self.outcomes = outcomes
+    }
+
+    func matches(_ request: RecordedRequest) -> Bool {
+        method == request.method && pattern.matches(request.url)
+    }
+
+    /// The next outcome, or `nil` when the stub was given none.
+    mutating func next() -> DummyOutcome? {
+        guard let last = outcomes.last else { return nil }
+        defer { used += 1 }
+        return used < outcomes.count ? outcomes[used] : last
+    }
+
+    var description: String { "\(method.rawValue) \(pattern)" }
+}
+
+/// Everything mutable in a ``DummyNetworkLayer``; only ever touched through ``DummyStateLock``.
+struct DummyState {
+    var successResponse: Any?
+    var errorResponse: NetworkError?
+    var deliveryQueue: DispatchQueue?
+    var stubs: [DummyStub] = []
+    var recorded: [RecordedRequest] = []
+    var refused: [RefusedRequest] = []
+    var cancelled: [RecordedRequest] = []
+
+    /// Records `request` and picks what answers it, in one step: the most recently added matching stub
+    /// (advancing its sequence), or else the layer-wide responses.
+    mutating func record(_ request: RecordedRequest) -> DummySource {
+        recorded.append(request)
+        if let index = stubs.lastIndex(where: { $0.matches(request) }) {
+            return .stub(stubs[index].description, stubs[index].next())
+        }
+        return .layerWide(
+            successResponse: successResponse, errorResponse: errorResponse,
+            stubs: stubs.map(\.description))
+    }
+}
+
+/// The lock around a ``DummyState``. Handlers never run while it is held, so they may call the layer.
+final class DummyStateLock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: DummyState
+
+    init(_ state: DummyState) {
+        self.state = state
+    }
+
+    func withLock<Result>(_ body: (inout DummyState) -> Result) -> Result {
+        lock.withLock { body(&state) }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import NetworkLayer
+
+/// The task ``DummyNetworkLayer`` returns from every request method; it records its cancellation.
+///
+/// The request methods return it as `NetworkTask`; cast to read what it recorded:
+///
+/// ```swift
+/// let task = network.get(urlString: "/employees", successHandler: show, errorHandler: fail) as? DummyTask
+/// presenter.cancel()
+/// XCTAssertEqual(task?.cancelCount, 1)
+/// ```
+///
+/// When the layer delivers synchronously, the handler has run before the task is returned, so
+/// `cancel()` only records. With a `deliveryQueue`, a `cancel()` before the delivery replaces it: the
+/// error handler receives `.cancelled`, exactly once, on that queue, and the success handler never runs.
+public final class DummyTask: NetworkTask, @unchecked Sendable {
+    /// The request as recorded, or `nil` when the layer refused it (see ``DummyNetworkLayer/refusedRequests``).
+    public let request: RecordedRequest?
+
+    // Everything mutable is guarded by `lock`; handlers never run while it is held.
+    private let lock = NSLock()
+    private let errorHandler: (NetworkError) -> Void
+    private let onFirstCancel: @Sendable () -> Void
+    private var phase = Phase.idle
+    private var cancels = 0
+
+    private enum Phase {
+        case idle
+        /// A delivery is scheduled on the delivery queue; `cancel()` may still replace it.
+        case scheduled(() -> Void)
+        case delivered
+    }
+
+    init(
+        request: RecordedRequest?,
+        errorHandler: @escaping (NetworkError) -> Void,
+        onFirstCancel: @escaping @Sendable () -> Void
+    ) {
+        self.request = request
+        self.errorHandler = errorHandler
+        self.onFirstCancel = onFirstCancel
+    }
+
+    /// How many times ``cancel()`` was called.
+    public var cancelCount: Int {
+        lock.withLock { cancels }
+    }
+
+    /// Whether ``cancel()`` was called at least once.
+    public var isCancelled: Bool {
+        cancelCount > 0
+    }
+
+    /// Records the cancellation; a delivery still pending becomes `.cancelled` for the error handler.
+    public func cancel() {
+        let isFirst: Bool = lock.withLock {
+            cancels += 1
+            if case .scheduled = phase {
+                phase = .scheduled { [errorHandler] in errorHandler(.cancelled) }
+            }
+            return cancels == 1
+        }
+        if isFirst { onFirstCancel() }
+    }
+
+    /// Hands `result` to its handler: right now when `queue` is `nil`, else asynchronously on `queue`.
+    func deliver<Value>(
+        _ result: Result<Value, NetworkError>,
+        to successHandler: @escaping (Value) -> Void,
+        on queue: DispatchQueue?
+    ) {
+        let delivery: () -> Void
+        switch result {
+        case .success(let value): delivery = { successHandler(value) }
+        case .failure(let error): delivery = { [errorHandler] in errorHandler(error) }
+        }
+        guard let queue else {
+            lock.withLock { phase = .delivered }
+            delivery()
+            return
+        }
+        lock.withLock { phase = .scheduled(delivery) }
+        queue.async { self.runScheduledDelivery() }
+    }
+
+    private func runScheduledDelivery() {
+        let delivery: (() -> Void)? = lock.withLock {
+            guard case .scheduled(let delivery) = phase else { return nil }
+            phase = .delivered
+            return delivery
+        }
+        delivery?()
+    }
+}

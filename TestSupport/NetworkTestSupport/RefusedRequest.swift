@@ -1,0 +1,22 @@
+import NetworkLayer
+
+/// A request ``DummyNetworkLayer`` did not record because the real layer would have refused to send it:
+/// its URL was invalid or its body could not be encoded.
+public struct RefusedRequest: Sendable, CustomStringConvertible {
+    /// The HTTP method.
+    public let method: HTTPMethod
+    /// The URL string exactly as the caller passed it.
+    public let urlString: String
+    /// The error the error handler received, such as `.invalidURL` or `.encodingFailed`.
+    public let error: NetworkError
+
+    /// Creates a refused request.
+    public init(method: HTTPMethod, urlString: String, error: NetworkError) {
+        self.method = method
+        self.urlString = urlString
+        self.error = error
+    }
+
+    /// `METHOD urlString: error`, as a failing test wants to print it.
+    public var description: String { "\(method.rawValue) \(urlString): \(error)" }
+}
