@@ -125,7 +125,9 @@ extension NetworkError: CustomStringConvertible {
         case .encodingFailed(let error): return "encodingFailed(\(error))"
         case .timedOut: return "timedOut"
         case .cancelled: return "cancelled"
-        case .transport(let error): return "transport(URLError \(error.code.rawValue))"
+        case .transport(let error):
+            let detail = error.userInfo[NSLocalizedDescriptionKey] as? String
+            return "transport(URLError \(error.code.rawValue)\(detail.map { ": \($0)" } ?? ""))"
         case .unacceptableStatusCode(let code, let body, _):
             return "unacceptableStatusCode(\(code), body: \(body.count) bytes)"
         case .emptyResponse: return "emptyResponse"

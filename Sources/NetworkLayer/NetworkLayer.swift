@@ -36,8 +36,12 @@ open class NetworkLayer: @unchecked Sendable {
 
     /// Builds every request; test doubles use it to record exactly what the layer would send.
     package let builder: RequestBuilder
-    let transport: SessionTransport
-    private let ownsTransport: Bool
+    /// The layer's own session, when it was given a configuration; `nil` means the shared one.
+    private let ownTransport: SessionTransport?
+
+    /// The session requests go out on. The shared one is first created by the first request that is
+    /// actually sent, so a test double that never sends creates no session at all.
+    var transport: SessionTransport { ownTransport ?? .shared }
 
     /// Creates a layer.
     ///
@@ -70,13 +74,7 @@ open class NetworkLayer: @unchecked Sendable {
         builder = RequestBuilder(
             resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders, encoder: encoder,
             timeout: timeout)
-        if let sessionConfiguration {
-            transport = SessionTransport(configuration: sessionConfiguration)
-            ownsTransport = true
-        } else {
-            transport = .shared
-            ownsTransport = false
-        }
+        ownTransport = sessionConfiguration.map(SessionTransport.init(configuration:))
     }
 
     /// Creates a layer for an API environment: its base URL and headers become the layer's `baseURL` and
@@ -97,7 +95,7 @@ open class NetworkLayer: @unchecked Sendable {
     }
 
     deinit {
-        if ownsTransport { transport.invalidate() }
+        ownTransport?.invalidate()
     }
 
     // MARK: - Requests

@@ -53,6 +53,9 @@ final class SessionTransport: Sendable {
         }
     }
 
+    /// The session's delegate; tests watch it to see that an owned session was invalidated.
+    var delegate: AnyObject { router }
+
     /// Lets running tasks finish, then releases the session and its delegate.
     func invalidate() {
         session.finishTasksAndInvalidate()

@@ -56,6 +56,13 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             callbackQueue: deliveryQueue ?? .main)
     }
 
+    /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's
+    /// `init(environment:)` uses them.
+    public convenience init(environment: APIEnvironment, deliveryQueue: DispatchQueue? = nil) {
+        self.init(
+            baseURL: environment.baseURL, defaultHeaders: environment.headers, deliveryQueue: deliveryQueue)
+    }
+
     // MARK: - Requests
     //
     // Every request method only describes its request; `answer` does all the work, so a new entry
@@ -188,6 +195,35 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         answer(
             RequestDescription(method: .delete, urlString: urlString, headers: headers),
             expecting: .nothing, successHandler: successHandler, errorHandler: errorHandler)
+    }
+
+    /// Records the endpoint and its request, and answers it with a `T`.
+    ///
+    /// The arguments are those of `NetworkLayer.request`; the endpoint is also appended to
+    /// ``recordedEndpoints``.
+    @discardableResult
+    open override func request<T: Decodable>(
+        _ endpoint: any Endpoint,
+        successHandler: @escaping (T) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        state.withLock { $0.endpoints.append(endpoint) }
+        return answer(
+            RequestDescription(endpoint: endpoint), expecting: .value(T.self), successHandler: successHandler,
+            errorHandler: errorHandler)
+    }
+
+    /// Records the endpoint and its request, and answers it with success or an error.
+    @discardableResult
+    open override func request(
+        _ endpoint: any Endpoint,
+        successHandler: @escaping () -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        state.withLock { $0.endpoints.append(endpoint) }
+        return answer(
+            RequestDescription(endpoint: endpoint), expecting: .nothing, successHandler: successHandler,
+            errorHandler: errorHandler)
     }
 
     private func describe<T: Encodable>(

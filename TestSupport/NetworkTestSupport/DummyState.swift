@@ -37,6 +37,7 @@ struct DummyState {
     var recorded: [RecordedRequest] = []
     var refused: [RefusedRequest] = []
     var cancelled: [RecordedRequest] = []
+    var endpoints: [any Endpoint] = []
 
     /// Records `request` and picks what answers it, in one step: the most recently added matching stub
     /// (advancing its sequence), or else the layer-wide responses.

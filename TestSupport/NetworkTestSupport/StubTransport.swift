@@ -22,6 +22,7 @@ public final class StubTransport: @unchecked Sendable {
     private let lock = NSLock()
     private var stubs: [Stub] = []
     private var requests: [RecordedRequest] = []
+    private var cancellations: [RecordedRequest] = []
     private var protocolClass: StubURLProtocol.Type = StubURLProtocol.self
 
     struct Stub: Sendable {
@@ -47,12 +48,25 @@ public final class StubTransport: @unchecked Sendable {
         lock.withLock { requests }
     }
 
+    /// The requests that were cancelled before the transport answered them, in order.
+    ///
+    /// The session stops a request's loading shortly after `NetworkTask.cancel()`, so wait for this to
+    /// change rather than reading it straight after the cancel.
+    public var cancelledRequests: [RecordedRequest] {
+        lock.withLock { cancellations }
+    }
+
     /// Removes all stubs and recordings.
     public func reset() {
         lock.withLock {
             stubs.removeAll()
             requests.removeAll()
+            cancellations.removeAll()
         }
+    }
+
+    func recordCancellation(of request: RecordedRequest) {
+        lock.withLock { cancellations.append(request) }
     }
 
     /// A session configuration whose requests this transport answers.

@@ -7,11 +7,12 @@ import NetworkLayer
 
 /// The `URLProtocol` behind ``StubTransport``.
 ///
-/// Each live transport owns a slot, and each slot has its own `URLProtocol` class, so a configuration
-/// names its transport through `protocolClasses` alone. (A header would not do: on Linux the protocol
-/// never sees the configuration's `httpAdditionalHeaders`.) The classes are generic specialisations,
-/// `SlotProtocol<Next<Next<Zero>>>` for slot 2, made at run time; slots are reused, so their depth
-/// stays at the number of transports alive at once.
+/// Each transport owns a slot, and each slot has its own `URLProtocol` class, so a configuration names
+/// its transport through `protocolClasses` alone. (A header would not do: on Linux the protocol never
+/// sees the configuration's `httpAdditionalHeaders`.) The classes are generic specialisations made at
+/// run time, one type parameter per binary digit of the slot: `SlotProtocol<One<Zero<Root>>>` serves
+/// slot 2. Slots are never reused, so a layer that outlives its transport can never be answered by
+/// another test's stubs.
 class StubURLProtocol: URLProtocol {
     class var slot: Int { -1 }
 
@@ -22,48 +23,56 @@ class StubURLProtocol: URLProtocol {
         weak var transport: StubTransport?
     }
 
-    // Guarded by `answerLock`, which is held while the client is called: once `stopLoading()` returns,
-    // the client hears nothing more from this instance. (FoundationNetworking stops the process when a
-    // protocol reports on a task the session has already finished.)
+    // Guarded by `answerLock`, which is held while the client is called.
     private let answerLock = NSLock()
-    private var isStopped = false
+    /// Set once the reply has gone to the client: from then on `client` is `nil`, because
+    /// FoundationNetworking's `cancel()` reports through it even after the task finished and left the
+    /// session's registry, which stops the process.
+    private var answered = false
+    /// Set by `stopLoading()`: a delayed reply is then never sent.
+    private var stopped = false
 
     #if canImport(FoundationNetworking)
-        /// `nil` once the protocol has answered or stopped. FoundationNetworking's `cancel()` reports through
-        /// the protocol's client even after the task finished and left the session's registry, which stops
-        /// the process; with no client there is nothing to report to.
         override var client: (any URLProtocolClient)? {
-            get { answerLock.withLock { isStopped ? nil : super.client } }
+            get { answerLock.withLock { answered ? nil : super.client } }
             set { super.client = newValue }
         }
     #endif
 
-    /// Gives `transport` a free slot and returns the protocol class that serves it.
+    /// Gives `transport` a new slot and returns the protocol class that serves it.
     static func register(_ transport: StubTransport) -> StubURLProtocol.Type {
         let slot: Int = lock.withLock {
-            let entry = WeakTransport(transport: transport)
-            if let free = transports.firstIndex(where: { $0.transport == nil }) {
-                transports[free] = entry
-                return free
-            }
-            transports.append(entry)
+            transports.append(WeakTransport(transport: transport))
             return transports.count - 1
         }
-        return protocolClass(forSlot: slot, SlotZero.self)
+        return protocolClass(number: slot + 1, SlotRoot.self)
     }
 
-    private static func protocolClass<Index: SlotIndex>(forSlot slot: Int, _ index: Index.Type)
+    /// Builds the type for `number` (slot + 1, so it always has a leading one bit), one binary digit at a
+    /// time from the most significant: `0b110` is `SlotZero<SlotOne<SlotRoot>>`.
+    private static func protocolClass<Index: SlotIndex>(number: Int, _ index: Index.Type)
         -> StubURLProtocol.Type
     {
-        slot == 0 ? SlotProtocol<Index>.self : protocolClass(forSlot: slot - 1, SlotNext<Index>.self)
+        protocolClass(digits: String(number, radix: 2).dropFirst(), index)
+    }
+
+    private static func protocolClass<Index: SlotIndex>(digits: Substring, _ index: Index.Type)
+        -> StubURLProtocol.Type
+    {
+        guard let digit = digits.first else { return SlotProtocol<Index>.self }
+        return digit == "0"
+            ? protocolClass(digits: digits.dropFirst(), SlotZero<Index>.self)
+            : protocolClass(digits: digits.dropFirst(), SlotOne<Index>.self)
     }
 
     private class var transport: StubTransport? {
         lock.withLock { transports.indices.contains(slot) ? transports[slot].transport : nil }
     }
 
+    /// Every request of a stub configuration is the stub's to answer, even once its transport is gone:
+    /// it must never fall through to the real network.
     override class func canInit(with request: URLRequest) -> Bool {
-        transport != nil
+        true
     }
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest {
@@ -71,8 +80,17 @@ class StubURLProtocol: URLProtocol {
     }
 
     override func startLoading() {
-        guard let transport = Self.transport, let url = request.url else {
-            client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
+        guard let url = request.url else {
+            answer(with: .failure(URLError(.badURL)), for: URL(fileURLWithPath: "/"))
+            return
+        }
+        guard let transport = Self.transport else {
+            let message =
+                "StubTransport: the transport behind this configuration was deallocated; keep a reference "
+                + "to it for as long as its layers send requests"
+            answer(
+                with: .failure(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: message])),
+                for: url)
             return
         }
         let response = transport.respond(to: RecordedRequest(request))
@@ -87,16 +105,18 @@ class StubURLProtocol: URLProtocol {
     }
 
     override func stopLoading() {
-        answerLock.withLock { isStopped = true }
+        let cancelledBeforeAnswer = answerLock.withLock {
+            defer { stopped = true }
+            return !answered && !stopped
+        }
+        if cancelledBeforeAnswer { Self.transport?.recordCancellation(of: RecordedRequest(request)) }
     }
 
     private func answer(with kind: StubResponse.Kind, for url: URL) {
         answerLock.lock()
-        defer {
-            isStopped = true
-            answerLock.unlock()
-        }
-        guard !isStopped, let client = super.client else { return }
+        defer { answerLock.unlock() }
+        guard !stopped, !answered, let client = super.client else { return }
+        answered = true
         switch kind {
         case .failure(let error):
             client.urlProtocol(self, didFailWithError: error)
@@ -118,20 +138,27 @@ class StubURLProtocol: URLProtocol {
     }
 }
 
-/// A type-level natural number: the slot a ``SlotProtocol`` serves.
+/// A type-level binary number: the slot a ``SlotProtocol`` serves.
 protocol SlotIndex {
     static var value: Int { get }
 }
 
-enum SlotZero: SlotIndex {
-    static var value: Int { 0 }
+/// The leading one bit.
+enum SlotRoot: SlotIndex {
+    static var value: Int { 1 }
 }
 
-enum SlotNext<Previous: SlotIndex>: SlotIndex {
-    static var value: Int { Previous.value + 1 }
+/// `Higher` followed by a zero bit.
+enum SlotZero<Higher: SlotIndex>: SlotIndex {
+    static var value: Int { Higher.value * 2 }
+}
+
+/// `Higher` followed by a one bit.
+enum SlotOne<Higher: SlotIndex>: SlotIndex {
+    static var value: Int { Higher.value * 2 + 1 }
 }
 
 /// The protocol class of one slot.
 final class SlotProtocol<Index: SlotIndex>: StubURLProtocol {
-    override class var slot: Int { Index.value }
+    override class var slot: Int { Index.value - 1 }
 }

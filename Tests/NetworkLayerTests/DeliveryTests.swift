@@ -78,30 +78,6 @@ final class DeliveryTests: PipelineTestCase {
         guard case .cancelled? = error else { return XCTFail("gave \(String(describing: error))") }
     }
 
-    func testCancelAfterTheReplyArrivedButBeforeDeliveryWins() {
-        let queue = DispatchQueue(label: "held")
-        QueueMark.mark(queue, as: "held")
-        let decoded = expectation(description: "reply decoded")
-        let decoder = JSONDecoder()
-        decoder.userInfo[QueueProbe.decodedKey] = ExpectationBox(decoded)
-        let network = stubs.makeNetworkLayer(
-            baseURL: URL(string: "https://api.example.com"), decoder: decoder, callbackQueue: queue)
-        stubs.stub(.get, .any, with: .json(QueueProbe.payload(size: 1)))
-        queue.suspend()
-        var task: NetworkTask?
-        let error = outcome(of: QueueProbe.self, on: queue, queueName: "held") { recorder in
-            let started = network.get(
-                urlString: "p", successHandler: recorder.success, errorHandler: recorder.failure)
-            task = started
-            return started
-        } beforeWaiting: {
-            self.wait(for: [decoded], timeout: 10)
-            task?.cancel()
-            queue.resume()
-        }?.error
-        guard case .cancelled? = error else { return XCTFail("gave \(String(describing: error))") }
-    }
-
     func testCancelAfterDeliveryDoesNothing() {
         stubs.stub(.get, .any, with: .json(["a"]))
         let delivered = expectation(description: "delivered")
@@ -147,22 +123,10 @@ final class DeliveryTests: PipelineTestCase {
         XCTAssertEqual(counts.snapshot, Array(repeating: 1, count: count))
     }
 
-    func testAnOwnedSessionFinishesItsRequestsAfterTheLayerIsReleased() {
-        stubs.stub(.get, .any, with: .json(["still here"], delay: 0.2))
-        var network: NetworkLayer? = stubs.makeNetworkLayer(baseURL: URL(string: "https://api.example.com"))
-        let result = outcome(of: [String].self) { recorder in
-            defer { network = nil }
-            return network!.get(
-                urlString: "a", successHandler: recorder.success, errorHandler: recorder.failure)
-        }
-        XCTAssertNil(network)
-        XCTAssertEqual(result?.value, ["still here"])
-    }
 }
 
 /// A reply type that notes which marked queue decoded it, and can meet other decodes.
 struct QueueProbe: Decodable {
-    static let decodedKey = CodingUserInfoKey(rawValue: "decoded")!
     let decodedOnQueue: String
     let metOthers: Bool
 
@@ -175,7 +139,6 @@ struct QueueProbe: Decodable {
     init(from decoder: any Decoder) throws {
         decodedOnQueue = QueueMark.current ?? "none"
         metOthers = (decoder.userInfo[Rendezvous.key] as? Rendezvous)?.arriveAndWait() ?? false
-        (decoder.userInfo[Self.decodedKey] as? ExpectationBox)?.expectation.fulfill()
     }
 }
 
@@ -199,11 +162,6 @@ final class Rendezvous: @unchecked Sendable {
         }
         return true
     }
-}
-
-final class ExpectationBox: @unchecked Sendable {
-    let expectation: XCTestExpectation
-    init(_ expectation: XCTestExpectation) { self.expectation = expectation }
 }
 
 final class LockedCounts: @unchecked Sendable {

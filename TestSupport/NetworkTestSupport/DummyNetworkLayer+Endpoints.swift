@@ -1,0 +1,41 @@
+import Foundation
+import NetworkLayer
+
+extension DummyNetworkLayer {
+    /// Every endpoint passed to `request(_:…)`, in order, including those whose request was refused.
+    public var recordedEndpoints: [any Endpoint] {
+        state.withLock { $0.endpoints }
+    }
+
+    /// Answers the requests `endpoint` describes (its method, path and query) with `value`.
+    ///
+    /// Matching is that of ``stub(_:_:returning:)`` on the endpoint's URL, so an endpoint with a query
+    /// matches only requests with the same query items.
+    public func stub(_ endpoint: any Endpoint, returning value: Any) {
+        stub(endpoint, outcomes: [.success(value)])
+    }
+
+    /// Fails the requests `endpoint` describes with `error`.
+    public func stub(_ endpoint: any Endpoint, failingWith error: NetworkError) {
+        stub(endpoint, outcomes: [.failure(error)])
+    }
+
+    /// Answers successive requests `endpoint` describes with `outcomes`, in order; the last repeats.
+    public func stub(_ endpoint: any Endpoint, outcomes: [DummyOutcome]) {
+        stub(endpoint.method, urlString(for: endpoint), outcomes: outcomes)
+    }
+
+    /// How many requests `endpoint` describes (same method, path and query) were recorded.
+    public func callCount(_ endpoint: any Endpoint) -> Int {
+        callCount(endpoint.method, urlString(for: endpoint))
+    }
+
+    /// The endpoint's URL by the real layer's rule, or its bare path when that is refused (it then
+    /// matches nothing a real request could have).
+    private func urlString(for endpoint: any Endpoint) -> String {
+        let description = RequestDescription(endpoint: endpoint)
+        let url = try? builder.resolver.url(
+            for: description.urlString, query: description.query, requiringPath: true)
+        return url?.absoluteString ?? endpoint.path
+    }
+}
