@@ -1,0 +1,135 @@
+import Foundation
+import NetworkLayer
+import XCTest
+
+/// Marks queues so a handler can tell which one it runs on. (`DispatchQueue.main === .main` is false on
+/// Linux, and under `dispatchMain()` the main queue may run off the main thread.)
+enum QueueMark {
+    static let key = DispatchSpecificKey<String>()
+
+    static func mark(_ queue: DispatchQueue, as name: String) {
+        queue.setSpecific(key: key, value: name)
+    }
+
+    static var current: String? { DispatchQueue.getSpecific(key: key) }
+
+    /// A serial queue marked with its own label, for layers that deliver off the main queue.
+    static func makeQueue(_ label: String) -> DispatchQueue {
+        let queue = DispatchQueue(label: label)
+        mark(queue, as: label)
+        return queue
+    }
+}
+
+/// Everything one request's handlers did. Adapted from NetworkLayerTests' recorder.
+final class OutcomeRecorder<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storedResults: [Result<Value, NetworkError>] = []
+    private var storedQueues: [String?] = []
+    private var storedReturned = false
+    private var storedCalledBeforeReturn = false
+    let expectation: XCTestExpectation
+
+    init(_ expectation: XCTestExpectation) {
+        self.expectation = expectation
+        expectation.assertForOverFulfill = false
+    }
+
+    var results: [Result<Value, NetworkError>] { lock.withLock { storedResults } }
+    var queues: [String?] { lock.withLock { storedQueues } }
+    var calledBeforeReturn: Bool { lock.withLock { storedCalledBeforeReturn } }
+
+    func markReturned() {
+        lock.withLock { storedReturned = true }
+    }
+
+    func record(_ result: Result<Value, NetworkError>) {
+        lock.withLock {
+            if !storedReturned { storedCalledBeforeReturn = true }
+            storedResults.append(result)
+            storedQueues.append(QueueMark.current)
+        }
+        expectation.fulfill()
+    }
+
+    var success: (Value) -> Void { { self.record(.success($0)) } }
+    var failure: (NetworkError) -> Void { { self.record(.failure($0)) } }
+}
+
+extension OutcomeRecorder where Value == Void {
+    /// The success handler of the `() -> Void` request forms.
+    var done: () -> Void { { self.record(.success(())) } }
+}
+
+extension XCTestCase {
+    /// Starts a request, waits for its outcome and checks the delivery contract: exactly one handler,
+    /// exactly once, on the queue marked `queueName`, never inside the call that started the request.
+    @discardableResult
+    func outcome<Value>(
+        of type: Value.Type = Value.self,
+        on callbackQueue: DispatchQueue = .main,
+        queueName: String = "main",
+        timeout: TimeInterval = 10,
+        file: StaticString = #filePath,
+        line: UInt = #line,
+        _ start: (OutcomeRecorder<Value>) -> NetworkTask
+    ) -> Result<Value, NetworkError>? {
+        QueueMark.mark(.main, as: "main")
+        let recorder = OutcomeRecorder<Value>(expectation(description: "a handler runs"))
+        _ = start(recorder)
+        recorder.markReturned()
+        wait(for: [recorder.expectation], timeout: timeout)
+        // Let whatever is already queued behind the delivery run, so that a second delivery is seen.
+        let drained = expectation(description: "callback queue drained")
+        callbackQueue.async { drained.fulfill() }
+        wait(for: [drained], timeout: timeout)
+        XCTAssertEqual(recorder.results.count, 1, "handlers called", file: file, line: line)
+        if callbackQueue.label == DispatchQueue.main.label {
+            // On another queue a handler may run before the request method returns; on the caller's
+            // own queue it must not: that would mean it ran synchronously inside the request method.
+            XCTAssertFalse(
+                recorder.calledBeforeReturn, "a handler ran inside the request method", file: file, line: line
+            )
+        }
+        XCTAssertEqual(
+            recorder.queues.first ?? nil, queueName, "delivered on the wrong queue", file: file, line: line)
+        return recorder.results.first
+    }
+}
+
+extension Result {
+    var value: Success? { try? get() }
+    var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+extension NetworkError {
+    /// The URLError code of ``transport(_:)``; otherwise `nil`.
+    var transportCode: URLError.Code? {
+        if case .transport(let error) = self { return error.code }
+        return nil
+    }
+
+    /// The headers of ``unacceptableStatusCode(_:body:headers:)``, names lowercased.
+    var responseHeaders: [String: String] {
+        guard case .unacceptableStatusCode(_, _, let headers) = self else { return [:] }
+        return Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+    }
+
+    var isTimedOut: Bool {
+        if case .timedOut = self { return true }
+        return false
+    }
+
+    var isCancelled: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+
+    var isEmptyResponse: Bool {
+        if case .emptyResponse = self { return true }
+        return false
+    }
+}
