@@ -84,4 +84,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
     func contains(_ identifier: Int) -> Bool {
         lock.withLock { inFlight.contains(identifier) }
     }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(
+            RedirectPolicy.request(following: response, to: request, from: task.originalRequest))
+    }
 }

@@ -55,4 +55,48 @@ final class InternalContractTests: XCTestCase {
         }
         XCTAssertEqual(result?.value, EmptyResponse())
     }
+
+    func testRedirectPolicy() throws {
+        func response(_ status: Int, _ url: String) throws -> HTTPURLResponse {
+            try XCTUnwrap(
+                HTTPURLResponse(
+                    url: try XCTUnwrap(URL(string: url)), statusCode: status, httpVersion: nil,
+                    headerFields: [:]))
+        }
+        func request(_ url: String, body: Data? = nil) throws -> URLRequest {
+            var request = URLRequest(url: try XCTUnwrap(URL(string: url)))
+            request.httpBody = body
+            request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
+            request.setValue("s=1", forHTTPHeaderField: "Cookie")
+            return request
+        }
+        let origin = try request("https://api.example.com/a", body: Data("{}".utf8))
+        for status in [307, 308] {
+            XCTAssertNil(
+                RedirectPolicy.request(
+                    following: try response(status, "https://api.example.com/a"),
+                    to: try request("https://api.example.com/b"),
+                    from: origin), "\(status) with a body")
+            XCTAssertNotNil(
+                RedirectPolicy.request(
+                    following: try response(status, "https://api.example.com/a"),
+                    to: try request("https://api.example.com/b"),
+                    from: try request("https://api.example.com/a")), "\(status) without a body")
+        }
+        let same = RedirectPolicy.request(
+            following: try response(302, "https://api.example.com/a"),
+            to: try request("https://API.example.com:443/b"),
+            from: origin)
+        XCTAssertEqual(same?.value(forHTTPHeaderField: "Authorization"), "Bearer t")
+        for other in [
+            "http://api.example.com/b", "https://evil.example.com/b", "https://api.example.com:8443/b",
+        ] {
+            let followed = RedirectPolicy.request(
+                following: try response(301, "https://api.example.com/a"), to: try request(other),
+                from: origin)
+            XCTAssertNil(followed?.value(forHTTPHeaderField: "Authorization"), other)
+            XCTAssertNil(followed?.value(forHTTPHeaderField: "Cookie"), other)
+            XCTAssertEqual(followed?.url?.absoluteString, other)
+        }
+    }
 }

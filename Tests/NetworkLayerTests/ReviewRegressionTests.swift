@@ -196,15 +196,16 @@ final class ReviewRegressionTests: XCTestCase {
         guard case .cancelled? = error else { return XCTFail("gave \(String(describing: error))") }
     }
 
-    func testAnOwnedSessionIsInvalidatedWhenItsLayerGoesAway() {
+    /// A leak check. (Whether the session was invalidated is not observable here: on Linux a session
+    /// that is never invalidated releases its delegate too.)
+    func testAnOwnedSessionReleasesItsDelegateWhenItsLayerGoesAway() {
         weak var delegate: AnyObject?
         do {
             let layer = stubs.makeNetworkLayer()
             delegate = layer.transport.delegate
             XCTAssertNotNil(delegate)
         }
-        // A URLSession keeps its delegate until it is invalidated.
-        waitUntil("the owned session was never invalidated") { delegate == nil }
+        waitUntil("the owned session's delegate leaked") { delegate == nil }
     }
 
     func testAnOwnedSessionsLayerIsReleasedWhileItsRequestFinishes() {
