@@ -77,14 +77,18 @@ final class RawClient: BenchmarkClient {
         let state = Unchecked(
             (
                 completion: completion, queue: callbackQueue,
-                decodes: { (data: Data) in
-                    (try? decoder.decode(T.self, from: data)) != nil
-                }
+                decode: { (data: Data) -> Any? in try? decoder.decode(T.self, from: data) }
             ))
         session.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            let ok = error == nil && (200..<300).contains(status) && state.value.decodes(data ?? Data())
-            state.value.queue.async { state.value.completion(ok) }
+            let value = state.value.decode(data ?? Data())
+            let ok = error == nil && (200..<300).contains(status) && value != nil
+            // The decoded value travels to the caller's queue, as the articles' completion handlers take it.
+            let delivery = Unchecked(value)
+            state.value.queue.async {
+                _ = delivery.value
+                state.value.completion(ok)
+            }
         }.resume()
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import NetworkTestSupport
 
-/// `swift run -c release NetworkBenchmarks [--base-url URL] [--json FILE] [--rounds N] [--smoke]`
+/// `swift run -c release NetworkBenchmarks [--base-url URL] [--json FILE] [--rounds N] [--only TEXT] [--smoke]`
 /// `swift run -c release NetworkBenchmarks --write-fixtures DIR` writes the JSON files nginx serves.
 @main
 enum NetworkBenchmarks {
@@ -10,16 +10,13 @@ enum NetworkBenchmarks {
         if let folder = value(of: "--write-fixtures", in: arguments) {
             do {
                 try Fixtures.write(to: URL(fileURLWithPath: folder))
-                print("Wrote small.json and large.json to \(folder)")
+                say("Wrote small.json and large.json to \(folder)")
                 exit(0)
             } catch {
-                print("Could not write the fixtures: \(error)")
+                say("Could not write the fixtures: \(error)")
                 exit(1)
             }
         }
-        #if os(Linux)
-            ProcessStats.mainThread = pthread_self()
-        #endif
         // The benchmark drives requests from a background thread; handlers arrive on the main queue,
         // which the main thread's run loop drains, so main-thread CPU time is main-queue time.
         let driver = Thread {
@@ -45,23 +42,25 @@ enum NetworkBenchmarks {
                 server = embedded
                 baseURL = embedded.baseURL
             } catch {
-                print("Could not start the embedded server: \(error)")
+                say("Could not start the embedded server: \(error)")
                 return false
             }
         }
         defer { server?.stop() }
-        let report = measure(baseURL: baseURL, counts: counts, queue: .main, log: { print($0) })
-        print("\nServer: \(server == nil ? baseURL.absoluteString : "embedded MockServer (shares the CPU)")")
-        print("Machine: \(report.machine)\n")
-        print(report.table)
+        let report = measure(
+            baseURL: baseURL, counts: counts, queue: .main, only: value(of: "--only", in: arguments),
+            log: { say($0) })
+        say("\nServer: \(server == nil ? baseURL.absoluteString : "embedded MockServer (shares the CPU)")")
+        say("Machine: \(report.machine)\n")
+        say(report.table)
         if let path = value(of: "--json", in: arguments) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             do {
                 try encoder.encode(report).write(to: URL(fileURLWithPath: path))
-                print("\nWrote \(path)")
+                say("\nWrote \(path)")
             } catch {
-                print("Could not write \(path): \(error)")
+                say("Could not write \(path): \(error)")
                 return false
             }
         }
@@ -70,7 +69,8 @@ enum NetworkBenchmarks {
 
     /// Runs every workload on both clients against `baseURL`, handlers delivered on `queue`.
     static func measure(
-        baseURL: URL, counts: Counts, queue: DispatchQueue, log: @escaping (String) -> Void = { _ in }
+        baseURL: URL, counts: Counts, queue: DispatchQueue, only: String? = nil,
+        log: @escaping (String) -> Void = { _ in }
     )
         -> Report
     {
@@ -79,6 +79,7 @@ enum NetworkBenchmarks {
             raw: RawClient(baseURL: baseURL, callbackQueue: queue),
             queue: queue, counts: counts)
         workloads.log = log
+        workloads.only = only
         let rows = workloads.runAll()
         return Report(
             date: ISO8601DateFormatter().string(from: Date()), machine: Report.machineDescription(),
@@ -91,4 +92,9 @@ enum NetworkBenchmarks {
         }
         return arguments[index + 1]
     }
+}
+
+/// Writes a line to standard output at once, so progress shows even when the output goes to a file.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -14,19 +14,26 @@ enum ProcessStats {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    #if os(Linux)
-        /// The main thread, captured at start-up so another thread can read its CPU clock.
-        nonisolated(unsafe) static var mainThread: pthread_t = pthread_self()
+    /// CPU time one thread has used, split into user space (the code that ran) and the kernel (mostly
+    /// the cost of waking the thread up).
+    struct ThreadCPU: Sendable {
+        var user: Double
+        var system: Double
+    }
 
+    #if os(Linux)
         /// CPU seconds the main thread has used; the main queue runs there under `RunLoop.main.run()`.
-        static func mainThreadCPUSeconds() -> Double? {
-            var clock = clockid_t()
-            guard pthread_getcpuclockid(mainThread, &clock) == 0 else { return nil }
-            var time = timespec()
-            guard clock_gettime(clock, &time) == 0 else { return nil }
-            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        /// Read on the main queue itself, so call it from another thread.
+        static func mainThreadCPU() -> ThreadCPU? {
+            DispatchQueue.main.sync {
+                var usage = rusage()
+                // RUSAGE_THREAD (1), a GNU extension the Glibc module does not export.
+                guard getrusage(__rusage_who_t(1), &usage) == 0 else { return nil }
+                func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+                return ThreadCPU(user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
+            }
         }
     #else
-        static func mainThreadCPUSeconds() -> Double? { nil }
+        static func mainThreadCPU() -> ThreadCPU? { nil }
     #endif
 }

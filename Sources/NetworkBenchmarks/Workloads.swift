@@ -36,9 +36,11 @@ struct Workloads {
     let queue: DispatchQueue
     let counts: Counts
     var log: (String) -> Void = { _ in }
+    /// Runs only the workloads whose name contains this text.
+    var only: String?
 
     func runAll() -> [Row] {
-        var rows = [
+        var rows: [Row] = [
             throughput("GET ~1 KB JSON, sequential", count: counts.smallSequential, inFlight: 1, target: 0.95)
             {
                 $0.get("small.json", as: [Record].self, completion: $1)
@@ -59,9 +61,13 @@ struct Workloads {
                 $0.get("large.json", as: [Record].self, completion: $1)
             },
             memoryGrowth(),
-        ]
-        if let row = mainQueueTime() { rows.append(row) }
+        ].compactMap { $0 }
+        rows += mainQueueTime()
         return rows
+    }
+
+    private func selected(_ name: String) -> Bool {
+        only.map { name.localizedCaseInsensitiveContains($0) } ?? true
     }
 
     private typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
@@ -82,7 +88,8 @@ struct Workloads {
 
     private func throughput(
         _ name: String, count: Int, inFlight: Int, target: Double?, _ start: @escaping Start
-    ) -> Row {
+    ) -> Row? {
+        guard selected(name) else { return nil }
         log(name)
         // Warm both clients' connections and code paths before measuring.
         _ = requestsPerSecond(layer, count: min(count, inFlight * 2), inFlight: inFlight, start)
@@ -103,8 +110,9 @@ struct Workloads {
     }
 
     /// Resident memory growth per request over many small GETs, for each client in turn.
-    private func memoryGrowth() -> Row {
+    private func memoryGrowth() -> Row? {
         let name = "memory growth over \(counts.memoryRequests) small GETs"
+        guard selected(name) else { return nil }
         log(name)
         func growth(_ client: BenchmarkClient) -> Double {
             let start: Start = { $0.get("small.json", as: [Record].self, completion: $1) }
@@ -123,31 +131,41 @@ struct Workloads {
             rawRounds: [rawGrowth])
     }
 
-    /// CPU time the main thread spends per request while handlers are delivered on the main queue.
-    private func mainQueueTime() -> Row? {
-        guard queue.label == DispatchQueue.main.label, ProcessStats.mainThreadCPUSeconds() != nil else {
-            return nil
+    /// CPU time the main thread spends per request while handlers are delivered on the main queue, in
+    /// user space (the code that ran there) and in the kernel (waking the thread, which depends on timing).
+    private func mainQueueTime() -> [Row] {
+        let name = "main-queue CPU per request (sequential small GET)"
+        guard queue.label == DispatchQueue.main.label, ProcessStats.mainThreadCPU() != nil, selected(name)
+        else {
+            return []
         }
-        let name = "main-queue CPU time per request (sequential small GET)"
         log(name)
         let start: Start = { $0.get("small.json", as: [Record].self, completion: $1) }
-        func microseconds(_ client: BenchmarkClient) -> Double {
-            let before = ProcessStats.mainThreadCPUSeconds() ?? 0
+        func microseconds(_ client: BenchmarkClient) -> ProcessStats.ThreadCPU {
+            let before = ProcessStats.mainThreadCPU() ?? .init(user: 0, system: 0)
             _ = requestsPerSecond(client, count: counts.smallSequential, inFlight: 1, start)
-            let after = ProcessStats.mainThreadCPUSeconds() ?? 0
-            return (after - before) * 1e6 / Double(counts.smallSequential)
+            let after = ProcessStats.mainThreadCPU() ?? .init(user: 0, system: 0)
+            let scale = 1e6 / Double(counts.smallSequential)
+            return .init(
+                user: (after.user - before.user) * scale, system: (after.system - before.system) * scale)
         }
-        var layerRounds: [Double] = []
-        var rawRounds: [Double] = []
+        var layerRounds: [ProcessStats.ThreadCPU] = []
+        var rawRounds: [ProcessStats.ThreadCPU] = []
         for _ in 0..<counts.rounds {
             layerRounds.append(microseconds(layer))
             rawRounds.append(microseconds(raw))
         }
-        return Row(
-            workload: name, unit: "µs/request", layer: median(layerRounds), raw: median(rawRounds),
-            comparison: median(layerRounds) - median(rawRounds), target: "only the handler's own time",
-            met: nil,
-            layerRounds: layerRounds, rawRounds: rawRounds)
+        func row(_ part: String, _ value: (ProcessStats.ThreadCPU) -> Double) -> Row {
+            let layerValues = layerRounds.map(value)
+            let rawValues = rawRounds.map(value)
+            return Row(
+                workload: "\(name), \(part)", unit: "µs/request", layer: median(layerValues),
+                raw: median(rawValues),
+                comparison: median(layerValues) - median(rawValues), target: "only the handler's own time",
+                met: nil,
+                layerRounds: layerValues, rawRounds: rawValues)
+        }
+        return [row("user space", \.user), row("kernel", \.system)]
     }
 }
 

@@ -9,7 +9,9 @@ import Foundation
 /// Shared with `NetworkTestSupport` so that test doubles record exactly what the real layer would send.
 package struct RequestBuilder: Sendable {
     package let resolver: URLResolver
-    package let defaultHeaders: [String: String]
+    /// The layer's default headers, sorted once: applied in a fixed order, `accept` and `Accept` in one
+    /// dictionary resolve the same way every time.
+    private let defaultHeaders: [(key: String, value: String)]
     package let encoder: JSONEncoder
     package let timeout: TimeInterval
 
@@ -22,24 +24,30 @@ package struct RequestBuilder: Sendable {
         request.timeoutInterval = Self.usable(description.timeout, or: timeout)
         // Later writes win and header names are case-insensitive, so each step overrides the one before:
         // Accept, the layer's default headers, the body's Content-Type, then the request's own headers.
-        // Keys are applied in sorted order, so `accept` and `Accept` in one dictionary resolve the same way
-        // every time.
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        Self.apply(defaultHeaders, to: &request)
+        for (name, value) in defaultHeaders { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             // Set explicitly: without it FoundationNetworking sends application/x-www-form-urlencoded.
             request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
             // httpBody, not uploadTask(from:): a URLProtocol on Linux sees no body from an upload task.
             request.httpBody = body.data
         }
-        Self.apply(description.headers, to: &request)
+        for (name, value) in Self.sorted(description.headers) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         return request
     }
 
-    private static func apply(_ headers: [String: String], to request: inout URLRequest) {
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
+    init(resolver: URLResolver, defaultHeaders: [String: String], encoder: JSONEncoder, timeout: TimeInterval)
+    {
+        self.resolver = resolver
+        self.defaultHeaders = Self.sorted(defaultHeaders)
+        self.encoder = encoder
+        self.timeout = timeout
+    }
+
+    private static func sorted(_ headers: [String: String]) -> [(key: String, value: String)] {
+        headers.count < 2 ? Array(headers) : headers.sorted { $0.key < $1.key }
     }
 
     /// The longest timeout passed on; FoundationNetworking traps converting a larger one (or infinity) to

@@ -11,14 +11,31 @@ import Foundation
 /// scheme, as RFC 3986 says; write `/a:b`.
 package struct URLResolver: Sendable {
     package let baseURL: URL?
+    /// The base URL taken apart once, not for every request; `nil` when there is no usable base.
+    private let base: URLComponents?
+    /// The base URL's text up to the end of its path, without a trailing `/`, when it has no query or
+    /// fragment: a plain relative path is appended to it directly, without parsing (the common case,
+    /// and on the caller's queue, usually the main queue).
+    private let basePrefix: String?
 
     package init(baseURL: URL?) {
         self.baseURL = baseURL
+        base = baseURL.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true) }.flatMap {
+            components in
+            components.scheme.map(Self.isWeb) == true ? components : nil
+        }
+        if let base, base.percentEncodedQuery == nil, base.percentEncodedFragment == nil, let url = base.url {
+            let text = url.absoluteString
+            basePrefix = text.hasSuffix("/") ? String(text.dropLast()) : text
+        } else {
+            basePrefix = nil
+        }
     }
 
     package func url(
         for string: String, query: [String: String] = [:], requiringPath: Bool = false
     ) throws(NetworkError) -> URL {
+        if let url = plainPathURL(string, query: query) { return url }
         guard !string.isEmpty || baseURL != nil, let reference = URLComponents(string: string) else {
             throw .invalidURL(string)
         }
@@ -32,10 +49,7 @@ package struct URLResolver: Sendable {
             }
             components = reference
         } else {
-            guard reference.host == nil, !Self.climbsUp(reference.percentEncodedPath), let baseURL,
-                var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-                let scheme = base.scheme, Self.isWeb(scheme)
-            else {
+            guard reference.host == nil, !Self.climbsUp(reference.percentEncodedPath), var base else {
                 throw .invalidURL(string)
             }
             base.percentEncodedPath = Self.join(base.percentEncodedPath, reference.percentEncodedPath)
@@ -51,11 +65,28 @@ package struct URLResolver: Sendable {
         return url
     }
 
+    /// The URL for a non-empty relative path made only of letters, digits, `/`, `-`, `_` and `.` (no
+    /// `..` segment), joined by the same rule as below; `nil` sends everything else through the full parse.
+    private func plainPathURL(_ string: String, query: [String: String]) -> URL? {
+        // `//host` changes the host and a bare `/` means the base itself: both take the full parse.
+        guard let basePrefix, !string.isEmpty, !string.hasPrefix("//"), string != "/",
+            string.utf8.allSatisfy({ Self.plainPathBytes.contains($0) }), !Self.climbsUp(string)
+        else { return nil }
+        var text = basePrefix + "/" + string.drop { $0 == "/" }
+        if !query.isEmpty { text += "?" + PercentEncoding.query(query) }
+        return URL(string: text)
+    }
+
+    private static let plainPathBytes = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-_.".utf8)
+
     /// Whether a relative path has a `..` segment, however it is spelled (`%2E%2E`, `..;param`): servers
     /// that decode and normalise paths would read it as leaving the base path.
     private static func climbsUp(_ percentEncodedPath: String) -> Bool {
-        percentEncodedPath.split(separator: "/").contains { segment in
-            let decoded = segment.removingPercentEncoding ?? String(segment)
+        guard percentEncodedPath.contains(".") || percentEncodedPath.contains("%") else { return false }
+        return percentEncodedPath.split(separator: "/").contains { segment in
+            let decoded =
+                segment.contains("%") ? segment.removingPercentEncoding ?? String(segment) : String(segment)
             return decoded.split(separator: ";", omittingEmptySubsequences: false).first == ".."
         }
     }
