@@ -33,9 +33,14 @@ let package = Package(
             dependencies: ["NetworkBenchmarks"],
             path: "Tests/NetworkBenchmarksTests"
         ),
+        .target(
+            name: "TestKit",
+            dependencies: ["NetworkLayer"],
+            path: "Tests/TestKit"
+        ),
         .testTarget(
             name: "NetworkLayerTests",
-            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            dependencies: ["NetworkLayer", "NetworkTestSupport", "TestKit"],
             path: "Tests/NetworkLayerTests"
         ),
         .testTarget(
@@ -50,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            dependencies: ["NetworkLayer", "NetworkTestSupport", "TestKit"],
             path: "Tests/EndToEndTests"
         ),
         .testTarget(

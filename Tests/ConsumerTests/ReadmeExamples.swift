@@ -4,36 +4,6 @@ import NetworkLayer
 // The README's code samples, verbatim, so they keep compiling. `ReadmeSyncTests` fails when a sample in
 // the README no longer appears here.
 
-enum ReadmePresenterExample {
-    struct Employee: Codable, Equatable {
-        let name: String
-        let salary: String
-        let age: String
-    }
-
-    protocol EmployeesView: AnyObject {
-        func show(_ employees: [Employee])
-        func showError(_ message: String)
-    }
-
-    final class EmployeesPresenter {
-        let networkLayer: NetworkLayer
-        weak var view: EmployeesView?
-
-        init(view: EmployeesView, networkLayer: NetworkLayer = NetworkLayer()) {
-            self.view = view
-            self.networkLayer = networkLayer
-        }
-
-        func load() {
-            networkLayer.get(
-                urlString: "https://api.example.com/employees",
-                successHandler: { (employees: [Employee]) in self.view?.show(employees) },
-                errorHandler: { error in self.view?.showError(error.message) })
-        }
-    }
-}
-
 enum ReadmeRequestsExample {
     static func requests(token: String, newEmployee: Employee) {
         let network = NetworkLayer(

@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
 
-/// Every Swift sample in the README must appear, line for line, in a compiled `Readme*.swift` file of
-/// this target, so the README cannot drift from code that compiles.
+/// Every Swift sample in the README must appear, line for line, in a compiled file of this target, so
+/// the README cannot drift from code that compiles.
 final class ReadmeSyncTests: XCTestCase {
     private let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
@@ -10,7 +10,7 @@ final class ReadmeSyncTests: XCTestCase {
         let readme = try String(
             contentsOf: folder.appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
         let sources = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasPrefix("Readme") && $0.hasSuffix(".swift") && $0 != "ReadmeSyncTests.swift" }
+            .filter { $0.hasSuffix(".swift") && $0 != "ReadmeSyncTests.swift" }
             .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
         let compiled = sources.flatMap(Self.significantLines)
         let samples = Self.swiftBlocks(in: readme).filter { !Self.isManifestSnippet($0) }
@@ -18,7 +18,7 @@ final class ReadmeSyncTests: XCTestCase {
         for sample in samples {
             let lines = Self.significantLines(sample)
             XCTAssertTrue(
-                Self.contains(compiled, lines), "README sample not found in Readme*.swift:\n\(sample)")
+                Self.contains(compiled, lines), "README sample not found in Tests/ConsumerTests:\n\(sample)")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkTestSupport
+import TestKit
 import XCTest
 
 /// Cancelling a request while the server is still writing its body.

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkTestSupport
+import TestKit
 import XCTest
 
 /// 1,000 requests, 64 in flight at a time, through the shared session, answered on a custom queue.

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkTestSupport
+import TestKit
 import XCTest
 
 /// Endpoints end to end: an API described as an enum, in an environment with a base path and headers.

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkTestSupport
+import TestKit
 import XCTest
 
 /// Every method in both reply forms, through the shared session (`NetworkLayer(baseURL:)` with no

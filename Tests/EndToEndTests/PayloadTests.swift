@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkTestSupport
+import TestKit
 import XCTest
 
 /// Request bodies from 0 B to 20 MB arrive byte-exact (compared by checksum on the server's side), and

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkTestSupport
+import TestKit
 import XCTest
 
 /// Regressions for two redirect defects the end-to-end suite found: a 307/308 POST lost its body, and

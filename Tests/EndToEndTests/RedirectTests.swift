@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkTestSupport
+import TestKit
 import XCTest
 
 /// What the layer (URLSession on Linux underneath) does with redirects. These tests pin what was

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkTestSupport
+import TestKit
 import XCTest
 
 @testable import NetworkLayer

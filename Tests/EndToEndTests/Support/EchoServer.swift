@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkTestSupport
+import TestKit
 import XCTest
 
 /// What the echo handler saw of a request, sent back as JSON: the body is summed up on the server's

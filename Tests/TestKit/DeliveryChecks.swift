@@ -2,48 +2,51 @@ import Foundation
 import NetworkLayer
 import XCTest
 
+// Checks of the delivery contract shared by the test targets: exactly one handler, exactly once, on the
+// right queue, never inside the call that started the request.
+
 /// Marks queues so a handler can tell which one it runs on. (`DispatchQueue.main === .main` is false on
 /// Linux, and under `dispatchMain()` the main queue may run off the main thread.)
-enum QueueMark {
-    static let key = DispatchSpecificKey<String>()
+public enum QueueMark {
+    public static let key = DispatchSpecificKey<String>()
 
-    static func mark(_ queue: DispatchQueue, as name: String) {
+    public static func mark(_ queue: DispatchQueue, as name: String) {
         queue.setSpecific(key: key, value: name)
     }
 
-    static var current: String? { DispatchQueue.getSpecific(key: key) }
+    public static var current: String? { DispatchQueue.getSpecific(key: key) }
 
     /// A serial queue marked with its own label, for layers that deliver off the main queue.
-    static func makeQueue(_ label: String) -> DispatchQueue {
+    public static func makeQueue(_ label: String) -> DispatchQueue {
         let queue = DispatchQueue(label: label)
         mark(queue, as: label)
         return queue
     }
 }
 
-/// Everything one request's handlers did. Adapted from NetworkLayerTests' recorder.
-final class OutcomeRecorder<Value>: @unchecked Sendable {
+/// Everything one request's handlers did.
+public final class OutcomeRecorder<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var storedResults: [Result<Value, NetworkError>] = []
     private var storedQueues: [String?] = []
     private var storedReturned = false
     private var storedCalledBeforeReturn = false
-    let expectation: XCTestExpectation
+    public let expectation: XCTestExpectation
 
-    init(_ expectation: XCTestExpectation) {
+    public init(_ expectation: XCTestExpectation) {
         self.expectation = expectation
         expectation.assertForOverFulfill = false
     }
 
-    var results: [Result<Value, NetworkError>] { lock.withLock { storedResults } }
-    var queues: [String?] { lock.withLock { storedQueues } }
-    var calledBeforeReturn: Bool { lock.withLock { storedCalledBeforeReturn } }
+    public var results: [Result<Value, NetworkError>] { lock.withLock { storedResults } }
+    public var queues: [String?] { lock.withLock { storedQueues } }
+    public var calledBeforeReturn: Bool { lock.withLock { storedCalledBeforeReturn } }
 
-    func markReturned() {
+    public func markReturned() {
         lock.withLock { storedReturned = true }
     }
 
-    func record(_ result: Result<Value, NetworkError>) {
+    public func record(_ result: Result<Value, NetworkError>) {
         lock.withLock {
             if !storedReturned { storedCalledBeforeReturn = true }
             storedResults.append(result)
@@ -52,32 +55,34 @@ final class OutcomeRecorder<Value>: @unchecked Sendable {
         expectation.fulfill()
     }
 
-    var success: (Value) -> Void { { self.record(.success($0)) } }
-    var failure: (NetworkError) -> Void { { self.record(.failure($0)) } }
+    public var success: (Value) -> Void { { self.record(.success($0)) } }
+    public var failure: (NetworkError) -> Void { { self.record(.failure($0)) } }
 }
 
 extension OutcomeRecorder where Value == Void {
     /// The success handler of the `() -> Void` request forms.
-    var done: () -> Void { { self.record(.success(())) } }
+    public var done: () -> Void { { self.record(.success(())) } }
 }
 
 extension XCTestCase {
     /// Starts a request, waits for its outcome and checks the delivery contract: exactly one handler,
     /// exactly once, on the queue marked `queueName`, never inside the call that started the request.
     @discardableResult
-    func outcome<Value>(
+    public func outcome<Value>(
         of type: Value.Type = Value.self,
         on callbackQueue: DispatchQueue = .main,
         queueName: String = "main",
         timeout: TimeInterval = 10,
         file: StaticString = #filePath,
         line: UInt = #line,
-        _ start: (OutcomeRecorder<Value>) -> NetworkTask
+        _ start: (OutcomeRecorder<Value>) -> NetworkTask,
+        beforeWaiting: () -> Void = {}
     ) -> Result<Value, NetworkError>? {
         QueueMark.mark(.main, as: "main")
         let recorder = OutcomeRecorder<Value>(expectation(description: "a handler runs"))
         _ = start(recorder)
         recorder.markReturned()
+        beforeWaiting()
         wait(for: [recorder.expectation], timeout: timeout)
         // Let whatever is already queued behind the delivery run, so that a second delivery is seen.
         let drained = expectation(description: "callback queue drained")
@@ -98,8 +103,8 @@ extension XCTestCase {
 }
 
 extension Result {
-    var value: Success? { try? get() }
-    var error: Failure? {
+    public var value: Success? { try? get() }
+    public var error: Failure? {
         if case .failure(let error) = self { return error }
         return nil
     }
@@ -107,28 +112,28 @@ extension Result {
 
 extension NetworkError {
     /// The URLError code of ``transport(_:)``; otherwise `nil`.
-    var transportCode: URLError.Code? {
+    public var transportCode: URLError.Code? {
         if case .transport(let error) = self { return error.code }
         return nil
     }
 
     /// The headers of ``unacceptableStatusCode(_:body:headers:)``, names lowercased.
-    var responseHeaders: [String: String] {
+    public var responseHeaders: [String: String] {
         guard case .unacceptableStatusCode(_, _, let headers) = self else { return [:] }
         return Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
     }
 
-    var isTimedOut: Bool {
+    public var isTimedOut: Bool {
         if case .timedOut = self { return true }
         return false
     }
 
-    var isCancelled: Bool {
+    public var isCancelled: Bool {
         if case .cancelled = self { return true }
         return false
     }
 
-    var isEmptyResponse: Bool {
+    public var isEmptyResponse: Bool {
         if case .emptyResponse = self { return true }
         return false
     }
