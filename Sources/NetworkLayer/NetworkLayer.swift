@@ -178,7 +178,7 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping (R) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(
+        perform(
             .post, urlString, body: .json(body), headers, .json(R.self, decoder: decoder), successHandler,
             errorHandler)
     }
@@ -200,7 +200,7 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(.post, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
+        perform(.post, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
     }
 
     /// Sends `body` as JSON in a PUT request and decodes the JSON reply as `R`.
@@ -214,7 +214,7 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping (R) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(
+        perform(
             .put, urlString, body: .json(body), headers, .json(R.self, decoder: decoder), successHandler,
             errorHandler)
     }
@@ -230,7 +230,7 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(.put, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
+        perform(.put, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
     }
 
     /// Sends `body` as JSON in a PATCH request and decodes the JSON reply as `R`.
@@ -244,7 +244,7 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping (R) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(
+        perform(
             .patch, urlString, body: .json(body), headers, .json(R.self, decoder: decoder), successHandler,
             errorHandler)
     }
@@ -260,7 +260,7 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(.patch, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
+        perform(.patch, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
     }
 
     /// Sends a DELETE request and decodes the JSON reply as `R`.
@@ -278,7 +278,7 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping (R) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(
+        perform(
             .delete, urlString, body: .empty, headers, .json(R.self, decoder: decoder), successHandler,
             errorHandler)
     }
@@ -298,6 +298,6 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(.delete, urlString, body: .empty, headers, .ignoringBody, successHandler, errorHandler)
+        perform(.delete, urlString, body: .empty, headers, .ignoringBody, successHandler, errorHandler)
     }
 }

@@ -20,7 +20,16 @@ extension NetworkLayer {
             task.fail(error)
             return task
         }
-        let finish = UncheckedSendable(value: (decoding, successHandler))
+        // Decoding and the success handler are not Sendable; they go from here to the one queue that
+        // decodes, and the handler on to the callback queue (see UncheckedSendable).
+        let finish = UncheckedSendable(value: { (reply: Reply) in
+            do throws(NetworkError) {
+                let value = try decoding.decode(reply)
+                task.succeed { successHandler(value) }
+            } catch {
+                task.fail(error)
+            }
+        })
         let method = description.method
         let cancelTransport = transport.send(request) { body, response, error in
             task.transportFinished()
@@ -28,33 +37,17 @@ extension NetworkLayer {
             case .failure(let error):
                 task.fail(error)
             case .success(let reply) where reply.body.count <= ResponseDecoding<Value>.inlineLimit:
-                Self.decode(reply, with: finish.value.0, into: task, successHandler: finish.value.1)
+                finish.value(reply)
             case .success(let reply):
-                DispatchQueue.global(qos: .userInitiated).async {
-                    Self.decode(reply, with: finish.value.0, into: task, successHandler: finish.value.1)
-                }
+                DispatchQueue.global(qos: .userInitiated).async { finish.value(reply) }
             }
         }
         task.attach(cancellingWith: cancelTransport)
         return task
     }
 
-    private static func decode<Value>(
-        _ reply: Reply,
-        with decoding: ResponseDecoding<Value>,
-        into task: RequestTask,
-        successHandler: @escaping (Value) -> Void
-    ) {
-        do {
-            let value = try decoding.decode(reply)
-            task.succeed { successHandler(value) }
-        } catch {
-            task.fail(error)
-        }
-    }
-
     /// Describes a request from a convenience method's arguments and performs it.
-    func send<Value>(
+    func perform<Value>(
         _ method: HTTPMethod,
         _ urlString: String,
         body: RequestBody,
