@@ -22,20 +22,22 @@ extension DummyNetworkLayer {
 
     /// Answers successive requests `endpoint` describes with `outcomes`, in order; the last repeats.
     public func stub(_ endpoint: any Endpoint, outcomes: [DummyOutcome]) {
-        stub(endpoint.method, urlString(for: endpoint), outcomes: outcomes)
+        stub(endpoint.method, pattern(for: endpoint), outcomes: outcomes)
     }
 
     /// How many requests `endpoint` describes (same method, path and query) were recorded.
     public func callCount(_ endpoint: any Endpoint) -> Int {
-        callCount(endpoint.method, urlString(for: endpoint))
+        requests(endpoint.method, matching: pattern(for: endpoint)).count
     }
 
-    /// The endpoint's URL by the real layer's rule, or its bare path when that is refused (it then
-    /// matches nothing a real request could have).
-    private func urlString(for endpoint: any Endpoint) -> String {
+    /// The endpoint's URL by the real layer's rule; an endpoint the real layer refuses matches nothing,
+    /// because its requests are never sent (nor recorded).
+    private func pattern(for endpoint: any Endpoint) -> DummyURLPattern {
         let description = RequestDescription(endpoint: endpoint)
-        let url = try? builder.resolver.url(
-            for: description.urlString, query: description.query, requiringPath: true)
-        return url?.absoluteString ?? endpoint.path
+        guard
+            let url = try? builder.resolver.url(
+                for: description.urlString, query: description.query, requiringPath: true)
+        else { return .matchingNothing(endpoint.path) }
+        return DummyURLPattern(url.absoluteString, resolver: builder.resolver)
     }
 }

@@ -28,14 +28,21 @@ extension DummyNetworkLayer {
     ///
     /// An empty list answers every matching request with a `.custom` error that says so.
     public func stub(_ method: HTTPMethod, _ urlString: String, outcomes: [DummyOutcome]) {
-        let stub = DummyStub(method: method, pattern: pattern(urlString), outcomes: outcomes)
+        stub(method, pattern(urlString), outcomes: outcomes)
+    }
+
+    func stub(_ method: HTTPMethod, _ pattern: DummyURLPattern, outcomes: [DummyOutcome]) {
+        let stub = DummyStub(method: method, pattern: pattern, outcomes: outcomes)
         state.withLock { $0.stubs.append(stub) }
     }
 
     /// The recorded requests to `urlString` (matched as stubs match), with `method` if given, in order.
     public func requests(_ method: HTTPMethod? = nil, to urlString: String) -> [RecordedRequest] {
-        let pattern = pattern(urlString)
-        return recordedRequests.filter { request in
+        requests(method, matching: pattern(urlString))
+    }
+
+    func requests(_ method: HTTPMethod?, matching pattern: DummyURLPattern) -> [RecordedRequest] {
+        recordedRequests.filter { request in
             (method == nil || request.method == method) && pattern.matches(request.url)
         }
     }

@@ -18,9 +18,11 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
     /// The request as recorded, or `nil` when the layer refused it (see ``DummyNetworkLayer/refusedRequests``).
     public let request: RecordedRequest?
 
-    // Everything mutable is guarded by `lock`; handlers never run while it is held.
+    // Everything mutable is guarded by `lock`; handlers never run while it is held. The error handler is
+    // dropped once a handler has run, as the real layer's task does, so a caller that keeps the task
+    // does not keep alive what its handlers captured.
     private let lock = NSLock()
-    private let errorHandler: (NetworkError) -> Void
+    private var errorHandler: ((NetworkError) -> Void)?
     private let onFirstCancel: @Sendable () -> Void
     private var phase = Phase.idle
     private var cancels = 0
@@ -56,8 +58,8 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
     public func cancel() {
         let isFirst: Bool = lock.withLock {
             cancels += 1
-            if case .scheduled = phase {
-                phase = .scheduled { [errorHandler] in errorHandler(.cancelled) }
+            if case .scheduled = phase, let errorHandler {
+                phase = .scheduled { errorHandler(.cancelled) }
             }
             return cancels == 1
         }
@@ -73,10 +75,15 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
         let delivery: () -> Void
         switch result {
         case .success(let value): delivery = { successHandler(value) }
-        case .failure(let error): delivery = { [errorHandler] in errorHandler(error) }
+        case .failure(let error):
+            let errorHandler = lock.withLock { self.errorHandler }
+            delivery = { errorHandler?(error) }
         }
         guard let queue else {
-            lock.withLock { phase = .delivered }
+            lock.withLock {
+                phase = .delivered
+                errorHandler = nil
+            }
             delivery()
             return
         }
@@ -88,6 +95,7 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
         let delivery: (() -> Void)? = lock.withLock {
             guard case .scheduled(let delivery) = phase else { return nil }
             phase = .delivered
+            errorHandler = nil
             return delivery
         }
         delivery?()

@@ -33,6 +33,17 @@ struct DummyURLPattern: Sendable, CustomStringConvertible {
         }
     }
 
+    /// A pattern for a request the real layer refuses to send: it matches nothing.
+    static func matchingNothing(_ text: String) -> DummyURLPattern {
+        DummyURLPattern(text: text)
+    }
+
+    private init(text: String) {
+        self.text = text
+        components = nil
+        anyHost = false
+    }
+
     var description: String {
         guard let components else { return "\(text) (not a valid URL: matches nothing)" }
         if anyHost { return "\(text) (any host)" }

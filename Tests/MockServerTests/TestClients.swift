@@ -25,7 +25,7 @@ struct FetchResult {
 
 /// Holds a completion's result until the waiting test reads it; the lock makes the
 /// hand-over between URLSession's queue and the test thread safe.
-private final class ResultBox: @unchecked Sendable {
+final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored = FetchResult()
     var value: FetchResult {

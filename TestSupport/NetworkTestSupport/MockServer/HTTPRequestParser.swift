@@ -111,10 +111,15 @@ struct HTTPRequestParser {
         }
     }
 
+    /// The longest chunk-size line (with extensions) accepted.
+    static let maxChunkLineBytes = 8 * 1024
+
     private mutating func readChunkedBody() throws(HTTPParseError) -> [UInt8] {
         var body: [UInt8] = []
-        var budget = Self.maxHeadBytes  // for chunk-size lines and trailers together
+        // Each chunk-size line has its own small budget (the body limit bounds their number), and the
+        // trailers share one as a header section does.
         while true {
+            var budget = Self.maxChunkLineBytes
             guard let line = try readLine(budget: &budget, endOfStreamAllowed: false) else {
                 throw .connectionClosed
             }
@@ -126,10 +131,12 @@ struct HTTPRequestParser {
             if size == 0 { break }
             guard size <= maxBodyBytes - body.count else { throw .bodyTooLarge }
             body += try readExactly(size)
+            budget = Self.maxChunkLineBytes
             guard try readLine(budget: &budget, endOfStreamAllowed: false)?.isEmpty == true else {
                 throw .malformed("chunk data longer than its size")
             }
         }
+        var budget = Self.maxHeadBytes
         while let trailer = try readLine(budget: &budget, endOfStreamAllowed: false), !trailer.isEmpty {
             _ = try Self.headerField(trailer)
         }

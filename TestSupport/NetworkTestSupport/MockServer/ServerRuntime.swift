@@ -31,6 +31,7 @@ final class ServerRuntime: @unchecked Sendable {
         self.maxBodyBytes = maxBodyBytes
         threads.enter()
         let thread = Thread { [self] in
+            markCurrentThread()
             acceptLoop()
             threads.leave()
         }
@@ -39,11 +40,32 @@ final class ServerRuntime: @unchecked Sendable {
     }
 
     /// Stops accepting, wakes every thread, waits for all of them, then frees the descriptors.
+    ///
+    /// Called on one of the server's own threads (a handler that drops the last reference to its
+    /// server), it cannot wait for itself: a detached thread waits and frees the descriptors instead.
     func shutdown() {
         stopSignal.trigger()
+        guard Thread.current.threadDictionary[Self.threadKey] as? String != identity else {
+            let finisher = Thread { [self] in finish() }
+            finisher.name = "MockServer shutdown :\(port)"
+            finisher.start()
+            return
+        }
+        finish()
+    }
+
+    private func finish() {
         threads.wait()
         SocketIO.closeDescriptor(listenFD)
         stopSignal.close()
+    }
+
+    /// Marks the server's own threads, so `shutdown()` can tell when it runs on one.
+    private static let threadKey = "NetworkTestSupport.MockServer.runtime"
+    private var identity: String { "\(ObjectIdentifier(self).hashValue)" }
+
+    private func markCurrentThread() {
+        Thread.current.threadDictionary[Self.threadKey] = identity
     }
 
     private func acceptLoop() {
@@ -63,7 +85,8 @@ final class ServerRuntime: @unchecked Sendable {
                 socket: ClientSocket(fd: fd, stopSignal: stopSignal), id: id, state: state,
                 maxBodyBytes: maxBodyBytes)
             threads.enter()
-            let thread = Thread { [threads] in
+            let thread = Thread { [self] in
+                markCurrentThread()
                 connection.run()
                 threads.leave()
             }

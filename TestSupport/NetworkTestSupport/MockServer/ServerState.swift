@@ -77,7 +77,8 @@ final class ServerState: @unchecked Sendable {
 
     /// The oldest request not yet taken, waiting up to `timeout` seconds for one to arrive.
     func takeRequest(timeout: TimeInterval) -> MockServerRequest? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        // NSCondition traps on an infinite or NaN deadline: NaN means no wait, infinity about 115 days.
+        let deadline = Date(timeIntervalSinceNow: timeout.isNaN ? 0 : min(timeout, 10_000_000))
         condition.lock()
         defer { condition.unlock() }
         while nextToTake >= recorded.count {

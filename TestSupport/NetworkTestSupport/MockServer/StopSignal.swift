@@ -49,7 +49,8 @@ final class StopSignal: @unchecked Sendable {
     /// Waits until `fd` reports one of `events`, the signal fires, or `timeout` passes
     /// (`nil`: no limit). The stop signal wins when both are ready.
     func wait(for fd: Int32, events: Int16, timeout: TimeInterval? = nil) -> WaitResult {
-        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
+        // NaN would trap converting to milliseconds below: it means no wait at all.
+        let deadline = timeout.map { Date(timeIntervalSinceNow: $0.isNaN ? 0 : $0) }
         while true {
             var milliseconds: Int32 = -1
             if let deadline {
