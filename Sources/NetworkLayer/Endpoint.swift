@@ -33,6 +33,9 @@ public protocol Endpoint {
     var body: RequestBody { get }
     /// Seconds this request may wait for data; `nil`, the default, uses the layer's timeout.
     var timeout: TimeInterval? { get }
+    /// The most bytes this request's reply may have (after gzip inflation); `nil`, the default, uses the
+    /// layer's ``NetworkLayer/maximumResponseSize``.
+    var maximumResponseSize: Int? { get }
 }
 
 extension Endpoint {
@@ -44,6 +47,8 @@ extension Endpoint {
     public var body: RequestBody { .empty }
     /// The layer's timeout.
     public var timeout: TimeInterval? { nil }
+    /// The layer's maximum response size.
+    public var maximumResponseSize: Int? { nil }
 }
 
 extension RequestDescription {
@@ -53,7 +58,8 @@ extension RequestDescription {
         self.init(
             method: endpoint.method, urlString: endpoint.path, query: endpoint.query,
             headers: endpoint.headers,
-            body: endpoint.body, timeout: endpoint.timeout, requiresPath: true)
+            body: endpoint.body, timeout: endpoint.timeout,
+            maximumResponseSize: endpoint.maximumResponseSize, requiresPath: true)
     }
 }
 

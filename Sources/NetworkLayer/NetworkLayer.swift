@@ -33,6 +33,13 @@ open class NetworkLayer: @unchecked Sendable {
     public let callbackQueue: DispatchQueue
     /// How long a request may wait for data, in seconds.
     public let timeout: TimeInterval
+    /// The most bytes a reply's body may have, counted as delivered (after gzip inflation). A larger
+    /// reply is stopped as soon as it is known to be too large and fails with
+    /// ``NetworkError/transport(_:)`` carrying `URLError(.dataLengthExceedsMaximum)`.
+    public let maximumResponseSize: Int
+
+    /// The default ``maximumResponseSize``: 50 MiB.
+    public static let defaultMaximumResponseSize = 50 * 1024 * 1024
 
     /// Builds every request; test doubles use it to record exactly what the layer would send.
     package let builder: RequestBuilder
@@ -56,6 +63,8 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.
     ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
+    ///     Fractions count: 0.5 waits half a second.
+    ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -63,8 +72,10 @@ open class NetworkLayer: @unchecked Sendable {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
-        timeout: TimeInterval = 60
+        timeout: TimeInterval = 60,
+        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize
     ) {
+        self.maximumResponseSize = maximumResponseSize
         self.baseURL = baseURL
         self.defaultHeaders = defaultHeaders
         self.encoder = encoder
@@ -74,24 +85,25 @@ open class NetworkLayer: @unchecked Sendable {
         builder = RequestBuilder(
             resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders, encoder: encoder,
             timeout: timeout)
-        ownTransport = sessionConfiguration.map(SessionTransport.init(configuration:))
+        ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
     }
 
     /// Creates a layer for an API environment: its base URL and headers become the layer's `baseURL` and
     /// `defaultHeaders`. The other parameters are those of
-    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:)``.
+    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:)``.
     public convenience init(
         environment: APIEnvironment,
         sessionConfiguration: URLSessionConfiguration? = nil,
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
-        timeout: TimeInterval = 60
+        timeout: TimeInterval = 60,
+        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize
     ) {
         self.init(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,
             sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
-            callbackQueue: callbackQueue, timeout: timeout)
+            callbackQueue: callbackQueue, timeout: timeout, maximumResponseSize: maximumResponseSize)
     }
 
     deinit {

@@ -13,22 +13,24 @@ import Foundation
 ///   with the `Location` header, instead of success for a request whose body was silently lost.
 /// - A redirect to another origin (scheme, host or port) loses `Authorization`, `Proxy-Authorization` and
 ///   `Cookie`, so a server cannot send the caller's credentials elsewhere.
-enum RedirectPolicy {
+struct RedirectPolicy: Sendable {
+    static let `default` = RedirectPolicy()
+
     private static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
 
     /// The request to follow `response` with, or `nil` to stop and deliver the redirect itself.
-    static func request(
+    func request(
         following response: HTTPURLResponse, to proposed: URLRequest, from original: URLRequest?
     ) -> URLRequest? {
         let hasBody = !(original?.httpBody?.isEmpty ?? true)
         if hasBody && (response.statusCode == 307 || response.statusCode == 308) {
             return nil
         }
-        guard let from = original?.url ?? response.url, let to = proposed.url, !sameOrigin(from, to) else {
+        guard let from = original?.url ?? response.url, let to = proposed.url, !Self.sameOrigin(from, to) else {
             return proposed
         }
         var request = proposed
-        for name in credentialHeaders {
+        for name in Self.credentialHeaders {
             request.setValue(nil, forHTTPHeaderField: name)
         }
         return request

@@ -10,13 +10,17 @@ package struct RequestDescription {
     package var body: RequestBody = .empty
     /// Overrides the layer's timeout when set.
     package var timeout: Double? = nil
+    /// Overrides the layer's maximum response size when set.
+    package var maximumResponseSize: Int? = nil
     /// Set for endpoints: `urlString` must be a path below the base URL, never an absolute URL.
     package var requiresPath = false
 
     package init(
         method: HTTPMethod, urlString: String, query: [String: String] = [:], headers: [String: String] = [:],
-        body: RequestBody = .empty, timeout: Double? = nil, requiresPath: Bool = false
+        body: RequestBody = .empty, timeout: Double? = nil, maximumResponseSize: Int? = nil,
+        requiresPath: Bool = false
     ) {
+        self.maximumResponseSize = maximumResponseSize
         self.method = method
         self.urlString = urlString
         self.query = query

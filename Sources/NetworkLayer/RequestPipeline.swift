@@ -31,14 +31,18 @@ extension NetworkLayer {
             }
         })
         let method = description.method
-        let cancelTransport = transport.send(request) { body, response, error in
+        let decodesInPlace = !decoding.runsCallerCode
+        let limit = description.maximumResponseSize ?? maximumResponseSize
+        let cancelTransport = transport.send(request, limit: limit) { body, response, error in
             task.transportFinished()
             switch ResponseValidator.validate(body: body, response: response, error: error, method: method) {
             case .failure(let error):
                 task.fail(error)
-            case .success(let reply) where reply.body.count <= ResponseDecoding<Value>.inlineLimit:
+            case .success(let reply) where decodesInPlace:
                 finish.value(reply)
             case .success(let reply):
+                // Off the session's serial delegate queue: a slow `Decodable` must not hold up every other
+                // request on the session.
                 DispatchQueue.global(qos: .userInitiated).async { finish.value(reply) }
             }
         }

@@ -2,19 +2,17 @@ import Foundation
 
 /// How a validated reply becomes the value the success handler receives.
 struct ResponseDecoding<Value> {
+    /// Whether decoding runs code of the caller's (a `Decodable`, a decoder's strategies): such decoding
+    /// never runs on the session's delegate queue. The rest costs less than a queue hop.
+    let runsCallerCode: Bool
     let decode: (Reply) throws(NetworkError) -> Value
-
-    /// Replies up to this size decode where they land: a queue hop (~45–80 µs measured on Linux) costs
-    /// more than decoding them. Larger ones decode on a concurrent queue, so big replies decode in
-    /// parallel instead of one after another on the session's serial delegate queue.
-    static var inlineLimit: Int { 16 * 1024 }
 }
 
 extension ResponseDecoding where Value: Decodable {
     /// Decodes JSON into `Value`; an empty reply is ``NetworkError/emptyResponse``. ``EmptyResponse``
     /// succeeds for any 2xx reply, whatever its body ("OK", JSON, nothing).
     static func json(_ type: Value.Type, decoder: JSONDecoder) -> Self {
-        Self { reply throws(NetworkError) in
+        Self(runsCallerCode: Value.self != EmptyResponse.self) { reply throws(NetworkError) in
             if let empty = EmptyResponse() as? Value { return empty }
             if reply.hasNoContent { throw .emptyResponse }
             do {
@@ -28,5 +26,5 @@ extension ResponseDecoding where Value: Decodable {
 
 extension ResponseDecoding where Value == Void {
     /// Succeeds for any 2xx reply, with or without a body.
-    static var ignoringBody: Self { Self { _ in () } }
+    static var ignoringBody: Self { Self(runsCallerCode: false) { _ in () } }
 }

@@ -4,92 +4,70 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Sends requests on one URLSession whose delegate keeps a table of the tasks in flight.
+/// Sends requests on one URLSession whose delegate routes each task's events to its ``DataTransfer``.
 ///
-/// Tasks are created with completion handlers: on Linux a task without one costs about three delegate
-/// operations per request, plus one per body chunk, all on the serial delegate queue (measured: 6–11%
-/// of small-request throughput, and most of the throughput of 1 MB replies). The session still has a
-/// delegate, so per-task events that need one (progress, redirects, challenges) can be routed through
-/// the same table.
+/// Tasks are delegate-driven, not completion-handler tasks: only the delegate sees the body as it
+/// arrives, which is where a reply too large is stopped, the idle timeout is kept, and a challenge
+/// FoundationNetworking would wait on forever is answered.
 final class SessionTransport: Sendable {
     /// The session `NetworkLayer()` uses. Creating and tearing down sessions crashes libcurl under load
     /// on Linux, so layers without their own configuration share this one and never invalidate it.
     static let shared = SessionTransport(configuration: .default)
 
     private let session: URLSession
-    private let router: TaskRouter
+    /// The session's delegate; tests watch it to see that an owned session was invalidated.
+    let delegate: SessionDelegate
     private let delegateQueue: OperationQueue
 
-    init(configuration: URLSessionConfiguration) {
-        router = TaskRouter()
+    /// A session for a copy of `configuration`, with the changes the layer needs to keep its contract
+    /// (see ``safeConfiguration(from:)``).
+    init(configuration: URLSessionConfiguration, redirectPolicy: RedirectPolicy = .default) {
+        delegate = SessionDelegate(redirectPolicy: redirectPolicy)
         delegateQueue = OperationQueue()
         delegateQueue.name = "NetworkLayer.SessionTransport"
         delegateQueue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: router, delegateQueue: delegateQueue)
+        session = URLSession(
+            configuration: Self.safeConfiguration(from: configuration), delegate: delegate,
+            delegateQueue: delegateQueue)
+    }
+
+    /// A copy of `configuration` without a URL cache. With a cache, FoundationNetworking looks the
+    /// request up on a background queue before the task's protocol exists, and a `cancel()` in that
+    /// window stops the process ("Trying to access a behaviour for a task that in not in the
+    /// registry"). Caching never served a reply on Linux anyway.
+    static func safeConfiguration(from configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        // `copy()` of a URLSessionConfiguration is always one; the fallback keeps the caller's object.
+        let copy = configuration.copy() as? URLSessionConfiguration ?? configuration
+        copy.urlCache = nil
+        return copy
     }
 
     /// Starts `request`; `completion` runs once, on the session's delegate queue.
+    ///
+    /// - Parameters:
+    ///   - limit: The most body bytes accepted; a larger reply fails with
+    ///     `URLError(.dataLengthExceedsMaximum)` as soon as it is known to be too large.
     /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
     func send(
-        _ request: URLRequest,
+        _ request: URLRequest, limit: Int,
         completion: @escaping @Sendable (Data, URLResponse?, (any Error)?) -> Void
     ) -> @Sendable () -> Void {
-        let slot = TaskSlot()
-        let task = session.dataTask(with: request) { [router] data, response, error in
-            router.remove(slot.identifier)
-            completion(data ?? Data(), response, error)
-        }
-        slot.identifier = task.taskIdentifier
-        router.add(task.taskIdentifier)
-        task.resume()
-        return { [router, delegateQueue] in
-            // FoundationNetworking stops the process when a task is cancelled while its completion is
-            // being delivered (the task has already left the session's registry). Completion runs on the
-            // serial delegate queue, so cancelling there, only while the task is still in flight, cannot
-            // race it.
-            delegateQueue.addOperation {
-                if router.contains(task.taskIdentifier) { task.cancel() }
-            }
-        }
+        let idleTimeout = request.timeoutInterval
+        var request = request
+        // The layer's own idle timer fires first; FoundationNetworking's is only a backstop, far enough
+        // behind that it can't fire while a redirect is being answered (which stops the process).
+        request.timeoutInterval = min(idleTimeout * 2 + 30, RequestBuilder.longestTimeout)
+        let transfer = DataTransfer(
+            limit: limit, idleTimeout: idleTimeout, method: request.httpMethod, delegateQueue: delegateQueue,
+            completion: completion)
+        let task = session.dataTask(with: request)
+        delegate.add(transfer, for: task)
+        transfer.start(task)
+        return { transfer.stopFromAnyThread(because: nil) }
     }
-
-    /// The session's delegate; tests watch it to see that an owned session was invalidated.
-    var delegate: AnyObject { router }
 
     /// Lets running tasks finish, then releases the session and its delegate.
     func invalidate() {
         session.finishTasksAndInvalidate()
-    }
-}
-
-/// A task's identifier, known only once the task exists, read by its completion handler.
-private final class TaskSlot: @unchecked Sendable {
-    // Written before `resume()`, read after completion: `resume()` orders the two.
-    var identifier = 0
-}
-
-/// The session delegate: a lock-protected table of the tasks in flight.
-private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var inFlight: Set<Int> = []
-
-    func add(_ identifier: Int) {
-        _ = lock.withLock { inFlight.insert(identifier) }
-    }
-
-    func remove(_ identifier: Int) {
-        _ = lock.withLock { inFlight.remove(identifier) }
-    }
-
-    func contains(_ identifier: Int) -> Bool {
-        lock.withLock { inFlight.contains(identifier) }
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(
-            RedirectPolicy.request(following: response, to: request, from: task.originalRequest))
     }
 }

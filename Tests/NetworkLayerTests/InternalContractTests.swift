@@ -74,17 +74,17 @@ final class InternalContractTests: XCTestCase {
         let origin = try request("https://api.example.com/a", body: Data("{}".utf8))
         for status in [307, 308] {
             XCTAssertNil(
-                RedirectPolicy.request(
+                RedirectPolicy.default.request(
                     following: try response(status, "https://api.example.com/a"),
                     to: try request("https://api.example.com/b"),
                     from: origin), "\(status) with a body")
             XCTAssertNotNil(
-                RedirectPolicy.request(
+                RedirectPolicy.default.request(
                     following: try response(status, "https://api.example.com/a"),
                     to: try request("https://api.example.com/b"),
                     from: try request("https://api.example.com/a")), "\(status) without a body")
         }
-        let same = RedirectPolicy.request(
+        let same = RedirectPolicy.default.request(
             following: try response(302, "https://api.example.com/a"),
             to: try request("https://API.example.com:443/b"),
             from: origin)
@@ -92,7 +92,7 @@ final class InternalContractTests: XCTestCase {
         for other in [
             "http://api.example.com/b", "https://evil.example.com/b", "https://api.example.com:8443/b",
         ] {
-            let followed = RedirectPolicy.request(
+            let followed = RedirectPolicy.default.request(
                 following: try response(301, "https://api.example.com/a"), to: try request(other),
                 from: origin)
             XCTAssertNil(followed?.value(forHTTPHeaderField: "Authorization"), other)

@@ -1,0 +1,170 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One request on the session: the body as it arrives, the size limit, the idle timeout, and the one
+/// completion.
+///
+/// The session delegate feeds it on the delegate queue. The layer stops a transfer itself (too large,
+/// timed out, cancelled) only on that queue too, so a stop is never unordered against the task's
+/// completion or a redirect the delegate is answering: that is what keeps FoundationNetworking's traps
+/// out of reach (see `SessionDelegate`).
+final class DataTransfer: @unchecked Sendable {
+    typealias Completion = @Sendable (Data, URLResponse?, (any Error)?) -> Void
+
+    // Mutable state is guarded by `lock`: the delegate queue writes it, the timer queue reads it.
+    private let lock = NSLock()
+    private var body = Data()
+    private var response: URLResponse?
+    private var stopReason: URLError?
+    private var declinedChallenge = false
+    private var lastActivity: UInt64
+    private var task: URLSessionTask?
+    private var completion: Completion?
+
+    private let limit: Int
+    private let idleTimeout: TimeInterval
+    private let checksContentLength: Bool
+    private let delegateQueue: OperationQueue
+
+    /// - Parameters:
+    ///   - limit: The most body bytes (after content decoding) to accept.
+    ///   - idleTimeout: Seconds without data after which the transfer fails with `.timedOut`.
+    ///   - method: The request's method; a HEAD reply's `Content-Length` announces no body.
+    init(
+        limit: Int, idleTimeout: TimeInterval, method: String?, delegateQueue: OperationQueue,
+        completion: @escaping Completion
+    ) {
+        self.limit = max(0, limit)
+        self.idleTimeout = idleTimeout
+        checksContentLength = method != "HEAD"
+        self.delegateQueue = delegateQueue
+        self.completion = completion
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Starts the transfer on `task` and arms its idle timeout.
+    func start(_ task: URLSessionTask) {
+        lock.withLock { self.task = task }
+        task.resume()
+        scheduleIdleCheck(after: idleTimeout)
+    }
+
+    // MARK: - Events from the session delegate (delegate queue)
+
+    /// A response head arrived; `false` if its announced length is over the limit.
+    func receive(_ response: URLResponse) -> Bool {
+        let tooLarge = lock.withLock {
+            self.response = response
+            lastActivity = DispatchTime.now().uptimeNanoseconds
+            return checksContentLength && response.expectedContentLength > Int64(limit)
+        }
+        if tooLarge { stop(because: Self.tooLarge(limit)) }
+        return !tooLarge
+    }
+
+    /// Body bytes arrived. Past the limit the transfer stops and keeps none of them, including what
+    /// FoundationNetworking still hands over after the cancel.
+    func receive(_ data: Data) {
+        let tooLarge: Bool = lock.withLock {
+            guard completion != nil, stopReason == nil else { return false }
+            lastActivity = DispatchTime.now().uptimeNanoseconds
+            guard body.count + data.count <= limit else {
+                body = Data()
+                return true
+            }
+            body.append(data)
+            return false
+        }
+        if tooLarge { stop(because: Self.tooLarge(limit)) }
+    }
+
+    /// The server's redirect is being followed: what arrived so far belonged to the 3xx.
+    func redirected() {
+        lock.withLock {
+            body = Data()
+            response = nil
+            lastActivity = DispatchTime.now().uptimeNanoseconds
+        }
+    }
+
+    /// Whether the redirect may still be answered: not once the layer has stopped the transfer
+    /// (answering a cancelled task's redirect stops the process in FoundationNetworking).
+    var isStopped: Bool { lock.withLock { stopReason != nil || completion == nil } }
+
+    /// The server asked for credentials the layer doesn't have. FoundationNetworking would wait
+    /// forever for them; declining ends the task as cancelled, which ``finish(with:)`` turns back into
+    /// the challenge's own reply (a 401 or 407 with its headers).
+    func declineChallenge() {
+        lock.withLock { declinedChallenge = true }
+    }
+
+    /// The task is over: deliver what arrived, or why it stopped, exactly once.
+    func finish(with error: (any Error)?, response taskResponse: URLResponse?) {
+        let delivery: (Completion, Data, URLResponse?, (any Error)?)? = lock.withLock {
+            guard let completion else { return nil }
+            defer {
+                self.completion = nil
+                task = nil
+                body = Data()
+            }
+            let response = self.response ?? taskResponse
+            if let stopReason { return (completion, Data(), response, stopReason) }
+            let declined = declinedChallenge && (error as? URLError)?.code == .cancelled
+            return (completion, body, response, declined ? nil : error)
+        }
+        guard let (completion, body, response, error) = delivery else { return }
+        completion(body, response, error)
+    }
+
+    // MARK: - Stopping (delegate queue)
+
+    /// Cancels the task for `reason` unless it has already finished; the first reason wins.
+    func stop(because reason: URLError?) {
+        let task: URLSessionTask? = lock.withLock {
+            guard completion != nil else { return nil }
+            if stopReason == nil { stopReason = reason }
+            return self.task
+        }
+        task?.cancel()
+    }
+
+    /// Stops the transfer from any thread: the stop itself runs on the delegate queue.
+    func stopFromAnyThread(because reason: URLError?) {
+        delegateQueue.addOperation { self.stop(because: reason) }
+    }
+
+    // MARK: - Idle timeout
+
+    private static let timerQueue = DispatchQueue(label: "NetworkLayer.DataTransfer.timeouts")
+
+    /// FoundationNetworking truncates timeouts to whole seconds (0.5 s fires at once), so the layer
+    /// keeps its own: a check at the deadline, pushed back by however long ago data last arrived.
+    private func scheduleIdleCheck(after seconds: TimeInterval) {
+        Self.timerQueue.asyncAfter(deadline: .now() + seconds) { [weak self] in
+            self?.checkIdle()
+        }
+    }
+
+    private func checkIdle() {
+        let remaining: TimeInterval? = lock.withLock {
+            guard completion != nil else { return nil }
+            let idle = TimeInterval(DispatchTime.now().uptimeNanoseconds - lastActivity) / 1e9
+            return idleTimeout - idle
+        }
+        guard let remaining else { return }
+        if remaining > 0 {
+            scheduleIdleCheck(after: remaining)
+        } else {
+            stopFromAnyThread(because: URLError(.timedOut))
+        }
+    }
+
+    private static func tooLarge(_ limit: Int) -> URLError {
+        URLError(
+            .dataLengthExceedsMaximum,
+            userInfo: [NSLocalizedDescriptionKey: "The reply is larger than the limit of \(limit) bytes."])
+    }
+}

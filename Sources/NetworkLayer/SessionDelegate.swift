@@ -1,0 +1,76 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The session's delegate: routes each task's events to its ``DataTransfer``.
+///
+/// Every event arrives on the session's serial delegate queue, and the layer stops tasks only on that
+/// queue. Two FoundationNetworking traps depend on that order:
+/// - answering a redirect for a task that was cancelled meanwhile stops the process, so a redirect is
+///   answered only while the transfer is running, and then at once;
+/// - a 401 or 407 with a `Basic` challenge waits forever for a credential unless the task-level
+///   challenge method answers, so the layer, which has no credentials to offer, declines it.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // `transfers` is guarded by `lock`: requests are added from the caller's thread.
+    private let lock = NSLock()
+    private var transfers: [Int: DataTransfer] = [:]
+    private let redirectPolicy: RedirectPolicy
+
+    init(redirectPolicy: RedirectPolicy) {
+        self.redirectPolicy = redirectPolicy
+    }
+
+    func add(_ transfer: DataTransfer, for task: URLSessionTask) {
+        lock.withLock { transfers[task.taskIdentifier] = transfer }
+    }
+
+    private func transfer(for task: URLSessionTask) -> DataTransfer? {
+        lock.withLock { transfers[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let allowed = transfer(for: dataTask)?.receive(response) ?? true
+        completionHandler(allowed ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        transfer(for: dataTask)?.receive(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let transfer = lock.withLock { transfers.removeValue(forKey: task.taskIdentifier) }
+        transfer?.finish(with: error, response: task.response)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        guard let transfer = transfer(for: task), !transfer.isStopped, task.state == .running else { return }
+        let next = redirectPolicy.request(following: response, to: request, from: task.originalRequest)
+        if next != nil { transfer.redirected() }
+        completionHandler(next)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+            // Only HTTP authentication reaches here on Linux (libcurl checks certificates itself).
+            guard let transfer = transfer(for: task), !transfer.isStopped, task.state == .running else {
+                return
+            }
+            transfer.declineChallenge()
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+            // Apple's URLSession delivers the 401 itself, and evaluates server trust as usual.
+            completionHandler(.performDefaultHandling, nil)
+        #endif
+    }
+}
