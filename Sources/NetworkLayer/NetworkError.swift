@@ -31,11 +31,12 @@ public enum NetworkError: Error {
 }
 
 extension NetworkError {
-    /// A short sentence for a person to read, never empty.
+    /// A short sentence for a person to read, never empty. URL credentials and the values of query and
+    /// fragment parameters are replaced by `<redacted>`, so the text can be shown or logged.
     public var message: String {
         switch self {
         case .invalidURL(let string):
-            return "The address \"\(string)\" is not a valid web address."
+            return "The address \(Redaction.quoted(Redaction.url(string))) is not a valid web address."
         case .encodingFailed:
             return "The request could not be prepared."
         case .timedOut:
@@ -54,7 +55,7 @@ extension NetworkError {
         case .invalidResponse:
             return "The server's response was not a valid HTTP response."
         case .custom(let text):
-            return text.isEmpty ? "Something went wrong." : text
+            return text.isEmpty ? "Something went wrong." : Redaction.text(text)
         }
     }
 
@@ -118,23 +119,26 @@ extension NetworkError: LocalizedError {
 }
 
 extension NetworkError: CustomStringConvertible {
-    /// A description for logs and test failures: the case and its details.
+    /// A description for logs and test failures: the case and its details, with URL credentials and the
+    /// values of query and fragment parameters replaced by `<redacted>` (as in ``message``) wherever a
+    /// URL appears, the underlying errors' texts included. Headers' values and bodies are never shown.
     public var description: String {
         switch self {
-        case .invalidURL(let string): return "invalidURL(\(string.debugDescription))"
-        case .encodingFailed(let error): return "encodingFailed(\(error))"
+        case .invalidURL(let string): return "invalidURL(\(Redaction.quoted(Redaction.url(string))))"
+        case .encodingFailed(let error): return "encodingFailed(\(Redaction.text("\(error)")))"
         case .timedOut: return "timedOut"
         case .cancelled: return "cancelled"
         case .transport(let error):
-            let detail = error.userInfo[NSLocalizedDescriptionKey] as? String
+            // The underlying text may name the failing URL (a test double's does), secrets and all.
+            let detail = (error.userInfo[NSLocalizedDescriptionKey] as? String).map(Redaction.text)
             return "transport(URLError \(error.code.rawValue)\(detail.map { ": \($0)" } ?? ""))"
         case .unacceptableStatusCode(let code, let body, _):
             return "unacceptableStatusCode(\(code), body: \(body.count) bytes)"
         case .emptyResponse: return "emptyResponse"
         case .decodingFailed(let error, let body):
-            return "decodingFailed(\(error), body: \(body.count) bytes)"
+            return "decodingFailed(\(Redaction.text("\(error)")), body: \(body.count) bytes)"
         case .invalidResponse: return "invalidResponse"
-        case .custom(let text): return "custom(\(text.debugDescription))"
+        case .custom(let text): return "custom(\(Redaction.quoted(Redaction.text(text))))"
         }
     }
 }
