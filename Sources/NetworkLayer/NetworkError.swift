@@ -11,6 +11,18 @@ public enum NetworkError: Error {
     case invalidURL(String)
     /// The request body could not be encoded (for example a `Double.nan` in JSON).
     case encodingFailed(any Error)
+    /// A header could not be sent as given, so the request was not sent at all. Carries the header's
+    /// name, never its value (which may be a credential).
+    ///
+    /// A name must be an RFC 9110 token: at least one character, each a letter, a digit or one of
+    /// ``!#$%&'*+-.^_`|~``, so no spaces, colons or line breaks. A value must not contain a carriage
+    /// return, a line feed or a NUL character; any other character is allowed. The checks run before
+    /// anything is sent because FoundationNetworking passes a line break in a name on to the wire (it
+    /// would add header lines of the caller's choosing) and silently drops a header whose value has one
+    /// (a request would go out without its `Authorization` and still succeed). The layer's default
+    /// headers are checked when the layer is created; if one is invalid, every request fails with this
+    /// error, and a request's own headers (and a body's content type) are checked with the request.
+    case invalidHeader(String)
     /// The request did not finish within its timeout.
     case timedOut
     /// The request was cancelled through ``NetworkTask/cancel()``.
@@ -39,6 +51,8 @@ extension NetworkError {
             return "The address \(Redaction.quoted(Redaction.url(string))) is not a valid web address."
         case .encodingFailed:
             return "The request could not be prepared."
+        case .invalidHeader(let name):
+            return "The request header \(Redaction.quoted(name)) is not valid."
         case .timedOut:
             return "The request timed out."
         case .cancelled:
@@ -126,6 +140,7 @@ extension NetworkError: CustomStringConvertible {
         switch self {
         case .invalidURL(let string): return "invalidURL(\(Redaction.quoted(Redaction.url(string))))"
         case .encodingFailed(let error): return "encodingFailed(\(Redaction.text("\(error)")))"
+        case .invalidHeader(let name): return "invalidHeader(\(Redaction.quoted(name)))"
         case .timedOut: return "timedOut"
         case .cancelled: return "cancelled"
         case .transport(let error):
