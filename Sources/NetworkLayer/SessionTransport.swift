@@ -90,6 +90,6 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(
-            RedirectPolicy.request(following: response, to: request, from: task.originalRequest))
+            RedirectPolicy.default.request(following: response, to: request, from: task.originalRequest))
     }
 }
