@@ -24,6 +24,8 @@ final class DataTransfer: @unchecked Sendable {
     private var task: URLSessionTask?
     private var completion: Completion?
 
+    /// The requesting layer's rules for following redirects; layers sharing a session may differ.
+    let redirectPolicy: RedirectPolicy
     private let limit: Int
     private let idleTimeout: TimeInterval
     private let checksContentLength: Bool
@@ -34,9 +36,10 @@ final class DataTransfer: @unchecked Sendable {
     ///   - idleTimeout: Seconds without data after which the transfer fails with `.timedOut`.
     ///   - method: The request's method; a HEAD reply's `Content-Length` announces no body.
     init(
-        limit: Int, idleTimeout: TimeInterval, method: String?, delegateQueue: OperationQueue,
-        completion: @escaping Completion
+        limit: Int, idleTimeout: TimeInterval, method: String?, redirectPolicy: RedirectPolicy,
+        delegateQueue: OperationQueue, completion: @escaping Completion
     ) {
+        self.redirectPolicy = redirectPolicy
         self.limit = max(0, limit)
         self.idleTimeout = idleTimeout
         checksContentLength = method != "HEAD"

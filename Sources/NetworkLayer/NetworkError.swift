@@ -11,6 +11,18 @@ public enum NetworkError: Error {
     case invalidURL(String)
     /// The request body could not be encoded (for example a `Double.nan` in JSON).
     case encodingFailed(any Error)
+    /// A header could not be sent as given, so the request was not sent at all. Carries the header's
+    /// name, never its value (which may be a credential).
+    ///
+    /// A name must be an RFC 9110 token: at least one character, each a letter, a digit or one of
+    /// ``!#$%&'*+-.^_`|~``, so no spaces, colons or line breaks. A value must not contain a carriage
+    /// return, a line feed or a NUL character; any other character is allowed. The checks run before
+    /// anything is sent because FoundationNetworking passes a line break in a name on to the wire (it
+    /// would add header lines of the caller's choosing) and silently drops a header whose value has one
+    /// (a request would go out without its `Authorization` and still succeed). The layer's default
+    /// headers are checked when the layer is created; if one is invalid, every request fails with this
+    /// error, and a request's own headers (and a body's content type) are checked with the request.
+    case invalidHeader(String)
     /// The request did not finish within its timeout.
     case timedOut
     /// The request was cancelled through ``NetworkTask/cancel()``.
@@ -31,13 +43,16 @@ public enum NetworkError: Error {
 }
 
 extension NetworkError {
-    /// A short sentence for a person to read, never empty.
+    /// A short sentence for a person to read, never empty. URL credentials and the values of query and
+    /// fragment parameters are replaced by `<redacted>`, so the text can be shown or logged.
     public var message: String {
         switch self {
         case .invalidURL(let string):
-            return "The address \"\(string)\" is not a valid web address."
+            return "The address \(Redaction.quoted(Redaction.url(string))) is not a valid web address."
         case .encodingFailed:
             return "The request could not be prepared."
+        case .invalidHeader(let name):
+            return "The request header \(Redaction.quoted(name)) is not valid."
         case .timedOut:
             return "The request timed out."
         case .cancelled:
@@ -54,7 +69,7 @@ extension NetworkError {
         case .invalidResponse:
             return "The server's response was not a valid HTTP response."
         case .custom(let text):
-            return text.isEmpty ? "Something went wrong." : text
+            return text.isEmpty ? "Something went wrong." : Redaction.text(text)
         }
     }
 
@@ -81,6 +96,8 @@ extension NetworkError {
             return "The server could not be found."
         case .cannotConnectToHost:
             return "Could not connect to the server."
+        case .dataLengthExceedsMaximum:
+            return "The server's reply was too large."
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
             return "A secure connection to the server could not be made."
@@ -118,23 +135,27 @@ extension NetworkError: LocalizedError {
 }
 
 extension NetworkError: CustomStringConvertible {
-    /// A description for logs and test failures: the case and its details.
+    /// A description for logs and test failures: the case and its details, with URL credentials and the
+    /// values of query and fragment parameters replaced by `<redacted>` (as in ``message``) wherever a
+    /// URL appears, the underlying errors' texts included. Headers' values and bodies are never shown.
     public var description: String {
         switch self {
-        case .invalidURL(let string): return "invalidURL(\(string.debugDescription))"
-        case .encodingFailed(let error): return "encodingFailed(\(error))"
+        case .invalidURL(let string): return "invalidURL(\(Redaction.quoted(Redaction.url(string))))"
+        case .encodingFailed(let error): return "encodingFailed(\(Redaction.text("\(error)")))"
+        case .invalidHeader(let name): return "invalidHeader(\(Redaction.quoted(name)))"
         case .timedOut: return "timedOut"
         case .cancelled: return "cancelled"
         case .transport(let error):
-            let detail = error.userInfo[NSLocalizedDescriptionKey] as? String
+            // The underlying text may name the failing URL (a test double's does), secrets and all.
+            let detail = (error.userInfo[NSLocalizedDescriptionKey] as? String).map(Redaction.text)
             return "transport(URLError \(error.code.rawValue)\(detail.map { ": \($0)" } ?? ""))"
         case .unacceptableStatusCode(let code, let body, _):
             return "unacceptableStatusCode(\(code), body: \(body.count) bytes)"
         case .emptyResponse: return "emptyResponse"
         case .decodingFailed(let error, let body):
-            return "decodingFailed(\(error), body: \(body.count) bytes)"
+            return "decodingFailed(\(Redaction.text("\(error)")), body: \(body.count) bytes)"
         case .invalidResponse: return "invalidResponse"
-        case .custom(let text): return "custom(\(text.debugDescription))"
+        case .custom(let text): return "custom(\(Redaction.quoted(Redaction.text(text))))"
         }
     }
 }

@@ -38,6 +38,9 @@ open class NetworkLayer: @unchecked Sendable {
     /// ``NetworkError/transport(_:)`` carrying `URLError(.dataLengthExceedsMaximum)`.
     public let maximumResponseSize: Int
 
+    /// Which redirects are followed, and what goes along to another origin.
+    public let redirectPolicy: RedirectPolicy
+
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
 
@@ -65,6 +68,8 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
     ///     Fractions count: 0.5 waits half a second.
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
+    ///   - redirectPolicy: Which redirects to follow; the default never follows https to http and sends
+    ///     none of the caller's headers to another origin.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -73,9 +78,11 @@ open class NetworkLayer: @unchecked Sendable {
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
         timeout: TimeInterval = 60,
-        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize
+        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
+        redirectPolicy: RedirectPolicy = .default
     ) {
         self.maximumResponseSize = maximumResponseSize
+        self.redirectPolicy = redirectPolicy
         self.baseURL = baseURL
         self.defaultHeaders = defaultHeaders
         self.encoder = encoder
@@ -90,7 +97,7 @@ open class NetworkLayer: @unchecked Sendable {
 
     /// Creates a layer for an API environment: its base URL and headers become the layer's `baseURL` and
     /// `defaultHeaders`. The other parameters are those of
-    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:)``.
+    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:)``.
     public convenience init(
         environment: APIEnvironment,
         sessionConfiguration: URLSessionConfiguration? = nil,
@@ -98,12 +105,14 @@ open class NetworkLayer: @unchecked Sendable {
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
         timeout: TimeInterval = 60,
-        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize
+        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
+        redirectPolicy: RedirectPolicy = .default
     ) {
         self.init(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,
             sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
-            callbackQueue: callbackQueue, timeout: timeout, maximumResponseSize: maximumResponseSize)
+            callbackQueue: callbackQueue, timeout: timeout, maximumResponseSize: maximumResponseSize,
+            redirectPolicy: redirectPolicy)
     }
 
     deinit {

@@ -4,36 +4,98 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What the transport does when a server redirects a request.
+/// Which redirects the layer follows, and what goes along when it does.
 ///
-/// - 301, 302 and 303 are followed as URLSession follows them: the request becomes a GET with no body.
-/// - 307 and 308 are followed only for requests without a body. FoundationNetworking re-sends a 307/308
-///   with its method but an empty body (measured; setting the body again does not help), so a request
-///   with a body is not followed: the caller gets ``NetworkError/unacceptableStatusCode(_:body:headers:)``
-///   with the `Location` header, instead of success for a request whose body was silently lost.
-/// - A redirect to another origin (scheme, host or port) loses `Authorization`, `Proxy-Authorization` and
-///   `Cookie`, so a server cannot send the caller's credentials elsewhere.
-struct RedirectPolicy: Sendable {
-    static let `default` = RedirectPolicy()
+/// A redirect that is not followed reaches the error handler as
+/// ``NetworkError/unacceptableStatusCode(_:body:headers:)`` with the 3xx status and its `Location` header
+/// (FoundationNetworking drops the body of a 3xx reply, so the body is empty). The caller can then decide
+/// to send the request to `Location` itself.
+///
+/// | redirect | ``default`` | with an option |
+/// |---|---|---|
+/// | `https` to `http` | not followed | followed with ``allowsInsecureRedirects`` |
+/// | request with a body, 303 (any method) or 301/302 of a POST | followed as a GET without a body | – |
+/// | request with a body, any other status (307, 308, 301/302 of PUT, PATCH, DELETE) | not followed | – |
+/// | request without a body | followed; 303 becomes a GET, other statuses keep the method | – |
+/// | to another origin | only `Accept` goes along | with ``forwardsHeadersAcrossOrigins``, every header but `Authorization`, `Proxy-Authorization` and `Cookie` |
+/// | within the origin | followed unchanged | – |
+///
+/// A request with a body is followed only when the redirect turns it into a GET without a body, because
+/// FoundationNetworking re-sends any other redirected request with its method but an empty body
+/// (measured: 307 and 308 for every method, 301 and 302 for PUT, PATCH and DELETE, all answered by the
+/// target as if the body had been sent). An origin is a scheme, host and port, with 80 and 443 standing
+/// for a missing port of `http` and `https`. Across origins the headers a caller set (the layer's
+/// default headers and a request's own: `Authorization`, `Cookie`, `X-Api-Key`, anything) are removed,
+/// since they were meant for the server the caller addressed, not for whichever one it redirects to.
+public struct RedirectPolicy: Sendable, Equatable {
+    /// Whether a redirect from `https` to `http` is followed. Default `false`: the redirected request,
+    /// headers included, would travel unencrypted.
+    public var allowsInsecureRedirects: Bool
+    /// Whether the caller's own headers go along to another origin. Default `false`. Credentials
+    /// (`Authorization`, `Proxy-Authorization`, `Cookie`) never do, whatever this says.
+    public var forwardsHeadersAcrossOrigins: Bool
 
-    private static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
+    /// Creates a policy; the defaults are those of ``default``.
+    public init(allowsInsecureRedirects: Bool = false, forwardsHeadersAcrossOrigins: Bool = false) {
+        self.allowsInsecureRedirects = allowsInsecureRedirects
+        self.forwardsHeadersAcrossOrigins = forwardsHeadersAcrossOrigins
+    }
+
+    /// No redirects from `https` to `http`, and only `Accept` goes along to another origin.
+    public static let `default` = RedirectPolicy()
+
+    /// Lowercased: header names are case-insensitive.
+    private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
     /// The request to follow `response` with, or `nil` to stop and deliver the redirect itself.
+    ///
+    /// - Parameters:
+    ///   - response: The 3xx reply.
+    ///   - proposed: The request FoundationNetworking would send next. It carries every header of the
+    ///     request it redirects.
+    ///   - original: The request the caller made (`URLSessionTask.originalRequest`): its body and origin
+    ///     are what the caller meant.
     func request(
         following response: HTTPURLResponse, to proposed: URLRequest, from original: URLRequest?
     ) -> URLRequest? {
-        let hasBody = !(original?.httpBody?.isEmpty ?? true)
-        if hasBody && (response.statusCode == 307 || response.statusCode == 308) {
+        guard let target = proposed.url else { return nil }
+        if !allowsInsecureRedirects && Self.isDowngrade(to: target, from: [response.url, original?.url]) {
             return nil
         }
-        guard let from = original?.url ?? response.url, let to = proposed.url, !Self.sameOrigin(from, to) else {
+        if !(original?.httpBody?.isEmpty ?? true) && !Self.becomesBodilessGet(response, proposed, original) {
+            return nil
+        }
+        guard let origin = original?.url ?? response.url, !Self.sameOrigin(origin, target) else {
             return proposed
         }
         var request = proposed
-        for name in Self.credentialHeaders {
+        for name in (proposed.allHTTPHeaderFields ?? [:]).keys where !keepsAcrossOrigins(name) {
             request.setValue(nil, forHTTPHeaderField: name)
         }
         return request
+    }
+
+    /// FoundationNetworking's rule for when a redirect drops the body (303 for any method, 301 and 302
+    /// for POST), confirmed on the request it proposes: any other redirect of a request with a body goes
+    /// out with the method and an empty body.
+    private static func becomesBodilessGet(
+        _ response: HTTPURLResponse, _ proposed: URLRequest, _ original: URLRequest?
+    ) -> Bool {
+        let status = response.statusCode
+        let dropsBody =
+            status == 303 || ((301...302).contains(status) && original?.httpMethod?.uppercased() == "POST")
+        return dropsBody && proposed.httpMethod?.uppercased() == "GET" && (proposed.httpBody?.isEmpty ?? true)
+    }
+
+    private func keepsAcrossOrigins(_ name: String) -> Bool {
+        let name = name.lowercased()
+        // Accept is the layer's own and says only what the caller can read: safe to send anywhere.
+        return name == "accept" || (forwardsHeadersAcrossOrigins && !Self.credentialHeaders.contains(name))
+    }
+
+    /// Whether `target` is plain `http` while any of the URLs the request came through was `https`.
+    private static func isDowngrade(to target: URL, from sources: [URL?]) -> Bool {
+        target.scheme?.lowercased() == "http" && sources.contains { $0?.scheme?.lowercased() == "https" }
     }
 
     private static func sameOrigin(_ first: URL, _ second: URL) -> Bool {

@@ -12,13 +12,20 @@ package struct RequestBuilder: Sendable {
     /// The layer's default headers, sorted once: applied in a fixed order, `accept` and `Accept` in one
     /// dictionary resolve the same way every time.
     private let defaultHeaders: [(key: String, value: String)]
+    /// The error of the first invalid default header, found once by `init`: the layer's init can neither
+    /// throw nor stop the app, and the mistake is the same for every request, so every request fails.
+    private let defaultHeadersError: NetworkError?
     package let encoder: JSONEncoder
     package let timeout: TimeInterval
 
     package func urlRequest(for description: RequestDescription) throws(NetworkError) -> URLRequest {
+        if let defaultHeadersError { throw defaultHeadersError }
+        let headers = Self.sorted(description.headers)
+        if let error = Self.invalidHeaderError(in: headers) { throw error }
         let url = try resolver.url(
             for: description.urlString, query: description.query, requiringPath: description.requiresPath)
         let body = try description.body.encoded(with: encoder)
+        if let body, !Self.isValidValue(body.contentType) { throw .invalidHeader("Content-Type") }
         var request = URLRequest(url: url)
         request.httpMethod = description.method.rawValue
         request.timeoutInterval = Self.usable(description.timeout, or: timeout)
@@ -32,7 +39,7 @@ package struct RequestBuilder: Sendable {
             // httpBody, not uploadTask(from:): a URLProtocol on Linux sees no body from an upload task.
             request.httpBody = body.data
         }
-        for (name, value) in Self.sorted(description.headers) {
+        for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
         }
         return request
@@ -42,6 +49,7 @@ package struct RequestBuilder: Sendable {
     {
         self.resolver = resolver
         self.defaultHeaders = Self.sorted(defaultHeaders)
+        defaultHeadersError = Self.invalidHeaderError(in: self.defaultHeaders)
         self.encoder = encoder
         self.timeout = timeout
     }
@@ -49,6 +57,34 @@ package struct RequestBuilder: Sendable {
     private static func sorted(_ headers: [String: String]) -> [(key: String, value: String)] {
         headers.count < 2 ? Array(headers) : headers.sorted { $0.key < $1.key }
     }
+
+    /// ``NetworkError/invalidHeader(_:)`` for the first header, in the given order, that cannot be sent
+    /// as given; `nil` when all can.
+    private static func invalidHeaderError(in headers: [(key: String, value: String)]) -> NetworkError? {
+        headers.first { !isValidName($0.key) || !isValidValue($0.value) }.map { .invalidHeader($0.key) }
+    }
+
+    /// An RFC 9110 token. FoundationNetworking hands names to libcurl unchecked, so a CR or LF in a name
+    /// would write header lines (or a whole second request) of the caller's choosing onto the wire.
+    private static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { tokenBytes[Int($0)] }
+    }
+
+    /// Anything but CR, LF and NUL. libcurl silently drops a header whose value has a bare CR or LF, so
+    /// the request would go out without it (an `Authorization` lost, and the call still succeeds); a NUL
+    /// ends the C string the value is passed as. Checked on bytes: `"\r\n"` is one `Character`.
+    private static func isValidValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    }
+
+    /// RFC 9110's `tchar`, indexed by byte: any non-ASCII byte is `false`.
+    private static let tokenBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~".utf8 {
+            table[Int(byte)] = true
+        }
+        return table
+    }()
 
     /// The longest timeout passed on; FoundationNetworking traps converting a larger one (or infinity) to
     /// milliseconds, so `.infinity` means "effectively no limit": about 115 days.

@@ -33,7 +33,7 @@ extension NetworkLayer {
         let method = description.method
         let decodesInPlace = !decoding.runsCallerCode
         let limit = description.maximumResponseSize ?? maximumResponseSize
-        let cancelTransport = transport.send(request, limit: limit) { body, response, error in
+        let cancelTransport = transport.send(request, limit: limit, redirectPolicy: redirectPolicy) { body, response, error in
             task.transportFinished()
             switch ResponseValidator.validate(body: body, response: response, error: error, method: method) {
             case .failure(let error):

@@ -16,11 +16,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     // `transfers` is guarded by `lock`: requests are added from the caller's thread.
     private let lock = NSLock()
     private var transfers: [Int: DataTransfer] = [:]
-    private let redirectPolicy: RedirectPolicy
-
-    init(redirectPolicy: RedirectPolicy) {
-        self.redirectPolicy = redirectPolicy
-    }
 
     func add(_ transfer: DataTransfer, for task: URLSessionTask) {
         lock.withLock { transfers[task.taskIdentifier] = transfer }
@@ -52,7 +47,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         guard let transfer = transfer(for: task), !transfer.isStopped, task.state == .running else { return }
-        let next = redirectPolicy.request(following: response, to: request, from: task.originalRequest)
+        let next = transfer.redirectPolicy.request(following: response, to: request, from: task.originalRequest)
         if next != nil { transfer.redirected() }
         completionHandler(next)
     }

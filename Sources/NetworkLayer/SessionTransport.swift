@@ -21,8 +21,8 @@ final class SessionTransport: Sendable {
 
     /// A session for a copy of `configuration`, with the changes the layer needs to keep its contract
     /// (see ``safeConfiguration(from:)``).
-    init(configuration: URLSessionConfiguration, redirectPolicy: RedirectPolicy = .default) {
-        delegate = SessionDelegate(redirectPolicy: redirectPolicy)
+    init(configuration: URLSessionConfiguration) {
+        delegate = SessionDelegate()
         delegateQueue = OperationQueue()
         delegateQueue.name = "NetworkLayer.SessionTransport"
         delegateQueue.maxConcurrentOperationCount = 1
@@ -47,9 +47,10 @@ final class SessionTransport: Sendable {
     /// - Parameters:
     ///   - limit: The most body bytes accepted; a larger reply fails with
     ///     `URLError(.dataLengthExceedsMaximum)` as soon as it is known to be too large.
+    ///   - redirectPolicy: Which redirects to follow, and with which headers.
     /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
     func send(
-        _ request: URLRequest, limit: Int,
+        _ request: URLRequest, limit: Int, redirectPolicy: RedirectPolicy,
         completion: @escaping @Sendable (Data, URLResponse?, (any Error)?) -> Void
     ) -> @Sendable () -> Void {
         let idleTimeout = request.timeoutInterval
@@ -58,7 +59,8 @@ final class SessionTransport: Sendable {
         // behind that it can't fire while a redirect is being answered (which stops the process).
         request.timeoutInterval = min(idleTimeout * 2 + 30, RequestBuilder.longestTimeout)
         let transfer = DataTransfer(
-            limit: limit, idleTimeout: idleTimeout, method: request.httpMethod, delegateQueue: delegateQueue,
+            limit: limit, idleTimeout: idleTimeout, method: request.httpMethod, redirectPolicy: redirectPolicy,
+            delegateQueue: delegateQueue,
             completion: completion)
         let task = session.dataTask(with: request)
         delegate.add(transfer, for: task)

@@ -31,8 +31,8 @@ extension DummyNetworkLayer {
         state.withLock { $0.recorded }
     }
 
-    /// Requests the real layer would have refused to send (invalid URL, unencodable body), in call
-    /// order. They are not in ``recordedRequests``.
+    /// Requests the real layer would have refused to send (invalid URL, unencodable body, invalid
+    /// header), in call order. They are not in ``recordedRequests``.
     public var refusedRequests: [RefusedRequest] {
         state.withLock { $0.refused }
     }

@@ -29,9 +29,9 @@ import NetworkLayer
 /// **Recording.** Every request is built by the real layer's own request builder and appended to
 /// ``recordedRequests``: full URL with its query, headers with the default headers merged in, and the
 /// body bytes as the real layer encodes them. A request the real layer would refuse to send (invalid
-/// URL, unencodable body) is not recorded there: it goes to ``refusedRequests``, and its error handler
-/// receives the same error the real layer gives (`.invalidURL`, `.encodingFailed`). Recording is
-/// thread-safe.
+/// URL, unencodable body, invalid header, including an invalid default header) is not recorded there:
+/// it goes to ``refusedRequests``, and its error handler receives the same error the real layer gives
+/// (`.invalidURL`, `.encodingFailed`, `.invalidHeader`). Recording is thread-safe.
 ///
 /// The dummy creates no `URLSession` of its own and never sends on the shared one.
 open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {

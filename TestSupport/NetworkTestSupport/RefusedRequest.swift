@@ -1,13 +1,13 @@
 import NetworkLayer
 
 /// A request ``DummyNetworkLayer`` did not record because the real layer would have refused to send it:
-/// its URL was invalid or its body could not be encoded.
+/// its URL was invalid, its body could not be encoded, or a header (its own or a default one) was invalid.
 public struct RefusedRequest: Sendable, CustomStringConvertible {
     /// The HTTP method.
     public let method: HTTPMethod
     /// The URL string exactly as the caller passed it.
     public let urlString: String
-    /// The error the error handler received, such as `.invalidURL` or `.encodingFailed`.
+    /// The error the error handler received, such as `.invalidURL`, `.encodingFailed` or `.invalidHeader`.
     public let error: NetworkError
 
     /// Creates a refused request.

@@ -1,0 +1,159 @@
+/// Makes text safe to show a person or write to a log: secrets in URLs are replaced by a marker, and
+/// control characters are escaped so that one value cannot start a new line.
+///
+/// Redaction reads text, not parsed URLs, because what needs it most does not parse: the string behind
+/// ``NetworkError/invalidURL(_:)`` is by definition not a valid URL, and an error's description is free
+/// text with a URL somewhere inside. It removes URL user-info (`user:password@`) and the values of query
+/// and fragment parameters (`?token=…`, `#access_token=…`), keeping the parameter names, so the text still
+/// says which request it is about.
+enum Redaction {
+    /// What a secret is replaced with. Its `<` and `>` end a value in ``text(_:)``, so redacting text
+    /// twice changes nothing.
+    static let marker = "<redacted>"
+
+    /// `url` read as one URL, which may be invalid (spaces, no host, an unknown scheme).
+    ///
+    /// `https://user:secret@host/p?token=abc&page=2#access_token=xyz` becomes
+    /// `https://<redacted>@host/p?token=<redacted>&page=<redacted>#access_token=<redacted>`. Without a
+    /// scheme, `user:pass@host` is still redacted; a plain `name@host` is not, since without the colon it
+    /// reads as an e-mail address rather than credentials.
+    static func url(_ url: String) -> String {
+        guard url.unicodeScalars.contains(where: isURLSyntax) else { return url }
+        var output = String.UnicodeScalarView()
+        appendRedactingURL(Array(url.unicodeScalars)[...], to: &output)
+        return String(output)
+    }
+
+    /// Free text that may contain URLs, such as an underlying error's description: every word (a run
+    /// between whitespace, quotes and angle brackets) is redacted as ``url(_:)`` redacts a URL.
+    static func text(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isURLSyntax) else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var output = String.UnicodeScalarView()
+        var wordStart = scalars.startIndex
+        for index in scalars.indices where endsWord(scalars[index]) {
+            appendRedactingWord(scalars[wordStart..<index], to: &output)
+            output.append(scalars[index])
+            wordStart = index + 1
+        }
+        appendRedactingWord(scalars[wordStart...], to: &output)
+        return String(output)
+    }
+
+    /// `text` in double quotes, with `"`, `\` and every control character escaped (`\n`, `\r`, `\0`,
+    /// `\u{1B}`), line and paragraph separators included: unlike `debugDescription`, which leaves NEL and
+    /// U+2028 alone, which some log viewers show as line breaks.
+    static func quoted(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\0": output += "\\0"
+            case _
+            where scalar.properties.generalCategory == .control || scalar == "\u{2028}"
+                || scalar == "\u{2029}":
+                output += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
+    }
+
+    private typealias Scalars = ArraySlice<Unicode.Scalar>
+
+    /// The characters that can make part of a URL secret: without any of them there is nothing to redact.
+    private static func isURLSyntax(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "@" || scalar == "?" || scalar == "#"
+    }
+
+    private static func endsWord(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || scalar == "\"" || scalar == "'" || scalar == "`" || scalar == "<"
+            || scalar == ">"
+    }
+
+    private static func appendRedactingWord(_ word: Scalars, to output: inout String.UnicodeScalarView) {
+        if word.contains(where: isURLSyntax) {
+            appendRedactingURL(word, to: &output)
+        } else {
+            output.append(contentsOf: word)
+        }
+    }
+
+    private static func appendRedactingURL(_ url: Scalars, to output: inout String.UnicodeScalarView) {
+        let hash = url.firstIndex(of: "#")
+        let beforeFragment = url[..<(hash ?? url.endIndex)]
+        let question = beforeFragment.firstIndex(of: "?")
+        appendRedactingUserInfo(beforeFragment[..<(question ?? beforeFragment.endIndex)], to: &output)
+        if let question {
+            output.append("?")
+            appendRedactingValues(beforeFragment[(question + 1)...], to: &output)
+        }
+        if let hash {
+            output.append("#")
+            // A fragment with no `name=value` pair is an anchor such as `#section-2`: nothing to hide.
+            let fragment = url[(hash + 1)...]
+            if fragment.contains("=") {
+                appendRedactingValues(fragment, to: &output)
+            } else {
+                output.append(contentsOf: fragment)
+            }
+        }
+    }
+
+    /// Redacts everything before the last `@` of the authority: the authority starts after `://` (or a
+    /// leading `//`) and ends at the first `/` or `\`, which some URL parsers read as `/`.
+    private static func appendRedactingUserInfo(
+        _ head: Scalars, to output: inout String.UnicodeScalarView
+    ) {
+        let authorityStart: Int
+        let requiresColon: Bool
+        if let separator = head.indices.first(where: { startsWithSchemeSeparator(head[$0...]) }) {
+            authorityStart = separator + 3
+            requiresColon = false
+        } else if head.starts(with: ["/", "/"]) {
+            authorityStart = head.startIndex + 2
+            requiresColon = false
+        } else {
+            authorityStart = head.startIndex
+            requiresColon = true
+        }
+        let rest = head[authorityStart...]
+        let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "\\" } ?? rest.endIndex)]
+        guard let at = authority.lastIndex(of: "@"),
+            !requiresColon || authority[..<at].contains(":")
+        else {
+            output.append(contentsOf: head)
+            return
+        }
+        output.append(contentsOf: head[..<authorityStart])
+        output.append(contentsOf: marker.unicodeScalars)
+        output.append(contentsOf: head[at...])
+    }
+
+    private static func startsWithSchemeSeparator(_ scalars: Scalars) -> Bool {
+        scalars.starts(with: [":", "/", "/"])
+    }
+
+    /// `a=1&b&c=` becomes `a=<redacted>&b&c=`: each value is replaced, a name without a value is kept.
+    private static func appendRedactingValues(
+        _ parameters: Scalars, to output: inout String.UnicodeScalarView
+    ) {
+        var first = true
+        for pair in parameters.split(separator: "&", omittingEmptySubsequences: false) {
+            if !first { output.append("&") }
+            first = false
+            guard let equals = pair.firstIndex(of: "=") else {
+                output.append(contentsOf: pair)
+                continue
+            }
+            output.append(contentsOf: pair[...equals])
+            if equals + 1 < pair.endIndex {
+                output.append(contentsOf: marker.unicodeScalars)
+            }
+        }
+    }
+}

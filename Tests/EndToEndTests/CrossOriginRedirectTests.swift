@@ -1,0 +1,80 @@
+import Foundation
+import NetworkLayer
+import NetworkTestSupport
+import TestKit
+import XCTest
+
+/// A redirect to another origin (here another port of 127.0.0.1) takes none of the caller's headers
+/// along: they were meant for the server the caller addressed. Only `Accept` goes.
+final class CrossOriginRedirectTests: XCTestCase {
+    /// Headers FoundationNetworking and libcurl add to every request, whoever the caller is.
+    private let transportHeaders: Set<String> = [
+        "host", "user-agent", "accept-encoding", "accept-language", "connection",
+    ]
+
+    func testAnotherOriginSeesNoCallerHeaderButAccept() throws {
+        for status in [301, 302, 303, 307, 308] {
+            let target = try MockServer.echoing(in: self)
+            let origin = try MockServer.started(in: self)
+            origin.enqueue(
+                MockResponse(
+                    status: status,
+                    headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString]))
+            let network = NetworkLayer(
+                baseURL: origin.baseURL,
+                defaultHeaders: ["Authorization": "Bearer secret", "X-Api-Key": "key", "X-Client": "app"],
+                sessionConfiguration: .ephemeral)
+
+            let result = outcome(of: Echo.self) { recorder in
+                network.get(
+                    urlString: "start",
+                    headers: ["X-Custom": "mine", "Cookie": "session=1", "Proxy-Authorization": "Basic p"],
+                    successHandler: recorder.success, errorHandler: recorder.failure)
+            }
+
+            let echo = try XCTUnwrap(result?.value, "\(status): \(String(describing: result))")
+            XCTAssertEqual(echo.target, "/elsewhere", "\(status)")
+            XCTAssertEqual(Set(echo.headers.keys).subtracting(transportHeaders), ["accept"], "\(status)")
+            XCTAssertEqual(echo.headers["accept"], "application/json", "\(status)")
+            let first = try XCTUnwrap(origin.takeRequest(timeout: 1))
+            XCTAssertEqual(first.header("X-Api-Key"), "key", "the origin itself gets every header")
+        }
+    }
+
+    func testALayerThatOptsInForwardsItsHeadersButNoCredentials() throws {
+        let target = try MockServer.echoing(in: self)
+        let origin = try MockServer.started(in: self)
+        origin.enqueue(
+            MockResponse(
+                status: 302, headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString]))
+        let network = NetworkLayer(
+            baseURL: origin.baseURL, defaultHeaders: ["Authorization": "Bearer secret", "X-Api-Key": "key"],
+            redirectPolicy: RedirectPolicy(forwardsHeadersAcrossOrigins: true))
+        let result = outcome(of: Echo.self) { recorder in
+            network.get(
+                urlString: "start", headers: ["X-Custom": "mine", "Cookie": "session=1"],
+                successHandler: recorder.success, errorHandler: recorder.failure)
+        }
+        let echo = try XCTUnwrap(result?.value, "\(String(describing: result))")
+        XCTAssertEqual(echo.headers["x-api-key"], "key")
+        XCTAssertEqual(echo.headers["x-custom"], "mine")
+        XCTAssertNil(echo.headers["authorization"])
+        XCTAssertNil(echo.headers["cookie"])
+    }
+
+    func testTheSameOriginStillGetsEveryHeader() throws {
+        let server = try MockServer.echoing(in: self)
+        server.enqueue(MockResponse(status: 302, headers: ["Location": "/elsewhere"]))
+        let network = NetworkLayer(
+            baseURL: server.baseURL, defaultHeaders: ["Authorization": "Bearer secret", "X-Api-Key": "key"],
+            sessionConfiguration: .ephemeral)
+
+        let result = outcome(of: Echo.self) { recorder in
+            network.get(urlString: "start", successHandler: recorder.success, errorHandler: recorder.failure)
+        }
+
+        let echo = try XCTUnwrap(result?.value, String(describing: result))
+        XCTAssertEqual(echo.headers["authorization"], "Bearer secret")
+        XCTAssertEqual(echo.headers["x-api-key"], "key")
+    }
+}
