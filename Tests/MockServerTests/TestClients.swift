@@ -167,13 +167,16 @@ final class RawClient {
         return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
-    /// Reads one response; its body is framed by Content-Length or chunked coding, and
-    /// there is none when `hasBody` is false (HEAD, 204, 304).
-    func readResponse(hasBody: Bool = true) -> RawResponse? {
+    /// Reads one response's status line and header section, leaving its body unread.
+    func readHead() -> RawResponse? {
         let separator = Array("\r\n\r\n".utf8)
         var end: Int?
+        var searchFrom = 0
         while end == nil {
-            end = buffer.indices.dropLast(3).first { buffer[$0..<$0 + 4].elementsEqual(separator) }
+            end = buffer.indices[searchFrom...].dropLast(3).first {
+                buffer[$0..<$0 + 4].elementsEqual(separator)
+            }
+            searchFrom = max(0, buffer.count - 3)
             if end == nil, !fill() { return nil }
         }
         guard let headEnd = end else { return nil }
@@ -188,7 +191,27 @@ final class RawClient {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
                 .trimmingCharacters(in: .whitespaces)
         }
-        var response = RawResponse(status: status, headers: headers, body: [])
+        return RawResponse(status: status, headers: headers, fieldLines: lines, body: [])
+    }
+
+    /// Reads and drops up to `count` bytes of whatever follows (body and framing alike);
+    /// how many arrived before the stream ended or fell silent.
+    func discard(_ count: Int) -> Int {
+        var dropped = 0
+        while dropped < count {
+            if buffer.isEmpty, !fill() { break }
+            let taken = min(buffer.count, count - dropped)
+            buffer.removeFirst(taken)
+            dropped += taken
+        }
+        return dropped
+    }
+
+    /// Reads one response; its body is framed by Content-Length or chunked coding, and
+    /// there is none when `hasBody` is false (HEAD, 204, 304).
+    func readResponse(hasBody: Bool = true) -> RawResponse? {
+        guard var response = readHead() else { return nil }
+        let headers = response.headers
         guard hasBody else { return response }
         if headers["transfer-encoding"] == "chunked" {
             while true {
@@ -232,6 +255,8 @@ struct RawResponse {
     var status: Int
     /// Header fields by lowercased name.
     var headers: [String: String]
+    /// The header section's lines in order, as received (without the status line).
+    var fieldLines: [String]
     var body: [UInt8]
     var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -45,28 +45,24 @@ struct Connection {
         case .disconnectMidBody?, nil:
             break
         }
-        let encoded = ResponseEncoder.encode(response, for: request)
+        var encoded = ResponseEncoder.encode(response, for: request)
         let stopSignal = socket.stopSignal
         if response.delayBeforeHeaders > 0 {
             guard stopSignal.sleep(response.delayBeforeHeaders) else { return false }
         }
-        guard response.delayBeforeBody > 0 || response.throttle != nil else {
-            return socket.send(ArraySlice(encoded.head + encoded.body)) && !encoded.closesConnection
-        }
-        guard socket.send(ArraySlice(encoded.head)) else { return false }
-        if response.delayBeforeBody > 0, !encoded.body.isEmpty {
-            guard stopSignal.sleep(response.delayBeforeBody) else { return false }
-        }
-        let step = max(1, response.throttle?.bytes ?? encoded.body.count)
-        var start = 0
-        while start < encoded.body.count {
-            if start > 0, let throttle = response.throttle {
-                guard stopSignal.sleep(throttle.period) else { return false }
+        let first = encoded.body.next()
+        let sender = BodySender(socket: socket, throttle: response.throttle)
+        if response.delayBeforeBody > 0 || response.throttle != nil {
+            guard socket.send(ArraySlice(encoded.head)) else { return false }
+            if response.delayBeforeBody > 0, first != nil {
+                guard stopSignal.sleep(response.delayBeforeBody) else { return false }
             }
-            let end = min(start + step, encoded.body.count)
-            guard socket.send(encoded.body[start..<end]) else { return false }
-            start = end
+            guard sender.send(first, then: &encoded.body) else { return false }
+        } else {
+            // Head and first piece in one write: an in-memory reply leaves in a single send.
+            guard socket.send(ArraySlice(encoded.head + (first ?? []))) else { return false }
+            guard sender.send(nil, then: &encoded.body) else { return false }
         }
-        return !encoded.closesConnection
+        return !encoded.closesConnection && !encoded.body.endedShort
     }
 }

@@ -4,6 +4,8 @@ struct RequestHead {
     var target: String
     var version: String
     var headers: [(name: String, value: String)]
+    /// The request line and header section exactly as received, through the empty line.
+    var raw: [UInt8] = []
 
     /// The values of every field named `name` (case-insensitive), joined by ", ".
     func header(_ name: String) -> String? {
@@ -61,7 +63,9 @@ struct HTTPRequestParser {
         position = 0
         var budget = Self.maxHeadBytes
         var line: ArraySlice<UInt8> = []
+        var start = position
         repeat {  // RFC 9112 §2.2: ignore empty lines before the request line.
+            start = position
             guard let next = try readLine(budget: &budget, endOfStreamAllowed: true) else { return nil }
             line = next
         } while line.isEmpty
@@ -78,6 +82,7 @@ struct HTTPRequestParser {
         while let field = try readLine(budget: &budget, endOfStreamAllowed: false), !field.isEmpty {
             head.headers.append(try Self.headerField(field))
         }
+        head.raw = Array(buffer[start..<position])
         return head
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A scripted reply of the ``MockServer``: status, headers, body, how the body is framed,
-/// and optional delays, throttling and faults.
+/// A scripted reply of the ``MockServer``: status, headers, body (in memory or streamed),
+/// how the body is encoded and framed, and optional delays, throttling and faults.
 ///
 /// The server owns the framing: `Content-Length`, `Transfer-Encoding` and `Connection`
 /// fields in `headers` are replaced by the ones the server computes (a `Connection: close`
@@ -13,20 +13,34 @@ public struct MockResponse: Sendable {
     public var status: Int
     /// Header fields in the order they are sent.
     public var headers: [(name: String, value: String)]
-    /// The full body (for a range request the server sends a slice of it).
-    public var body: Data
-    /// When set, the body is sent with `Transfer-Encoding: chunked` in chunks of this many
-    /// bytes; when `nil` (the default) it is sent with a `Content-Length`.
+    /// The full body when it is held in memory (for a range request the server sends a slice
+    /// of it). Empty when ``content`` is a stream; setting it makes ``content`` these bytes.
+    public var body: Data {
+        get {
+            guard case .data(let data) = content else { return Data() }
+            return data
+        }
+        set { content = .data(newValue) }
+    }
+    /// Where the body comes from: bytes in memory (what ``body`` holds) or a stream.
+    public var content: Body
+    /// How the body is encoded on the wire: `.identity` (the default) or `.gzip`.
+    public var contentEncoding: ContentEncoding
+    /// When set, the body is sent with `Transfer-Encoding: chunked` in chunks of at most this
+    /// many bytes; when `nil` (the default) it is sent with a `Content-Length`, except a
+    /// stream of unknown length or a gzip-encoded stream, which is sent one chunk per piece.
     public var chunkSize: Int?
     /// Whether the server answers `Range: bytes=…` requests for this 200 reply with 206 and
     /// a slice of the body (or 416 when the range lies outside it), and advertises
-    /// `Accept-Ranges: bytes`. Multi-range requests get the full 200 reply.
+    /// `Accept-Ranges: bytes`. Multi-range requests get the full 200 reply. With gzip the
+    /// range applies to the compressed bytes, as RFC 9110 says. Ignored for a streamed body.
     public var supportsRanges: Bool
     /// Seconds to wait after reading the request before sending the headers.
     public var delayBeforeHeaders: TimeInterval
     /// Seconds to wait after the headers before sending the body.
     public var delayBeforeBody: TimeInterval
-    /// When set, the body is written at most `bytes` at a time with `period` between writes.
+    /// When set, the body is written at most `bytes` at a time with `period` between writes
+    /// (streamed bodies too: e.g. 1 MB every 0.01 s for about 100 MB/s).
     public var throttle: Throttle?
     /// When set, the server misbehaves in this way instead of (or while) answering.
     public var fault: Fault?
@@ -49,13 +63,21 @@ public struct MockResponse: Sendable {
     public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
-        self.body = body
+        content = .data(body)
+        contentEncoding = .identity
         chunkSize = nil
         supportsRanges = false
         delayBeforeHeaders = 0
         delayBeforeBody = 0
         throttle = nil
         fault = nil
+    }
+
+    /// A reply with `status`, header fields from `headers` (sent sorted by name) and `content`,
+    /// e.g. `MockResponse(content: .repeating(0, count: nil))` for an endless body of zeros.
+    public init(status: Int = 200, headers: [String: String] = [:], content: Body) {
+        self.init(status: status, headers: headers)
+        self.content = content
     }
 
     /// A reply whose body is `text` in UTF-8, with `Content-Type: text/plain; charset=utf-8`
@@ -101,6 +123,13 @@ public struct MockResponse: Sendable {
     public func chunked(size: Int = 1024) -> MockResponse {
         var copy = self
         copy.chunkSize = size
+        return copy
+    }
+
+    /// This reply with its body gzip-encoded on the fly (see ``ContentEncoding/gzip``).
+    public func gzipped() -> MockResponse {
+        var copy = self
+        copy.contentEncoding = .gzip
         return copy
     }
 

@@ -23,7 +23,8 @@ extension MockResponse {
         case disconnectAfterRequest
         /// Send the headers with a `Content-Length` (at least 1), write the first half of
         /// the body (rounded down), then close. Overrides `chunked`. A reply that has no
-        /// body (HEAD, 204, 304) is sent whole and the connection then closes.
+        /// body (HEAD, 204, 304) is sent whole and the connection then closes. Ignored for a
+        /// streamed body: a stream that ends before its `length` makes the same cut.
         case disconnectMidBody
         /// Read and record the request, then never answer: the connection stays open until
         /// the client closes it or the server stops.

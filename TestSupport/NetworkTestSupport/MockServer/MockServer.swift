@@ -22,9 +22,9 @@ import Foundation
 ///
 /// **Threads.** One thread accepts connections and each connection gets its own thread.
 /// All of them block only in `poll` on their socket and on a stop pipe, so `stop()` (and
-/// `deinit`) wakes them, waits for them and closes every descriptor. The one thing
-/// `stop()` cannot interrupt is a ``handler`` that never returns; do not call `stop()`
-/// from inside a handler.
+/// `deinit`) wakes them, waits for them and closes every descriptor, also in the middle of
+/// an endless streamed body. The one thing `stop()` cannot interrupt is a ``handler``, or
+/// a stream's producer, that never returns; do not call `stop()` from inside either.
 ///
 /// Thread-safe: use it from any thread. Invariant for `@unchecked Sendable`: `runtime`
 /// is only touched under `lock`; everything else is immutable or lives in the

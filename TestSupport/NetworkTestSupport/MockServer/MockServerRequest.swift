@@ -16,6 +16,11 @@ public struct MockServerRequest: Sendable {
     public let version: String
     /// Every header field in the order sent, names spelled as sent. Look up with ``header(_:)``.
     public let headers: [(name: String, value: String)]
+    /// The request line and header section exactly as the client sent them, line ends
+    /// included (CRLF, or a bare LF, which the server also accepts as a line end), through the
+    /// empty line that ends the head. For tests of what went on the wire, e.g. that no
+    /// injected line arrived. Empty lines sent before the request line are not included.
+    public let rawHead: Data
     /// The body after any chunked transfer coding was removed; empty when there was none.
     public let body: Data
     /// The position of this request among all the server received, from 0.
@@ -29,6 +34,7 @@ public struct MockServerRequest: Sendable {
         target = head.target
         version = head.version
         headers = head.headers
+        rawHead = Data(head.raw)
         self.body = Data(body)
         self.sequenceNumber = sequenceNumber
         self.connectionID = connectionID

@@ -1,23 +1,63 @@
+import Foundation
+
 /// A reply turned into the bytes to write.
 struct EncodedResponse {
     /// Status line and header section, up to and including the empty line.
     var head: [UInt8]
     /// The bytes after the head (chunk-framed when chunked; empty when no body is allowed).
-    var body: [UInt8]
+    var body: WireBody
     /// Whether the server closes the connection once these bytes are written.
     var closesConnection: Bool
 }
 
-/// Turns a ``MockResponse`` into wire bytes for one request: framing, ranges, HEAD,
-/// body-less statuses and the mid-body disconnect.
+/// Turns a ``MockResponse`` into wire bytes for one request: content coding, framing, ranges,
+/// HEAD, body-less statuses and the mid-body disconnect.
 enum ResponseEncoder {
     /// Header fields the server computes itself; scripted ones are dropped.
     private static let framingFields: Set<String> = ["content-length", "transfer-encoding", "connection"]
 
+    /// A reply's status, fields and body once ranges and framing are decided.
+    private struct Framed {
+        var status: Int
+        var fields: [(name: String, value: String)]
+        var body: WireBody
+        var cutsBody = false
+    }
+
     static func encode(_ response: MockResponse, for request: MockServerRequest) -> EncodedResponse {
-        var status = response.status
-        var body = [UInt8](response.body)
         var fields = response.headers.filter { !framingFields.contains($0.name.lowercased()) }
+        let gzip = response.contentEncoding == .gzip
+        if gzip {
+            fields.removeAll { $0.name.lowercased() == "content-encoding" }
+            fields.append(("Content-Encoding", "gzip"))
+        }
+        let framed: Framed
+        switch response.content {
+        case .data(let data):
+            let bytes = gzip ? GzipEncoder.encode([UInt8](data)) : [UInt8](data)
+            framed = frame(bytes, of: response, fields: fields, for: request)
+        case .stream(let length, let makeChunks):
+            framed = frame(stream: makeChunks, length: length, of: response, fields: fields, for: request)
+        }
+        let closes =
+            !request.wantsKeepAlive || framed.cutsBody
+            || response.header("Connection")?.lowercased().contains("close") == true
+        var head = "HTTP/1.1 \(framed.status) \(reasonPhrase(framed.status))\r\n"
+        for field in framed.fields { head += "\(field.name): \(field.value)\r\n" }
+        if closes { head += "Connection: close\r\n" }
+        head += "\r\n"
+        return EncodedResponse(head: Array(head.utf8), body: framed.body, closesConnection: closes)
+    }
+
+    /// Frames a body held in memory (already content-coded): ranges, the mid-body cut, chunked
+    /// or `Content-Length`.
+    private static func frame(
+        _ encodedBody: [UInt8], of response: MockResponse, fields scripted: [(name: String, value: String)],
+        for request: MockServerRequest
+    ) -> Framed {
+        var status = response.status
+        var body = encodedBody
+        var fields = scripted
         let fullLength = body.count
         if response.supportsRanges && status == 200 {
             fields.append(("Accept-Ranges", "bytes"))
@@ -38,30 +78,53 @@ enum ResponseEncoder {
             }
         }
         let cutsBody = response.fault == .disconnectMidBody
-        let closes =
-            !request.wantsKeepAlive || cutsBody
-            || response.header("Connection")?.lowercased().contains("close") == true
-        let statusAllowsBody = status >= 200 && status != 204 && status != 304
-        let sendsBody = statusAllowsBody && request.method != "HEAD"
         var wireBody: [UInt8] = []
-        if statusAllowsBody {
+        if allowsBody(status) {
             if cutsBody {
                 fields.append(("Content-Length", String(max(1, body.count))))
                 wireBody = Array(body.prefix(body.count / 2))
             } else if let size = response.chunkSize, status != 206 {
                 fields.append(("Transfer-Encoding", "chunked"))
-                wireBody = chunkEncoded(body, size: max(1, size))
+                wireBody = ChunkedCoding.frame(body, maxChunk: max(1, size)) + ChunkedCoding.end
             } else {
                 fields.append(("Content-Length", String(body.count)))
                 wireBody = body
             }
         }
-        if closes { fields.append(("Connection", "close")) }
-        var head = "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n"
-        for field in fields { head += "\(field.name): \(field.value)\r\n" }
-        head += "\r\n"
-        return EncodedResponse(
-            head: Array(head.utf8), body: sendsBody ? wireBody : [], closesConnection: closes)
+        let sendsBody = allowsBody(status) && request.method != "HEAD"
+        return Framed(
+            status: status, fields: fields, body: WireBody(bytes: sendsBody ? wireBody : []),
+            cutsBody: cutsBody)
+    }
+
+    /// Frames a streamed body: `Content-Length` when its length is known and it is neither
+    /// chunked nor gzip-encoded, chunked otherwise. Ranges and the mid-body cut do not apply.
+    private static func frame(
+        stream makeChunks: @escaping WireBody.MakeChunks, length: Int?, of response: MockResponse,
+        fields scripted: [(name: String, value: String)], for request: MockServerRequest
+    ) -> Framed {
+        var fields = scripted
+        let framing: WireBody.Framing
+        if let length, response.chunkSize == nil, response.contentEncoding == .identity {
+            framing = .contentLength
+            fields.append(("Content-Length", String(max(0, length))))
+        } else {
+            framing = .chunked(maxChunk: response.chunkSize.map { max(1, $0) })
+            fields.append(("Transfer-Encoding", "chunked"))
+        }
+        guard allowsBody(response.status) else {
+            return Framed(status: response.status, fields: scripted, body: .empty)
+        }
+        guard request.method != "HEAD" else {
+            return Framed(status: response.status, fields: fields, body: .empty)
+        }
+        let body = WireBody(
+            stream: makeChunks, length: length, gzip: response.contentEncoding == .gzip, framing: framing)
+        return Framed(status: response.status, fields: fields, body: body)
+    }
+
+    private static func allowsBody(_ status: Int) -> Bool {
+        status >= 200 && status != 204 && status != 304
     }
 
     /// A small reply for a request that could not be parsed; the connection then closes.
@@ -71,18 +134,6 @@ enum ResponseEncoder {
             "HTTP/1.1 \(status) \(reasonPhrase(status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n"
         return Array((head + text).utf8)
-    }
-
-    private static func chunkEncoded(_ body: [UInt8], size: Int) -> [UInt8] {
-        var wire: [UInt8] = []
-        wire.reserveCapacity(body.count + body.count / size * 12 + 5)
-        var start = 0
-        while start < body.count {
-            let end = min(start + size, body.count)
-            wire += Array(String(end - start, radix: 16).utf8) + [13, 10] + body[start..<end] + [13, 10]
-            start = end
-        }
-        return wire + Array("0\r\n\r\n".utf8)
     }
 
     private static let phrases: [Int: String] = [

@@ -72,6 +72,12 @@ final class StopSignal: @unchecked Sendable {
         }
     }
 
+    /// Whether the signal has fired, without waiting.
+    var hasFired: Bool {
+        var fds = [pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)]
+        return poll(&fds, 1, 0) > 0 && fds[0].revents != 0
+    }
+
     /// Sleeps for `seconds`; returns `false` if the server stopped meanwhile.
     func sleep(_ seconds: TimeInterval) -> Bool {
         wait(for: -1, events: 0, timeout: seconds) != .stopped
