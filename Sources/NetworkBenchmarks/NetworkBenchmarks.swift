@@ -3,6 +3,7 @@ import NetworkTestSupport
 
 /// `swift run -c release NetworkBenchmarks [--base-url URL] [--json FILE] [--rounds N] [--only TEXT] [--smoke]`
 /// `swift run -c release NetworkBenchmarks --write-fixtures DIR` writes the JSON files nginx serves.
+/// `swift run -c release NetworkBenchmarks --hostile [--rounds N]` measures memory under hostile replies.
 @main
 enum NetworkBenchmarks {
     static func main() {
@@ -16,6 +17,10 @@ enum NetworkBenchmarks {
                 say("Could not write the fixtures: \(error)")
                 exit(1)
             }
+        }
+        if arguments.contains("--hostile") {
+            let rounds = value(of: "--rounds", in: arguments).flatMap(Int.init) ?? 3
+            exit(HostileReplies.run(rounds: max(1, rounds)) ? 0 : 1)
         }
         // The benchmark drives requests from a background thread; handlers arrive on the main queue,
         // which the main thread's run loop drains, so main-thread CPU time is main-queue time.
