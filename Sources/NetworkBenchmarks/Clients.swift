@@ -8,8 +8,9 @@ import NetworkLayer
 /// What a workload asks of a client: start one request and report success on the callback queue.
 protocol BenchmarkClient: AnyObject {
     var name: String { get }
-    func get<T: Decodable>(_ path: String, as type: T.Type, completion: @escaping (Bool) -> Void)
-    func post<Body: Encodable, T: Decodable>(
+    func get<T: Decodable & SendableMetatype>(
+        _ path: String, as type: T.Type, completion: @escaping (Bool) -> Void)
+    func post<Body: Encodable, T: Decodable & SendableMetatype>(
         _ path: String, body: Body, as type: T.Type, completion: @escaping (Bool) -> Void)
 }
 
@@ -22,13 +23,15 @@ final class LayerClient: BenchmarkClient {
         network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue)
     }
 
-    func get<T: Decodable>(_ path: String, as type: T.Type, completion: @escaping (Bool) -> Void) {
+    func get<T: Decodable & SendableMetatype>(
+        _ path: String, as type: T.Type, completion: @escaping (Bool) -> Void
+    ) {
         network.get(
             urlString: path, successHandler: { (_: T) in completion(true) },
             errorHandler: { _ in completion(false) })
     }
 
-    func post<Body: Encodable, T: Decodable>(
+    func post<Body: Encodable, T: Decodable & SendableMetatype>(
         _ path: String, body: Body, as type: T.Type, completion: @escaping (Bool) -> Void
     ) {
         network.post(
@@ -56,11 +59,13 @@ final class RawClient: BenchmarkClient {
         session.finishTasksAndInvalidate()
     }
 
-    func get<T: Decodable>(_ path: String, as type: T.Type, completion: @escaping (Bool) -> Void) {
+    func get<T: Decodable & SendableMetatype>(
+        _ path: String, as type: T.Type, completion: @escaping (Bool) -> Void
+    ) {
         send(URLRequest(url: baseURL.appendingPathComponent(path)), as: type, completion: completion)
     }
 
-    func post<Body: Encodable, T: Decodable>(
+    func post<Body: Encodable, T: Decodable & SendableMetatype>(
         _ path: String, body: Body, as type: T.Type, completion: @escaping (Bool) -> Void
     ) {
         var request = URLRequest(url: baseURL.appendingPathComponent(path))
@@ -70,7 +75,7 @@ final class RawClient: BenchmarkClient {
         send(request, as: type, completion: completion)
     }
 
-    private func send<T: Decodable>(
+    private func send<T: Decodable & SendableMetatype>(
         _ request: URLRequest, as type: T.Type, completion: @escaping (Bool) -> Void
     ) {
         let decoder = decoder

@@ -95,33 +95,32 @@ open class NetworkLayer: @unchecked Sendable {
         ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
     }
 
-    /// Creates a layer for an API environment: its base URL and headers become the layer's `baseURL` and
-    /// `defaultHeaders`. The other parameters are those of
-    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:)``.
-    public convenience init(
-        environment: APIEnvironment,
-        sessionConfiguration: URLSessionConfiguration? = nil,
-        encoder: JSONEncoder = JSONEncoder(),
-        decoder: JSONDecoder = JSONDecoder(),
-        callbackQueue: DispatchQueue = .main,
-        timeout: TimeInterval = 60,
-        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
-        redirectPolicy: RedirectPolicy = .default
-    ) {
-        self.init(
-            baseURL: environment.baseURL, defaultHeaders: environment.headers,
-            sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
-            callbackQueue: callbackQueue, timeout: timeout, maximumResponseSize: maximumResponseSize,
-            redirectPolicy: redirectPolicy)
-    }
-
     deinit {
         ownTransport?.invalidate()
     }
 
-    // MARK: - Requests
+    // MARK: - The funnel
     //
-    // Each method only describes its request; the pipeline (RequestPipeline.swift) does the work.
+    // Every request method below only builds a `NetworkRequest` and calls `send`, so a subclass that
+    // overrides `send` (a test double, a spy) sees every request, whichever method started it.
+
+    /// Sends `request`: the one entry point every other request method goes through.
+    ///
+    /// - Parameters:
+    ///   - request: What to send, and what the reply becomes.
+    ///   - successHandler: Receives the reply and its status, headers and URL on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
+    @discardableResult
+    open func send<Value>(
+        _ request: NetworkRequest<Value>,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        perform(request, successHandler: successHandler, errorHandler: errorHandler)
+    }
+
+    // MARK: - Endpoints
 
     /// Sends an endpoint's request and decodes the JSON reply as `T`.
     ///
@@ -131,35 +130,31 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func request<T: Decodable>(
+    open func request<T: Decodable & SendableMetatype>(
         _ endpoint: any Endpoint,
         successHandler: @escaping (T) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(
-            RequestDescription(endpoint: endpoint), decoding: .json(T.self, decoder: decoder),
-            successHandler: successHandler, errorHandler: errorHandler)
+        send(
+            NetworkRequest(endpoint), successHandler: { successHandler($0.value) }, errorHandler: errorHandler
+        )
     }
 
     /// Sends an endpoint's request; any 2xx reply, with or without a body, is success.
-    ///
-    /// - Parameters:
-    ///   - endpoint: The request's path, method, query, headers, body and timeout.
-    ///   - successHandler: Runs on ``callbackQueue`` when the server accepted the request.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
     @discardableResult
     open func request(
         _ endpoint: any Endpoint,
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(
-            RequestDescription(endpoint: endpoint), decoding: .ignoringBody, successHandler: successHandler,
+        send(
+            NetworkRequest<EmptyResponse>(endpoint), successHandler: { _ in successHandler() },
             errorHandler: errorHandler)
     }
 
-    /// Sends a GET request and decodes the JSON reply as `T`.
+    // MARK: - GET
+
+    /// Sends a GET request and decodes the JSON reply as `T` (`Data` gives the raw bytes).
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
@@ -169,50 +164,40 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func get<T: Decodable>(
+    open func get<T: Decodable & SendableMetatype>(
         urlString: String,
         query: [String: String] = [:],
         headers: [String: String] = [:],
         successHandler: @escaping (T) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(
-            RequestDescription(method: .get, urlString: urlString, query: query, headers: headers),
-            decoding: .json(T.self, decoder: decoder), successHandler: successHandler,
-            errorHandler: errorHandler)
+        send(
+            NetworkRequest(urlString: urlString, query: query, headers: headers),
+            successHandler: { successHandler($0.value) }, errorHandler: errorHandler)
     }
 
-    /// Sends `body` as JSON in a POST request and decodes the JSON reply as `R`.
+    /// Sends `body` in a POST request and decodes the JSON reply as `R`.
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` and sent as `application/json`.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func post<T: Encodable, R: Decodable>(
+    open func post<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
         successHandler: @escaping (R) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(
-            .post, urlString, body: .json(body), headers, .json(R.self, decoder: decoder), successHandler,
-            errorHandler)
+        sendBody(.post, urlString, body, headers, { successHandler($0.value) }, errorHandler)
     }
 
-    /// Sends `body` as JSON in a POST request; any 2xx reply, with or without a body, is success.
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` and sent as `application/json`.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Runs on ``callbackQueue`` when the server accepted the request.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
+    /// Sends `body` in a POST request; any 2xx reply, with or without a body, is success.
     @discardableResult
     open func post<T: Encodable>(
         urlString: String,
@@ -221,28 +206,24 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(.post, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
+        sendBody(
+            .post, urlString, body, headers, { (_: NetworkResponse<EmptyResponse>) in successHandler() },
+            errorHandler)
     }
 
-    /// Sends `body` as JSON in a PUT request and decodes the JSON reply as `R`.
-    ///
-    /// The parameters are those of ``post(urlString:body:headers:successHandler:errorHandler:)-(_,T,_,(R)->Void,_)``.
+    /// Sends `body` in a PUT request and decodes the JSON reply as `R`; the arguments are `post`'s.
     @discardableResult
-    open func put<T: Encodable, R: Decodable>(
+    open func put<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
         successHandler: @escaping (R) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(
-            .put, urlString, body: .json(body), headers, .json(R.self, decoder: decoder), successHandler,
-            errorHandler)
+        sendBody(.put, urlString, body, headers, { successHandler($0.value) }, errorHandler)
     }
 
-    /// Sends `body` as JSON in a PUT request; any 2xx reply, with or without a body, is success.
-    ///
-    /// The parameters are those of the `post` method with a `() -> Void` success handler.
+    /// Sends `body` in a PUT request; any 2xx reply, with or without a body, is success.
     @discardableResult
     open func put<T: Encodable>(
         urlString: String,
@@ -251,28 +232,24 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(.put, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
+        sendBody(
+            .put, urlString, body, headers, { (_: NetworkResponse<EmptyResponse>) in successHandler() },
+            errorHandler)
     }
 
-    /// Sends `body` as JSON in a PATCH request and decodes the JSON reply as `R`.
-    ///
-    /// The parameters are those of the `post` method with an `(R) -> Void` success handler.
+    /// Sends `body` in a PATCH request and decodes the JSON reply as `R`; the arguments are `post`'s.
     @discardableResult
-    open func patch<T: Encodable, R: Decodable>(
+    open func patch<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
         successHandler: @escaping (R) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(
-            .patch, urlString, body: .json(body), headers, .json(R.self, decoder: decoder), successHandler,
-            errorHandler)
+        sendBody(.patch, urlString, body, headers, { successHandler($0.value) }, errorHandler)
     }
 
-    /// Sends `body` as JSON in a PATCH request; any 2xx reply, with or without a body, is success.
-    ///
-    /// The parameters are those of the `post` method with a `() -> Void` success handler.
+    /// Sends `body` in a PATCH request; any 2xx reply, with or without a body, is success.
     @discardableResult
     open func patch<T: Encodable>(
         urlString: String,
@@ -281,8 +258,12 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(.patch, urlString, body: .json(body), headers, .ignoringBody, successHandler, errorHandler)
+        sendBody(
+            .patch, urlString, body, headers, { (_: NetworkResponse<EmptyResponse>) in successHandler() },
+            errorHandler)
     }
+
+    // MARK: - DELETE
 
     /// Sends a DELETE request and decodes the JSON reply as `R`.
     ///
@@ -293,25 +274,18 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func delete<R: Decodable>(
+    open func delete<R: Decodable & SendableMetatype>(
         urlString: String,
         headers: [String: String] = [:],
         successHandler: @escaping (R) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(
-            .delete, urlString, body: .empty, headers, .json(R.self, decoder: decoder), successHandler,
-            errorHandler)
+        send(
+            NetworkRequest(method: .delete, urlString: urlString, headers: headers),
+            successHandler: { successHandler($0.value) }, errorHandler: errorHandler)
     }
 
     /// Sends a DELETE request; any 2xx reply, with or without a body, is success.
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Runs on ``callbackQueue`` when the server accepted the request.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
     @discardableResult
     open func delete(
         urlString: String,
@@ -319,6 +293,8 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(.delete, urlString, body: .empty, headers, .ignoringBody, successHandler, errorHandler)
+        send(
+            NetworkRequest<EmptyResponse>(method: .delete, urlString: urlString, headers: headers),
+            successHandler: { _ in successHandler() }, errorHandler: errorHandler)
     }
 }

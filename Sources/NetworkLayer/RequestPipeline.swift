@@ -5,37 +5,45 @@ import Foundation
 #endif
 
 extension NetworkLayer {
-    /// The pipeline every request goes through: build, send, validate, decode, deliver.
+    /// The pipeline behind ``send(_:successHandler:errorHandler:)``: build, send, validate, decode,
+    /// deliver.
     func perform<Value>(
-        _ description: RequestDescription,
-        decoding: ResponseDecoding<Value>,
-        successHandler: @escaping (Value) -> Void,
+        _ request: NetworkRequest<Value>,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         let task = RequestTask(callbackQueue: callbackQueue, failureHandler: errorHandler)
-        let request: URLRequest
+        let urlRequest: URLRequest
         do {
-            request = try builder.urlRequest(for: description)
+            urlRequest = try builder.urlRequest(for: request)
         } catch {
             task.fail(error)
             return task
         }
+        let decoding = request.decoding(decoder)
         // Decoding and the success handler are not Sendable; they go from here to the one queue that
         // decodes, and the handler on to the callback queue (see UncheckedSendable).
         let finish = UncheckedSendable(value: { (reply: Reply) in
             do throws(NetworkError) {
-                let value = try decoding.decode(reply)
-                task.succeed { successHandler(value) }
+                let response = NetworkResponse(
+                    value: try decoding.decode(reply), statusCode: reply.response.statusCode,
+                    headers: ResponseHeaders(reply.response), url: reply.response.url, data: reply.body)
+                task.succeed { successHandler(response) }
             } catch {
                 task.fail(error)
             }
         })
-        let method = description.method
         let decodesInPlace = !decoding.runsCallerCode
-        let limit = description.maximumResponseSize ?? maximumResponseSize
-        let cancelTransport = transport.send(request, limit: limit, redirectPolicy: redirectPolicy) { body, response, error in
+        let expectation = ReplyExpectation(
+            method: request.method, acceptableContentTypes: request.acceptableContentTypes)
+        let cancelTransport = transport.send(
+            urlRequest, limit: request.maximumResponseSize ?? maximumResponseSize,
+            redirectPolicy: redirectPolicy
+        ) { body, response, error in
             task.transportFinished()
-            switch ResponseValidator.validate(body: body, response: response, error: error, method: method) {
+            switch ResponseValidator.validate(
+                body: body, response: response, error: error, expecting: expectation)
+            {
             case .failure(let error):
                 task.fail(error)
             case .success(let reply) where decodesInPlace:
@@ -50,18 +58,14 @@ extension NetworkLayer {
         return task
     }
 
-    /// Describes a request from a convenience method's arguments and performs it.
-    func perform<Value>(
-        _ method: HTTPMethod,
-        _ urlString: String,
-        body: RequestBody,
-        _ headers: [String: String],
-        _ decoding: ResponseDecoding<Value>,
-        _ successHandler: @escaping (Value) -> Void,
+    /// The request a body-carrying convenience method stands for, sent through the funnel.
+    func sendBody<T: Encodable, R: Decodable & SendableMetatype>(
+        _ method: HTTPMethod, _ urlString: String, _ body: T, _ headers: [String: String],
+        _ successHandler: @escaping (NetworkResponse<R>) -> Void,
         _ errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(
-            RequestDescription(method: method, urlString: urlString, headers: headers, body: body),
-            decoding: decoding, successHandler: successHandler, errorHandler: errorHandler)
+        send(
+            NetworkRequest(method: method, urlString: urlString, headers: headers, body: .json(body)),
+            successHandler: successHandler, errorHandler: errorHandler)
     }
 }

@@ -151,7 +151,7 @@ final class MethodsTests: XCTestCase {
     private func send<R>(
         _ method: HTTPMethod, _ body: Note, with network: NetworkLayer,
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask where R: Decodable {
+    ) -> NetworkTask where R: Decodable & SendableMetatype {
         let path = "notes/7?mode=a%20b"
         let headers = ["X-Trace": trickyHeader]
         switch method {

@@ -155,7 +155,7 @@ extension XCTestCase {
     /// Reads `url` with URLSession until `limit` body bytes arrived, then cancels; returns what
     /// `PartialReader` saw.
     func readPartially(
-        _ url: URL?, limit: Int, expected: UInt8, timeout: TimeInterval = 8
+        _ url: URL?, limit: Int, expected: UInt8, timeout: TimeInterval = 30
     ) throws -> (received: Int, wrong: Int, failure: Error?) {
         let reader = PartialReader(
             limit: limit, expected: expected, done: expectation(description: "read \(limit) bytes"))

@@ -22,23 +22,25 @@ final class InternalContractTests: XCTestCase {
 
     func testTimeoutAppliesPerRequest() throws {
         let network = NetworkLayer(baseURL: URL(string: "https://api.example.com"), timeout: 7)
-        let request = try network.builder.urlRequest(for: RequestDescription(method: .get, urlString: "x"))
+        let request = try network.builder.urlRequest(
+            for: NetworkRequest<EmptyResponse>(method: .get, urlString: "x"))
         XCTAssertEqual(request.timeoutInterval, 7)
         let overridden = try network.builder.urlRequest(
-            for: RequestDescription(method: .get, urlString: "x", timeout: 2))
+            for: NetworkRequest<EmptyResponse>(method: .get, urlString: "x", timeout: 2))
         XCTAssertEqual(overridden.timeoutInterval, 2)
     }
 
     func testFormAndRawBodiesCarryTheirContentTypes() throws {
         let network = NetworkLayer(baseURL: URL(string: "https://api.example.com"))
         let form = try network.builder.urlRequest(
-            for: RequestDescription(method: .post, urlString: "f", body: .form(["b": "x y+z", "a": "1&2"])))
+            for: NetworkRequest<EmptyResponse>(
+                method: .post, urlString: "f", body: .form(["b": "x y+z", "a": "1&2"])))
         XCTAssertEqual(
             form.value(forHTTPHeaderField: "Content-Type"), "application/x-www-form-urlencoded; charset=utf-8"
         )
         XCTAssertEqual(form.httpBody.map { String(decoding: $0, as: UTF8.self) }, "a=1%262&b=x%20y%2Bz")
         let raw = try network.builder.urlRequest(
-            for: RequestDescription(
+            for: NetworkRequest<EmptyResponse>(
                 method: .put, urlString: "r", body: .data(Data([1, 2]), contentType: "image/png")))
         XCTAssertEqual(raw.value(forHTTPHeaderField: "Content-Type"), "image/png")
         XCTAssertEqual(raw.httpBody, Data([1, 2]))
@@ -49,10 +51,9 @@ final class InternalContractTests: XCTestCase {
         stubs.stub(.head, .any, with: StubResponse(status: 200, headers: ["Content-Length": "42"]))
         let network = stubs.makeNetworkLayer(baseURL: URL(string: "https://api.example.com"))
         let result = outcome(of: EmptyResponse.self) { recorder in
-            network.perform(
-                RequestDescription(method: .head, urlString: "h"),
-                decoding: .json(EmptyResponse.self, decoder: JSONDecoder()),
-                successHandler: recorder.success, errorHandler: recorder.failure)
+            network.send(
+                NetworkRequest<EmptyResponse>(method: .head, urlString: "h"),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         }
         XCTAssertEqual(result?.value, EmptyResponse())
     }

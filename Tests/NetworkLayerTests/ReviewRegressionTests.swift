@@ -25,7 +25,7 @@ final class ReviewRegressionTests: XCTestCase {
         for (requestTimeout, layerTimeout, expected) in cases {
             let layer = NetworkLayer(baseURL: URL(string: "https://api.example.com"), timeout: layerTimeout)
             let request = try layer.builder.urlRequest(
-                for: RequestDescription(method: .get, urlString: "x", timeout: requestTimeout))
+                for: NetworkRequest<EmptyResponse>(method: .get, urlString: "x", timeout: requestTimeout))
             XCTAssertEqual(
                 request.timeoutInterval, expected,
                 "request \(String(describing: requestTimeout)), layer \(layerTimeout)")
@@ -110,13 +110,13 @@ final class ReviewRegressionTests: XCTestCase {
                 baseURL: try XCTUnwrap(URL(string: "https://api.example.com")),
                 headers: ["Content-Type": "application/json", "accept": "text/plain"]))
         let form = try layer.builder.urlRequest(
-            for: RequestDescription(method: .post, urlString: "f", body: .form(["a": "1"])))
+            for: NetworkRequest<EmptyResponse>(method: .post, urlString: "f", body: .form(["a": "1"])))
         XCTAssertEqual(
             form.value(forHTTPHeaderField: "Content-Type"), "application/x-www-form-urlencoded; charset=utf-8"
         )
         XCTAssertEqual(form.value(forHTTPHeaderField: "Accept"), "text/plain")
         let explicit = try layer.builder.urlRequest(
-            for: RequestDescription(
+            for: NetworkRequest<EmptyResponse>(
                 method: .post, urlString: "f", headers: ["content-type": "application/merge-patch+json"],
                 body: .json(["a": 1])))
         XCTAssertEqual(explicit.value(forHTTPHeaderField: "Content-Type"), "application/merge-patch+json")
@@ -152,16 +152,15 @@ final class ReviewRegressionTests: XCTestCase {
         }
         stubs.stub(.head, .any, with: StubResponse(status: 200, body: garbage))
         let head = outcome(of: Void.self) { recorder in
-            network.perform(
-                RequestDescription(method: .head, urlString: "h"), decoding: .ignoringBody,
-                successHandler: recorder.done, errorHandler: recorder.failure)
+            network.send(
+                NetworkRequest<EmptyResponse>(method: .head, urlString: "h"),
+                successHandler: { _ in recorder.done() }, errorHandler: recorder.failure)
         }
         XCTAssertNotNil(head?.value)
         let headDecoded = outcome(of: [String].self) { recorder in
-            network.perform(
-                RequestDescription(method: .head, urlString: "h"),
-                decoding: .json([String].self, decoder: JSONDecoder()),
-                successHandler: recorder.success, errorHandler: recorder.failure)
+            network.send(
+                NetworkRequest<[String]>(method: .head, urlString: "h"),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         }?.error
         guard case .emptyResponse? = headDecoded else {
             return XCTFail("HEAD gave \(String(describing: headDecoded))")

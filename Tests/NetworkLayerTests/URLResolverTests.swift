@@ -38,7 +38,7 @@ final class URLResolverTests: XCTestCase {
         let resolver = URLResolver(baseURL: URL(string: "https://api.example.com"))
         let url = try resolver.url(
             for: "search?page=2",
-            query: ["q": "a+b & c=d/e", "city": "Zürich", "empty": "", "ü": "x"])
+            query: PercentEncoding.query(["q": "a+b & c=d/e", "city": "Zürich", "empty": "", "ü": "x"]))
         XCTAssertEqual(
             url.absoluteString,
             "https://api.example.com/search?page=2&city=Z%C3%BCrich&empty=&q=a%2Bb%20%26%20c%3Dd%2Fe&%C3%BC=x"

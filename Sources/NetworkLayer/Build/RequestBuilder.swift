@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Builds the `URLRequest` a description stands for: URL, method, headers, body and timeout.
+/// Builds the `URLRequest` a ``NetworkRequest`` stands for: URL, method, headers, body and timeout.
 ///
 /// Shared with `NetworkTestSupport` so that test doubles record exactly what the real layer would send.
 package struct RequestBuilder: Sendable {
@@ -18,12 +18,12 @@ package struct RequestBuilder: Sendable {
     package let encoder: JSONEncoder
     package let timeout: TimeInterval
 
-    package func urlRequest(for description: RequestDescription) throws(NetworkError) -> URLRequest {
+    package func urlRequest<Value>(for description: NetworkRequest<Value>) throws(NetworkError) -> URLRequest
+    {
         if let defaultHeadersError { throw defaultHeadersError }
         let headers = Self.sorted(description.headers)
         if let error = Self.invalidHeaderError(in: headers) { throw error }
-        let url = try resolver.url(
-            for: description.urlString, query: description.query, requiringPath: description.requiresPath)
+        let url = try url(for: description)
         let body = try description.body.encoded(with: encoder)
         if let body, !Self.isValidValue(body.contentType) { throw .invalidHeader("Content-Type") }
         var request = URLRequest(url: url)
@@ -43,6 +43,13 @@ package struct RequestBuilder: Sendable {
             request.setValue(value, forHTTPHeaderField: name)
         }
         return request
+    }
+
+    /// The URL `request` goes to, by the rule `urlRequest(for:)` uses; test doubles match stubs with it.
+    package func url<Value>(for request: NetworkRequest<Value>) throws(NetworkError) -> URL {
+        try resolver.url(
+            for: request.urlString, query: PercentEncoding.query(request.query, request.queryItems),
+            requiringPath: request.endpoint != nil)
     }
 
     init(resolver: URLResolver, defaultHeaders: [String: String], encoder: JSONEncoder, timeout: TimeInterval)

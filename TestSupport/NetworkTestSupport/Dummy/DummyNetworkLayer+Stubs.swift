@@ -13,6 +13,19 @@ extension DummyNetworkLayer {
         stub(method, urlString, outcomes: [.success(value)])
     }
 
+    /// Answers `method` requests to `urlString` with `value`, and gives the `NetworkResponse` forms this
+    /// status and these headers. URL matching is that of ``stub(_:_:returning:)``.
+    ///
+    /// ```swift
+    /// network.stub(.get, "/items", returning: fixtureData, statusCode: 200, headers: ["X-Total-Count": "42"])
+    /// ```
+    public func stub(
+        _ method: HTTPMethod, _ urlString: String, returning value: Any, statusCode: Int,
+        headers: [String: String] = [:]
+    ) {
+        stub(method, urlString, outcomes: [.response(value, statusCode: statusCode, headers: headers)])
+    }
+
     /// Fails `method` requests to `urlString` with `error`. URL matching is that of
     /// ``stub(_:_:returning:)``.
     public func stub(_ method: HTTPMethod, _ urlString: String, failingWith error: NetworkError) {

@@ -47,7 +47,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         guard let transfer = transfer(for: task), !transfer.isStopped, task.state == .running else { return }
-        let next = transfer.redirectPolicy.request(following: response, to: request, from: task.originalRequest)
+        let next = transfer.redirectPolicy.request(
+            following: response, to: request, from: task.originalRequest)
         if next != nil { transfer.redirected() }
         completionHandler(next)
     }

@@ -14,6 +14,8 @@ public enum DummyOutcome {
     /// with a `() -> Void` success handler, or expecting `EmptyResponse`, succeeds whatever the value
     /// (`EmptyResponse()` reads well).
     case success(Any)
+    /// Like ``success(_:)``, with the status and headers the `NetworkResponse` forms receive.
+    case response(Any, statusCode: Int, headers: [String: String])
     /// The error handler receives this error.
     case failure(NetworkError)
 }

@@ -36,6 +36,9 @@ public protocol Endpoint {
     /// The most bytes this request's reply may have (after gzip inflation); `nil`, the default, uses the
     /// layer's ``NetworkLayer/maximumResponseSize``.
     var maximumResponseSize: Int? { get }
+    /// The media types a 2xx reply may have (`application/json`, `image/*`); `nil`, the default, accepts
+    /// any. See ``NetworkRequest/acceptableContentTypes``.
+    var acceptableContentTypes: [String]? { get }
 }
 
 extension Endpoint {
@@ -49,18 +52,8 @@ extension Endpoint {
     public var timeout: TimeInterval? { nil }
     /// The layer's maximum response size.
     public var maximumResponseSize: Int? { nil }
-}
-
-extension RequestDescription {
-    /// The description of an endpoint's request: the one pipeline serves endpoints and convenience
-    /// methods alike.
-    package init(endpoint: any Endpoint) {
-        self.init(
-            method: endpoint.method, urlString: endpoint.path, query: endpoint.query,
-            headers: endpoint.headers,
-            body: endpoint.body, timeout: endpoint.timeout,
-            maximumResponseSize: endpoint.maximumResponseSize, requiresPath: true)
-    }
+    /// Any media type.
+    public var acceptableContentTypes: [String]? { nil }
 }
 
 extension String.StringInterpolation {

@@ -33,7 +33,7 @@ package struct URLResolver: Sendable {
     }
 
     package func url(
-        for string: String, query: [String: String] = [:], requiringPath: Bool = false
+        for string: String, query: String = "", requiringPath: Bool = false
     ) throws(NetworkError) -> URL {
         if let url = plainPathURL(string, query: query) { return url }
         guard !string.isEmpty || baseURL != nil, let reference = URLComponents(string: string) else {
@@ -58,8 +58,7 @@ package struct URLResolver: Sendable {
             components = base
         }
         if !query.isEmpty {
-            components.percentEncodedQuery = Self.merge(
-                components.percentEncodedQuery, PercentEncoding.query(query))
+            components.percentEncodedQuery = Self.merge(components.percentEncodedQuery, query)
         }
         guard let url = components.url else { throw .invalidURL(string) }
         return url
@@ -67,13 +66,13 @@ package struct URLResolver: Sendable {
 
     /// The URL for a non-empty relative path made only of letters, digits, `/`, `-`, `_` and `.` (no
     /// `..` segment), joined by the same rule as below; `nil` sends everything else through the full parse.
-    private func plainPathURL(_ string: String, query: [String: String]) -> URL? {
+    private func plainPathURL(_ string: String, query: String) -> URL? {
         // `//host` changes the host and a bare `/` means the base itself: both take the full parse.
         guard let basePrefix, !string.isEmpty, !string.hasPrefix("//"), string != "/",
             string.utf8.allSatisfy({ Self.plainPathBytes.contains($0) }), !Self.climbsUp(string)
         else { return nil }
         var text = basePrefix + "/" + string.drop { $0 == "/" }
-        if !query.isEmpty { text += "?" + PercentEncoding.query(query) }
+        if !query.isEmpty { text += "?" + query }
         return URL(string: text)
     }
 

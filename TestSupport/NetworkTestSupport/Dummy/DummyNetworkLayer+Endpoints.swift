@@ -33,11 +33,9 @@ extension DummyNetworkLayer {
     /// The endpoint's URL by the real layer's rule; an endpoint the real layer refuses matches nothing,
     /// because its requests are never sent (nor recorded).
     private func pattern(for endpoint: any Endpoint) -> DummyURLPattern {
-        let description = RequestDescription(endpoint: endpoint)
-        guard
-            let url = try? builder.resolver.url(
-                for: description.urlString, query: description.query, requiringPath: true)
-        else { return .matchingNothing(endpoint.path) }
+        guard let url = try? builder.url(for: NetworkRequest<EmptyResponse>(endpoint)) else {
+            return .matchingNothing(endpoint.path)
+        }
         return DummyURLPattern(url.absoluteString, resolver: builder.resolver)
     }
 }

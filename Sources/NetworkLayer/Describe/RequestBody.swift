@@ -4,7 +4,9 @@ import Foundation
 public enum RequestBody {
     /// No body.
     case empty
-    /// A value encoded as JSON with the layer's encoder, sent as `application/json`.
+    /// A value encoded as JSON with the layer's encoder, sent as `application/json`. `Data` is the
+    /// exception: it is sent as its bytes, as `application/octet-stream` unless the request's own
+    /// `Content-Type` header says otherwise, never as a base64 JSON string.
     case json(any Encodable)
     /// Raw bytes sent with the given `Content-Type`.
     case data(Data, contentType: String)
@@ -18,6 +20,8 @@ extension RequestBody {
         switch self {
         case .empty:
             return nil
+        case .json(let value as Data):
+            return (value, "application/octet-stream")
         case .json(let value):
             do {
                 return (try encoder.encode(value), "application/json")

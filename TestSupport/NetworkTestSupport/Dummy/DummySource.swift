@@ -1,3 +1,4 @@
+import Foundation
 import NetworkLayer
 
 /// Where the answer to one request of ``DummyNetworkLayer`` comes from, and the rules that turn it into
@@ -16,20 +17,28 @@ enum DummySource {
     /// with `errorResponse` when it is set and succeeds otherwise.
     func result<Value>(
         for request: RecordedRequest, expecting expected: DummyExpectation<Value>
-    ) -> Result<Value, NetworkError> {
+    ) -> Result<NetworkResponse<Value>, NetworkError> {
         switch self {
         case .stub(let stub, nil):
             return .failure(expected.mismatch(request, "the stub \(stub) was given no outcomes"))
         case .stub(_, .failure(let error)?):
             return .failure(error)
         case .stub(let stub, .success(let value)?):
-            if let typed = expected.cast(value) { return .success(typed) }
-            return .failure(expected.mismatch(request, "the stub \(stub) returned", value))
+            return expected.response(request, value, 200, [:]) {
+                expected.mismatch(request, "the stub \(stub) returned", value)
+            }
+        case .stub(let stub, .response(let value, let statusCode, let headers)?):
+            return expected.response(request, value, statusCode, headers) {
+                expected.mismatch(request, "the stub \(stub) returned", value)
+            }
         case .layerWide(let successResponse, let errorResponse, let stubs):
             if let value = expected.valueWhenUnstubbed {
-                return errorResponse.map { .failure($0) } ?? .success(value)
+                return errorResponse.map { .failure($0) }
+                    ?? .success(NetworkResponse(value: value, url: request.url))
             }
-            if let successResponse, let typed = expected.cast(successResponse) { return .success(typed) }
+            if let successResponse, let typed = expected.cast(successResponse) {
+                return .success(NetworkResponse(value: typed, url: request.url))
+            }
             if let errorResponse { return .failure(errorResponse) }
             let listed = stubs.isEmpty ? "" : ". Stubs: \(stubs.joined(separator: "; "))"
             guard let successResponse else {
@@ -47,17 +56,47 @@ struct DummyExpectation<Value> {
     let type: Any.Type
     /// The stubbed value as `Value`, or `nil` when it has another type.
     let cast: (Any) -> Value?
-    /// What a request succeeds with when no stub matched and no `errorResponse` is set: `()` for a
-    /// `() -> Void` handler; `nil` for a typed one, which needs a `successResponse` of its type.
+    /// Stubbed bytes decoded as the real layer decodes a reply's body into `Value`.
+    let decode: (Data) throws(NetworkError) -> Value
+    /// What a request succeeds with when no stub matched and no `errorResponse` is set: `EmptyResponse()`
+    /// for a `() -> Void` or `EmptyResponse` handler; `nil` for a typed one, which needs a
+    /// `successResponse` of its type.
     let valueWhenUnstubbed: Value?
 
-    /// A request whose success handler takes a `Value`. `EmptyResponse` is taken like `() -> Void`, as
-    /// the real layer decodes it from any reply: any stubbed value gives `EmptyResponse()`.
-    static func value(_ type: Value.Type) -> DummyExpectation<Value> {
-        if let empty = EmptyResponse() as? Value {
-            return DummyExpectation(type: type, cast: { _ in empty }, valueWhenUnstubbed: empty)
+    /// A request whose reply becomes a `Value`. `EmptyResponse` (which the `() -> Void` forms ask for)
+    /// takes any stubbed value, as the real layer takes any 2xx reply.
+    static func value(
+        _ type: Value.Type, from request: NetworkRequest<Value>, decoder: JSONDecoder
+    ) -> DummyExpectation<Value> {
+        let decode = { (data: Data) throws(NetworkError) -> Value in
+            try request.value(from: data, decoder: decoder)
         }
-        return DummyExpectation(type: type, cast: { $0 as? Value }, valueWhenUnstubbed: nil)
+        if let empty = EmptyResponse() as? Value {
+            return DummyExpectation(
+                type: type, cast: { _ in empty }, decode: decode, valueWhenUnstubbed: empty)
+        }
+        return DummyExpectation(type: type, cast: { $0 as? Value }, decode: decode, valueWhenUnstubbed: nil)
+    }
+
+    /// The response a stubbed `value` gives: the value itself when it has the expected type, else
+    /// `Data` decoded as the real layer would, else the `mismatch` error.
+    func response(
+        _ request: RecordedRequest, _ value: Any, _ statusCode: Int, _ headers: [String: String],
+        mismatch: () -> NetworkError
+    ) -> Result<NetworkResponse<Value>, NetworkError> {
+        let data = value as? Data ?? Data()
+        let respond = { (typed: Value) in
+            NetworkResponse(
+                value: typed, statusCode: statusCode, headers: ResponseHeaders(headers), url: request.url,
+                data: data)
+        }
+        if let typed = cast(value) { return .success(respond(typed)) }
+        guard let bytes = value as? Data else { return .failure(mismatch()) }
+        do {
+            return .success(respond(try decode(bytes)))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The `.custom` error for a request that cannot succeed with what was stubbed: it names the type
@@ -79,12 +118,5 @@ struct DummyExpectation<Value> {
         }
         return .custom(
             "DummyNetworkLayer: \(request) expects \(expectedName), but \(reason)\(found)\(suffix).")
-    }
-}
-
-extension DummyExpectation where Value == Void {
-    /// A request whose success handler takes nothing: any stubbed value is success.
-    static var nothing: DummyExpectation<Void> {
-        DummyExpectation(type: Void.self, cast: { _ in () }, valueWhenUnstubbed: ())
     }
 }

@@ -32,6 +32,10 @@ public enum NetworkError: Error {
     /// The server answered with a status outside `200..<300`. Carries the status code, the reply's body
     /// and its headers, so an API's error payload can be read.
     case unacceptableStatusCode(Int, body: Data, headers: [String: String])
+    /// A 2xx reply whose `Content-Type` is not one the request accepts (see
+    /// ``NetworkRequest/acceptableContentTypes``). Carries the type the server sent (`nil` when it sent
+    /// none), the body and the headers.
+    case unacceptableContentType(String?, body: Data, headers: [String: String])
     /// A decodable reply was expected, but the body was empty (or the status was 204 or 205).
     case emptyResponse
     /// The body could not be decoded as the expected type. Carries the decoding error and the body.
@@ -62,6 +66,8 @@ extension NetworkError {
         case .unacceptableStatusCode(let code, _, _):
             let reason = HTTPURLResponse.localizedString(forStatusCode: code)
             return "The server answered with an error (\(code) \(reason))."
+        case .unacceptableContentType:
+            return "The server answered with an unexpected kind of content."
         case .emptyResponse:
             return "The server sent an empty response."
         case .decodingFailed:
@@ -79,11 +85,13 @@ extension NetworkError {
         return nil
     }
 
-    /// The body the server sent, for ``unacceptableStatusCode(_:body:headers:)`` and
-    /// ``decodingFailed(_:body:)``; otherwise `nil`.
+    /// The body the server sent, for ``unacceptableStatusCode(_:body:headers:)``,
+    /// ``unacceptableContentType(_:body:headers:)`` and ``decodingFailed(_:body:)``; otherwise `nil`.
     public var responseBody: Data? {
         switch self {
-        case .unacceptableStatusCode(_, let body, _), .decodingFailed(_, let body): return body
+        case .unacceptableStatusCode(_, let body, _), .unacceptableContentType(_, let body, _),
+            .decodingFailed(_, let body):
+            return body
         default: return nil
         }
     }
@@ -151,6 +159,9 @@ extension NetworkError: CustomStringConvertible {
             return "transport(URLError \(error.code.rawValue)\(detail.map { ": \($0)" } ?? ""))"
         case .unacceptableStatusCode(let code, let body, _):
             return "unacceptableStatusCode(\(code), body: \(body.count) bytes)"
+        case .unacceptableContentType(let type, let body, _):
+            return
+                "unacceptableContentType(\(type.map(Redaction.quoted) ?? "none"), body: \(body.count) bytes)"
         case .emptyResponse: return "emptyResponse"
         case .decodingFailed(let error, let body):
             return "decodingFailed(\(Redaction.text("\(error)")), body: \(body.count) bytes)"

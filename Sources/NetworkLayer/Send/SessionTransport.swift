@@ -59,7 +59,8 @@ final class SessionTransport: Sendable {
         // behind that it can't fire while a redirect is being answered (which stops the process).
         request.timeoutInterval = min(idleTimeout * 2 + 30, RequestBuilder.longestTimeout)
         let transfer = DataTransfer(
-            limit: limit, idleTimeout: idleTimeout, method: request.httpMethod, redirectPolicy: redirectPolicy,
+            limit: limit, idleTimeout: idleTimeout, method: request.httpMethod,
+            redirectPolicy: redirectPolicy,
             delegateQueue: delegateQueue,
             completion: completion)
         let task = session.dataTask(with: request)

@@ -8,10 +8,25 @@ struct ResponseDecoding<Value> {
     let decode: (Reply) throws(NetworkError) -> Value
 }
 
-extension ResponseDecoding where Value: Decodable {
+extension ResponseDecoding where Value: Decodable & SendableMetatype {
+    /// The decoding a ``NetworkRequest`` of `Value` asks for: the body's bytes for `Data`, success for
+    /// any 2xx reply for ``EmptyResponse``, JSON for everything else.
+    static func decoding(_ decoder: JSONDecoder) -> Self {
+        if Value.self == Data.self {
+            return Self(runsCallerCode: false) { reply throws(NetworkError) in
+                // `Value` is `Data` here, so the cast always succeeds.
+                guard let body = reply.body as? Value else {
+                    throw .decodingFailed(CastError(), body: reply.body)
+                }
+                return body
+            }
+        }
+        return json(decoder: decoder)
+    }
+
     /// Decodes JSON into `Value`; an empty reply is ``NetworkError/emptyResponse``. ``EmptyResponse``
     /// succeeds for any 2xx reply, whatever its body ("OK", JSON, nothing).
-    static func json(_ type: Value.Type, decoder: JSONDecoder) -> Self {
+    static func json(decoder: JSONDecoder) -> Self {
         Self(runsCallerCode: Value.self != EmptyResponse.self) { reply throws(NetworkError) in
             if let empty = EmptyResponse() as? Value { return empty }
             if reply.hasNoContent { throw .emptyResponse }
@@ -24,7 +39,5 @@ extension ResponseDecoding where Value: Decodable {
     }
 }
 
-extension ResponseDecoding where Value == Void {
-    /// Succeeds for any 2xx reply, with or without a body.
-    static var ignoringBody: Self { Self(runsCallerCode: false) { _ in () } }
-}
+/// The body could not be handed over as the requested type (unreachable: see its one use).
+private struct CastError: Error {}

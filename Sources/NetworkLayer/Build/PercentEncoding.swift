@@ -12,10 +12,13 @@ enum PercentEncoding {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
-    /// `key=value` pairs joined by `&`, sorted by key so the same parameters always give the same URL.
-    static func query(_ parameters: [String: String]) -> String {
-        parameters.sorted { $0.key < $1.key }
-            .map { "\(encode($0.key))=\(encode($0.value))" }
-            .joined(separator: "&")
+    /// `key=value` pairs joined by `&`, sorted by key so the same parameters always give the same URL,
+    /// then `items` in their own order (a name may repeat; an item without a value is its name alone).
+    static func query(_ parameters: [String: String], _ items: [URLQueryItem] = []) -> String {
+        let sorted = parameters.sorted { $0.key < $1.key }.map { "\(encode($0.key))=\(encode($0.value))" }
+        let listed = items.map { item in
+            item.value.map { "\(encode(item.name))=\(encode($0))" } ?? encode(item.name)
+        }
+        return (sorted + listed).joined(separator: "&")
     }
 }

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A successful reply: the value it became, and what the server said around it.
+///
+/// ```swift
+/// network.get(urlString: "items", successHandler: { (response: NetworkResponse<[Item]>) in
+///     let total = response.headers["X-Total-Count"].flatMap(Int.init)
+///     show(response.value, total: total)
+/// }, errorHandler: { error in show(error.message) })
+/// ```
+public struct NetworkResponse<Value> {
+    /// The reply, decoded.
+    public var value: Value
+    /// The HTTP status code, such as 200 or 201.
+    public var statusCode: Int
+    /// The reply's headers; look them up by name, in any case.
+    public var headers: ResponseHeaders
+    /// The URL that answered, after any redirects.
+    public var url: URL?
+    /// The body as it arrived (after gzip inflation), for logging or checking a signature.
+    public var data: Data
+
+    /// Creates a response; test doubles and adapters use it.
+    public init(
+        value: Value, statusCode: Int = 200, headers: ResponseHeaders = ResponseHeaders(), url: URL? = nil,
+        data: Data = Data()
+    ) {
+        self.value = value
+        self.statusCode = statusCode
+        self.headers = headers
+        self.url = url
+        self.data = data
+    }
+
+    /// The same response with its value transformed.
+    public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> NetworkResponse<NewValue> {
+        NetworkResponse<NewValue>(
+            value: try transform(value), statusCode: statusCode, headers: headers, url: url, data: data)
+    }
+}
+
+extension NetworkResponse: Sendable where Value: Sendable {}

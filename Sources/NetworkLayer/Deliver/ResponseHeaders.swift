@@ -1,0 +1,51 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A reply's header fields, looked up by name in any case: `headers["etag"]` finds `ETag`.
+public struct ResponseHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields as the server named them.
+    public let fields: [String: String]
+
+    /// Headers with these fields.
+    public init(_ fields: [String: String] = [:]) {
+        self.fields = fields
+    }
+
+    /// Headers from a dictionary literal: `["ETag": "\"v2\""]`.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    /// The value of the field `name`, compared without regard to case; `nil` if there is none.
+    public subscript(name: String) -> String? {
+        if let exact = fields[name] { return exact }
+        return fields.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Iterates the fields as `(name, value)` pairs, in no particular order.
+    public func makeIterator() -> Dictionary<String, String>.Iterator {
+        fields.makeIterator()
+    }
+
+    /// Two sets of headers are equal when they have the same names (in any case) and values.
+    public static func == (lhs: ResponseHeaders, rhs: ResponseHeaders) -> Bool {
+        lhs.count == rhs.count && lhs.fields.allSatisfy { rhs[$0.key] == $0.value }
+    }
+}
+
+extension ResponseHeaders {
+    /// The headers of an HTTP response.
+    init(_ response: HTTPURLResponse) {
+        var fields: [String: String] = [:]
+        for case (let name as String, let value) in response.allHeaderFields {
+            fields[name] = "\(value)"
+        }
+        self.init(fields)
+    }
+}

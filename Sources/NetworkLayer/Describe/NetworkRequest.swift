@@ -1,0 +1,129 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Everything about one request: what to send, and what its reply becomes.
+///
+/// Every request method of ``NetworkLayer`` builds one of these and hands it to
+/// ``NetworkLayer/send(_:successHandler:errorHandler:)``, so a request any convenience method can't
+/// express is one `NetworkRequest` away:
+///
+/// ```swift
+/// var request = NetworkRequest<[Item]>(urlString: "items")
+/// request.queryItems = [URLQueryItem(name: "ids", value: "1"), URLQueryItem(name: "ids", value: "2")]
+/// request.timeout = 5
+/// ```
+///
+/// `Value` says what the reply becomes: a `Decodable` type is decoded from JSON with the layer's
+/// decoder; `Data` is the body's bytes as they arrived; ``EmptyResponse`` accepts any 2xx reply,
+/// whatever its body.
+public struct NetworkRequest<Value> {
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// An absolute `http`/`https` URL, or a path resolved against the layer's base URL.
+    public var urlString: String
+    /// Query parameters, percent-encoded and sorted by name.
+    public var query: [String: String]
+    /// More query items, appended after ``query`` in this order; a name may repeat (`ids=1&ids=2`).
+    public var queryItems: [URLQueryItem]
+    /// Headers for this request; they override the layer's default headers.
+    public var headers: [String: String]
+    /// The body.
+    public var body: RequestBody
+    /// Seconds this request may wait for data; `nil` uses the layer's timeout.
+    public var timeout: TimeInterval?
+    /// The most bytes the reply may have (after gzip inflation); `nil` uses the layer's
+    /// ``NetworkLayer/maximumResponseSize``.
+    public var maximumResponseSize: Int?
+    /// The media types a 2xx reply may have, such as `application/json` or `image/*`; `nil`, the default,
+    /// accepts any. A reply of another type fails with
+    /// ``NetworkError/unacceptableContentType(_:body:headers:)`` instead of a confusing decoding error.
+    public var acceptableContentTypes: [String]?
+
+    /// The endpoint this request was made from, if any; its path must stay below the base URL.
+    package var endpoint: (any Endpoint)?
+    /// Turns a validated reply into `Value`, given the layer's decoder.
+    let decoding: @Sendable (JSONDecoder) -> ResponseDecoding<Value>
+
+    init(
+        method: HTTPMethod, urlString: String, query: [String: String], queryItems: [URLQueryItem],
+        headers: [String: String], body: RequestBody, timeout: TimeInterval?, maximumResponseSize: Int?,
+        acceptableContentTypes: [String]?, endpoint: (any Endpoint)?,
+        decoding: @escaping @Sendable (JSONDecoder) -> ResponseDecoding<Value>
+    ) {
+        self.method = method
+        self.urlString = urlString
+        self.query = query
+        self.queryItems = queryItems
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+        self.acceptableContentTypes = acceptableContentTypes
+        self.endpoint = endpoint
+        self.decoding = decoding
+    }
+}
+
+extension NetworkRequest where Value: Decodable & SendableMetatype {
+    /// A request whose reply becomes a `Value`: decoded from JSON, the raw bytes for `Data`, or any 2xx
+    /// reply for ``EmptyResponse``.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method; GET by default.
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against the layer's base URL.
+    ///   - query: Query parameters, percent-encoded and sorted by name.
+    ///   - queryItems: More query items, appended after `query` in order; names may repeat.
+    ///   - headers: Headers for this request; they override the layer's default headers.
+    ///   - body: The body; none by default.
+    ///   - timeout: Seconds to wait for data; `nil` uses the layer's timeout.
+    ///   - maximumResponseSize: The most bytes the reply may have; `nil` uses the layer's limit.
+    ///   - acceptableContentTypes: The media types a 2xx reply may have; `nil` accepts any.
+    ///   - type: The type the reply becomes; usually inferred from the handler.
+    public init(
+        method: HTTPMethod = .get,
+        urlString: String,
+        query: [String: String] = [:],
+        queryItems: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        body: RequestBody = .empty,
+        timeout: TimeInterval? = nil,
+        maximumResponseSize: Int? = nil,
+        acceptableContentTypes: [String]? = nil,
+        decoding type: Value.Type = Value.self
+    ) {
+        self.init(
+            method: method, urlString: urlString, query: query, queryItems: queryItems, headers: headers,
+            body: body, timeout: timeout, maximumResponseSize: maximumResponseSize,
+            acceptableContentTypes: acceptableContentTypes, endpoint: nil,
+            decoding: { ResponseDecoding.decoding($0) })
+    }
+
+    /// The request an endpoint describes, its reply becoming a `Value`.
+    ///
+    /// The endpoint's path is resolved against the layer's base URL and must stay below it: an absolute
+    /// URL, a `//host` reference or a `..` segment fails with ``NetworkError/invalidURL(_:)``.
+    public init(_ endpoint: any Endpoint, decoding type: Value.Type = Value.self) {
+        self.init(
+            method: endpoint.method, urlString: endpoint.path, query: endpoint.query, queryItems: [],
+            headers: endpoint.headers, body: endpoint.body, timeout: endpoint.timeout,
+            maximumResponseSize: endpoint.maximumResponseSize,
+            acceptableContentTypes: endpoint.acceptableContentTypes, endpoint: endpoint,
+            decoding: { ResponseDecoding.decoding($0) })
+    }
+}
+
+extension NetworkRequest {
+    /// `data` turned into `Value` as the layer turns a 200 reply's body into it: test doubles use it to
+    /// answer with stubbed bytes exactly as the real layer would decode them.
+    package func value(from data: Data, decoder: JSONDecoder) throws(NetworkError) -> Value {
+        // A literal http URL always parses, and HTTPURLResponse accepts any status in 100...599.
+        guard let url = URL(string: "http://localhost/"),
+            let response = HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])
+        else { throw .invalidResponse }
+        return try decoding(decoder).decode(Reply(body: data, response: response, method: method))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What came back for one request, once the transport has finished with it.
+struct Reply {
+    let body: Data
+    let response: HTTPURLResponse
+    let method: HTTPMethod
+
+    /// 204, 205, a reply to HEAD, or a zero-length body: there is nothing to decode.
+    var hasNoContent: Bool {
+        body.isEmpty || method == .head || response.statusCode == 204 || response.statusCode == 205
+    }
+}
+
+/// What a request accepts as a successful reply, besides a 2xx status.
+struct ReplyExpectation: Sendable {
+    let method: HTTPMethod
+    /// Media types such as `application/json`, `image/*` or `*/*`; `nil` accepts any.
+    let acceptableContentTypes: [String]?
+}
+
+/// Turns the transport's raw outcome into a reply or an error: transport errors, non-HTTP responses,
+/// statuses outside 2xx and (when the request names its media types) replies of another type fail here.
+enum ResponseValidator {
+    static func validate(
+        body: Data,
+        response: URLResponse?,
+        error: (any Error)?,
+        expecting expectation: ReplyExpectation
+    ) -> Result<Reply, NetworkError> {
+        if let error { return .failure(NetworkError(transportError: error)) }
+        guard let response = response as? HTTPURLResponse else { return .failure(.invalidResponse) }
+        guard (200..<300).contains(response.statusCode) else {
+            return .failure(
+                .unacceptableStatusCode(
+                    response.statusCode, body: body, headers: ResponseHeaders(response).fields))
+        }
+        let reply = Reply(body: body, response: response, method: expectation.method)
+        if let acceptable = expectation.acceptableContentTypes, !reply.hasNoContent {
+            let contentType = response.value(forHTTPHeaderField: "Content-Type")
+            guard let contentType, MediaType.matches(contentType, anyOf: acceptable) else {
+                return .failure(
+                    .unacceptableContentType(
+                        contentType, body: body, headers: ResponseHeaders(response).fields))
+            }
+        }
+        return .success(reply)
+    }
+}
+
+/// Media type matching for content-type validation: parameters (`; charset=utf-8`) and case are
+/// ignored, and `type/*` or `*/*` match any subtype.
+enum MediaType {
+    static func matches(_ contentType: String, anyOf patterns: [String]) -> Bool {
+        let actual = essence(contentType)
+        return patterns.contains { pattern in
+            let wanted = essence(pattern)
+            if wanted == "*/*" || wanted == actual { return true }
+            guard wanted.hasSuffix("/*") else { return false }
+            return actual.hasPrefix(wanted.dropLast())
+        }
+    }
+
+    /// `type/subtype`, lowercased, without parameters or spaces.
+    private static func essence(_ value: String) -> String {
+        let head = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return head.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import NetworkLayer
+
+/// A `NetworkLayer` for presenter tests: it sends nothing, answers from what the test stubbed, and
+/// records every request exactly as the real layer would have sent it.
+///
+/// ```swift
+/// let network = DummyNetworkLayer()
+/// network.successResponse = [Employee(name: "Ann", salary: "1", age: "30")]
+/// let presenter = EmployeesPresenter(view: view, networkLayer: network)
+/// presenter.load()                                   // the handler has already run
+/// XCTAssertEqual(view.shown?.count, 1)
+/// XCTAssertEqual(network.callCount(.get, "https://api.example.com/employees"), 1)
+/// ```
+///
+/// **Answers.** A request is answered by the most recently added per-request stub that matches it
+/// (see ``stub(_:_:returning:)``), else by ``successResponse`` and ``errorResponse``:
+/// - a request expecting a `T` succeeds with ``successResponse`` when its dynamic type is `T`;
+///   otherwise its error handler receives ``errorResponse``; when that is `nil` too, it receives a
+///   `.custom` error naming the type the caller expected and what was stubbed, because a stub of the
+///   wrong type is a bug in the test. So when both are set, a ``successResponse`` of the right type wins.
+/// - a request with a `() -> Void` success handler, or one expecting `EmptyResponse` (which the real
+///   layer decodes from any reply), fails with ``errorResponse`` when it is set and succeeds
+///   otherwise; ``successResponse`` plays no part.
+/// - a stubbed `Data` answers a request expecting another type the way the real layer would: decoded
+///   as JSON with ``NetworkLayer/decoder`` (a fixture file's bytes work), or `.decodingFailed`.
+/// - the `NetworkResponse` forms get status 200 and no headers, unless the stub gives them
+///   (``stub(_:_:returning:statusCode:headers:)``); their `url` is the recorded request's, their `data`
+///   the stubbed bytes when the stub was `Data`.
+///
+/// **Delivery.** The handler runs synchronously, before the request method returns, so a test asserts
+/// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead.
+///
+/// **Recording.** Every request is built by the real layer's own request builder and appended to
+/// ``recordedRequests``: full URL with its query, headers with the default headers merged in, and the
+/// body bytes as the real layer encodes them. A request the real layer would refuse to send (invalid
+/// URL, unencodable body, invalid header, including an invalid default header) is not recorded there:
+/// it goes to ``refusedRequests``, and its error handler receives the same error the real layer gives
+/// (`.invalidURL`, `.encodingFailed`, `.invalidHeader`). Recording is thread-safe.
+///
+/// The dummy creates no `URLSession` of its own and never sends on the shared one.
+open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
+    let state: DummyStateLock
+
+    /// Creates a dummy layer.
+    ///
+    /// - Parameters:
+    ///   - baseURL: Resolves relative URL strings of requests and stubs, by the real layer's rule.
+    ///   - defaultHeaders: Merged into every recorded request's headers, as the real layer sends them.
+    ///   - encoder: Encodes request bodies for the recordings, as the real layer would.
+    ///   - decoder: Decodes stubbed `Data` for requests that expect another type, as the real layer would.
+    ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
+    public init(
+        baseURL: URL? = nil,
+        defaultHeaders: [String: String] = [:],
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder(),
+        deliveryQueue: DispatchQueue? = nil
+    ) {
+        state = DummyStateLock(DummyState(deliveryQueue: deliveryQueue))
+        super.init(
+            baseURL: baseURL, defaultHeaders: defaultHeaders, encoder: encoder, decoder: decoder,
+            callbackQueue: deliveryQueue ?? .main)
+    }
+
+    /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's
+    /// `init(environment:)` uses them.
+    public convenience init(environment: APIEnvironment, deliveryQueue: DispatchQueue? = nil) {
+        self.init(
+            baseURL: environment.baseURL, defaultHeaders: environment.headers, deliveryQueue: deliveryQueue)
+    }
+
+    // MARK: - The funnel
+    //
+    // Every request method of `NetworkLayer` (convenience methods, endpoints, and whatever entry points
+    // come later) builds a `NetworkRequest` and calls `send`; overriding it answers them all.
+
+    /// Records the request exactly as the real layer would send it and answers it from the stubs,
+    /// without sending anything; see ``DummyNetworkLayer`` for how it is answered.
+    @discardableResult
+    open override func send<Value>(
+        _ request: NetworkRequest<Value>,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        if let endpoint = request.endpoint { state.withLock { $0.endpoints.append(endpoint) } }
+        let recorded: RecordedRequest?
+        let result: Result<NetworkResponse<Value>, NetworkError>
+        do {
+            let built = RecordedRequest(try builder.urlRequest(for: request))
+            let source = state.withLock { $0.record(built) }
+            recorded = built
+            result = source.result(for: built, expecting: .value(Value.self, from: request, decoder: decoder))
+        } catch {
+            let refused = RefusedRequest(method: request.method, urlString: request.urlString, error: error)
+            state.withLock { $0.refused.append(refused) }
+            recorded = nil
+            result = .failure(error)
+        }
+        let task = DummyTask(request: recorded, errorHandler: errorHandler) { [weak self] in
+            guard let self, let recorded else { return }
+            self.state.withLock { $0.cancelled.append(recorded) }
+        }
+        task.deliver(result, to: successHandler, on: deliveryQueue)
+        return task
+    }
+}
