@@ -7,7 +7,7 @@ import Foundation
 extension NetworkLayer {
     /// Creates a layer for an API environment: its base URL and headers become the layer's `baseURL` and
     /// `defaultHeaders`. The other parameters are those of
-    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:)``.
+    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:)``.
     public convenience init(
         environment: APIEnvironment,
         sessionConfiguration: URLSessionConfiguration? = nil,
@@ -16,12 +16,14 @@ extension NetworkLayer {
         callbackQueue: DispatchQueue = .main,
         timeout: TimeInterval = 60,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
-        redirectPolicy: RedirectPolicy = .default
+        redirectPolicy: RedirectPolicy = .default,
+        retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = []
     ) {
         self.init(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,
             sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
             callbackQueue: callbackQueue, timeout: timeout, maximumResponseSize: maximumResponseSize,
-            redirectPolicy: redirectPolicy)
+            redirectPolicy: redirectPolicy, retryPolicy: retryPolicy, interceptors: interceptors)
     }
 }

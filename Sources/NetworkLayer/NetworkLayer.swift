@@ -40,6 +40,11 @@ open class NetworkLayer: @unchecked Sendable {
 
     /// Which redirects are followed, and what goes along to another origin.
     public let redirectPolicy: RedirectPolicy
+    /// When a failed request is sent again; a request or endpoint may override it.
+    public let retryPolicy: RetryPolicy
+    /// The stages that adapt every attempt before it is sent and may ask for another after a failure,
+    /// in order.
+    public let interceptors: [any RequestInterceptor]
 
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
@@ -70,6 +75,9 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
     ///   - redirectPolicy: Which redirects to follow; the default never follows https to http and sends
     ///     none of the caller's headers to another origin.
+    ///   - retryPolicy: When a failed request is sent again; ``RetryPolicy/none`` by default.
+    ///   - interceptors: Stages that adapt each attempt (headers, signatures, tokens) and may ask for
+    ///     another after a failure, run in order; see ``RequestInterceptor``.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -79,8 +87,12 @@ open class NetworkLayer: @unchecked Sendable {
         callbackQueue: DispatchQueue = .main,
         timeout: TimeInterval = 60,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
-        redirectPolicy: RedirectPolicy = .default
+        redirectPolicy: RedirectPolicy = .default,
+        retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = []
     ) {
+        self.retryPolicy = retryPolicy
+        self.interceptors = interceptors
         self.maximumResponseSize = maximumResponseSize
         self.redirectPolicy = redirectPolicy
         self.baseURL = baseURL

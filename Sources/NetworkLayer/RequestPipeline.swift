@@ -34,16 +34,8 @@ extension NetworkLayer {
             }
         })
         let decodesInPlace = !decoding.runsCallerCode
-        let expectation = ReplyExpectation(
-            method: request.method, acceptableContentTypes: request.acceptableContentTypes)
-        let cancelTransport = transport.send(
-            urlRequest, limit: request.maximumResponseSize ?? maximumResponseSize,
-            redirectPolicy: redirectPolicy
-        ) { body, response, error in
-            task.transportFinished()
-            switch ResponseValidator.validate(
-                body: body, response: response, error: error, expecting: expectation)
-            {
+        let deliver: @Sendable (Result<Reply, NetworkError>) -> Void = { result in
+            switch result {
             case .failure(let error):
                 task.fail(error)
             case .success(let reply) where decodesInPlace:
@@ -54,7 +46,37 @@ extension NetworkLayer {
                 DispatchQueue.global(qos: .userInitiated).async { finish.value(reply) }
             }
         }
-        task.attach(cancellingWith: cancelTransport)
+        let expectation = ReplyExpectation(
+            method: request.method, acceptableContentTypes: request.acceptableContentTypes)
+        let limit = request.maximumResponseSize ?? maximumResponseSize
+        let transport = transport
+        let redirectPolicy = redirectPolicy
+        let send: RequestAttempts<Reply>.Send = { attempt, done in
+            let cancel = transport.send(attempt, limit: limit, redirectPolicy: redirectPolicy) {
+                body, response, error in
+                task.transportFinished()
+                done(
+                    ResponseValidator.validate(
+                        body: body, response: response, error: error, expecting: expectation))
+            }
+            task.attach(cancellingWith: cancel)
+        }
+        let policy = request.retryPolicy ?? retryPolicy
+        guard !interceptors.isEmpty || policy.retries else {
+            send(urlRequest, deliver)
+            return task
+        }
+        let attempts = RequestAttempts(
+            request: urlRequest, method: request.method, interceptors: interceptors, policy: policy,
+            isCancelled: { task.isSettled }, decisionQueue: .global(qos: .userInitiated), send: send,
+            finish: deliver)
+        if interceptors.isEmpty {
+            attempts.start()
+        } else {
+            // Interceptors may do real work (sign a body, wait for a token): never on the caller's queue,
+            // usually the main queue.
+            DispatchQueue.global(qos: .userInitiated).async { attempts.start() }
+        }
         return task
     }
 

@@ -39,6 +39,9 @@ public protocol Endpoint {
     /// The media types a 2xx reply may have (`application/json`, `image/*`); `nil`, the default, accepts
     /// any. See ``NetworkRequest/acceptableContentTypes``.
     var acceptableContentTypes: [String]? { get }
+    /// When this request is sent again after a failure; `nil`, the default, uses the layer's
+    /// ``NetworkLayer/retryPolicy``.
+    var retryPolicy: RetryPolicy? { get }
 }
 
 extension Endpoint {
@@ -54,6 +57,8 @@ extension Endpoint {
     public var maximumResponseSize: Int? { nil }
     /// Any media type.
     public var acceptableContentTypes: [String]? { nil }
+    /// The layer's retry policy.
+    public var retryPolicy: RetryPolicy? { nil }
 }
 
 extension String.StringInterpolation {

@@ -41,6 +41,9 @@ public struct NetworkRequest<Value> {
     /// accepts any. A reply of another type fails with
     /// ``NetworkError/unacceptableContentType(_:body:headers:)`` instead of a confusing decoding error.
     public var acceptableContentTypes: [String]?
+    /// When this request is sent again after a failure; `nil` uses the layer's
+    /// ``NetworkLayer/retryPolicy``. (Write `RetryPolicy.none` for none: `.none` alone is `nil` here.)
+    public var retryPolicy: RetryPolicy?
 
     /// The endpoint this request was made from, if any; its path must stay below the base URL.
     package var endpoint: (any Endpoint)?
@@ -62,6 +65,7 @@ public struct NetworkRequest<Value> {
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
         self.acceptableContentTypes = acceptableContentTypes
+        self.retryPolicy = endpoint?.retryPolicy
         self.endpoint = endpoint
         self.decoding = decoding
     }

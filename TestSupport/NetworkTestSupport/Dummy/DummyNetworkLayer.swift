@@ -1,6 +1,10 @@
 import Foundation
 import NetworkLayer
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A `NetworkLayer` for presenter tests: it sends nothing, answers from what the test stubbed, and
 /// records every request exactly as the real layer would have sent it.
 ///
@@ -84,24 +88,39 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         if let endpoint = request.endpoint { state.withLock { $0.endpoints.append(endpoint) } }
-        let recorded: RecordedRequest?
-        let result: Result<NetworkResponse<Value>, NetworkError>
-        do {
-            let built = RecordedRequest(try builder.urlRequest(for: request))
-            let source = state.withLock { $0.record(built) }
-            recorded = built
-            result = source.result(for: built, expecting: .value(Value.self, from: request, decoder: decoder))
+        let built: URLRequest
+        do throws(NetworkError) {
+            built = try builder.urlRequest(for: request)
         } catch {
             let refused = RefusedRequest(method: request.method, urlString: request.urlString, error: error)
             state.withLock { $0.refused.append(refused) }
-            recorded = nil
-            result = .failure(error)
+            let task = DummyTask(request: nil, errorHandler: errorHandler) {}
+            task.deliver(.failure(error), to: successHandler, on: deliveryQueue)
+            return task
         }
-        let task = DummyTask(request: recorded, errorHandler: errorHandler) { [weak self] in
-            guard let self, let recorded else { return }
-            self.state.withLock { $0.cancelled.append(recorded) }
+        let expectation = DummyExpectation.value(Value.self, from: request, decoder: decoder)
+        let first = RecordedRequest(built)
+        let task = DummyTask(request: first, errorHandler: errorHandler) { [weak self] in
+            self?.state.withLock { $0.cancelled.append(first) }
         }
-        task.deliver(result, to: successHandler, on: deliveryQueue)
+        let answer = { [state] (attempt: URLRequest) -> Result<NetworkResponse<Value>, NetworkError> in
+            let recorded = RecordedRequest(attempt)
+            return state.withLock { $0.record(recorded) }.result(for: recorded, expecting: expectation)
+        }
+        let policy = request.retryPolicy ?? retryPolicy
+        guard !interceptors.isEmpty || policy.retries else {
+            task.deliver(answer(built), to: successHandler, on: deliveryQueue)
+            return task
+        }
+        // The real layer's policy stage, on the dummy's answers: interceptors adapt what is recorded, and
+        // a stubbed sequence (401, then 200) plays out across retries, at once rather than after a wait.
+        let deliveryQueue = deliveryQueue
+        let attempts = RequestAttempts<NetworkResponse<Value>>(
+            request: built, method: request.method, interceptors: interceptors, policy: policy,
+            isCancelled: { task.isCancelled }, decisionQueue: nil, waitsBetweenAttempts: false,
+            send: { attempt, done in done(answer(attempt)) },
+            finish: { result in task.deliver(result, to: successHandler, on: deliveryQueue) })
+        attempts.start()
         return task
     }
 }

@@ -1,0 +1,140 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The policy stage: runs a request's attempts until one succeeds, one fails for good, or the request is
+/// cancelled. Each attempt goes through every interceptor's `adapt`, then `send`; a failure goes to the
+/// interceptors' `retry`, then to the retry policy.
+///
+/// Generic over what an attempt yields, so the real transport and a test double share the same rules.
+/// One attempt runs at a time: each step starts from the completion of the one before.
+package final class RequestAttempts<Success>: @unchecked Sendable {
+    package typealias Send = (URLRequest, @escaping @Sendable (Result<Success, NetworkError>) -> Void) -> Void
+
+    /// However interceptors answer, a request never makes more attempts than this.
+    static var attemptLimit: Int { 16 }
+
+    private let request: URLRequest
+    private let method: HTTPMethod
+    private let interceptors: [any RequestInterceptor]
+    private let policy: RetryPolicy
+    private let isCancelled: @Sendable () -> Bool
+    private let decisionQueue: DispatchQueue?
+    private let waitsBetweenAttempts: Bool
+    // `send` and `finish` are used by one step at a time (see above), never concurrently.
+    private let send: Send
+    private let finish: (Result<Success, NetworkError>) -> Void
+    private let lock = NSLock()
+    private var errors: [NetworkError] = []
+
+    /// - Parameters:
+    ///   - isCancelled: Whether the request has ended (cancelled); no attempt starts after that.
+    ///   - decisionQueue: Where interceptors decide about a failure: the transport reports failures on the
+    ///     session's delegate queue, which must never run the caller's code. `nil` decides in place.
+    ///   - waitsBetweenAttempts: `false` retries at once, whatever the delay (a test double answering
+    ///     synchronously).
+    ///   - send: Sends one attempt and reports its outcome once.
+    ///   - finish: Receives the outcome of the request, exactly once: `.cancelled` when the loop finds the
+    ///     request cancelled between steps.
+    package init(
+        request: URLRequest, method: HTTPMethod, interceptors: [any RequestInterceptor], policy: RetryPolicy,
+        isCancelled: @escaping @Sendable () -> Bool, decisionQueue: DispatchQueue?,
+        waitsBetweenAttempts: Bool = true, send: @escaping Send,
+        finish: @escaping (Result<Success, NetworkError>) -> Void
+    ) {
+        self.request = request
+        self.method = method
+        self.interceptors = interceptors
+        self.policy = policy
+        self.isCancelled = isCancelled
+        self.decisionQueue = decisionQueue
+        self.waitsBetweenAttempts = waitsBetweenAttempts
+        self.send = send
+        self.finish = finish
+    }
+
+    /// Starts the first attempt, on the calling thread.
+    package func start() {
+        attempt()
+    }
+
+    private func attempt() {
+        guard !isCancelled() else { return finish(.failure(.cancelled)) }
+        adapt(request, from: 0) { [self] result in
+            switch result {
+            case .failure(let error):
+                finish(.failure(error))
+            case .success(let adapted):
+                guard !isCancelled() else { return finish(.failure(.cancelled)) }
+                send(adapted) { [self] outcome in
+                    switch outcome {
+                    case .success: finish(outcome)
+                    case .failure(let error):
+                        guard let decisionQueue, !interceptors.isEmpty else {
+                            return decide(after: error, of: adapted)
+                        }
+                        decisionQueue.async { [self] in decide(after: error, of: adapted) }
+                    }
+                }
+            }
+        }
+    }
+
+    private func adapt(
+        _ request: URLRequest, from index: Int,
+        completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+    ) {
+        guard index < interceptors.count else { return completion(.success(request)) }
+        interceptors[index].adapt(request) { [self] result in
+            switch result {
+            case .success(let adapted): adapt(adapted, from: index + 1, completion: completion)
+            case .failure: completion(result)
+            }
+        }
+    }
+
+    private func decide(after error: NetworkError, of sent: URLRequest) {
+        let failed: FailedAttempt = lock.withLock {
+            defer { errors.append(error) }
+            return FailedAttempt(request: sent, error: error, number: errors.count + 1, earlierErrors: errors)
+        }
+        guard failed.number < Self.attemptLimit else { return finish(.failure(error)) }
+        ask(from: 0, about: failed) { [self] decision in
+            switch decision {
+            case .retry:
+                attempt()
+            case .retryAfter(let delay):
+                retry(after: delay)
+            case .fail(let replacement):
+                finish(.failure(replacement))
+            case .doNotRetry:
+                if let delay = policy.delay(afterAttempt: failed.number, of: method, failingWith: error) {
+                    retry(after: delay)
+                } else {
+                    finish(.failure(error))
+                }
+            }
+        }
+    }
+
+    private func ask(
+        from index: Int, about failed: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void
+    ) {
+        guard index < interceptors.count else { return completion(.doNotRetry) }
+        interceptors[index].retry(failed) { [self] decision in
+            if case .doNotRetry = decision {
+                ask(from: index + 1, about: failed, completion: completion)
+            } else {
+                completion(decision)
+            }
+        }
+    }
+
+    /// Waits, then attempts again; a cancel during the wait means no further attempt.
+    private func retry(after delay: TimeInterval) {
+        guard waitsBetweenAttempts, delay > 0, delay.isFinite else { return attempt() }
+        DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + delay) { [self] in attempt() }
+    }
+}

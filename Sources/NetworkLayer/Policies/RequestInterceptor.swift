@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A stage of the pipeline that can change each attempt of a request before it is sent, and ask for
+/// another attempt after one fails: authentication, signing, custom retry rules.
+///
+/// Interceptors run in the order given to the layer. Both hooks have default implementations, so an
+/// interceptor implements only what it needs:
+///
+/// ```swift
+/// struct AppVersionHeader: RequestInterceptor {
+///     func adapt(_ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void) {
+///         var request = request
+///         request.setValue("3.2", forHTTPHeaderField: "X-App-Version")
+///         completion(.success(request))
+///     }
+/// }
+/// ```
+public protocol RequestInterceptor: Sendable {
+    /// Changes `request` before it is sent: called for every attempt, off the main queue, after the
+    /// interceptors before this one. Call `completion` exactly once, from any thread; a failure ends the
+    /// request with that error (no further attempt).
+    func adapt(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void)
+
+    /// Decides whether a failed attempt is sent again. Called in order until one interceptor asks for a
+    /// retry or a failure; when none does, the layer's ``RetryPolicy`` decides. Call `completion` exactly
+    /// once, from any thread.
+    func retry(_ attempt: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void)
+}
+
+extension RequestInterceptor {
+    /// Sends the request as it is.
+    public func adapt(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+    ) {
+        completion(.success(request))
+    }
+
+    /// Leaves the decision to the next interceptor, or the retry policy.
+    public func retry(_ attempt: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void) {
+        completion(.doNotRetry)
+    }
+}
+
+/// An attempt that failed, as interceptors see it.
+public struct FailedAttempt: Sendable {
+    /// The request as it was sent, after every interceptor adapted it.
+    public let request: URLRequest
+    /// Why it failed.
+    public let error: NetworkError
+    /// Which attempt it was: 1 for the first.
+    public let number: Int
+    /// The errors of the attempts before it, oldest first: an authenticator sees that a replay failed
+    /// again, and doesn't try forever.
+    public let earlierErrors: [NetworkError]
+
+    /// An attempt; test doubles and interceptor tests make them.
+    public init(request: URLRequest, error: NetworkError, number: Int, earlierErrors: [NetworkError] = []) {
+        self.request = request
+        self.error = error
+        self.number = number
+        self.earlierErrors = earlierErrors
+    }
+}
+
+/// What an interceptor decides about a failed attempt.
+public enum RetryDecision: Sendable {
+    /// Send the request again now (through every interceptor's `adapt` again).
+    case retry
+    /// Send the request again after this many seconds.
+    case retryAfter(TimeInterval)
+    /// This interceptor doesn't ask for a retry; the next one, or the retry policy, decides.
+    case doNotRetry
+    /// End the request with this error instead of the attempt's own.
+    case fail(NetworkError)
+}

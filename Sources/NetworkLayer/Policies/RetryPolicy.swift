@@ -1,0 +1,102 @@
+import Foundation
+
+/// When a failed request is sent again, and how long the layer waits first.
+///
+/// Off by default (``none``). When on, a request is retried after a timeout, a lost, refused or absent
+/// connection, or a 408, 429, 500, 502, 503 or 504 reply, with exponential backoff and full jitter:
+/// before attempt *n + 1* the layer waits a random time between zero and
+/// `min(maximumDelay, initialDelay × 2^(n−1))`. A `Retry-After` header (seconds or an HTTP date) sets
+/// the wait instead, up to ``maximumDelay``; one beyond it means no retry. Only idempotent methods
+/// (GET, HEAD, PUT, DELETE, OPTIONS) are retried unless ``retriesNonIdempotentRequests`` is set.
+///
+/// ```swift
+/// let network = NetworkLayer(baseURL: api, retryPolicy: .default)
+/// ```
+public struct RetryPolicy: Sendable, Equatable {
+    /// The most attempts in all, the first included; 1 means no retry.
+    public var maximumAttempts: Int
+    /// The longest first wait, in seconds; each later one may be twice as long.
+    public var initialDelay: TimeInterval
+    /// The longest wait, in seconds, whatever the backoff or the server's `Retry-After` says.
+    public var maximumDelay: TimeInterval
+    /// Whether POST and PATCH are retried too. A server may have acted on a request whose reply was
+    /// lost, so sending it again may, for example, create a resource twice.
+    public var retriesNonIdempotentRequests: Bool
+
+    /// A policy; the defaults are those of ``default``.
+    public init(
+        maximumAttempts: Int = 3, initialDelay: TimeInterval = 0.5, maximumDelay: TimeInterval = 30,
+        retriesNonIdempotentRequests: Bool = false
+    ) {
+        self.maximumAttempts = maximumAttempts
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.retriesNonIdempotentRequests = retriesNonIdempotentRequests
+    }
+
+    /// No retries. In an optional context (an endpoint's override) write `RetryPolicy.none`, since
+    /// `.none` alone reads as `Optional.none` there.
+    public static let none = RetryPolicy(maximumAttempts: 1)
+
+    /// Three attempts, waits from 0.5 s up to 30 s, idempotent methods only.
+    public static let `default` = RetryPolicy()
+
+    /// Whether the policy can ever send a request again.
+    package var retries: Bool { maximumAttempts > 1 }
+}
+
+extension RetryPolicy {
+    private static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options]
+    private static let retriedStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    private static let retriedTransportCodes: Set<URLError.Code> = [
+        .networkConnectionLost, .notConnectedToInternet, .cannotConnectToHost, .timedOut, .dnsLookupFailed,
+        .cannotFindHost,
+    ]
+
+    /// Seconds to wait before sending again after `attempt` (1 for the first) failed with `error`, or
+    /// `nil` for no retry.
+    func delay(
+        afterAttempt attempt: Int, of method: HTTPMethod, failingWith error: NetworkError, now: Date = Date()
+    )
+        -> TimeInterval?
+    {
+        guard attempt < maximumAttempts,
+            retriesNonIdempotentRequests || Self.idempotentMethods.contains(method)
+        else { return nil }
+        switch error {
+        case .timedOut:
+            break
+        case .transport(let urlError) where Self.retriedTransportCodes.contains(urlError.code):
+            break
+        case .unacceptableStatusCode(let status, _, let headers) where Self.retriedStatuses.contains(status):
+            if let retryAfter = Self.retryAfter(in: headers, now: now) {
+                return retryAfter <= maximumDelay ? retryAfter : nil
+            }
+        default:
+            return nil
+        }
+        let ceiling = min(maximumDelay, initialDelay * pow(2, Double(attempt - 1)))
+        return ceiling > 0 ? Double.random(in: 0...ceiling) : 0
+    }
+
+    /// The wait a `Retry-After` field asks for: delta-seconds, or an HTTP date (RFC 9110), never negative.
+    static func retryAfter(in headers: [String: String], now: Date) -> TimeInterval? {
+        guard let value = ResponseHeaders(headers)["Retry-After"]?.trimmingCharacters(in: .whitespaces) else {
+            return nil
+        }
+        if let seconds = Int(value) { return TimeInterval(max(0, seconds)) }
+        for format in httpDateFormats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: value) { return max(0, date.timeIntervalSince(now)) }
+        }
+        return nil
+    }
+
+    /// IMF-fixdate, then the obsolete RFC 850 and asctime forms a recipient must still accept.
+    private static let httpDateFormats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ]
+}
