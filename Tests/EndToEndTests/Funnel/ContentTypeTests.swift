@@ -32,7 +32,8 @@ final class ContentTypeTests: XCTestCase {
     }
 
     private func profile(
-        from network: NetworkLayer, accepting types: [String]?, file: StaticString = #filePath, line: UInt = #line
+        from network: NetworkLayer, accepting types: [String]?, file: StaticString = #filePath,
+        line: UInt = #line
     ) -> Result<NetworkResponse<Profile>, NetworkError>? {
         outcome(of: NetworkResponse<Profile>.self, file: file, line: line) { recorder in
             network.send(
@@ -58,7 +59,8 @@ final class ContentTypeTests: XCTestCase {
 
     func testAnHTMLReplyToAJSONRequestFailsWithItsTypeBodyAndHeaders() throws {
         for name in ["Content-Type", "content-type"] {
-            let network = layer(for: try server(headers: [name: "text/html", "x-portal": "captive"], body: html))
+            let network = layer(
+                for: try server(headers: [name: "text/html", "x-portal": "captive"], body: html))
 
             let result = profile(from: network, accepting: ["application/json"])
 
@@ -77,12 +79,15 @@ final class ContentTypeTests: XCTestCase {
     }
 
     func testMatchingTypesPassWhateverTheirParametersAndCase() throws {
-        for contentType in ["application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8"] {
+        for contentType in [
+            "application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8",
+        ] {
             let network = layer(for: try server(headers: ["Content-Type": contentType], body: profileJSON))
 
             let result = profile(from: network, accepting: ["application/json"])
 
-            XCTAssertEqual(result?.value?.value, Profile(name: "Ann"), "\(contentType): \(String(describing: result))")
+            XCTAssertEqual(
+                result?.value?.value, Profile(name: "Ann"), "\(contentType): \(String(describing: result))")
         }
     }
 
@@ -125,7 +130,8 @@ final class ContentTypeTests: XCTestCase {
 
         let result = outcome(of: NetworkResponse<EmptyResponse>.self) { recorder in
             network.send(
-                NetworkRequest(method: .delete, urlString: "profile", acceptableContentTypes: ["application/json"]),
+                NetworkRequest(
+                    method: .delete, urlString: "profile", acceptableContentTypes: ["application/json"]),
                 successHandler: recorder.success, errorHandler: recorder.failure)
         }
 
@@ -143,25 +149,32 @@ final class ContentTypeTests: XCTestCase {
     }
 
     func testAnEndpointsAcceptableContentTypesWorkTheSame() throws {
-        let htmlNetwork = layer(for: try server(headers: ["Content-Type": "text/html; charset=utf-8"], body: html))
+        let htmlNetwork = layer(
+            for: try server(headers: ["Content-Type": "text/html; charset=utf-8"], body: html))
         let jsonNetwork = layer(
             for: try server(headers: ["Content-Type": "application/json; charset=utf-8"], body: profileJSON))
 
         let typed = outcome(of: Profile.self) { recorder in
-            htmlNetwork.request(ProfileEndpoint(), successHandler: recorder.success, errorHandler: recorder.failure)
+            htmlNetwork.request(
+                ProfileEndpoint(), successHandler: recorder.success, errorHandler: recorder.failure)
         }
         let plain = outcome(of: Void.self) { recorder in
-            htmlNetwork.request(ProfileEndpoint(), successHandler: recorder.done, errorHandler: recorder.failure)
+            htmlNetwork.request(
+                ProfileEndpoint(), successHandler: recorder.done, errorHandler: recorder.failure)
         }
         let viaRequest = outcome(of: NetworkResponse<Profile>.self) { recorder in
             htmlNetwork.send(
-                NetworkRequest(ProfileEndpoint()), successHandler: recorder.success, errorHandler: recorder.failure)
+                NetworkRequest(ProfileEndpoint()), successHandler: recorder.success,
+                errorHandler: recorder.failure)
         }
         let accepted = outcome(of: NetworkResponse<Profile>.self) { recorder in
-            jsonNetwork.request(ProfileEndpoint(), successHandler: recorder.success, errorHandler: recorder.failure)
+            jsonNetwork.request(
+                ProfileEndpoint(), successHandler: recorder.success, errorHandler: recorder.failure)
         }
 
-        for (name, error) in [("typed", typed?.error), ("plain", plain?.error), ("request", viaRequest?.error)] {
+        for (name, error) in [
+            ("typed", typed?.error), ("plain", plain?.error), ("request", viaRequest?.error),
+        ] {
             guard case .unacceptableContentType("text/html; charset=utf-8", let body, _)? = error else {
                 XCTFail("\(name): expected unacceptableContentType, got \(String(describing: error))")
                 continue

@@ -36,7 +36,8 @@ final class RawBodyTests: XCTestCase {
                 }
 
                 let context = "\(method) with \(name)"
-                XCTAssertEqual(result?.value?.method, method.rawValue, "\(context): \(String(describing: result))")
+                XCTAssertEqual(
+                    result?.value?.method, method.rawValue, "\(context): \(String(describing: result))")
                 let request = try XCTUnwrap(server.takeRequest(timeout: 1), context)
                 XCTAssertEqual(request.body, csv, "\(context): the bytes, not base64 JSON")
                 XCTAssertEqual(request.header("Content-Type"), "text/csv", context)
@@ -70,18 +71,24 @@ final class RawBodyTests: XCTestCase {
         let network = layer(for: server)
         let bodies: [(RequestBody, [String: String], String)] = [
             (.data(csv, contentType: "text/csv"), [:], "text/csv"),
-            (.data(csv, contentType: "text/plain"), ["content-type": "text/csv; header=present"], "text/csv; header=present"),
+            (
+                .data(csv, contentType: "text/plain"), ["content-type": "text/csv; header=present"],
+                "text/csv; header=present"
+            ),
             (.json(csv), [:], "application/octet-stream"),
             (.json(csv), ["CONTENT-TYPE": "text/csv"], "text/csv"),
         ]
 
         for (index, (body, headers, contentType)) in bodies.enumerated() {
-            let request = NetworkRequest<Echo>(method: .post, urlString: "upload", headers: headers, body: body)
+            let request = NetworkRequest<Echo>(
+                method: .post, urlString: "upload", headers: headers, body: body)
             let result = outcome(of: NetworkResponse<Echo>.self) { recorder in
                 network.send(request, successHandler: recorder.success, errorHandler: recorder.failure)
             }
 
-            XCTAssertEqual(result?.value?.value.bodyChecksum, Checksum.of(csv), "\(index): \(String(describing: result))")
+            XCTAssertEqual(
+                result?.value?.value.bodyChecksum, Checksum.of(csv), "\(index): \(String(describing: result))"
+            )
             let received = try XCTUnwrap(server.takeRequest(timeout: 1), "\(index)")
             XCTAssertEqual(received.body, csv, "\(index)")
             XCTAssertEqual(received.header("Content-Type"), contentType, "\(index)")
@@ -96,7 +103,8 @@ final class RawBodyTests: XCTestCase {
         let network = layer(for: server)
 
         let plain = outcome(of: Data.self) { recorder in
-            network.get(urlString: "logo.png", successHandler: recorder.success, errorHandler: recorder.failure)
+            network.get(
+                urlString: "logo.png", successHandler: recorder.success, errorHandler: recorder.failure)
         }
         let request = outcome(of: NetworkResponse<Data>.self) { recorder in
             network.send(
@@ -104,7 +112,8 @@ final class RawBodyTests: XCTestCase {
                 errorHandler: recorder.failure)
         }
         let viaResponseForm = outcome(of: NetworkResponse<Data>.self) { recorder in
-            network.get(urlString: "logo.png", successHandler: recorder.success, errorHandler: recorder.failure)
+            network.get(
+                urlString: "logo.png", successHandler: recorder.success, errorHandler: recorder.failure)
         }
 
         XCTAssertEqual(plain?.value, binary, String(describing: plain))

@@ -87,6 +87,29 @@ final class RequestShapeTests: XCTestCase {
         XCTAssertEqual(result?.value?.value, ["ok"], "the request's 3 s, not the layer's 0.1 s")
     }
 
+    func testARequestsOwnSizeLimitOverridesTheLayers() throws {
+        let body = TestData.bytes(4_000)
+        let server = try MockServer.started(in: self) { _ in
+            MockResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: body)
+        }
+        let network = layer(for: server)
+
+        let tooLarge = outcome(of: NetworkResponse<Data>.self) { recorder in
+            network.send(
+                NetworkRequest<Data>(urlString: "blob", maximumResponseSize: 1_000),
+                successHandler: recorder.success, errorHandler: recorder.failure)
+        }
+        let fits = outcome(of: NetworkResponse<Data>.self) { recorder in
+            network.send(
+                NetworkRequest<Data>(urlString: "blob", maximumResponseSize: 4_000),
+                successHandler: recorder.success, errorHandler: recorder.failure)
+        }
+
+        XCTAssertEqual(
+            tooLarge?.error?.transportCode, .dataLengthExceedsMaximum, String(describing: tooLarge))
+        XCTAssertEqual(fits?.value?.value, body, String(describing: fits))
+    }
+
     func testHeadThroughANetworkRequest() throws {
         let server = try MockServer.started(in: self) { request in
             try .json(Echo(request), headers: ["X-Total-Count": "42"])

@@ -8,7 +8,8 @@ import XCTest
 /// server: the value, the status, the headers by any case, the URL after redirects and the raw body.
 final class ResponseFormTests: XCTestCase {
     private func layer(for server: MockServer) -> NetworkLayer {
-        NetworkLayer(baseURL: server.url("/v1"), sessionConfiguration: .ephemeral, encoder: TestData.encoder())
+        NetworkLayer(
+            baseURL: server.url("/v1"), sessionConfiguration: .ephemeral, encoder: TestData.encoder())
     }
 
     func testEveryRequestMethodsResponseFormCarriesValueStatusHeadersURLAndData() throws {
@@ -53,7 +54,8 @@ final class ResponseFormTests: XCTestCase {
 
         for entry in EntryPoint.allCases {
             let result = outcome(of: NetworkResponse<Note>.self) { recorder in
-                network.start(entry, "notes/7", successHandler: recorder.success, errorHandler: recorder.failure)
+                network.start(
+                    entry, "notes/7", successHandler: recorder.success, errorHandler: recorder.failure)
             }
 
             let response = try XCTUnwrap(result?.value, "\(entry): \(String(describing: result))")
@@ -69,7 +71,8 @@ final class ResponseFormTests: XCTestCase {
 
         for entry in [EntryPoint.get, .delete] {
             let result = outcome(of: NetworkResponse<Echo>.self) { recorder in
-                network.start(entry, "start", successHandler: recorder.success, errorHandler: recorder.failure)
+                network.start(
+                    entry, "start", successHandler: recorder.success, errorHandler: recorder.failure)
             }
 
             let response = try XCTUnwrap(result?.value, "\(entry): \(String(describing: result))")
@@ -87,7 +90,8 @@ final class ResponseFormTests: XCTestCase {
         let server = try MockServer.funnel(in: self)
         let network = layer(for: server)
         let request = NetworkRequest<Echo>(
-            method: .post, urlString: "notes", headers: ["X-Trace": "r1"], body: .json(Note(id: 2, text: "b")))
+            method: .post, urlString: "notes", headers: ["X-Trace": "r1"], body: .json(Note(id: 2, text: "b"))
+        )
 
         let result = outcome(of: Result<NetworkResponse<Echo>, NetworkError>.self) { recorder in
             network.send(request, completion: recorder.success)
@@ -132,5 +136,24 @@ final class ResponseFormTests: XCTestCase {
             return XCTFail("expected invalidURL: \(String(describing: invalid))")
         }
         XCTAssertEqual(server.requestCount, 2, "an invalid URL sends nothing")
+    }
+
+    func testCancellingTheResultFormCompletesOnceWithCancelled() throws {
+        let server = try MockServer.started(in: self)
+        server.enqueue(MockResponse().withFault(.stall))
+        let network = layer(for: server)
+        var task: NetworkTask?
+
+        let result = outcome(of: Result<NetworkResponse<Echo>, NetworkError>.self) { recorder in
+            let started = network.send(NetworkRequest(urlString: "stall"), completion: recorder.success)
+            task = started
+            return started
+        } beforeWaiting: {
+            XCTAssertNotNil(server.takeRequest(timeout: 5), "the request reached the server")
+            task?.cancel()
+            task?.cancel()
+        }
+
+        XCTAssertEqual(result?.value?.error?.isCancelled, true, String(describing: result))
     }
 }

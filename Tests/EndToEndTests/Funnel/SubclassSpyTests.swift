@@ -17,6 +17,7 @@ final class LoggingNetworkLayer: NetworkLayer, @unchecked Sendable {
         lock.withLock { lines.append(line) }
     }
 
+    @discardableResult
     override func send<Value>(
         _ request: NetworkRequest<Value>,
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
@@ -71,7 +72,8 @@ final class SubclassSpyTests: XCTestCase {
                 "GET items/1",
                 { network, recorder in
                     network.get(
-                        urlString: "items/1", successHandler: { (_: NetworkResponse<Echo>) in recorder.done() },
+                        urlString: "items/1",
+                        successHandler: { (_: NetworkResponse<Echo>) in recorder.done() },
                         errorHandler: recorder.failure)
                 }
             ),
@@ -119,14 +121,16 @@ final class SubclassSpyTests: XCTestCase {
             (
                 "DELETE notes/5",
                 { network, recorder in
-                    network.delete(urlString: "notes/5", successHandler: recorder.done, errorHandler: recorder.failure)
+                    network.delete(
+                        urlString: "notes/5", successHandler: recorder.done, errorHandler: recorder.failure)
                 }
             ),
             (
                 "GET items/9?view=full",
                 { network, recorder in
                     network.request(
-                        ItemEndpoint(), successHandler: { (_: Echo) in recorder.done() }, errorHandler: recorder.failure)
+                        ItemEndpoint(), successHandler: { (_: Echo) in recorder.done() },
+                        errorHandler: recorder.failure)
                 }
             ),
             (
@@ -140,9 +144,15 @@ final class SubclassSpyTests: XCTestCase {
                 { network, recorder in
                     let request = NetworkRequest<Echo>(
                         urlString: "items",
-                        queryItems: [URLQueryItem(name: "ids", value: "1"), URLQueryItem(name: "ids", value: "2")])
+                        queryItems: [
+                            URLQueryItem(name: "ids", value: "1"), URLQueryItem(name: "ids", value: "2"),
+                        ])
                     return network.send(request) { result in
-                        if case .failure(let error) = result { recorder.failure(error) } else { recorder.done() }
+                        if case .failure(let error) = result {
+                            recorder.failure(error)
+                        } else {
+                            recorder.done()
+                        }
                     }
                 }
             ),
