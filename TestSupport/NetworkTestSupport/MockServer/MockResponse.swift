@@ -90,14 +90,17 @@ public struct MockResponse: Sendable {
         self.init(status: status, headers: fields, body: Data(text.utf8))
     }
 
-    /// A reply whose body is `value` encoded as JSON, with `Content-Type: application/json`.
-    /// Throws what the encoder throws.
+    /// A reply whose body is `value` encoded as JSON, with `Content-Type: application/json`
+    /// unless `headers` names another (in any case, e.g. `content-type: application/problem+json`):
+    /// then that one is sent, alone. Throws what the encoder throws.
     public static func json(
         _ value: some Encodable, status: Int = 200, headers: [String: String] = [:],
         encoder: JSONEncoder = JSONEncoder()
     ) throws -> MockResponse {
         var fields = headers
-        fields["Content-Type"] = "application/json"
+        if !fields.keys.contains(where: { $0.lowercased() == "content-type" }) {
+            fields["Content-Type"] = "application/json"
+        }
         return MockResponse(status: status, headers: fields, body: try encoder.encode(value))
     }
 
