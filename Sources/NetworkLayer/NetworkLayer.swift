@@ -45,6 +45,10 @@ open class NetworkLayer: @unchecked Sendable {
     /// The stages that adapt every attempt before it is sent and may ask for another after a failure,
     /// in order.
     public let interceptors: [any RequestInterceptor]
+    /// What watches every request, in order; see ``NetworkMonitor``.
+    public let monitors: [any NetworkMonitor]
+    /// The monitors and their queue; `nil` without monitors, so nothing is spent on them.
+    package let monitorGroup: MonitorGroup?
 
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
@@ -78,6 +82,8 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - retryPolicy: When a failed request is sent again; ``RetryPolicy/none`` by default.
     ///   - interceptors: Stages that adapt each attempt (headers, signatures, tokens) and may ask for
     ///     another after a failure, run in order; see ``RequestInterceptor``.
+    ///   - monitors: What watches every request (logging, metrics), called in order on a queue of their
+    ///     own; see ``NetworkMonitor`` and ``NetworkLogger``.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -89,8 +95,11 @@ open class NetworkLayer: @unchecked Sendable {
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
         redirectPolicy: RedirectPolicy = .default,
         retryPolicy: RetryPolicy = .none,
-        interceptors: [any RequestInterceptor] = []
+        interceptors: [any RequestInterceptor] = [],
+        monitors: [any NetworkMonitor] = []
     ) {
+        self.monitors = monitors
+        monitorGroup = MonitorGroup(monitors)
         self.retryPolicy = retryPolicy
         self.interceptors = interceptors
         self.maximumResponseSize = maximumResponseSize

@@ -12,7 +12,19 @@ extension NetworkLayer {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        let task = RequestTask(callbackQueue: callbackQueue, failureHandler: errorHandler)
+        let meter = RequestMeter()
+        let monitors = monitorGroup
+        let monitored = monitors.map { _ in
+            MonitoredRequest(method: request.method, url: try? builder.url(for: request))
+        }
+        var report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
+        if let monitors, let monitored {
+            report = { result in
+                let metrics = meter.metrics
+                monitors.emit { $0.didFinish(monitored, with: result, metrics: metrics) }
+            }
+        }
+        let task = RequestTask(callbackQueue: callbackQueue, failureHandler: errorHandler, report: report)
         let urlRequest: URLRequest
         do {
             urlRequest = try builder.urlRequest(for: request)
@@ -27,8 +39,11 @@ extension NetworkLayer {
             do throws(NetworkError) {
                 let response = NetworkResponse(
                     value: try decoding.decode(reply), statusCode: reply.response.statusCode,
-                    headers: ResponseHeaders(reply.response), url: reply.response.url, data: reply.body)
-                task.succeed { successHandler(response) }
+                    headers: ResponseHeaders(reply.response), url: reply.response.url, data: reply.body,
+                    metrics: meter.metrics)
+                task.succeed(raw: monitors == nil ? nil : response.map { _ in reply.body }) {
+                    successHandler(response)
+                }
             } catch {
                 task.fail(error)
             }
@@ -52,12 +67,24 @@ extension NetworkLayer {
         let transport = transport
         let redirectPolicy = redirectPolicy
         let send: RequestAttempts<Reply>.Send = { attempt, done in
-            let cancel = transport.send(attempt, limit: limit, redirectPolicy: redirectPolicy) {
-                body, response, error in
+            let number = meter.beginAttempt(sending: attempt.httpBody?.count ?? 0)
+            let monitoredAttempt = monitored.map { MonitoredAttempt(of: $0, number: number) }
+            if let monitors, let monitoredAttempt {
+                monitors.emit {
+                    $0.didBuild(attempt, for: monitoredAttempt)
+                    $0.didStart(monitoredAttempt)
+                }
+            }
+            let cancel = transport.send(attempt, limit: limit, redirectPolicy: redirectPolicy) { result in
                 task.transportFinished()
+                meter.endAttempt(respondedAt: result.respondedAt, receiving: result.body.count)
+                if let monitors, let monitoredAttempt, let response = result.response as? HTTPURLResponse {
+                    monitors.emit { $0.didReceive(response, body: result.body, for: monitoredAttempt) }
+                }
                 done(
                     ResponseValidator.validate(
-                        body: body, response: response, error: error, expecting: expectation))
+                        body: result.body, response: result.response, error: result.error,
+                        expecting: expectation))
             }
             task.attach(cancellingWith: cancel)
         }
@@ -70,6 +97,12 @@ extension NetworkLayer {
             request: urlRequest, method: request.method, interceptors: interceptors, policy: policy,
             isCancelled: { task.isSettled }, decisionQueue: .global(qos: .userInitiated), send: send,
             finish: deliver)
+        if let monitors, let monitored {
+            attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
+                let attempt = MonitoredAttempt(of: monitored, number: failed.number)
+                monitors.emit { $0.willRetry(attempt, after: delay, because: failed.error) }
+            }
+        }
         if interceptors.isEmpty {
             attempts.start()
         } else {

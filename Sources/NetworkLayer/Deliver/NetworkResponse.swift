@@ -19,12 +19,16 @@ public struct NetworkResponse<Value> {
     public var url: URL?
     /// The body as it arrived (after gzip inflation), for logging or checking a signature.
     public var data: Data
+    /// What the request cost: duration, time to first byte, bytes, attempts. `nil` from a test double
+    /// that was not given any.
+    public var metrics: RequestMetrics?
 
     /// Creates a response; test doubles and adapters use it.
     public init(
         value: Value, statusCode: Int = 200, headers: ResponseHeaders = ResponseHeaders(), url: URL? = nil,
-        data: Data = Data()
+        data: Data = Data(), metrics: RequestMetrics? = nil
     ) {
+        self.metrics = metrics
         self.value = value
         self.statusCode = statusCode
         self.headers = headers
@@ -35,7 +39,8 @@ public struct NetworkResponse<Value> {
     /// The same response with its value transformed.
     public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> NetworkResponse<NewValue> {
         NetworkResponse<NewValue>(
-            value: try transform(value), statusCode: statusCode, headers: headers, url: url, data: data)
+            value: try transform(value), statusCode: statusCode, headers: headers, url: url, data: data,
+            metrics: metrics)
     }
 }
 

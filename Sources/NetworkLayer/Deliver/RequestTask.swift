@@ -12,6 +12,8 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     private var failureHandler: ((NetworkError) -> Void)?
     private var phase = Phase.running
     private var cancelTransport: (@Sendable () -> Void)?
+    /// Told the outcome as it is delivered, for monitors: the raw response on success.
+    private let report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
 
     private enum Phase {
         case running
@@ -21,13 +23,17 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     }
 
     private enum Outcome {
-        case success(() -> Void)
+        case success(() -> Void, NetworkResponse<Data>?)
         case failure(NetworkError)
     }
 
-    init(callbackQueue: DispatchQueue, failureHandler: @escaping (NetworkError) -> Void) {
+    init(
+        callbackQueue: DispatchQueue, failureHandler: @escaping (NetworkError) -> Void,
+        report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)? = nil
+    ) {
         self.callbackQueue = callbackQueue
         self.failureHandler = failureHandler
+        self.report = report
     }
 
     /// Whether the outcome is decided (delivered or about to be).
@@ -55,9 +61,9 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
         lock.withLock { cancelTransport = nil }
     }
 
-    /// Settles with success; `deliver` calls the success handler.
-    func succeed(_ deliver: @escaping () -> Void) {
-        settle(.success(deliver), replacingSettled: false)
+    /// Settles with success; `deliver` calls the success handler. `raw` is what monitors are told.
+    func succeed(raw: NetworkResponse<Data>? = nil, _ deliver: @escaping () -> Void) {
+        settle(.success(deliver, raw), replacingSettled: false)
     }
 
     /// Settles with `error`, unless the task is already settled.
@@ -100,8 +106,12 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
             return (outcome, failureHandler)
         }
         switch delivery {
-        case (.success(let handler), _)?: handler()
-        case (.failure(let error), let handler)?: handler?(error)
+        case (.success(let handler, let raw), _)?:
+            if let report, let raw { report(.success(raw)) }
+            handler()
+        case (.failure(let error), let handler)?:
+            report?(.failure(error))
+            handler?(error)
         case nil: break
         }
     }

@@ -23,6 +23,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     private let isCancelled: @Sendable () -> Bool
     private let decisionQueue: DispatchQueue?
     private let waitsBetweenAttempts: Bool
+    /// Told when a failed attempt will be sent again, and after how long (for monitors).
+    package var onRetry: (@Sendable (FailedAttempt, TimeInterval) -> Void)?
     // `send` and `finish` are used by one step at a time (see above), never concurrently.
     private let send: Send
     private let finish: (Result<Success, NetworkError>) -> Void
@@ -104,14 +106,14 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         ask(from: 0, about: failed) { [self] decision in
             switch decision {
             case .retry:
-                attempt()
+                retry(failed, after: 0)
             case .retryAfter(let delay):
-                retry(after: delay)
+                retry(failed, after: delay)
             case .fail(let replacement):
                 finish(.failure(replacement))
             case .doNotRetry:
                 if let delay = policy.delay(afterAttempt: failed.number, of: method, failingWith: error) {
-                    retry(after: delay)
+                    retry(failed, after: delay)
                 } else {
                     finish(.failure(error))
                 }
@@ -133,7 +135,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     }
 
     /// Waits, then attempts again; a cancel during the wait means no further attempt.
-    private func retry(after delay: TimeInterval) {
+    private func retry(_ failed: FailedAttempt, after delay: TimeInterval) {
+        onRetry?(failed, delay)
         guard waitsBetweenAttempts, delay > 0, delay.isFinite else { return attempt() }
         DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + delay) { [self] in attempt() }
     }

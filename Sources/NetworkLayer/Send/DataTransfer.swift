@@ -12,7 +12,7 @@ import Foundation
 /// completion or a redirect the delegate is answering: that is what keeps FoundationNetworking's traps
 /// out of reach (see `SessionDelegate`).
 final class DataTransfer: @unchecked Sendable {
-    typealias Completion = @Sendable (Data, URLResponse?, (any Error)?) -> Void
+    typealias Completion = @Sendable (TransferResult) -> Void
 
     // Mutable state is guarded by `lock`: the delegate queue writes it, the timer queue reads it.
     private let lock = NSLock()
@@ -21,6 +21,7 @@ final class DataTransfer: @unchecked Sendable {
     private var stopReason: URLError?
     private var declinedChallenge = false
     private var lastActivity: UInt64
+    private var respondedAt: UInt64?
     private var task: URLSessionTask?
     private var completion: Completion?
 
@@ -62,6 +63,7 @@ final class DataTransfer: @unchecked Sendable {
         let tooLarge = lock.withLock {
             self.response = response
             lastActivity = DispatchTime.now().uptimeNanoseconds
+            respondedAt = lastActivity
             return checksContentLength && response.expectedContentLength > Int64(limit)
         }
         if tooLarge { stop(because: Self.tooLarge(limit)) }
@@ -106,7 +108,7 @@ final class DataTransfer: @unchecked Sendable {
 
     /// The task is over: deliver what arrived, or why it stopped, exactly once.
     func finish(with error: (any Error)?, response taskResponse: URLResponse?) {
-        let delivery: (Completion, Data, URLResponse?, (any Error)?)? = lock.withLock {
+        let delivery: (Completion, TransferResult)? = lock.withLock {
             guard let completion else { return nil }
             defer {
                 self.completion = nil
@@ -114,12 +116,22 @@ final class DataTransfer: @unchecked Sendable {
                 body = Data()
             }
             let response = self.response ?? taskResponse
-            if let stopReason { return (completion, Data(), response, stopReason) }
+            if let stopReason {
+                return (
+                    completion,
+                    TransferResult(
+                        body: Data(), response: response, error: stopReason, respondedAt: respondedAt)
+                )
+            }
             let declined = declinedChallenge && (error as? URLError)?.code == .cancelled
-            return (completion, body, response, declined ? nil : error)
+            return (
+                completion,
+                TransferResult(
+                    body: body, response: response, error: declined ? nil : error, respondedAt: respondedAt)
+            )
         }
-        guard let (completion, body, response, error) = delivery else { return }
-        completion(body, response, error)
+        guard let (completion, result) = delivery else { return }
+        completion(result)
     }
 
     // MARK: - Stopping (delegate queue)
@@ -170,4 +182,14 @@ final class DataTransfer: @unchecked Sendable {
             .dataLengthExceedsMaximum,
             userInfo: [NSLocalizedDescriptionKey: "The reply is larger than the limit of \(limit) bytes."])
     }
+}
+
+/// What the transport hands back for one request.
+struct TransferResult: Sendable {
+    /// The body as delivered (after gzip inflation); empty when the transfer was stopped.
+    let body: Data
+    let response: URLResponse?
+    let error: (any Error)?
+    /// When the response head arrived (uptime nanoseconds); `nil` if it never did.
+    let respondedAt: UInt64?
 }

@@ -51,7 +51,7 @@ final class SessionTransport: Sendable {
     /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
     func send(
         _ request: URLRequest, limit: Int, redirectPolicy: RedirectPolicy,
-        completion: @escaping @Sendable (Data, URLResponse?, (any Error)?) -> Void
+        completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let idleTimeout = request.timeoutInterval
         var request = request

@@ -14,7 +14,9 @@ extension DummyNetworkLayer {
     }
 
     /// Answers `method` requests to `urlString` with `value`, and gives the `NetworkResponse` forms this
-    /// status and these headers. URL matching is that of ``stub(_:_:returning:)``.
+    /// status and these headers. URL matching is that of ``stub(_:_:returning:)``. A status outside 2xx
+    /// fails as the real layer does: `.unacceptableStatusCode` with the status, the headers, and `value`
+    /// as the body when it is `Data`.
     ///
     /// ```swift
     /// network.stub(.get, "/items", returning: fixtureData, statusCode: 200, headers: ["X-Total-Count": "42"])

@@ -103,23 +103,32 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         let task = DummyTask(request: first, errorHandler: errorHandler) { [weak self] in
             self?.state.withLock { $0.cancelled.append(first) }
         }
+        let monitors = DummyMonitoring(monitorGroup, method: request.method, url: built.url)
         let answer = { [state] (attempt: URLRequest) -> Result<NetworkResponse<Value>, NetworkError> in
             let recorded = RecordedRequest(attempt)
-            return state.withLock { $0.record(recorded) }.result(for: recorded, expecting: expectation)
+            let number = monitors?.willSend(attempt)
+            let result = state.withLock { $0.record(recorded) }.result(for: recorded, expecting: expectation)
+            if let number { monitors?.answered(result, attempt: number) }
+            return result
+        }
+        let deliveryQueue = deliveryQueue
+        let deliver = { (result: Result<NetworkResponse<Value>, NetworkError>) in
+            monitors?.finished(result)
+            task.deliver(
+                result.map { $0.withMetrics(monitors?.metrics) }, to: successHandler, on: deliveryQueue)
         }
         let policy = request.retryPolicy ?? retryPolicy
         guard !interceptors.isEmpty || policy.retries else {
-            task.deliver(answer(built), to: successHandler, on: deliveryQueue)
+            deliver(answer(built))
             return task
         }
         // The real layer's policy stage, on the dummy's answers: interceptors adapt what is recorded, and
         // a stubbed sequence (401, then 200) plays out across retries, at once rather than after a wait.
-        let deliveryQueue = deliveryQueue
         let attempts = RequestAttempts<NetworkResponse<Value>>(
             request: built, method: request.method, interceptors: interceptors, policy: policy,
             isCancelled: { task.isCancelled }, decisionQueue: nil, waitsBetweenAttempts: false,
             send: { attempt, done in done(answer(attempt)) },
-            finish: { result in task.deliver(result, to: successHandler, on: deliveryQueue) })
+            finish: deliver)
         attempts.start()
         return task
     }

@@ -37,7 +37,8 @@ enum DummySource {
                     ?? .success(NetworkResponse(value: value, url: request.url))
             }
             if let successResponse, let typed = expected.cast(successResponse) {
-                return .success(NetworkResponse(value: typed, url: request.url))
+                let data = successResponse as? Data ?? Data()
+                return .success(NetworkResponse(value: typed, url: request.url, data: data))
             }
             if let errorResponse { return .failure(errorResponse) }
             let listed = stubs.isEmpty ? "" : ". Stubs: \(stubs.joined(separator: "; "))"
@@ -85,6 +86,10 @@ struct DummyExpectation<Value> {
         mismatch: () -> NetworkError
     ) -> Result<NetworkResponse<Value>, NetworkError> {
         let data = value as? Data ?? Data()
+        // As the real layer: a status outside 2xx is an error, whatever the stubbed value.
+        guard (200..<300).contains(statusCode) else {
+            return .failure(.unacceptableStatusCode(statusCode, body: data, headers: headers))
+        }
         let respond = { (typed: Value) in
             NetworkResponse(
                 value: typed, statusCode: statusCode, headers: ResponseHeaders(headers), url: request.url,

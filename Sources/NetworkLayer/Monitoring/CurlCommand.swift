@@ -1,0 +1,37 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkLogger {
+    /// `request` as a curl command for a terminal, redacted as this logger redacts: method, URL, headers
+    /// and body, each quoted for a POSIX shell.
+    ///
+    /// ```swift
+    /// let command = NetworkLogger().curlCommand(for: request)
+    /// // curl -X POST 'https://api.example.com/v1/items' -H 'Authorization: <redacted>' --data-binary '{"id":1}'
+    /// ```
+    public func curlCommand(for request: URLRequest) -> String {
+        var parts = ["curl"]
+        let method = request.httpMethod ?? "GET"
+        if method != "GET" { parts += ["-X", Self.quoted(method)] }
+        parts.append(Self.quoted(redacted(request.url)))
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            parts += ["-H", Self.quoted("\(name): \(redacted(header: name, value: value))")]
+        }
+        if let body = request.httpBody, !body.isEmpty {
+            if let text = String(data: body, encoding: .utf8) {
+                parts += ["--data-binary", Self.quoted(text)]
+            } else {
+                parts.append("--data-binary @- # \(body.count) bytes of binary data")
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// `text` in single quotes for a POSIX shell: a `'` inside becomes `'\''`.
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Watches what the layer does, request by request: for logging, analytics and debugging.
+///
+/// Five events, each with an empty default, so a monitor implements only what it needs:
+///
+/// | event | when |
+/// |---|---|
+/// | ``didBuild(_:for:)`` | an attempt's request is final (after the interceptors): what goes on the wire |
+/// | ``didStart(_:)`` | the attempt is handed to the transport |
+/// | ``didReceive(_:body:for:)`` | a response arrived: status, headers and body |
+/// | ``willRetry(_:after:because:)`` | a failed attempt will be sent again after a delay |
+/// | ``didFinish(_:with:metrics:)`` | the request is over: its outcome and its metrics |
+///
+/// Events arrive in order, on a serial queue of the layer's (never the main queue, never the session's
+/// delegate queue). A slow monitor delays only the monitors after it, never the request or its handler,
+/// and no monitor can change an outcome.
+public protocol NetworkMonitor: Sendable {
+    /// An attempt's request is final: every interceptor has adapted it.
+    func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt)
+    /// The attempt is handed to the transport.
+    func didStart(_ attempt: MonitoredAttempt)
+    /// A response arrived for the attempt, with its body as delivered (after gzip inflation).
+    func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt)
+    /// The attempt failed with `error` and the request will be sent again after `delay` seconds.
+    func willRetry(_ attempt: MonitoredAttempt, after delay: TimeInterval, because error: NetworkError)
+    /// The request is over: a response (its raw body as `value`) or the error its handler receives.
+    func didFinish(
+        _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
+        metrics: RequestMetrics)
+}
+
+extension NetworkMonitor {
+    /// Does nothing.
+    public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {}
+    /// Does nothing.
+    public func didStart(_ attempt: MonitoredAttempt) {}
+    /// Does nothing.
+    public func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt) {}
+    /// Does nothing.
+    public func willRetry(_ attempt: MonitoredAttempt, after delay: TimeInterval, because error: NetworkError)
+    {}
+    /// Does nothing.
+    public func didFinish(
+        _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
+        metrics: RequestMetrics
+    ) {}
+}
+
+/// The request an event belongs to.
+public struct MonitoredRequest: Sendable, Hashable {
+    /// Tells the events of one request from another's; unique within the process.
+    public let id: UInt64
+    /// The method.
+    public let method: HTTPMethod
+    /// The URL as built, before interceptors; `nil` when the request was refused before it had one.
+    public let url: URL?
+}
+
+/// One attempt of a request: the first, or a retry.
+public struct MonitoredAttempt: Sendable, Hashable {
+    /// The request the attempt belongs to.
+    public let request: MonitoredRequest
+    /// 1 for the first attempt.
+    public let number: Int
+}

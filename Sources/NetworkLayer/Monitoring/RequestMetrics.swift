@@ -1,0 +1,31 @@
+import Foundation
+
+/// What one request cost, measured by the layer itself with a monotonic clock, on every platform
+/// (`URLSessionTaskMetrics` never arrive on Linux). Summed over every attempt of a retried request.
+public struct RequestMetrics: Sendable, Equatable {
+    /// When the request method was called (wall-clock, for display).
+    public var startDate: Date
+    /// Seconds from the request method's call to the outcome.
+    public var duration: TimeInterval
+    /// Seconds from the last attempt's start to its response head; `nil` without a response.
+    public var timeToFirstByte: TimeInterval?
+    /// Body bytes sent, over all attempts.
+    public var bytesSent: Int
+    /// Body bytes received (after gzip inflation), over all attempts.
+    public var bytesReceived: Int
+    /// How many attempts were made: 1 without retries.
+    public var attempts: Int
+
+    /// Metrics with these values; test doubles and adapters make them.
+    public init(
+        startDate: Date, duration: TimeInterval, timeToFirstByte: TimeInterval?, bytesSent: Int,
+        bytesReceived: Int, attempts: Int
+    ) {
+        self.startDate = startDate
+        self.duration = duration
+        self.timeToFirstByte = timeToFirstByte
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.attempts = attempts
+    }
+}
