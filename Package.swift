@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -62,6 +62,13 @@ let package = Package(
             name: "MockServerTests",
             dependencies: ["NetworkTestSupport"],
             path: "Tests/MockServerTests"
+        ),
+        // An app target as Xcode 26 creates one: everything is MainActor unless marked otherwise.
+        .testTarget(
+            name: "MainActorDefaultTests",
+            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            path: "Tests/MainActorDefaultTests",
+            swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,24 +1,38 @@
 import Foundation
 import XCTest
 
-/// Every Swift sample in the README must appear, line for line, in a compiled file of this target, so
-/// the README cannot drift from code that compiles.
+/// Every Swift sample in the README must appear, line for line, in one compiled file of this target or
+/// of MainActorDefaultTests (for samples that need a MainActor-default module), so the README cannot
+/// drift from code that compiles.
 final class ReadmeSyncTests: XCTestCase {
     private let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
-    func testEverySwiftSampleInTheREADMECompilesInThisTarget() throws {
+    /// The test targets whose sources the README's samples are looked up in; both are declared in
+    /// Package.swift, so their files compile.
+    private static let sampleFolders = ["ConsumerTests", "MainActorDefaultTests"]
+
+    func testEverySwiftSampleInTheREADMECompilesInATestTarget() throws {
         let readme = try String(
             contentsOf: folder.appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
-        let sources = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".swift") && $0 != "ReadmeSyncTests.swift" }
-            .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
-        let compiled = sources.flatMap(Self.significantLines)
+        var compiledFiles: [[String]] = []
+        for name in Self.sampleFolders {
+            let target = folder.appendingPathComponent("../\(name)").standardizedFileURL
+            let files = try FileManager.default.contentsOfDirectory(atPath: target.path)
+                .filter { $0.hasSuffix(".swift") && $0 != "ReadmeSyncTests.swift" }
+            XCTAssertFalse(files.isEmpty, "no sources in Tests/\(name)")
+            compiledFiles += try files.map {
+                Self.significantLines(
+                    try String(contentsOf: target.appendingPathComponent($0), encoding: .utf8))
+            }
+        }
         let samples = Self.swiftBlocks(in: readme).filter { !Self.isManifestSnippet($0) }
         XCTAssertFalse(samples.isEmpty)
         for sample in samples {
             let lines = Self.significantLines(sample)
             XCTAssertTrue(
-                Self.contains(compiled, lines), "README sample not found in Tests/ConsumerTests:\n\(sample)")
+                compiledFiles.contains { Self.contains($0, lines) },
+                "README sample not found in one file of Tests/ConsumerTests or Tests/MainActorDefaultTests:\n"
+                    + sample)
         }
     }
 
