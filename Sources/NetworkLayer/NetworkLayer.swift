@@ -116,10 +116,6 @@ open class NetworkLayer: @unchecked Sendable {
         ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
     }
 
-    deinit {
-        ownTransport?.invalidate()
-    }
-
     // MARK: - The funnel
     //
     // Every request method below only builds a `NetworkRequest` and calls `send`, so a subclass that

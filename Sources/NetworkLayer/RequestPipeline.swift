@@ -17,11 +17,14 @@ extension NetworkLayer {
         let monitored = monitors.map { _ in
             MonitoredRequest(method: request.method, url: try? builder.url(for: request))
         }
+        let gate = monitors.map { _ in MonitorGate() }
         var report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
-        if let monitors, let monitored {
+        if let monitors, let monitored, let gate {
             report = { result in
                 let metrics = meter.metrics
-                monitors.emit { $0.didFinish(monitored, with: result, metrics: metrics) }
+                monitors.emit(for: gate, finishing: true) {
+                    $0.didFinish(monitored, with: result, metrics: metrics)
+                }
             }
         }
         let task = RequestTask(callbackQueue: callbackQueue, failureHandler: errorHandler, report: report)
@@ -66,11 +69,18 @@ extension NetworkLayer {
         let limit = request.maximumResponseSize ?? maximumResponseSize
         let transport = transport
         let redirectPolicy = redirectPolicy
-        let send: RequestAttempts<Reply>.Send = { attempt, done in
+        let checker = builder
+        let adapts = !interceptors.isEmpty
+        let send: RequestAttempts<Reply>.Send = { proposed, done in
+            let attempt: URLRequest
+            switch adapts ? checker.checked(proposed) : .success(proposed) {
+            case .success(let checked): attempt = checked
+            case .failure(let error): return done(.failure(error))
+            }
             let number = meter.beginAttempt(sending: attempt.httpBody?.count ?? 0)
             let monitoredAttempt = monitored.map { MonitoredAttempt(of: $0, number: number) }
-            if let monitors, let monitoredAttempt {
-                monitors.emit {
+            if let monitors, let monitoredAttempt, let gate {
+                monitors.emit(for: gate) {
                     $0.didBuild(attempt, for: monitoredAttempt)
                     $0.didStart(monitoredAttempt)
                 }
@@ -78,8 +88,12 @@ extension NetworkLayer {
             let cancel = transport.send(attempt, limit: limit, redirectPolicy: redirectPolicy) { result in
                 task.transportFinished()
                 meter.endAttempt(respondedAt: result.respondedAt, receiving: result.body.count)
-                if let monitors, let monitoredAttempt, let response = result.response as? HTTPURLResponse {
-                    monitors.emit { $0.didReceive(response, body: result.body, for: monitoredAttempt) }
+                if let monitors, let monitoredAttempt, let gate,
+                    let response = result.response as? HTTPURLResponse
+                {
+                    monitors.emit(for: gate) {
+                        $0.didReceive(response, body: result.body, for: monitoredAttempt)
+                    }
                 }
                 done(
                     ResponseValidator.validate(
@@ -97,10 +111,10 @@ extension NetworkLayer {
             request: urlRequest, method: request.method, interceptors: interceptors, policy: policy,
             isCancelled: { task.isSettled }, decisionQueue: .global(qos: .userInitiated), send: send,
             finish: deliver)
-        if let monitors, let monitored {
+        if let monitors, let monitored, let gate {
             attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
                 let attempt = MonitoredAttempt(of: monitored, number: failed.number)
-                monitors.emit { $0.willRetry(attempt, after: delay, because: failed.error) }
+                monitors.emit(for: gate) { $0.willRetry(attempt, after: delay, because: failed.error) }
             }
         }
         if interceptors.isEmpty {

@@ -61,6 +61,17 @@ package struct RequestBuilder: Sendable {
         self.timeout = timeout
     }
 
+    /// A request an interceptor changed, checked as the builder checks its own: a header that would
+    /// inject lines or vanish is refused, and a timeout FoundationNetworking can't convert (NaN traps)
+    /// is replaced by the layer's.
+    func checked(_ request: URLRequest) -> Result<URLRequest, NetworkError> {
+        let headers = (request.allHTTPHeaderFields ?? [:]).map { (key: $0.key, value: $0.value) }
+        if let error = Self.invalidHeaderError(in: headers) { return .failure(error) }
+        var request = request
+        request.timeoutInterval = Self.usable(request.timeoutInterval, or: timeout)
+        return .success(request)
+    }
+
     private static func sorted(_ headers: [String: String]) -> [(key: String, value: String)] {
         headers.count < 2 ? Array(headers) : headers.sorted { $0.key < $1.key }
     }

@@ -72,26 +72,33 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     }
 
     func cancel() {
-        let cancelTransport = lock.withLock { self.cancelTransport }
-        settle(.failure(.cancelled), replacingSettled: true)
+        // Reading the transport's cancel action and settling in one critical section: otherwise an
+        // attempt attached in between would run on, uncancelled, after the caller was told `.cancelled`.
+        let (shouldSchedule, cancelTransport) = lock.withLock {
+            (settleLocked(.failure(.cancelled), replacingSettled: true), self.cancelTransport)
+        }
+        if shouldSchedule { callbackQueue.async { self.deliver() } }
         cancelTransport?()
     }
 
     private func settle(_ outcome: Outcome, replacingSettled: Bool) {
-        let shouldSchedule: Bool = lock.withLock {
-            switch phase {
-            case .running:
-                phase = .settled(outcome)
-                return true
-            case .settled where replacingSettled:
-                phase = .settled(outcome)
-                return false
-            case .settled, .delivered:
-                return false
-            }
-        }
+        let shouldSchedule = lock.withLock { settleLocked(outcome, replacingSettled: replacingSettled) }
         if shouldSchedule {
             callbackQueue.async { self.deliver() }
+        }
+    }
+
+    /// Moves to `.settled(outcome)` if allowed; `true` when a delivery must be scheduled. Call under `lock`.
+    private func settleLocked(_ outcome: Outcome, replacingSettled: Bool) -> Bool {
+        switch phase {
+        case .running:
+            phase = .settled(outcome)
+            return true
+        case .settled where replacingSettled:
+            phase = .settled(outcome)
+            return false
+        case .settled, .delivered:
+            return false
         }
     }
 

@@ -12,9 +12,16 @@ package final class MonitorGroup: Sendable {
         self.monitors = monitors
     }
 
-    /// Runs `event` for every monitor, in order, on the monitors' queue.
-    package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
+    /// Runs `event` for every monitor, in order, on the monitors' queue, unless `request` has already
+    /// finished: a cancelled attempt may still report a response after its request's `didFinish`, and
+    /// monitors are promised that `didFinish` comes last. `finishing` marks the event that does.
+    package func emit(
+        for request: MonitorGate, finishing: Bool = false,
+        _ event: @escaping @Sendable (any NetworkMonitor) -> Void
+    ) {
         queue.async { [monitors] in
+            guard !request.isFinished else { return }
+            if finishing { request.isFinished = true }
             for monitor in monitors { event(monitor) }
         }
     }
@@ -43,4 +50,12 @@ extension MonitoredAttempt {
     package init(of request: MonitoredRequest, number: Int) {
         self.init(request: request, number: number)
     }
+}
+
+/// Whether a request's `didFinish` has been sent to the monitors.
+package final class MonitorGate: @unchecked Sendable {
+    /// Read and written only on the monitors' serial queue.
+    fileprivate var isFinished = false
+
+    package init() {}
 }

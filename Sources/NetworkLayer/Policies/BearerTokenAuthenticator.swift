@@ -30,6 +30,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     private let lock = NSLock()
     private var token: String?
     private var isRefreshing = false
+    private var generation = 0
     private var waiting: [@Sendable (Result<String, NetworkError>) -> Void] = []
     private let refresh: UncheckedSendable<Refresh>
 
@@ -50,11 +51,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     public func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
-        let current: String? = lock.withLock { isRefreshing ? nil : token }
-        if let current { return completion(.success(Self.authorized(request, with: current))) }
-        afterRefresh(startingOneIfIdle: true) { result in
-            completion(result.map { Self.authorized(request, with: $0) })
-        }
+        withToken(newerThan: nil) { result in completion(result.map { Self.authorized(request, with: $0) }) }
     }
 
     /// On a 401, replays with a newer token, refreshing first when the request already had the newest.
@@ -62,10 +59,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
         guard attempt.error.statusCode == 401,
             !attempt.earlierErrors.contains(where: { $0.statusCode == 401 })
         else { return completion(.doNotRetry) }
-        let sent = Self.token(of: attempt.request)
-        let hasNewer: Bool = lock.withLock { !isRefreshing && token != nil && token != sent }
-        if hasNewer { return completion(.retry) }
-        afterRefresh(startingOneIfIdle: true) { result in
+        let sent = Self.token(of: attempt.request) ?? ""
+        withToken(newerThan: sent) { result in
             switch result {
             case .success: completion(.retry)
             case .failure(let error): completion(.fail(error))
@@ -73,33 +68,53 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
         }
     }
 
-    /// Runs `then` with the outcome of the refresh under way, starting one when none is and `start` is
-    /// set. A refresh already finished by the time the lock is taken counts: its token is used.
-    private func afterRefresh(
-        startingOneIfIdle start: Bool, then: @escaping @Sendable (Result<String, NetworkError>) -> Void
+    /// Runs `then` with a token other than `stale` (`nil`: any token): the current one when there is one
+    /// and no refresh is under way, else the outcome of the refresh under way, or of one it starts. All
+    /// decided under one lock, so a refresh that ends meanwhile is never followed by a needless second.
+    private func withToken(
+        newerThan stale: String?, then: @escaping @Sendable (Result<String, NetworkError>) -> Void
     ) {
-        let begins: Bool = lock.withLock {
-            waiting.append(then)
-            guard !isRefreshing, start else { return false }
-            isRefreshing = true
-            return true
+        enum Next {
+            case use(String)
+            case wait
+            case refresh(generation: Int)
         }
-        guard begins else { return }
-        let refresh = self.refresh
-        DispatchQueue.global(qos: .userInitiated).async {
-            refresh.value { [self] result in finishRefresh(with: result) }
+        let next: Next = lock.withLock {
+            if !isRefreshing, let token, token != stale { return .use(token) }
+            waiting.append(then)
+            guard !isRefreshing else { return .wait }
+            isRefreshing = true
+            generation += 1
+            return .refresh(generation: generation)
+        }
+        switch next {
+        case .use(let token):
+            then(.success(token))
+        case .wait:
+            break
+        case .refresh(let generation):
+            let refresh = self.refresh
+            DispatchQueue.global(qos: .userInitiated).async {
+                refresh.value { [self] result in finishRefresh(generation, with: result) }
+            }
         }
     }
 
-    private func finishRefresh(with result: Result<String, NetworkError>) {
+    private func finishRefresh(_ generation: Int, with result: Result<String, NetworkError>) {
         let waiters: [@Sendable (Result<String, NetworkError>) -> Void] = lock.withLock {
-            guard isRefreshing else { return [] }  // a second call of the completion
+            // A second call of the completion, or one for an older refresh, changes nothing.
+            guard isRefreshing, generation == self.generation else { return [] }
             isRefreshing = false
             token = try? result.get()
             defer { waiting = [] }
             return waiting
         }
-        for waiter in waiters { waiter(result) }
+        guard !waiters.isEmpty else { return }
+        // Off whatever thread the app completed on (maybe the main one): the next interceptors and the
+        // send run where adapting runs.
+        DispatchQueue.global(qos: .userInitiated).async {
+            for waiter in waiters { waiter(result) }
+        }
     }
 
     private static func authorized(_ request: URLRequest, with token: String) -> URLRequest {

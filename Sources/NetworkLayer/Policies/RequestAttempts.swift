@@ -15,6 +15,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
 
     /// However interceptors answer, a request never makes more attempts than this.
     static var attemptLimit: Int { 16 }
+    /// The longest wait an interceptor can ask for: one hour.
+    static var longestWait: TimeInterval { 3_600 }
 
     private let request: URLRequest
     private let method: HTTPMethod
@@ -89,7 +91,10 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
         guard index < interceptors.count else { return completion(.success(request)) }
+        let once = Once()
         interceptors[index].adapt(request) { [self] result in
+            // An interceptor calling back twice must not fork the request into two.
+            guard once.claim() else { return }
             switch result {
             case .success(let adapted): adapt(adapted, from: index + 1, completion: completion)
             case .failure: completion(result)
@@ -107,8 +112,10 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
             switch decision {
             case .retry:
                 retry(failed, after: 0)
+            case .retryAfter(let delay) where delay.isNaN || delay == .infinity:
+                finish(.failure(error))
             case .retryAfter(let delay):
-                retry(failed, after: delay)
+                retry(failed, after: min(max(0, delay), Self.longestWait))
             case .fail(let replacement):
                 finish(.failure(replacement))
             case .doNotRetry:
@@ -125,7 +132,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         from index: Int, about failed: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void
     ) {
         guard index < interceptors.count else { return completion(.doNotRetry) }
+        let once = Once()
         interceptors[index].retry(failed) { [self] decision in
+            guard once.claim() else { return }
             if case .doNotRetry = decision {
                 ask(from: index + 1, about: failed, completion: completion)
             } else {
@@ -139,5 +148,20 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         onRetry?(failed, delay)
         guard waitsBetweenAttempts, delay > 0, delay.isFinite else { return attempt() }
         DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + delay) { [self] in attempt() }
+    }
+}
+
+/// A flag that can be claimed once, from any thread.
+final class Once: @unchecked Sendable {
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var claimed = false
+
+    /// `true` the first time only.
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
     }
 }

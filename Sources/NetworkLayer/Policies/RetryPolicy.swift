@@ -70,12 +70,14 @@ extension RetryPolicy {
             break
         case .unacceptableStatusCode(let status, _, let headers) where Self.retriedStatuses.contains(status):
             if let retryAfter = Self.retryAfter(in: headers, now: now) {
-                return retryAfter <= maximumDelay ? retryAfter : nil
+                return retryAfter <= maximumDelay ? min(retryAfter, RequestAttempts<Void>.longestWait) : nil
             }
         default:
             return nil
         }
-        let ceiling = min(maximumDelay, initialDelay * pow(2, Double(attempt - 1)))
+        // Clamped to a finite range: `.infinity` or an overflowing backoff would trap `random(in:)`.
+        let ceiling = min(
+            maximumDelay, initialDelay * pow(2, Double(attempt - 1)), RequestAttempts<Void>.longestWait)
         return ceiling > 0 ? Double.random(in: 0...ceiling) : 0
     }
 

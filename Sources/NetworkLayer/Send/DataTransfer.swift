@@ -86,6 +86,11 @@ final class DataTransfer: @unchecked Sendable {
         if tooLarge { stop(because: Self.tooLarge(limit)) }
     }
 
+    /// Body bytes went out: a slow upload that is making progress is not idle.
+    func bodyDataSent() {
+        lock.withLock { lastActivity = DispatchTime.now().uptimeNanoseconds }
+    }
+
     /// The server's redirect is being followed: what arrived so far belonged to the 3xx.
     func redirected() {
         lock.withLock {

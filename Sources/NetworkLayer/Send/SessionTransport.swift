@@ -69,8 +69,11 @@ final class SessionTransport: Sendable {
         return { transfer.stopFromAnyThread(because: nil) }
     }
 
-    /// Lets running tasks finish, then releases the session and its delegate.
-    func invalidate() {
+    /// An owned session ends when nothing can start a task on it any more: its layer is gone, and so is
+    /// every request still waiting to send an attempt (a retry's backoff, an interceptor), since each
+    /// holds its transport. Creating a task on an invalidated session stops the process. Running tasks
+    /// finish first. The shared session is never released.
+    deinit {
         session.finishTasksAndInvalidate()
     }
 }

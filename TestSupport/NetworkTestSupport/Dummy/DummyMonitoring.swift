@@ -11,6 +11,7 @@ struct DummyMonitoring: Sendable {
     private let group: MonitorGroup
     private let request: MonitoredRequest
     private let meter = RequestMeter()
+    private let gate = MonitorGate()
 
     /// `nil` when the dummy has no monitors: then nothing is spent on them.
     init?(_ group: MonitorGroup?, method: HTTPMethod, url: URL?) {
@@ -25,7 +26,7 @@ struct DummyMonitoring: Sendable {
     func willSend(_ urlRequest: URLRequest) -> Int {
         let number = meter.beginAttempt(sending: urlRequest.httpBody?.count ?? 0)
         let attempt = MonitoredAttempt(of: request, number: number)
-        group.emit {
+        group.emit(for: gate) {
             $0.didBuild(urlRequest, for: attempt)
             $0.didStart(attempt)
         }
@@ -49,7 +50,7 @@ struct DummyMonitoring: Sendable {
             let response = HTTPURLResponse(
                 url: url, statusCode: reply.status, httpVersion: "HTTP/1.1", headerFields: reply.headers)
         else { return }
-        group.emit { $0.didReceive(response, body: reply.body, for: attempt) }
+        group.emit(for: gate) { $0.didReceive(response, body: reply.body, for: attempt) }
     }
 
     /// The request is over.
@@ -57,7 +58,7 @@ struct DummyMonitoring: Sendable {
         let metrics = meter.metrics
         let raw = result.map { response in response.map { _ in response.data } }
         let request = request
-        group.emit { $0.didFinish(request, with: raw, metrics: metrics) }
+        group.emit(for: gate, finishing: true) { $0.didFinish(request, with: raw, metrics: metrics) }
     }
 }
 
