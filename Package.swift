@@ -51,7 +51,16 @@ let package = Package(
         .testTarget(
             name: "ConsumerTests",
             dependencies: ["NetworkLayer", "NetworkTestSupport"],
-            path: "Tests/ConsumerTests"
+            path: "Tests/ConsumerTests",
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "MainActorDefaultTests",
+            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            path: "Tests/MainActorDefaultTests",
+            // Swift 6.2's default isolation for app targets; the manifest stays at tools version 6.0, so
+            // the setting is passed as a flag (test targets are never built by the package's users).
+            swiftSettings: [.unsafeFlags(["-default-isolation", "MainActor"])]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -29,7 +29,10 @@ import NetworkLayer
 ///   the stubbed bytes when the stub was `Data`.
 ///
 /// **Delivery.** The handler runs synchronously, before the request method returns, so a test asserts
-/// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead.
+/// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead, or
+/// ``holdsReplies`` to keep each request in ``pendingRequests`` until the test releases it (to see a
+/// loading state). The `async` forms of `NetworkLayer` go through the same funnel, so the dummy answers
+/// them the same way.
 ///
 /// **Recording.** Every request is built by the real layer's own request builder and appended to
 /// ``recordedRequests``: full URL with its query, headers with the default headers merged in, and the
@@ -65,9 +68,22 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
 
     /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's
     /// `init(environment:)` uses them.
-    public convenience init(environment: APIEnvironment, deliveryQueue: DispatchQueue? = nil) {
+    ///
+    /// - Parameters:
+    ///   - environment: The base URL and default headers.
+    ///   - encoder: The app's encoder, so recorded bodies are what the app sends (a snake_case
+    ///     encoder records snake_case keys).
+    ///   - decoder: The app's decoder, for stubbed `Data` and fixture files.
+    ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
+    public convenience init(
+        environment: APIEnvironment,
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder(),
+        deliveryQueue: DispatchQueue? = nil
+    ) {
         self.init(
-            baseURL: environment.baseURL, defaultHeaders: environment.headers, deliveryQueue: deliveryQueue)
+            baseURL: environment.baseURL, defaultHeaders: environment.headers, encoder: encoder,
+            decoder: decoder, deliveryQueue: deliveryQueue)
     }
 
     // MARK: - The funnel
@@ -84,24 +100,38 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         if let endpoint = request.endpoint { state.withLock { $0.endpoints.append(endpoint) } }
-        let recorded: RecordedRequest?
-        let result: Result<NetworkResponse<Value>, NetworkError>
+        let built: RecordedRequest
         do {
-            let built = RecordedRequest(try builder.urlRequest(for: request))
-            let source = state.withLock { $0.record(built) }
-            recorded = built
-            result = source.result(for: built, expecting: .value(Value.self, from: request, decoder: decoder))
+            built = RecordedRequest(try builder.urlRequest(for: request))
         } catch {
+            // Refused requests are never held: they fail at once, as the real layer's do.
             let refused = RefusedRequest(method: request.method, urlString: request.urlString, error: error)
             state.withLock { $0.refused.append(refused) }
-            recorded = nil
-            result = .failure(error)
+            let task = DummyTask(request: nil, errorHandler: errorHandler) { _ in }
+            task.deliver(Result<Void, NetworkError>.failure(error), to: { _ in }, on: deliveryQueue)
+            return task
         }
-        let task = DummyTask(request: recorded, errorHandler: errorHandler) { [weak self] in
-            guard let self, let recorded else { return }
-            self.state.withLock { $0.cancelled.append(recorded) }
+        let task = DummyTask(request: built, errorHandler: errorHandler) { [weak self] task in
+            self?.state.withLock { state in
+                state.cancelled.append(built)
+                state.pending.removeAll { $0.task === task }
+            }
         }
-        task.deliver(result, to: successHandler, on: deliveryQueue)
+        let expected = DummyExpectation.value(Value.self, from: request, decoder: decoder)
+        let held = heldRequest(built, task: task, expected: expected, successHandler: successHandler)
+        // Recording and the choice between holding and answering are one step, so a request is held
+        // exactly when `holdsReplies` was set at the moment it was recorded.
+        let source: DummySource? = state.withLock { state in
+            guard state.holdsReplies else { return state.record(built) }
+            state.recorded.append(built)
+            task.hold(deliveringOn: state.deliveryQueue)
+            state.pending.append(held)
+            return nil
+        }
+        if let source {
+            task.deliver(
+                source.result(for: built, expecting: expected), to: successHandler, on: deliveryQueue)
+        }
         return task
     }
 }
