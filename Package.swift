@@ -51,7 +51,8 @@ let package = Package(
         .testTarget(
             name: "ConsumerTests",
             dependencies: ["NetworkLayer", "NetworkTestSupport"],
-            path: "Tests/ConsumerTests"
+            path: "Tests/ConsumerTests",
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -10,7 +10,7 @@ enum DemoServer {
             case ("GET", "/employees"):
                 return try .json(store.all)
             case ("POST", "/employees"):
-                let new = try request.decodeBody(as: Employee.self)
+                let new = try request.decodedBody(as: Employee.self)
                 return try .json(store.add(new), status: 201)
             case ("GET", "/reports/slow"):
                 return MockResponse(status: 200, text: "[]").delayed(beforeHeaders: 5)

@@ -43,7 +43,7 @@ final class PresenterWithDummyTests: XCTestCase {
         XCTAssertEqual(sent.method, .post)
         XCTAssertEqual(sent.url.absoluteString, "https://api.example.com/employees")
         XCTAssertEqual(sent.header("Content-Type"), "application/json")
-        XCTAssertEqual(sent.decodedBody(as: Employee.self), bo)
+        XCTAssertEqual(try sent.decodedBody(as: Employee.self), bo)
     }
 
     func testSaveShowsTheServersError() {

@@ -39,7 +39,7 @@ final class PresenterWithRealLayerTests: XCTestCase {
         let employee = Employee(name: "Bo", salary: "2", age: "40")
         waitForViewUpdate { presenter.save(employee) }
         XCTAssertTrue(view.saved)
-        XCTAssertEqual(stubs.recordedRequests.first?.decodedBody(as: Employee.self), employee)
+        XCTAssertEqual(try stubs.recordedRequests.first?.decodedBody(as: Employee.self), employee)
     }
 
     func testDefaultArgumentBuildsARealLayerWithoutASessionPerInstance() {

@@ -82,7 +82,7 @@ final class TodoListPresenterTests: XCTestCase {
         network.stub(.get, "https://api.example.com/todos", returning: [todo])
         TodoListPresenter(view: view, networkLayer: network).add(todo)
         XCTAssertEqual(network.recordedRequests.map(\.method), [.post, .get])
-        XCTAssertEqual(network.recordedRequests[0].decodedBody(as: Todo.self), todo)
+        XCTAssertEqual(try network.recordedRequests[0].decodedBody(as: Todo.self), todo)
         XCTAssertEqual(view.todos, [todo])
     }
 

@@ -120,7 +120,7 @@ final class MethodsTests: XCTestCase {
             let requests = (0..<2).compactMap { _ in server.takeRequest(timeout: 1) }
             XCTAssertEqual(requests.map(\.method), [method.rawValue, method.rawValue])
             XCTAssertEqual(requests.map(\.body), [expected, expected])
-            XCTAssertEqual(try requests.last?.decodeBody(as: Note.self), note)
+            XCTAssertEqual(try requests.last?.decodedBody(as: Note.self), note)
         }
     }
 

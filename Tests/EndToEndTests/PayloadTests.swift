@@ -70,7 +70,7 @@ final class PayloadTests: XCTestCase {
         }
         let last = try XCTUnwrap(server.recordedRequests.last)
         XCTAssertGreaterThan(last.body.count, 2 * Self.megabyte)
-        XCTAssertEqual(try last.decodeBody(as: Document.self).text.count, line.count * 40_000)
+        XCTAssertEqual(try last.decodedBody(as: Document.self).text.count, line.count * 40_000)
     }
 
     func testFiveMegabyteReplyDecodesIntact() throws {

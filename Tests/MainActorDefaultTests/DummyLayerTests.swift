@@ -60,7 +60,7 @@ final class DummyLayerTests: XCTestCase {
             let sent = try XCTUnwrap(network.recordedRequests.first)
             XCTAssertEqual(sent.method, .post)
             XCTAssertEqual(sent.header("Content-Type"), "application/json")
-            XCTAssertEqual(sent.decodedBody(as: NewEmployee.self), NewEmployee(name: "Bo"))
+            XCTAssertEqual(try sent.decodedBody(as: NewEmployee.self), NewEmployee(name: "Bo"))
         }
     }
 

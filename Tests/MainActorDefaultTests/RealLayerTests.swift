@@ -58,7 +58,7 @@ final class RealLayerTests: XCTestCase {
             XCTAssertEqual(requests.map(\.method), ["GET", "POST", "GET", "DELETE"])
             XCTAssertEqual(
                 requests.map(\.path), ["/employees", "/employees", "/employees/2/payslip", "/employees/1"])
-            XCTAssertEqual(try requests[1].decodeBody(as: NewEmployee.self), NewEmployee(name: "Bo"))
+            XCTAssertEqual(try requests[1].decodedBody(as: NewEmployee.self), NewEmployee(name: "Bo"))
             XCTAssertEqual(requests[2].header("X-Request-Reason"), "payslip")
         }
     }

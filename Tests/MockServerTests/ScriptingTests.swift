@@ -107,7 +107,7 @@ final class ScriptingTests: XCTestCase {
         XCTAssertEqual(request.header("CONTENT-TYPE"), "application/json")
         XCTAssertEqual(request.header("Content-Length"), String(body.count))
         XCTAssertEqual(request.body, body)
-        XCTAssertEqual(try request.decodeBody(as: Employee.self), Employee(id: 7, name: "Grace"))
+        XCTAssertEqual(try request.decodedBody(as: Employee.self), Employee(id: 7, name: "Grace"))
         XCTAssertEqual(request.version, "HTTP/1.1")
         XCTAssertEqual(request.sequenceNumber, 0)
         XCTAssertEqual(server.requestCount, 1)

@@ -39,7 +39,7 @@ final class RequestBuildingTests: PipelineTestCase {
         XCTAssertEqual(sent.map(\.method), [.post, .put, .patch, .delete])
         for request in sent.prefix(3) {
             XCTAssertEqual(request.header("Content-Type"), "application/json")
-            XCTAssertEqual(request.decodedBody(as: Employee.self), employee)
+            XCTAssertEqual(try request.decodedBody(as: Employee.self), employee)
         }
         XCTAssertNil(sent[3].header("Content-Type"))
     }

@@ -100,7 +100,7 @@ final class DummyNetworkLayerRecordingTests: XCTestCase {
         XCTAssertEqual(network.callCount(.get, "https://api.example.com/employees?page=2"), 1)
         XCTAssertEqual(network.callCount(.post, "employees"), 1)
         XCTAssertEqual(network.requests(to: "/employees").map(\.method), [.get, .get, .post])
-        XCTAssertEqual(network.requests(.post, to: "/employees").first?.decodedBody(as: Person.self), ann)
+        XCTAssertEqual(try network.requests(.post, to: "/employees").first?.decodedBody(as: Person.self), ann)
     }
 
     // MARK: - The URL rule

@@ -135,7 +135,8 @@ final class DummyNetworkLayerTests: XCTestCase {
         XCTAssertEqual(sent.first?.header("x"), "1")
         XCTAssertEqual(
             sent.map { $0.body != nil }, [false, true, true, true, true, true, true, false, false])
-        XCTAssertEqual(sent[1...6].map { $0.decodedBody(as: Person.self) }, Array(repeating: ann, count: 6))
+        XCTAssertEqual(
+            try sent[1...6].map { try $0.decodedBody(as: Person.self) }, Array(repeating: ann, count: 6))
 
         // The same calls through the dummy's own type: default arguments and @discardableResult repeated.
         dummy.get(urlString: "/p", successHandler: typed.success, errorHandler: typed.failure)

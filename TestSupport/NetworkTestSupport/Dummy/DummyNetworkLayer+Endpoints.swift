@@ -15,6 +15,12 @@ extension DummyNetworkLayer {
         stub(endpoint, outcomes: [.success(value)])
     }
 
+    /// Answers the requests `endpoint` describes with the contents of a file, decoded with the layer's
+    /// decoder; see ``stub(_:_:returningContentsOf:statusCode:headers:)``.
+    public func stub(_ endpoint: any Endpoint, returningContentsOf fileURL: URL) {
+        stub(endpoint, outcomes: [Self.fixtureOutcome(fileURL, 200, [:])])
+    }
+
     /// Fails the requests `endpoint` describes with `error`.
     public func stub(_ endpoint: any Endpoint, failingWith error: NetworkError) {
         stub(endpoint, outcomes: [.failure(error)])

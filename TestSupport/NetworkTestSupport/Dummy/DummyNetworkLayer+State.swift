@@ -44,10 +44,13 @@ extension DummyNetworkLayer {
     }
 
     /// Clears ``successResponse``, ``errorResponse``, the per-request stubs and every recording
-    /// (recorded, refused and cancelled requests). ``deliveryQueue`` is kept.
+    /// (recorded, refused and cancelled requests). ``deliveryQueue``, ``holdsReplies`` and the
+    /// ``pendingRequests`` are kept: a held request still waits for its answer, so its handler runs
+    /// exactly once.
     public func reset() {
         state.withLock { state in
-            state = DummyState(deliveryQueue: state.deliveryQueue)
+            state = DummyState(
+                deliveryQueue: state.deliveryQueue, holdsReplies: state.holdsReplies, pending: state.pending)
         }
     }
 }

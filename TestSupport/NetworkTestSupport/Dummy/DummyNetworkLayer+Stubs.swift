@@ -1,3 +1,4 @@
+import Foundation
 import NetworkLayer
 
 extension DummyNetworkLayer {
@@ -26,6 +27,35 @@ extension DummyNetworkLayer {
         headers: [String: String] = [:]
     ) {
         stub(method, urlString, outcomes: [.response(value, statusCode: statusCode, headers: headers)])
+    }
+
+    /// Answers `method` requests to `urlString` with the contents of a file, such as a JSON fixture in
+    /// the test bundle, decoded with the layer's ``NetworkLayer/decoder`` as a real reply would be (the
+    /// `Data` forms receive the bytes). URL matching is that of ``stub(_:_:returning:)``.
+    ///
+    /// ```swift
+    /// let fixture = try XCTUnwrap(Bundle.module.url(forResource: "todos", withExtension: "json"))
+    /// network.stub(.get, "/todos", returningContentsOf: fixture)
+    /// ```
+    ///
+    /// The file is read now; one that cannot be read makes the stub fail every matching request with a
+    /// `.custom` error naming the file, so the test fails where the fixture is missing.
+    public func stub(
+        _ method: HTTPMethod, _ urlString: String, returningContentsOf fileURL: URL, statusCode: Int = 200,
+        headers: [String: String] = [:]
+    ) {
+        stub(method, urlString, outcomes: [Self.fixtureOutcome(fileURL, statusCode, headers)])
+    }
+
+    /// The outcome a fixture file gives: its bytes, or the error saying why it could not be read.
+    static func fixtureOutcome(_ fileURL: URL, _ statusCode: Int, _ headers: [String: String]) -> DummyOutcome
+    {
+        do {
+            return .response(try Data(contentsOf: fileURL), statusCode: statusCode, headers: headers)
+        } catch {
+            return .failure(
+                .custom("DummyNetworkLayer: could not read the fixture \(fileURL.path): \(error)"))
+        }
     }
 
     /// Fails `method` requests to `urlString` with `error`. URL matching is that of

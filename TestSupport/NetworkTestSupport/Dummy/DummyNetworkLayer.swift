@@ -33,7 +33,10 @@ import NetworkLayer
 ///   the stubbed bytes when the stub was `Data`.
 ///
 /// **Delivery.** The handler runs synchronously, before the request method returns, so a test asserts
-/// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead.
+/// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead, or
+/// ``holdsReplies`` to keep each request in ``pendingRequests`` until the test releases it (to see a
+/// loading state). The `async` forms of `NetworkLayer` go through the same funnel, so the dummy answers
+/// them the same way.
 ///
 /// **Recording.** Every request is built by the real layer's own request builder and appended to
 /// ``recordedRequests``: full URL with its query, headers with the default headers merged in, and the
@@ -69,9 +72,22 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
 
     /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's
     /// `init(environment:)` uses them.
-    public convenience init(environment: APIEnvironment, deliveryQueue: DispatchQueue? = nil) {
+    ///
+    /// - Parameters:
+    ///   - environment: The base URL and default headers.
+    ///   - encoder: The app's encoder, so recorded bodies are what the app sends (a snake_case
+    ///     encoder records snake_case keys).
+    ///   - decoder: The app's decoder, for stubbed `Data` and fixture files.
+    ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
+    public convenience init(
+        environment: APIEnvironment,
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder(),
+        deliveryQueue: DispatchQueue? = nil
+    ) {
         self.init(
-            baseURL: environment.baseURL, defaultHeaders: environment.headers, deliveryQueue: deliveryQueue)
+            baseURL: environment.baseURL, defaultHeaders: environment.headers, encoder: encoder,
+            decoder: decoder, deliveryQueue: deliveryQueue)
     }
 
     // MARK: - The funnel
@@ -92,22 +108,37 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         do throws(NetworkError) {
             built = try builder.urlRequest(for: request)
         } catch {
+            // Refused requests are never held: they fail at once, as the real layer's do.
             let refused = RefusedRequest(method: request.method, urlString: request.urlString, error: error)
             state.withLock { $0.refused.append(refused) }
-            let task = DummyTask(request: nil, errorHandler: errorHandler) {}
-            task.deliver(.failure(error), to: successHandler, on: deliveryQueue)
+            let task = DummyTask(request: nil, errorHandler: errorHandler) { _ in }
+            task.deliver(Result<Void, NetworkError>.failure(error), to: { _ in }, on: deliveryQueue)
             return task
         }
-        let expectation = DummyExpectation.value(Value.self, from: request, decoder: decoder)
         let first = RecordedRequest(built)
-        let task = DummyTask(request: first, errorHandler: errorHandler) { [weak self] in
-            self?.state.withLock { $0.cancelled.append(first) }
+        let task = DummyTask(request: first, errorHandler: errorHandler) { [weak self] task in
+            self?.state.withLock { state in
+                state.cancelled.append(first)
+                state.pending.removeAll { $0.task === task }
+            }
         }
+        let expected = DummyExpectation.value(Value.self, from: request, decoder: decoder)
+        let held = heldRequest(first, task: task, expected: expected, successHandler: successHandler)
+        // Recording and the choice between holding and answering are one step, so a request is held
+        // exactly when `holdsReplies` was set at the moment it was recorded.
+        let isHeld: Bool = state.withLock { state in
+            guard state.holdsReplies else { return false }
+            state.recorded.append(first)
+            task.hold(deliveringOn: state.deliveryQueue)
+            state.pending.append(held)
+            return true
+        }
+        if isHeld { return task }
         let monitors = DummyMonitoring(monitorGroup, method: request.method, url: built.url)
         let answer = { [state] (attempt: URLRequest) -> Result<NetworkResponse<Value>, NetworkError> in
             let recorded = RecordedRequest(attempt)
             let number = monitors?.willSend(attempt)
-            let result = state.withLock { $0.record(recorded) }.result(for: recorded, expecting: expectation)
+            let result = state.withLock { $0.record(recorded) }.result(for: recorded, expecting: expected)
             if let number { monitors?.answered(result, attempt: number) }
             return result
         }

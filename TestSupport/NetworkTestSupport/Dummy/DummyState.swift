@@ -33,6 +33,9 @@ struct DummyState {
     var successResponse: Any?
     var errorResponse: NetworkError?
     var deliveryQueue: DispatchQueue?
+    var holdsReplies = false
+    /// Held requests not yet released or cancelled, in call order.
+    var pending: [DummyPendingRequest] = []
     var stubs: [DummyStub] = []
     var recorded: [RecordedRequest] = []
     var refused: [RefusedRequest] = []
@@ -43,6 +46,12 @@ struct DummyState {
     /// (advancing its sequence), or else the layer-wide responses.
     mutating func record(_ request: RecordedRequest) -> DummySource {
         recorded.append(request)
+        return source(for: request)
+    }
+
+    /// Picks what answers `request`: the most recently added matching stub (advancing its sequence), or
+    /// else the layer-wide responses. A held request asks when it is released.
+    mutating func source(for request: RecordedRequest) -> DummySource {
         if let index = stubs.lastIndex(where: { $0.matches(request) }) {
             return .stub(stubs[index].description, stubs[index].next())
         }

@@ -14,6 +14,9 @@ import NetworkLayer
 /// When the layer delivers synchronously, the handler has run before the task is returned, so
 /// `cancel()` only records. With a `deliveryQueue`, a `cancel()` before the delivery replaces it: the
 /// error handler receives `.cancelled`, exactly once, on that queue, and the success handler never runs.
+/// A held request (see ``DummyNetworkLayer/holdsReplies``) receives `.cancelled` from `cancel()` at
+/// once, on the caller's thread (on the delivery queue when there is one), and releasing it afterwards
+/// does nothing.
 public final class DummyTask: NetworkTask, @unchecked Sendable {
     /// The request as recorded, or `nil` when the layer refused it (see ``DummyNetworkLayer/refusedRequests``).
     public let request: RecordedRequest?
@@ -23,12 +26,15 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
     // does not keep alive what its handlers captured.
     private let lock = NSLock()
     private var errorHandler: ((NetworkError) -> Void)?
-    private let onFirstCancel: @Sendable () -> Void
+    private let onFirstCancel: @Sendable (DummyTask) -> Void
     private var phase = Phase.idle
     private var cancels = 0
+    private var storedHeldQueue: DispatchQueue?
 
     private enum Phase {
         case idle
+        /// Held until the test releases it; `cancel()` delivers `.cancelled` instead, on ``heldQueue``.
+        case held
         /// A delivery is scheduled on the delivery queue; `cancel()` may still replace it.
         case scheduled(() -> Void)
         case delivered
@@ -37,7 +43,7 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
     init(
         request: RecordedRequest?,
         errorHandler: @escaping (NetworkError) -> Void,
-        onFirstCancel: @escaping @Sendable () -> Void
+        onFirstCancel: @escaping @Sendable (DummyTask) -> Void
     ) {
         self.request = request
         self.errorHandler = errorHandler
@@ -54,16 +60,50 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
         cancelCount > 0
     }
 
-    /// Records the cancellation; a delivery still pending becomes `.cancelled` for the error handler.
+    /// Records the cancellation; a delivery still pending becomes `.cancelled` for the error handler, and
+    /// a held request receives `.cancelled` now.
     public func cancel() {
-        let isFirst: Bool = lock.withLock {
+        let (isFirst, wasHeld, queue): (Bool, Bool, DispatchQueue?) = lock.withLock {
             cancels += 1
-            if case .scheduled = phase, let errorHandler {
-                phase = .scheduled { errorHandler(.cancelled) }
+            switch phase {
+            case .scheduled:
+                if let errorHandler { phase = .scheduled { errorHandler(.cancelled) } }
+            case .held:
+                // The cancellation takes the hold's place; `claimHold()` now finds nothing to release.
+                phase = .idle
+                return (cancels == 1, true, storedHeldQueue)
+            case .idle, .delivered:
+                break
             }
-            return cancels == 1
+            return (cancels == 1, false, nil)
         }
-        if isFirst { onFirstCancel() }
+        // The layer forgets a held request before its handler runs, so the handler sees it gone.
+        if isFirst { onFirstCancel(self) }
+        if wasHeld { deliver(Result<Void, NetworkError>.failure(.cancelled), to: { _ in }, on: queue) }
+    }
+
+    /// Holds the request: nothing is delivered until ``claimHold()`` succeeds and the caller delivers,
+    /// or `cancel()` delivers `.cancelled`.
+    func hold(deliveringOn queue: DispatchQueue?) {
+        lock.withLock {
+            phase = .held
+            storedHeldQueue = queue
+        }
+    }
+
+    /// Where a held request is answered: the layer's delivery queue when it was held; `nil` means on the
+    /// thread that releases or cancels it.
+    var heldQueue: DispatchQueue? {
+        lock.withLock { storedHeldQueue }
+    }
+
+    /// Takes the hold for a release: `true` once, for the first caller, unless `cancel()` came first.
+    func claimHold() -> Bool {
+        lock.withLock {
+            guard case .held = phase else { return false }
+            phase = .idle
+            return true
+        }
     }
 
     /// Hands `result` to its handler: right now when `queue` is `nil`, else asynchronously on `queue`.

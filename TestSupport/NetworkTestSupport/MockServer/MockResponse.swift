@@ -110,6 +110,22 @@ public struct MockResponse: Sendable {
         MockResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(raw.utf8))
     }
 
+    /// A reply whose body is the contents of a file, such as a JSON fixture in the test bundle
+    /// (`Bundle.module.url(forResource: "todos", withExtension: "json")`). A `.json` file is sent with
+    /// `Content-Type: application/json` unless `headers` names a type. Throws what reading the file
+    /// throws, so a missing fixture fails the test where it is named.
+    public static func file(_ url: URL, status: Int = 200, headers: [String: String] = [:]) throws
+        -> MockResponse
+    {
+        var fields = headers
+        if url.pathExtension.lowercased() == "json",
+            !fields.keys.contains(where: { $0.lowercased() == "content-type" })
+        {
+            fields["Content-Type"] = "application/json"
+        }
+        return MockResponse(status: status, headers: fields, body: try Data(contentsOf: url))
+    }
+
     /// The value of the header field `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
         HeaderLookup.value(of: name, in: headers)

@@ -75,8 +75,9 @@ public struct MockServerRequest: Sendable {
         String(data: body, encoding: .utf8)
     }
 
-    /// The body decoded as JSON into `type`; throws what the decoder throws.
-    public func decodeBody<T: Decodable>(as type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+    /// The body decoded from JSON as `type`; throws the decoder's error, so a failing test says why.
+    /// ``RecordedRequest/decodedBody(as:decoder:)`` reads a test double's recording the same way.
+    public func decodedBody<T: Decodable>(as type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
         try decoder.decode(type, from: body)
     }
 

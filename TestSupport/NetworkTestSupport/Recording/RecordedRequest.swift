@@ -29,9 +29,19 @@ public struct RecordedRequest: Sendable {
         headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
-    /// The body decoded from JSON as `type`, or `nil` when there is no body or it does not decode.
-    public func decodedBody<T: Decodable>(as type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> T? {
-        body.flatMap { try? decoder.decode(T.self, from: $0) }
+    /// The body decoded from JSON as `type`; throws the decoder's error, so a failing test says why
+    /// (a missing key, a key in another case), or `DecodingError.valueNotFound` when there is no body.
+    ///
+    /// Pass the app's decoder when its encoder uses a key or date strategy.
+    /// ``MockServerRequest/decodedBody(as:decoder:)`` reads a request that reached a `MockServer` the
+    /// same way.
+    public func decodedBody<T: Decodable>(as type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        guard let body else {
+            let context = DecodingError.Context(
+                codingPath: [], debugDescription: "\(self) has no body to decode as \(T.self)")
+            throw DecodingError.valueNotFound(T.self, context)
+        }
+        return try decoder.decode(T.self, from: body)
     }
 }
 

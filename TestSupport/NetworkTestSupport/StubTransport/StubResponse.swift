@@ -49,10 +49,19 @@ public struct StubResponse: Sendable {
         }
     }
 
-    /// An HTTP reply whose body is the contents of a file; a missing file becomes a `500` that says so.
+    /// An HTTP reply whose body is the contents of a file, such as a JSON fixture in the test bundle
+    /// (`Bundle.module.url(forResource: "todos", withExtension: "json")`); a missing file becomes a `500`
+    /// that says so. A `.json` file is sent with `Content-Type: application/json` unless `headers` names
+    /// a type.
     public static func file(
         _ url: URL, status: Int = 200, headers: [String: String] = [:], delay: TimeInterval = 0
     ) -> StubResponse {
+        var headers = headers
+        if url.pathExtension.lowercased() == "json",
+            !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame })
+        {
+            headers["Content-Type"] = "application/json"
+        }
         do {
             return StubResponse(
                 status: status, headers: headers, body: try Data(contentsOf: url), delay: delay)

@@ -105,7 +105,7 @@ final class ResponseFormTests: XCTestCase {
         XCTAssertEqual(response.headers["x-total-count"], "42")
         XCTAssertEqual(response.url, server.url("/v1/notes"))
         XCTAssertEqual(
-            try server.takeRequest(timeout: 1)?.decodeBody(as: Note.self), Note(id: 2, text: "b"))
+            try server.takeRequest(timeout: 1)?.decodedBody(as: Note.self), Note(id: 2, text: "b"))
     }
 
     func testSendWithAResultCompletionFails() throws {

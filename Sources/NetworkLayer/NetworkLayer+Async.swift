@@ -1,0 +1,186 @@
+import Foundation
+
+// The `async` forms. Like every request method they only build a `NetworkRequest` and call `send`, so
+// a subclass that overrides the funnel (a test double) answers them too.
+//
+// Each takes `isolation: isolated (any Actor)? = #isolation`, which callers never write: the method
+// runs on the caller's actor (the main actor, an actor, or none), so the request, its body and the
+// decoded reply never cross an isolation boundary. Without it a `@MainActor` presenter or an actor
+// could not pass a request it keeps in a property (a `NetworkRequest` is not `Sendable`: its body and
+// endpoint may not be), and a reply type that is not `Sendable` could not come back. Only the handlers
+// run elsewhere, on the callback queue; `AsyncBridge` hands their outcome over.
+extension NetworkLayer {
+    /// Sends `request` through ``send(_:successHandler:errorHandler:)`` and returns its reply.
+    ///
+    /// ```swift
+    /// let response = try await network.send(NetworkRequest<[Item]>(urlString: "items"))
+    /// let total = response.headers["X-Total-Count"]
+    /// ```
+    ///
+    /// Cancelling the Swift `Task` cancels the request, and this method throws
+    /// ``NetworkError/cancelled``; a task cancelled before the call sends nothing. The method returns
+    /// once the layer has delivered the outcome on ``callbackQueue`` (the main queue by default), so the
+    /// queue must be running, as it is in an app and in XCTest and Swift Testing.
+    ///
+    /// - Parameters:
+    ///   - request: What to send, and what the reply becomes.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Returns: The decoded reply, with its status, headers and URL.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
+    public func send<Value>(
+        _ request: NetworkRequest<Value>, isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) -> NetworkResponse<Value> {
+        let bridge = AsyncBridge<Value>()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation(isolation: isolation) { continuation in
+                bridge.start(request, on: self, continuation: continuation)
+            }
+        } onCancel: {
+            bridge.cancel()
+        }
+        return try outcome.value.get()
+    }
+
+    // MARK: - Endpoints
+
+    /// Sends an endpoint's request and returns the JSON reply decoded as `T`.
+    ///
+    /// ```swift
+    /// let posts: [Post] = try await network.request(PostsAPI.list(page: 2))
+    /// ```
+    ///
+    /// Cancellation is that of ``send(_:isolation:)``.
+    public func request<T: Decodable & SendableMetatype>(
+        _ endpoint: any Endpoint, isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) -> T {
+        try await send(NetworkRequest(endpoint), isolation: isolation).value
+    }
+
+    /// Sends an endpoint's request; any 2xx reply, with or without a body, is success.
+    ///
+    /// ```swift
+    /// try await network.request(PostsAPI.delete(id: "42"))
+    /// ```
+    public func request(
+        _ endpoint: any Endpoint, isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) {
+        _ = try await send(NetworkRequest<EmptyResponse>(endpoint), isolation: isolation)
+    }
+
+    // MARK: - GET
+
+    /// Sends a GET request and returns the JSON reply decoded as `T` (`Data` gives the raw bytes).
+    ///
+    /// ```swift
+    /// let employees: [Employee] = try await network.get(urlString: "employees", query: ["page": "2"])
+    /// ```
+    ///
+    /// The arguments are those of the handler form; cancellation is that of ``send(_:isolation:)``.
+    public func get<T: Decodable & SendableMetatype>(
+        urlString: String,
+        query: [String: String] = [:],
+        headers: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) -> T {
+        try await send(
+            NetworkRequest(urlString: urlString, query: query, headers: headers), isolation: isolation
+        ).value
+    }
+
+    // MARK: - POST, PUT, PATCH
+    //
+    // Each comes in two forms, told apart by the result's type: a call whose result is used as `R`
+    // decodes the reply; a call whose result is unused (or `Void`) takes any 2xx reply.
+
+    /// Sends `body` in a POST request and returns the JSON reply decoded as `R`.
+    ///
+    /// ```swift
+    /// let created: Employee = try await network.post(urlString: "employees", body: newEmployee)
+    /// ```
+    public func post<T: Encodable, R: Decodable & SendableMetatype>(
+        urlString: String, body: T, headers: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) -> R {
+        try await send(bodyRequest(.post, urlString, body, headers), isolation: isolation).value
+    }
+
+    /// Sends `body` in a POST request; any 2xx reply, with or without a body, is success.
+    ///
+    /// ```swift
+    /// try await network.post(urlString: "employees", body: newEmployee)
+    /// ```
+    public func post<T: Encodable>(
+        urlString: String, body: T, headers: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) {
+        let request: NetworkRequest<EmptyResponse> = bodyRequest(.post, urlString, body, headers)
+        _ = try await send(request, isolation: isolation)
+    }
+
+    /// Sends `body` in a PUT request and returns the JSON reply decoded as `R`.
+    public func put<T: Encodable, R: Decodable & SendableMetatype>(
+        urlString: String, body: T, headers: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) -> R {
+        try await send(bodyRequest(.put, urlString, body, headers), isolation: isolation).value
+    }
+
+    /// Sends `body` in a PUT request; any 2xx reply, with or without a body, is success.
+    public func put<T: Encodable>(
+        urlString: String, body: T, headers: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) {
+        let request: NetworkRequest<EmptyResponse> = bodyRequest(.put, urlString, body, headers)
+        _ = try await send(request, isolation: isolation)
+    }
+
+    /// Sends `body` in a PATCH request and returns the JSON reply decoded as `R`.
+    public func patch<T: Encodable, R: Decodable & SendableMetatype>(
+        urlString: String, body: T, headers: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) -> R {
+        try await send(bodyRequest(.patch, urlString, body, headers), isolation: isolation).value
+    }
+
+    /// Sends `body` in a PATCH request; any 2xx reply, with or without a body, is success.
+    public func patch<T: Encodable>(
+        urlString: String, body: T, headers: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) {
+        let request: NetworkRequest<EmptyResponse> = bodyRequest(.patch, urlString, body, headers)
+        _ = try await send(request, isolation: isolation)
+    }
+
+    // MARK: - DELETE
+
+    /// Sends a DELETE request and returns the JSON reply decoded as `R`.
+    public func delete<R: Decodable & SendableMetatype>(
+        urlString: String, headers: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) -> R {
+        try await send(
+            NetworkRequest(method: .delete, urlString: urlString, headers: headers), isolation: isolation
+        ).value
+    }
+
+    /// Sends a DELETE request; any 2xx reply, with or without a body, is success.
+    ///
+    /// ```swift
+    /// try await network.delete(urlString: "employees/42")
+    /// ```
+    public func delete(
+        urlString: String, headers: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) {
+        _ = try await send(
+            NetworkRequest<EmptyResponse>(method: .delete, urlString: urlString, headers: headers),
+            isolation: isolation)
+    }
+
+    /// The request a body-carrying method stands for.
+    private func bodyRequest<T: Encodable, R: Decodable & SendableMetatype>(
+        _ method: HTTPMethod, _ urlString: String, _ body: T, _ headers: [String: String]
+    ) -> NetworkRequest<R> {
+        NetworkRequest(method: method, urlString: urlString, headers: headers, body: .json(body))
+    }
+}

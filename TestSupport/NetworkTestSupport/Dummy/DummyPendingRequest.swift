@@ -1,0 +1,73 @@
+import Foundation
+import NetworkLayer
+
+/// A request ``DummyNetworkLayer`` is holding (see ``DummyNetworkLayer/holdsReplies``): recorded, not
+/// yet answered. Release it to run its handler; until then the code under test is in its loading state.
+///
+/// ```swift
+/// network.holdsReplies = true
+/// presenter.load()
+/// XCTAssertTrue(view.isLoading)                    // the reply has not arrived yet
+/// network.pendingRequests[0].succeed(with: [todo])  // the handler runs now, on this thread
+/// XCTAssertEqual(view.todos, [todo])
+/// ```
+///
+/// Releasing runs the handler synchronously, before the method returns, on the caller's thread (on the
+/// layer's ``DummyNetworkLayer/deliveryQueue`` instead when it had one at the time of the request), and
+/// removes the request from ``DummyNetworkLayer/pendingRequests``. Only the first release counts. A
+/// request whose task was cancelled has already received `.cancelled` and left the list; releasing it
+/// does nothing. Any thread may release a request.
+public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvertible {
+    /// How a held request is released.
+    enum Reply {
+        case value(Any)
+        case failure(NetworkError)
+        case stubs
+    }
+
+    /// The request as recorded, also in ``DummyNetworkLayer/recordedRequests``.
+    public let request: RecordedRequest
+    /// The task the request method returned; it decides which of a release and a cancellation wins.
+    let task: DummyTask
+    // Immutable. It runs at most once, after `task.claimHold()` has let exactly one release through, so
+    // the handler it calls is never touched by two threads.
+    private let answer: (Reply) -> Void
+    private let forget: @Sendable (DummyPendingRequest) -> Void
+
+    init(
+        request: RecordedRequest, task: DummyTask, answer: @escaping (Reply) -> Void,
+        forget: @escaping @Sendable (DummyPendingRequest) -> Void
+    ) {
+        self.request = request
+        self.task = task
+        self.answer = answer
+        self.forget = forget
+    }
+
+    /// Answers with `value`, as a stub's `.success(value)` would: a value of the type the request
+    /// expects, or `Data` decoded as the real layer would; anything else fails the request with a
+    /// `.custom` error naming both types. Status 200, no headers.
+    public func succeed(with value: Any) {
+        release(.value(value))
+    }
+
+    /// Answers with `error`.
+    public func fail(with error: NetworkError) {
+        release(.failure(error))
+    }
+
+    /// Answers from the stubs as an unheld request would, as they are now (a stub added after the
+    /// request was made answers it; a stub's sequence advances now).
+    public func respond() {
+        release(.stubs)
+    }
+
+    /// `held METHOD URL`, as a failing test wants to print it.
+    public var description: String { "held \(request)" }
+
+    private func release(_ reply: Reply) {
+        guard task.claimHold() else { return }
+        forget(self)
+        answer(reply)
+    }
+}
