@@ -13,15 +13,16 @@ extension NetworkLayer {
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         let meter = RequestMeter()
-        let monitors = monitorGroup
+        let monitors = monitorGroup?.channel()
         let monitored = monitors.map { _ in
             MonitoredRequest(method: request.method, url: try? builder.url(for: request))
         }
         var report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
         if let monitors, let monitored {
             report = { result in
-                let metrics = meter.metrics
-                monitors.emit { $0.didFinish(monitored, with: result, metrics: metrics) }
+                // A success carries the metrics its handler sees.
+                let metrics = (try? result.get())?.metrics ?? meter.metrics
+                monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }
             }
         }
         let task = RequestTask(callbackQueue: callbackQueue, failureHandler: errorHandler, report: report)
@@ -78,7 +79,10 @@ extension NetworkLayer {
             let cancel = transport.send(attempt, limit: limit, redirectPolicy: redirectPolicy) { result in
                 task.transportFinished()
                 meter.endAttempt(respondedAt: result.respondedAt, receiving: result.body.count)
-                if let monitors, let monitoredAttempt, let response = result.response as? HTTPURLResponse {
+                // Only a reply that arrived in full: not one cut off by a cancel, a timeout or the size limit.
+                if let monitors, let monitoredAttempt, result.error == nil,
+                    let response = result.response as? HTTPURLResponse
+                {
                     monitors.emit { $0.didReceive(response, body: result.body, for: monitoredAttempt) }
                 }
                 done(

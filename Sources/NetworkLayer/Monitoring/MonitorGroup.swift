@@ -19,6 +19,40 @@ package final class MonitorGroup: Sendable {
         }
     }
 
+    /// A channel for one request's events.
+    package func channel() -> Channel {
+        Channel(group: self)
+    }
+
+    /// One request's events, in order, and none after its `didFinish`: a reply or an attempt that raced
+    /// a `cancel()` is not reported once the monitors have been told the request was cancelled.
+    package final class Channel: @unchecked Sendable {
+        private let group: MonitorGroup
+        // Read and written only on the group's serial queue.
+        private var isFinished = false
+
+        fileprivate init(group: MonitorGroup) {
+            self.group = group
+        }
+
+        /// Runs `event` for every monitor, unless the request has finished.
+        package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
+            group.queue.async { [self] in
+                guard !isFinished else { return }
+                for monitor in group.monitors { event(monitor) }
+            }
+        }
+
+        /// Runs the `didFinish` `event` for every monitor; nothing of this request is reported after it.
+        package func finish(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
+            group.queue.async { [self] in
+                guard !isFinished else { return }
+                isFinished = true
+                for monitor in group.monitors { event(monitor) }
+            }
+        }
+    }
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var lastID: UInt64 = 0
 
