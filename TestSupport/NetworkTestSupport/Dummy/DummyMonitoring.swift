@@ -52,9 +52,14 @@ struct DummyMonitoring: Sendable {
         group.emit { $0.didReceive(response, body: reply.body, for: attempt) }
     }
 
-    /// The request is over.
-    func finished<Value>(_ result: Result<NetworkResponse<Value>, NetworkError>) {
-        let metrics = meter.metrics
+    /// A failed attempt will be answered again after `delay` seconds (the dummy does not wait).
+    func willRetry(_ failed: FailedAttempt, after delay: TimeInterval) {
+        let attempt = MonitoredAttempt(of: request, number: failed.number)
+        group.emit { $0.willRetry(attempt, after: delay, because: failed.error) }
+    }
+
+    /// The request is over: `result` is what its handler receives.
+    func finished<Value>(_ result: Result<NetworkResponse<Value>, NetworkError>, metrics: RequestMetrics) {
         let raw = result.map { response in response.map { _ in response.data } }
         let request = request
         group.emit { $0.didFinish(request, with: raw, metrics: metrics) }

@@ -26,6 +26,8 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
     private let onFirstCancel: @Sendable () -> Void
     private var phase = Phase.idle
     private var cancels = 0
+    /// Tells the layer's monitors that the request was cancelled, when a cancel replaces a delivery.
+    private var reportCancel: (() -> Void)?
 
     private enum Phase {
         case idle
@@ -59,7 +61,11 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
         let isFirst: Bool = lock.withLock {
             cancels += 1
             if case .scheduled = phase, let errorHandler {
-                phase = .scheduled { errorHandler(.cancelled) }
+                let reportCancel = reportCancel
+                phase = .scheduled {
+                    reportCancel?()
+                    errorHandler(.cancelled)
+                }
             }
             return cancels == 1
         }
@@ -67,17 +73,26 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
     }
 
     /// Hands `result` to its handler: right now when `queue` is `nil`, else asynchronously on `queue`.
+    /// `report` is told the outcome the handler receives, just before it runs.
     func deliver<Value>(
         _ result: Result<Value, NetworkError>,
         to successHandler: @escaping (Value) -> Void,
-        on queue: DispatchQueue?
+        on queue: DispatchQueue?,
+        report: ((Result<Value, NetworkError>) -> Void)? = nil
     ) {
         let delivery: () -> Void
         switch result {
-        case .success(let value): delivery = { successHandler(value) }
+        case .success(let value):
+            delivery = {
+                report?(result)
+                successHandler(value)
+            }
         case .failure(let error):
             let errorHandler = lock.withLock { self.errorHandler }
-            delivery = { errorHandler?(error) }
+            delivery = {
+                report?(result)
+                errorHandler?(error)
+            }
         }
         guard let queue else {
             lock.withLock {
@@ -87,7 +102,10 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
             delivery()
             return
         }
-        lock.withLock { phase = .scheduled(delivery) }
+        lock.withLock {
+            phase = .scheduled(delivery)
+            reportCancel = report.map { report in { report(.failure(.cancelled)) } }
+        }
         queue.async { self.runScheduledDelivery() }
     }
 
@@ -96,6 +114,7 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
             guard case .scheduled(let delivery) = phase else { return nil }
             phase = .delivered
             errorHandler = nil
+            reportCancel = nil
             return delivery
         }
         delivery?()
