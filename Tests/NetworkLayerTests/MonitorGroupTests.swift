@@ -14,6 +14,27 @@ final class MonitorGroupTests: XCTestCase {
         XCTAssertNotNil(NetworkLayer(monitors: [Silent()]).monitorGroup)
     }
 
+    /// A logger below `.full` writes only when a request finishes: the layer sends it nothing else, one
+    /// hop to the monitors' queue per request instead of three.
+    func testOnlyMonitorsThatMayUseThemGetAttemptEvents() throws {
+        let quiet = try XCTUnwrap(
+            MonitorGroup([NetworkLogger(level: .requests), NetworkLogger(level: .errors)]))
+        XCTAssertFalse(quiet.wantsAttemptEvents)
+        XCTAssertEqual(MonitorGroup([NetworkLogger(level: .full)])?.wantsAttemptEvents, true)
+        XCTAssertEqual(MonitorGroup([NetworkLogger(level: .requests), Silent()])?.wantsAttemptEvents, true)
+
+        let lock = NSLock()
+        nonisolated(unsafe) var calls = 0
+        let channel = quiet.channel()
+        channel.emit { _ in lock.withLock { calls += 1 } }
+        channel.finish { _ in lock.withLock { calls += 1 } }
+        let drained = expectation(description: "the monitors' queue is drained")
+        drained.expectedFulfillmentCount = 2
+        quiet.emit { _ in drained.fulfill() }
+        wait(for: [drained], timeout: 5)
+        XCTAssertEqual(lock.withLock { calls }, 2, "the finish, once per logger; no attempt event")
+    }
+
     func testRequestIDsAreUnique() {
         let ids = (0..<1_000).map { _ in MonitorGroup.nextID() }
         XCTAssertEqual(Set(ids).count, ids.count)

@@ -66,6 +66,39 @@ final class LoggerLevelTests: XCTestCase {
         XCTAssertFalse(lines.joined().contains("curl"), "no curl command below .full")
     }
 
+    /// Alone, a logger below `.full` is sent only the finish of each request; its line is the same.
+    func testALoggerAloneStillCountsAttemptsAndBytes() throws {
+        let server = try MockServer.started(in: self)
+        try threeRequests(server)
+        let lines = LineCollector()
+        let written = expectation(description: "three lines")
+        written.expectedFulfillmentCount = 3
+        let sink = lines.sink
+        let network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral,
+            retryPolicy: RetryPolicy(maximumAttempts: 2, initialDelay: 0.01),
+            monitors: [
+                NetworkLogger(
+                    level: .requests,
+                    sink: { line in
+                        sink(line)
+                        written.fulfill()
+                    })
+            ])
+        for path in ["ok", "missing", "flaky"] {
+            outcome(of: Data.self) { recorder in
+                network.get(urlString: path, successHandler: recorder.success, errorHandler: recorder.failure)
+            }
+        }
+        wait(for: [written], timeout: 10)
+
+        XCTAssertEqual(lines.lines.count, 3, "\(lines.lines)")
+        XCTAssertTrue(lines.lines[0].contains("/ok → 200, 4 bytes, "), lines.text)
+        XCTAssertTrue(lines.lines[1].contains("/missing → unacceptableStatusCode(404"), lines.text)
+        XCTAssertTrue(lines.lines[2].contains("/flaky → 200, 17 bytes, "), lines.text)
+        XCTAssertTrue(lines.lines[2].hasSuffix(", 2 attempts"), lines.text)
+    }
+
     func testFullWritesHeadersBodiesUpToTheLimitRetriesAndACurlCommand() throws {
         let long = String(repeating: "0123456789", count: 10)
         let lines = try lines(
