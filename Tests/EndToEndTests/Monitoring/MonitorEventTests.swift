@@ -228,6 +228,101 @@ final class MonitorEventTests: XCTestCase {
         XCTAssertEqual(result?.value?.metrics?.attempts, 3)
     }
 
+    func testCancelDuringTheWaitBeforeARetryFinishesAsCancelled() throws {
+        let server = try MockServer.started(in: self)
+        server.enqueue(MockResponse(status: 503, headers: ["Retry-After": "20"]))
+        let retrying = expectation(description: "a retry is decided")
+        let recorder = EventRecorder { event in
+            if event.retried != nil { retrying.fulfill() }
+        }
+        let network = layer(server, retryPolicy: RetryPolicy(maximumAttempts: 3), monitors: [recorder])
+        let finished = recorder.expectFinishes(1, self)
+
+        var task: NetworkTask?
+        let result = outcome(of: Data.self) { recorder in
+            let started = network.get(
+                urlString: "later", successHandler: recorder.success, errorHandler: recorder.failure)
+            task = started
+            return started
+        } beforeWaiting: {
+            wait(for: [retrying], timeout: 10)
+            task?.cancel()
+        }
+        wait(for: [finished], timeout: 10)
+
+        XCTAssertEqual(result?.error?.isCancelled, true, "\(String(describing: result))")
+        XCTAssertEqual(
+            recorder.summaries, ["build 1", "start 1", "receive 1 503", "retry 1", "finish cancelled"])
+        XCTAssertEqual(recorder.events.compactMap(\.retried).first?.delay, 20)
+        let metrics = try XCTUnwrap(recorder.events.last?.finished?.metrics)
+        XCTAssertEqual(metrics.attempts, 1)
+        XCTAssertLessThan(metrics.duration, 10, "the wait was cut short")
+    }
+
+    func testTheBuiltRequestIsTheOneTheInterceptorsAdapted() throws {
+        /// Signs each attempt with a fresh token in a header and the query, and asks for one retry after
+        /// a 401.
+        struct Signer: RequestInterceptor {
+            let counter = Counter()
+
+            func adapt(
+                _ request: URLRequest,
+                completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+            ) {
+                let number = counter.next()
+                var request = request
+                request.setValue("Bearer token-\(number)", forHTTPHeaderField: "Authorization")
+                request.url = request.url.flatMap { URL(string: $0.absoluteString + "&sig=\(number)") }
+                completion(.success(request))
+            }
+
+            func retry(_ attempt: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void) {
+                completion(attempt.error.statusCode == 401 && attempt.number == 1 ? .retry : .doNotRetry)
+            }
+        }
+        final class Counter: @unchecked Sendable {
+            private let lock = NSLock()
+            private var value = 0
+            func next() -> Int {
+                lock.withLock {
+                    value += 1
+                    return value
+                }
+            }
+        }
+        let server = try MockServer.started(in: self)
+        server.enqueue(contentsOf: [MockResponse(status: 401), try .json(["signed"])])
+        let recorder = EventRecorder()
+        let network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, interceptors: [Signer()],
+            monitors: [recorder])
+        let finished = recorder.expectFinishes(1, self)
+
+        let result = outcome(of: [String].self) { recorder in
+            network.get(
+                urlString: "items", query: ["page": "1"], successHandler: recorder.success,
+                errorHandler: recorder.failure)
+        }
+        wait(for: [finished], timeout: 10)
+
+        XCTAssertEqual(result?.value, ["signed"], "\(String(describing: result))")
+        XCTAssertEqual(
+            recorder.summaries,
+            [
+                "build 1", "start 1", "receive 1 401", "retry 1", "build 2", "start 2", "receive 2 200",
+                "finish 200",
+            ])
+        let built = recorder.events.compactMap(\.built)
+        XCTAssertEqual(
+            built.map { $0.value(forHTTPHeaderField: "Authorization") }, ["Bearer token-1", "Bearer token-2"])
+        XCTAssertEqual(
+            built.map { $0.url }, [server.url("items?page=1&sig=1"), server.url("items?page=1&sig=2")])
+        XCTAssertEqual(
+            recorder.events.first?.request.url, server.url("items?page=1"), "as built, before them")
+        XCTAssertEqual(server.takeRequest(timeout: 1)?.header("Authorization"), "Bearer token-1")
+        XCTAssertEqual(recorder.events.compactMap(\.retried).first?.delay, 0)
+    }
+
     func testRefusedRequestFinishesWithoutBeingBuilt() throws {
         let server = try MockServer.started(in: self)
         let recorder = EventRecorder()
