@@ -16,11 +16,15 @@ protocol BenchmarkClient: AnyObject {
 
 /// The library under test, on its default shared session.
 final class LayerClient: BenchmarkClient {
-    let name = "NetworkLayer"
+    let name: String
     private let network: NetworkLayer
 
-    init(baseURL: URL, callbackQueue: DispatchQueue) {
-        network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue)
+    init(
+        baseURL: URL, callbackQueue: DispatchQueue, monitors: [any NetworkMonitor] = [],
+        name: String = "NetworkLayer"
+    ) {
+        self.name = name
+        network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue, monitors: monitors)
     }
 
     func get<T: Decodable & SendableMetatype>(

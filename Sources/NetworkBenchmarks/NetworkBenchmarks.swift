@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 import NetworkTestSupport
 
 /// `swift run -c release NetworkBenchmarks [--base-url URL] [--json FILE] [--rounds N] [--only TEXT] [--smoke]`
@@ -85,6 +86,10 @@ enum NetworkBenchmarks {
             queue: queue, counts: counts)
         workloads.log = log
         workloads.only = only
+        workloads.logged = LayerClient(
+            baseURL: baseURL, callbackQueue: queue,
+            monitors: [NetworkLogger(level: .requests, sink: { _ in })],
+            name: "NetworkLayer + NetworkLogger")
         let rows = workloads.runAll()
         return Report(
             date: ISO8601DateFormatter().string(from: Date()), machine: Report.machineDescription(),

@@ -18,8 +18,11 @@ struct Report: Codable, Sendable {
                 row.unit == "requests/s"
                 ? String(format: "%.2f×", row.comparison) : String(format: "%+.1f", row.comparison)
             let met = row.met.map { $0 ? "yes" : "NO" } ?? "–"
+            let workload = row.plainLayer.map {
+                "\(row.workload) (plain layer: \(Self.format($0)) \(row.unit))"
+            }
             lines.append(
-                "| \(row.workload) | \(Self.format(row.layer)) \(row.unit) | \(Self.format(row.raw)) \(row.unit) | \(comparison) | \(row.target) | \(met) |"
+                "| \(workload ?? row.workload) | \(Self.format(row.layer)) \(row.unit) | \(Self.format(row.raw)) \(row.unit) | \(comparison) | \(row.target) | \(met) |"
             )
         }
         return lines.joined(separator: "\n")

@@ -12,6 +12,10 @@ struct Row: Codable, Sendable {
     let met: Bool?
     let layerRounds: [Double]
     let rawRounds: [Double]
+    /// The plain layer's median and rounds, for a row that measures the layer with something added
+    /// (`layer` is then that variant, and `comparison` variant / plain).
+    var plainLayer: Double? = nil
+    var plainLayerRounds: [Double]? = nil
 }
 
 /// How much work each workload does. `standard` is the published run; `smoke` only proves the harness works.
@@ -33,6 +37,8 @@ struct Counts: Sendable {
 struct Workloads {
     let layer: BenchmarkClient
     let raw: BenchmarkClient
+    /// The layer with a `NetworkLogger` at `.requests` writing to a sink that drops the text.
+    var logged: BenchmarkClient?
     let queue: DispatchQueue
     let counts: Counts
     var log: (String) -> Void = { _ in }
@@ -62,17 +68,18 @@ struct Workloads {
             },
             memoryGrowth(),
         ].compactMap { $0 }
+        rows += [loggingOverhead()].compactMap { $0 }
         rows += mainQueueTime()
         return rows
     }
 
-    private func selected(_ name: String) -> Bool {
+    func selected(_ name: String) -> Bool {
         only.map { name.localizedCaseInsensitiveContains($0) } ?? true
     }
 
-    private typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
+    typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
 
-    private func requestsPerSecond(
+    func requestsPerSecond(
         _ client: BenchmarkClient, count: Int, inFlight: Int, _ start: @escaping Start
     ) -> Double {
         guard

@@ -13,18 +13,16 @@ extension NetworkLayer {
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         let meter = RequestMeter()
-        let monitors = monitorGroup
+        let monitors = monitorGroup?.channel()
         let monitored = monitors.map { _ in
             MonitoredRequest(method: request.method, url: try? builder.url(for: request))
         }
-        let gate = monitors.map { _ in MonitorGate() }
         var report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
-        if let monitors, let monitored, let gate {
+        if let monitors, let monitored {
             report = { result in
-                let metrics = meter.metrics
-                monitors.emit(for: gate, finishing: true) {
-                    $0.didFinish(monitored, with: result, metrics: metrics)
-                }
+                // A success carries the metrics its handler sees.
+                let metrics = (try? result.get())?.metrics ?? meter.metrics
+                monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }
             }
         }
         let task = RequestTask(callbackQueue: callbackQueue, failureHandler: errorHandler, report: report)
@@ -79,8 +77,8 @@ extension NetworkLayer {
             }
             let number = meter.beginAttempt(sending: attempt.httpBody?.count ?? 0)
             let monitoredAttempt = monitored.map { MonitoredAttempt(of: $0, number: number) }
-            if let monitors, let monitoredAttempt, let gate {
-                monitors.emit(for: gate) {
+            if let monitors, let monitoredAttempt {
+                monitors.emit {
                     $0.didBuild(attempt, for: monitoredAttempt)
                     $0.didStart(monitoredAttempt)
                 }
@@ -88,12 +86,11 @@ extension NetworkLayer {
             let cancel = transport.send(attempt, limit: limit, redirectPolicy: redirectPolicy) { result in
                 task.transportFinished()
                 meter.endAttempt(respondedAt: result.respondedAt, receiving: result.body.count)
-                if let monitors, let monitoredAttempt, let gate,
+                // Only a reply that arrived in full: not one cut off by a cancel, a timeout or the size limit.
+                if let monitors, let monitoredAttempt, result.error == nil,
                     let response = result.response as? HTTPURLResponse
                 {
-                    monitors.emit(for: gate) {
-                        $0.didReceive(response, body: result.body, for: monitoredAttempt)
-                    }
+                    monitors.emit { $0.didReceive(response, body: result.body, for: monitoredAttempt) }
                 }
                 done(
                     ResponseValidator.validate(
@@ -111,10 +108,10 @@ extension NetworkLayer {
             request: urlRequest, method: request.method, interceptors: interceptors, policy: policy,
             isCancelled: { task.isSettled }, decisionQueue: .global(qos: .userInitiated), send: send,
             finish: deliver)
-        if let monitors, let monitored, let gate {
+        if let monitors, let monitored {
             attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
                 let attempt = MonitoredAttempt(of: monitored, number: failed.number)
-                monitors.emit(for: gate) { $0.willRetry(attempt, after: delay, because: failed.error) }
+                monitors.emit { $0.willRetry(attempt, after: delay, because: failed.error) }
             }
         }
         if interceptors.isEmpty {

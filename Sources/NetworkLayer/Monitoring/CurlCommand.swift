@@ -6,11 +6,12 @@ import Foundation
 
 extension NetworkLogger {
     /// `request` as a curl command for a terminal, redacted as this logger redacts: method, URL, headers
-    /// and body, each quoted for a POSIX shell.
+    /// and body, each quoted for a POSIX shell. A body that is not UTF-8 text is left out, with a comment
+    /// giving its size.
     ///
     /// ```swift
     /// let command = NetworkLogger().curlCommand(for: request)
-    /// // curl -X POST 'https://api.example.com/v1/items' -H 'Authorization: <redacted>' --data-binary '{"id":1}'
+    /// // curl -X 'POST' 'https://api.example.com/v1/items' -H 'Authorization: <redacted>' --data-raw '{"id":1}'
     /// ```
     public func curlCommand(for request: URLRequest) -> String {
         var parts = ["curl"]
@@ -22,7 +23,8 @@ extension NetworkLogger {
         }
         if let body = request.httpBody, !body.isEmpty {
             if let text = String(data: body, encoding: .utf8) {
-                parts += ["--data-binary", Self.quoted(text)]
+                // Not `--data-binary`, which reads a body starting with `@` as a file to send instead.
+                parts += ["--data-raw", Self.quoted(text)]
             } else {
                 parts.append("--data-binary @- # \(body.count) bytes of binary data")
             }

@@ -5,24 +5,58 @@ import Foundation
 package final class MonitorGroup: Sendable {
     private let monitors: [any NetworkMonitor]
     private let queue = DispatchQueue(label: "NetworkLayer.monitors", qos: .utility)
+    /// Whether any monitor acts on the events of attempts (built, started, received, retried); when none
+    /// does, a request takes one hop to the monitors' queue instead of three.
+    package let wantsAttemptEvents: Bool
 
     /// `nil` without monitors: then nothing is measured, allocated or dispatched for them.
     package init?(_ monitors: [any NetworkMonitor]) {
         guard !monitors.isEmpty else { return nil }
         self.monitors = monitors
+        wantsAttemptEvents = monitors.contains { $0.observesAttempts }
     }
 
-    /// Runs `event` for every monitor, in order, on the monitors' queue, unless `request` has already
-    /// finished: a cancelled attempt may still report a response after its request's `didFinish`, and
-    /// monitors are promised that `didFinish` comes last. `finishing` marks the event that does.
-    package func emit(
-        for request: MonitorGate, finishing: Bool = false,
-        _ event: @escaping @Sendable (any NetworkMonitor) -> Void
-    ) {
+    /// Runs `event` for every monitor, in order, on the monitors' queue, outside any request: after
+    /// everything emitted before it (tests use it to wait for the queue).
+    package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
         queue.async { [monitors] in
-            guard !request.isFinished else { return }
-            if finishing { request.isFinished = true }
             for monitor in monitors { event(monitor) }
+        }
+    }
+
+    /// A channel for one request's events.
+    package func channel() -> Channel {
+        Channel(group: self)
+    }
+
+    /// One request's events, in order, and none after its `didFinish`: a reply or an attempt that raced
+    /// a `cancel()` is not reported once the monitors have been told the request was cancelled.
+    package final class Channel: @unchecked Sendable {
+        private let group: MonitorGroup
+        // Read and written only on the group's serial queue.
+        private var isFinished = false
+
+        fileprivate init(group: MonitorGroup) {
+            self.group = group
+        }
+
+        /// Runs the attempt event `event` for every monitor, unless the request has finished or no
+        /// monitor acts on attempt events.
+        package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
+            guard group.wantsAttemptEvents else { return }
+            group.queue.async { [self] in
+                guard !isFinished else { return }
+                for monitor in group.monitors { event(monitor) }
+            }
+        }
+
+        /// Runs the `didFinish` `event` for every monitor; nothing of this request is reported after it.
+        package func finish(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
+            group.queue.async { [self] in
+                guard !isFinished else { return }
+                isFinished = true
+                for monitor in group.monitors { event(monitor) }
+            }
         }
     }
 
@@ -50,12 +84,4 @@ extension MonitoredAttempt {
     package init(of request: MonitoredRequest, number: Int) {
         self.init(request: request, number: number)
     }
-}
-
-/// Whether a request's `didFinish` has been sent to the monitors.
-package final class MonitorGate: @unchecked Sendable {
-    /// Read and written only on the monitors' serial queue.
-    fileprivate var isFinished = false
-
-    package init() {}
 }

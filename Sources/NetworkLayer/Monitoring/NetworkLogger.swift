@@ -73,6 +73,9 @@ public struct NetworkLogger: NetworkMonitor {
 
     // MARK: - Events
 
+    /// Only at ``Level/full``: the other levels write one line when a request finishes.
+    public var observesAttempts: Bool { level == .full }
+
     /// At ``Level/full``: the request line, headers and body.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
         guard level == .full else { return }
@@ -96,10 +99,11 @@ public struct NetworkLogger: NetworkMonitor {
         sink(lines.joined(separator: "\n"))
     }
 
-    /// At ``Level/requests`` and ``Level/full``: the retry and its reason.
+    /// At ``Level/full``: the retry and its reason. (At ``Level/requests`` the request's one line counts
+    /// its attempts.)
     public func willRetry(_ attempt: MonitoredAttempt, after delay: TimeInterval, because error: NetworkError)
     {
-        guard level != .errors else { return }
+        guard level == .full else { return }
         let wait = String(format: "%.2f", delay)
         sink(
             "↻ #\(attempt.request.id) \(attempt.request.method.rawValue) \(redacted(attempt.request.url)) attempt \(attempt.number) failed (\(error)); retrying in \(wait) s"
@@ -114,7 +118,8 @@ public struct NetworkLogger: NetworkMonitor {
     ) {
         let head = "#\(request.id) \(request.method.rawValue) \(redacted(request.url))"
         let last = level == .full ? lastAttempts.take(request.id) : nil
-        let cost = String(format: "%.0f ms", metrics.duration * 1_000)
+        // Not String(format:), which is slow on Linux: this line is written for every request.
+        let cost = "\(Int((metrics.duration * 1_000).rounded())) ms"
         let tries = metrics.attempts > 1 ? ", \(metrics.attempts) attempts" : ""
         switch result {
         case .success(let response):
@@ -131,19 +136,30 @@ public struct NetworkLogger: NetworkMonitor {
     /// `url` with its user-info redacted, and the values of the query items this logger redacts.
     public func redacted(_ url: URL?) -> String {
         guard let url else { return "(no URL)" }
+        // Nothing to redact, the usual case: no parsing.
+        if url.user == nil, url.password == nil, redactedQueryItems.isEmpty || url.query == nil {
+            return url.absoluteString
+        }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return Redaction.url(url.absoluteString)
         }
-        if components.percentEncodedUser != nil { components.percentEncodedUser = "<redacted>" }
-        if components.percentEncodedPassword != nil { components.percentEncodedPassword = nil }
+        // The percent-encoded setters stop the process on `<` or `>`: the marker goes in percent-encoded,
+        // and comes out readable.
+        let encodedMarker = "%3Credacted%3E"
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+            components.percentEncodedUser = encodedMarker
+            components.percentEncodedPassword = nil
+        }
         if let items = components.percentEncodedQueryItems, !redactedQueryItems.isEmpty {
             components.percentEncodedQueryItems = items.map { item in
                 let hidden = redactedQueryItems.contains(
-                    item.name.removingPercentEncoding?.lowercased() ?? item.name)
-                return hidden && item.value != nil ? URLQueryItem(name: item.name, value: "<redacted>") : item
+                    item.name.removingPercentEncoding?.lowercased() ?? item.name.lowercased())
+                return hidden && item.value != nil
+                    ? URLQueryItem(name: item.name, value: encodedMarker) : item
             }
         }
-        return components.string ?? Redaction.url(url.absoluteString)
+        guard let string = components.string else { return Redaction.url(url.absoluteString) }
+        return string.replacingOccurrences(of: encodedMarker, with: Redaction.marker)
     }
 
     /// A header's value as this logger writes it.
@@ -158,11 +174,15 @@ public struct NetworkLogger: NetworkMonitor {
     }
 
     private func bodyText(_ body: Data) -> String {
-        let shown = body.prefix(bodyLimit)
         let more = body.count > bodyLimit ? " … (\(body.count) bytes in all)" : ""
-        guard let text = String(data: shown, encoding: .utf8) else {
-            return "  <\(body.count) bytes of binary data>"
+        var shown = body.prefix(bodyLimit)
+        var text = String(data: shown, encoding: .utf8)
+        // Cut inside a character: leave out its first bytes (at most three) rather than call it binary.
+        while text == nil, body.count > bodyLimit, shown.count > max(0, bodyLimit - 3) {
+            shown = shown.dropLast()
+            text = String(data: shown, encoding: .utf8)
         }
+        guard let text else { return "  <\(body.count) bytes of binary data>" }
         return "  " + text + more
     }
 }

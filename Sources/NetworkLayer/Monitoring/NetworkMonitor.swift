@@ -17,14 +17,17 @@ import Foundation
 /// | ``didFinish(_:with:metrics:)`` | the request is over: its outcome and its metrics |
 ///
 /// Events arrive in order, on a serial queue of the layer's (never the main queue, never the session's
-/// delegate queue). A slow monitor delays only the monitors after it, never the request or its handler,
-/// and no monitor can change an outcome.
+/// delegate queue), and ``didFinish(_:with:metrics:)`` is a request's last. A slow monitor delays only the
+/// monitors' events, never a request or its handler, and no monitor can change an outcome.
 public protocol NetworkMonitor: Sendable {
     /// An attempt's request is final: every interceptor has adapted it.
     func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt)
     /// The attempt is handed to the transport.
     func didStart(_ attempt: MonitoredAttempt)
-    /// A response arrived for the attempt, with its body as delivered (after gzip inflation).
+    /// A response arrived in full for the attempt, whatever its status, with its body as delivered
+    /// (after gzip inflation). Not called for a reply cut off by a cancel, a timeout, a lost connection
+    /// or the size limit: that attempt's error goes to ``willRetry(_:after:because:)`` or
+    /// ``didFinish(_:with:metrics:)``.
     func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt)
     /// The attempt failed with `error` and the request will be sent again after `delay` seconds.
     func willRetry(_ attempt: MonitoredAttempt, after delay: TimeInterval, because error: NetworkError)
@@ -32,9 +35,18 @@ public protocol NetworkMonitor: Sendable {
     func didFinish(
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics)
+
+    /// Whether this monitor acts on the attempt events (built, started, received, retried); `true` by
+    /// default. A monitor that only reads ``didFinish(_:with:metrics:)`` returns `false`, and when every
+    /// monitor does, the layer doesn't send the other events at all: one hop per request instead of
+    /// three.
+    var observesAttempts: Bool { get }
 }
 
 extension NetworkMonitor {
+    /// `true`: the monitor is sent every event.
+    public var observesAttempts: Bool { true }
+
     /// Does nothing.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {}
     /// Does nothing.

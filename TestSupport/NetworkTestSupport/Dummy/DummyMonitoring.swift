@@ -8,15 +8,14 @@ import NetworkLayer
 /// Tells a dummy's monitors what the real layer would: each attempt built and started, its stubbed
 /// answer as a response, and the outcome with metrics, so an app's analytics hook is testable offline.
 struct DummyMonitoring: Sendable {
-    private let group: MonitorGroup
+    private let channel: MonitorGroup.Channel
     private let request: MonitoredRequest
     private let meter = RequestMeter()
-    private let gate = MonitorGate()
 
     /// `nil` when the dummy has no monitors: then nothing is spent on them.
     init?(_ group: MonitorGroup?, method: HTTPMethod, url: URL?) {
         guard let group else { return nil }
-        self.group = group
+        channel = group.channel()
         request = MonitoredRequest(method: method, url: url)
     }
 
@@ -26,7 +25,7 @@ struct DummyMonitoring: Sendable {
     func willSend(_ urlRequest: URLRequest) -> Int {
         let number = meter.beginAttempt(sending: urlRequest.httpBody?.count ?? 0)
         let attempt = MonitoredAttempt(of: request, number: number)
-        group.emit(for: gate) {
+        channel.emit {
             $0.didBuild(urlRequest, for: attempt)
             $0.didStart(attempt)
         }
@@ -50,15 +49,20 @@ struct DummyMonitoring: Sendable {
             let response = HTTPURLResponse(
                 url: url, statusCode: reply.status, httpVersion: "HTTP/1.1", headerFields: reply.headers)
         else { return }
-        group.emit(for: gate) { $0.didReceive(response, body: reply.body, for: attempt) }
+        channel.emit { $0.didReceive(response, body: reply.body, for: attempt) }
     }
 
-    /// The request is over.
-    func finished<Value>(_ result: Result<NetworkResponse<Value>, NetworkError>) {
-        let metrics = meter.metrics
+    /// A failed attempt will be answered again after `delay` seconds (the dummy does not wait).
+    func willRetry(_ failed: FailedAttempt, after delay: TimeInterval) {
+        let attempt = MonitoredAttempt(of: request, number: failed.number)
+        channel.emit { $0.willRetry(attempt, after: delay, because: failed.error) }
+    }
+
+    /// The request is over: `result` is what its handler receives.
+    func finished<Value>(_ result: Result<NetworkResponse<Value>, NetworkError>, metrics: RequestMetrics) {
         let raw = result.map { response in response.map { _ in response.data } }
         let request = request
-        group.emit(for: gate, finishing: true) { $0.didFinish(request, with: raw, metrics: metrics) }
+        channel.finish { $0.didFinish(request, with: raw, metrics: metrics) }
     }
 }
 

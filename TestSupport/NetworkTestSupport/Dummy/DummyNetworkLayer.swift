@@ -45,6 +45,11 @@ import NetworkLayer
 /// it goes to ``refusedRequests``, and its error handler receives the same error the real layer gives
 /// (`.invalidURL`, `.encodingFailed`, `.invalidHeader`). Recording is thread-safe.
 ///
+/// **Monitors.** Monitors passed to the initialiser are told about every request as the real layer
+/// tells them, on their own queue: each attempt built and started, its stubbed answer as a response,
+/// retries, and the outcome the handler receives, with metrics (which the `NetworkResponse` forms carry
+/// too). A refused request has only its `didFinish`.
+///
 /// The dummy creates no `URLSession` of its own and never sends on the shared one.
 open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     let state: DummyStateLock
@@ -57,17 +62,22 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///   - encoder: Encodes request bodies for the recordings, as the real layer would.
     ///   - decoder: Decodes stubbed `Data` for requests that expect another type, as the real layer would.
     ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
+    ///   - monitors: Told about every request as the real layer tells them (built, started, the stubbed
+    ///     answer as a response, retries, and the outcome with metrics), on their own queue, so an app's
+    ///     logging or analytics hook is testable without a network. The events arrive asynchronously:
+    ///     wait for `didFinish` before asserting on them.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
-        deliveryQueue: DispatchQueue? = nil
+        deliveryQueue: DispatchQueue? = nil,
+        monitors: [any NetworkMonitor] = []
     ) {
         state = DummyStateLock(DummyState(deliveryQueue: deliveryQueue))
         super.init(
             baseURL: baseURL, defaultHeaders: defaultHeaders, encoder: encoder, decoder: decoder,
-            callbackQueue: deliveryQueue ?? .main)
+            callbackQueue: deliveryQueue ?? .main, monitors: monitors)
     }
 
     /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's
@@ -79,15 +89,17 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///     encoder records snake_case keys).
     ///   - decoder: The app's decoder, for stubbed `Data` and fixture files.
     ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
+    ///   - monitors: Told about every request, as the real layer's monitors are.
     public convenience init(
         environment: APIEnvironment,
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
-        deliveryQueue: DispatchQueue? = nil
+        deliveryQueue: DispatchQueue? = nil,
+        monitors: [any NetworkMonitor] = []
     ) {
         self.init(
             baseURL: environment.baseURL, defaultHeaders: environment.headers, encoder: encoder,
-            decoder: decoder, deliveryQueue: deliveryQueue)
+            decoder: decoder, deliveryQueue: deliveryQueue, monitors: monitors)
     }
 
     // MARK: - The funnel
@@ -112,7 +124,15 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             let refused = RefusedRequest(method: request.method, urlString: request.urlString, error: error)
             state.withLock { $0.refused.append(refused) }
             let task = DummyTask(request: nil, errorHandler: errorHandler) { _ in }
-            task.deliver(Result<Void, NetworkError>.failure(error), to: { _ in }, on: deliveryQueue)
+            // As the real layer: the monitors hear of the refusal, without an attempt.
+            let monitors = DummyMonitoring(
+                monitorGroup, method: request.method, url: try? builder.url(for: request))
+            var report: ((Result<NetworkResponse<Value>, NetworkError>) -> Void)?
+            if let monitors {
+                let metrics = monitors.metrics
+                report = { monitors.finished($0, metrics: metrics) }
+            }
+            task.deliver(.failure(error), to: successHandler, on: deliveryQueue, report: report)
             return task
         }
         let first = RecordedRequest(built)
@@ -144,9 +164,13 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         }
         let deliveryQueue = deliveryQueue
         let deliver = { (result: Result<NetworkResponse<Value>, NetworkError>) in
-            monitors?.finished(result)
+            guard let monitors else { return task.deliver(result, to: successHandler, on: deliveryQueue) }
+            // The handler and the monitors see the same metrics; the monitors see the outcome the handler
+            // gets, `.cancelled` included.
+            let metrics = monitors.metrics
             task.deliver(
-                result.map { $0.withMetrics(monitors?.metrics) }, to: successHandler, on: deliveryQueue)
+                result.map { $0.withMetrics(metrics) }, to: successHandler, on: deliveryQueue,
+                report: { monitors.finished($0, metrics: metrics) })
         }
         let policy = request.retryPolicy ?? retryPolicy
         guard !interceptors.isEmpty || policy.retries else {
@@ -160,6 +184,11 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             isCancelled: { task.isCancelled }, decisionQueue: nil, waitsBetweenAttempts: false,
             send: { attempt, done in done(answer(attempt)) },
             finish: deliver)
+        if let monitors {
+            attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
+                monitors.willRetry(failed, after: delay)
+            }
+        }
         attempts.start()
         return task
     }

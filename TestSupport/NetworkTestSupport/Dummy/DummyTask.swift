@@ -30,6 +30,8 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
     private var phase = Phase.idle
     private var cancels = 0
     private var storedHeldQueue: DispatchQueue?
+    /// Tells the layer's monitors that the request was cancelled, when a cancel replaces a delivery.
+    private var reportCancel: (() -> Void)?
 
     private enum Phase {
         case idle
@@ -67,7 +69,13 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
             cancels += 1
             switch phase {
             case .scheduled:
-                if let errorHandler { phase = .scheduled { errorHandler(.cancelled) } }
+                if let errorHandler {
+                    let reportCancel = reportCancel
+                    phase = .scheduled {
+                        reportCancel?()
+                        errorHandler(.cancelled)
+                    }
+                }
             case .held:
                 // The cancellation takes the hold's place; `claimHold()` now finds nothing to release.
                 phase = .idle
@@ -107,17 +115,26 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
     }
 
     /// Hands `result` to its handler: right now when `queue` is `nil`, else asynchronously on `queue`.
+    /// `report` is told the outcome the handler receives, just before it runs.
     func deliver<Value>(
         _ result: Result<Value, NetworkError>,
         to successHandler: @escaping (Value) -> Void,
-        on queue: DispatchQueue?
+        on queue: DispatchQueue?,
+        report: ((Result<Value, NetworkError>) -> Void)? = nil
     ) {
         let delivery: () -> Void
         switch result {
-        case .success(let value): delivery = { successHandler(value) }
+        case .success(let value):
+            delivery = {
+                report?(result)
+                successHandler(value)
+            }
         case .failure(let error):
             let errorHandler = lock.withLock { self.errorHandler }
-            delivery = { errorHandler?(error) }
+            delivery = {
+                report?(result)
+                errorHandler?(error)
+            }
         }
         guard let queue else {
             lock.withLock {
@@ -127,7 +144,10 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
             delivery()
             return
         }
-        lock.withLock { phase = .scheduled(delivery) }
+        lock.withLock {
+            phase = .scheduled(delivery)
+            reportCancel = report.map { report in { report(.failure(.cancelled)) } }
+        }
         queue.async { self.runScheduledDelivery() }
     }
 
@@ -136,6 +156,7 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
             guard case .scheduled(let delivery) = phase else { return nil }
             phase = .delivered
             errorHandler = nil
+            reportCancel = nil
             return delivery
         }
         delivery?()

@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+
+@testable import NetworkLayer
+
+/// With no monitors, nothing is spent on them.
+final class MonitorGroupTests: XCTestCase {
+    private struct Silent: NetworkMonitor {}
+
+    func testNoMonitorsMakeNoGroup() {
+        XCTAssertNil(MonitorGroup([]))
+        XCTAssertNil(NetworkLayer().monitorGroup)
+        XCTAssertNotNil(MonitorGroup([Silent()]))
+        XCTAssertNotNil(NetworkLayer(monitors: [Silent()]).monitorGroup)
+    }
+
+    /// A logger below `.full` writes only when a request finishes: the layer sends it nothing else, one
+    /// hop to the monitors' queue per request instead of three.
+    func testOnlyMonitorsThatMayUseThemGetAttemptEvents() throws {
+        let quiet = try XCTUnwrap(
+            MonitorGroup([NetworkLogger(level: .requests), NetworkLogger(level: .errors)]))
+        XCTAssertFalse(quiet.wantsAttemptEvents)
+        XCTAssertEqual(MonitorGroup([NetworkLogger(level: .full)])?.wantsAttemptEvents, true)
+        XCTAssertEqual(MonitorGroup([NetworkLogger(level: .requests), Silent()])?.wantsAttemptEvents, true)
+
+        let lock = NSLock()
+        nonisolated(unsafe) var calls = 0
+        let channel = quiet.channel()
+        channel.emit { _ in lock.withLock { calls += 1 } }
+        channel.finish { _ in lock.withLock { calls += 1 } }
+        let drained = expectation(description: "the monitors' queue is drained")
+        drained.expectedFulfillmentCount = 2
+        quiet.emit { _ in drained.fulfill() }
+        wait(for: [drained], timeout: 5)
+        XCTAssertEqual(lock.withLock { calls }, 2, "the finish, once per logger; no attempt event")
+    }
+
+    func testRequestIDsAreUnique() {
+        let ids = (0..<1_000).map { _ in MonitorGroup.nextID() }
+        XCTAssertEqual(Set(ids).count, ids.count)
+    }
+
+    func testAChannelReportsNothingAfterItsFinish() {
+        let lock = NSLock()
+        nonisolated(unsafe) var calls: [String] = []
+        struct Probe: NetworkMonitor {
+            let note: @Sendable (String) -> Void
+            func didStart(_ attempt: MonitoredAttempt) { note("start") }
+            func didFinish(
+                _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
+                metrics: RequestMetrics
+            ) { note("finish") }
+        }
+        let group = MonitorGroup([Probe { line in lock.withLock { calls.append(line) } }])
+        let channel = group?.channel()
+        let request = MonitoredRequest(method: .get, url: nil)
+        let attempt = MonitoredAttempt(of: request, number: 1)
+        let metrics = RequestMetrics(
+            startDate: Date(), duration: 0, timeToFirstByte: nil, bytesSent: 0, bytesReceived: 0, attempts: 1)
+        channel?.emit { $0.didStart(attempt) }
+        channel?.finish { $0.didFinish(request, with: .failure(.cancelled), metrics: metrics) }
+        channel?.emit { $0.didStart(attempt) }
+        channel?.finish { $0.didFinish(request, with: .failure(.cancelled), metrics: metrics) }
+        let drained = expectation(description: "the monitors' queue is drained")
+        group?.emit { _ in drained.fulfill() }
+        wait(for: [drained], timeout: 5)
+        XCTAssertEqual(lock.withLock { calls }, ["start", "finish"])
+    }
+}
