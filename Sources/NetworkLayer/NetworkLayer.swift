@@ -51,12 +51,13 @@ open class NetworkLayer: @unchecked Sendable {
 
     /// Builds every request; test doubles use it to record exactly what the layer would send.
     package let builder: RequestBuilder
-    /// The layer's own session, when it was given a configuration; `nil` means the shared one.
-    private let ownTransport: SessionTransport?
+    /// The layer's own session, when it was given a configuration; `nil` means the shared one. A request
+    /// whose later attempts may start after the layer has gone keeps it too (see ``OwnedSession``).
+    let ownSession: OwnedSession?
 
     /// The session requests go out on. The shared one is first created by the first request that is
     /// actually sent, so a test double that never sends creates no session at all.
-    var transport: SessionTransport { ownTransport ?? .shared }
+    var transport: SessionTransport { ownSession?.transport ?? .shared }
 
     /// Creates a layer.
     ///
@@ -104,11 +105,7 @@ open class NetworkLayer: @unchecked Sendable {
         builder = RequestBuilder(
             resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders, encoder: encoder,
             timeout: timeout)
-        ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
-    }
-
-    deinit {
-        ownTransport?.invalidate()
+        ownSession = sessionConfiguration.map { OwnedSession(SessionTransport(configuration: $0)) }
     }
 
     // MARK: - The funnel

@@ -51,7 +51,10 @@ extension NetworkLayer {
         let limit = request.maximumResponseSize ?? maximumResponseSize
         let transport = transport
         let redirectPolicy = redirectPolicy
+        // Attempts after the first may start after the layer has gone: they keep its session valid.
+        let ownSession = ownSession
         let send: RequestAttempts<Reply>.Send = { attempt, done in
+            withExtendedLifetime(ownSession) {}
             let cancel = transport.send(attempt, limit: limit, redirectPolicy: redirectPolicy) {
                 body, response, error in
                 task.transportFinished()
@@ -66,17 +69,12 @@ extension NetworkLayer {
             send(urlRequest, deliver)
             return task
         }
+        // Interceptors may do real work (sign a body, wait for a token): never on the caller's queue,
+        // usually the main queue, nor on the session's delegate queue.
         let attempts = RequestAttempts(
             request: urlRequest, method: request.method, interceptors: interceptors, policy: policy,
-            isCancelled: { task.isSettled }, decisionQueue: .global(qos: .userInitiated), send: send,
-            finish: deliver)
-        if interceptors.isEmpty {
-            attempts.start()
-        } else {
-            // Interceptors may do real work (sign a body, wait for a token): never on the caller's queue,
-            // usually the main queue.
-            DispatchQueue.global(qos: .userInitiated).async { attempts.start() }
-        }
+            isCancelled: { task.isSettled }, usesPolicyQueue: true, send: send, finish: deliver)
+        attempts.start()
         return task
     }
 

@@ -22,14 +22,19 @@ import Foundation
 /// - **No loops.** A replay that gets 401 again ends with that 401. A 401 for a request sent with an
 ///   older token than the current one replays with the current token, without a new refresh.
 ///
-/// `refresh` runs on a background queue; call its completion once, from any thread.
+/// `refresh` is called where the layer adapts or decides about a request: on a background queue in
+/// `NetworkLayer`, in place in `DummyNetworkLayer`. Call its completion once, from any thread, at once or
+/// later; a second call is ignored.
 public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Sendable {
+    /// Gets a new token and passes it, or the reason there is none, to `completion`.
     public typealias Refresh = (_ completion: @escaping (Result<String, NetworkError>) -> Void) -> Void
 
     // Guarded by `lock`. `refresh` is called only while `isRefreshing` was false, so one call at a time.
     private let lock = NSLock()
     private var token: String?
     private var isRefreshing = false
+    /// Counts refreshes, so that a late second call of an old refresh's completion can't end a newer one.
+    private var refreshNumber = 0
     private var waiting: [@Sendable (Result<String, NetworkError>) -> Void] = []
     private let refresh: UncheckedSendable<Refresh>
 
@@ -37,7 +42,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     ///
     /// - Parameters:
     ///   - accessToken: The token to send until a 401 says it no longer works.
-    ///   - refresh: Gets a new token; called once per refresh, on a background queue.
+    ///   - refresh: Gets a new token; called once per refresh, never while another runs.
     public init(accessToken: String?, refresh: @escaping Refresh) {
         token = accessToken
         self.refresh = UncheckedSendable(value: refresh)
@@ -78,22 +83,23 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     private func afterRefresh(
         startingOneIfIdle start: Bool, then: @escaping @Sendable (Result<String, NetworkError>) -> Void
     ) {
-        let begins: Bool = lock.withLock {
+        let begins: Int? = lock.withLock {
             waiting.append(then)
-            guard !isRefreshing, start else { return false }
+            guard !isRefreshing, start else { return nil }
             isRefreshing = true
-            return true
+            refreshNumber += 1
+            return refreshNumber
         }
-        guard begins else { return }
-        let refresh = self.refresh
-        DispatchQueue.global(qos: .userInitiated).async {
-            refresh.value { [self] result in finishRefresh(with: result) }
-        }
+        guard let number = begins else { return }
+        // In place, not on another queue: the layer already calls the hooks off the main queue, and a
+        // refresh that completes synchronously (a test double's) then completes the request synchronously.
+        refresh.value { [self] result in finishRefresh(number, with: result) }
     }
 
-    private func finishRefresh(with result: Result<String, NetworkError>) {
+    private func finishRefresh(_ number: Int, with result: Result<String, NetworkError>) {
         let waiters: [@Sendable (Result<String, NetworkError>) -> Void] = lock.withLock {
-            guard isRefreshing else { return [] }  // a second call of the completion
+            // A second call of this refresh's completion, maybe while a later refresh runs.
+            guard isRefreshing, number == refreshNumber else { return [] }
             isRefreshing = false
             token = try? result.get()
             defer { waiting = [] }

@@ -74,3 +74,18 @@ final class SessionTransport: Sendable {
         session.finishTasksAndInvalidate()
     }
 }
+
+/// A layer's own session, invalidated when the last owner lets go: the layer, and any request whose next
+/// attempt may still start after the layer has gone (after a wait, or a token refresh). A task created
+/// on an invalidated session stops the process, so invalidating it in the layer's `deinit` is too early.
+final class OwnedSession: Sendable {
+    let transport: SessionTransport
+
+    init(_ transport: SessionTransport) {
+        self.transport = transport
+    }
+
+    deinit {
+        transport.invalidate()
+    }
+}

@@ -54,24 +54,33 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///   - encoder: Encodes request bodies for the recordings, as the real layer would.
     ///   - decoder: Decodes stubbed `Data` for requests that expect another type, as the real layer would.
     ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
+    ///   - retryPolicy: Replays failed answers as the real layer would, at once instead of after a wait.
+    ///   - interceptors: Adapt every recorded request and decide about failed answers, as in the real
+    ///     layer (in place: a token refresh that completes synchronously keeps the answer synchronous).
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
-        deliveryQueue: DispatchQueue? = nil
+        deliveryQueue: DispatchQueue? = nil,
+        retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = []
     ) {
         state = DummyStateLock(DummyState(deliveryQueue: deliveryQueue))
         super.init(
             baseURL: baseURL, defaultHeaders: defaultHeaders, encoder: encoder, decoder: decoder,
-            callbackQueue: deliveryQueue ?? .main)
+            callbackQueue: deliveryQueue ?? .main, retryPolicy: retryPolicy, interceptors: interceptors)
     }
 
     /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's
     /// `init(environment:)` uses them.
-    public convenience init(environment: APIEnvironment, deliveryQueue: DispatchQueue? = nil) {
+    public convenience init(
+        environment: APIEnvironment, deliveryQueue: DispatchQueue? = nil, retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = []
+    ) {
         self.init(
-            baseURL: environment.baseURL, defaultHeaders: environment.headers, deliveryQueue: deliveryQueue)
+            baseURL: environment.baseURL, defaultHeaders: environment.headers, deliveryQueue: deliveryQueue,
+            retryPolicy: retryPolicy, interceptors: interceptors)
     }
 
     // MARK: - The funnel
@@ -117,7 +126,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         let deliveryQueue = deliveryQueue
         let attempts = RequestAttempts<NetworkResponse<Value>>(
             request: built, method: request.method, interceptors: interceptors, policy: policy,
-            isCancelled: { task.isCancelled }, decisionQueue: nil, waitsBetweenAttempts: false,
+            isCancelled: { task.isCancelled }, usesPolicyQueue: false, waitsBetweenAttempts: false,
             send: { attempt, done in done(answer(attempt)) },
             finish: { result in task.deliver(result, to: successHandler, on: deliveryQueue) })
         attempts.start()
