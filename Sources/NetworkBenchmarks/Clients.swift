@@ -16,11 +16,25 @@ protocol BenchmarkClient: AnyObject {
 
 /// The library under test, on its default shared session.
 final class LayerClient: BenchmarkClient {
-    let name = "NetworkLayer"
+    let name: String
     private let network: NetworkLayer
 
-    init(baseURL: URL, callbackQueue: DispatchQueue) {
-        network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue)
+    /// - Parameter policiesOn: Adds what an app with every policy on has: `RetryPolicy.default`, a
+    ///   `BearerTokenAuthenticator` holding a token, and one more interceptor adding a header. The
+    ///   requests succeed first time, so this measures what the policies cost a request that needs none.
+    init(baseURL: URL, callbackQueue: DispatchQueue, policiesOn: Bool = false) {
+        guard policiesOn else {
+            name = "NetworkLayer"
+            network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue)
+            return
+        }
+        name = "NetworkLayer, policies on"
+        let authenticator = BearerTokenAuthenticator(accessToken: "benchmark-token") { completion in
+            completion(.failure("The benchmark's token never expires"))
+        }
+        network = NetworkLayer(
+            baseURL: baseURL, callbackQueue: callbackQueue, retryPolicy: .default,
+            interceptors: [authenticator, ClientHeader()])
     }
 
     func get<T: Decodable & SendableMetatype>(
@@ -37,6 +51,17 @@ final class LayerClient: BenchmarkClient {
         network.post(
             urlString: path, body: body, successHandler: { (_: T) in completion(true) },
             errorHandler: { _ in completion(false) })
+    }
+}
+
+/// The trivial interceptor of the "policies on" client: one header.
+struct ClientHeader: RequestInterceptor {
+    func adapt(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+    ) {
+        var request = request
+        request.setValue("NetworkBenchmarks", forHTTPHeaderField: "X-Client")
+        completion(.success(request))
     }
 }
 

@@ -72,7 +72,8 @@ enum NetworkBenchmarks {
         return true
     }
 
-    /// Runs every workload on both clients against `baseURL`, handlers delivered on `queue`.
+    /// Runs every workload on both clients (and the "policies on" workload on a third) against `baseURL`,
+    /// handlers delivered on `queue`.
     static func measure(
         baseURL: URL, counts: Counts, queue: DispatchQueue, only: String? = nil,
         log: @escaping (String) -> Void = { _ in }
@@ -82,6 +83,7 @@ enum NetworkBenchmarks {
         var workloads = Workloads(
             layer: LayerClient(baseURL: baseURL, callbackQueue: queue),
             raw: RawClient(baseURL: baseURL, callbackQueue: queue),
+            policies: LayerClient(baseURL: baseURL, callbackQueue: queue, policiesOn: true),
             queue: queue, counts: counts)
         workloads.log = log
         workloads.only = only

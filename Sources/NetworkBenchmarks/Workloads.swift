@@ -1,6 +1,7 @@
 import Foundation
 
-/// One measured row: both clients' medians, their ratio, and the target it is judged against.
+/// One measured row: both clients' medians, their ratio, and the target it is judged against. The
+/// clients are NetworkLayer and raw URLSession unless ``measured`` and ``baseline`` name others.
 struct Row: Codable, Sendable {
     let workload: String
     let unit: String
@@ -12,6 +13,10 @@ struct Row: Codable, Sendable {
     let met: Bool?
     let layerRounds: [Double]
     let rawRounds: [Double]
+    /// The client in the NetworkLayer column when it is another one (`nil`: the plain layer).
+    var measured: String? = nil
+    /// The client in the baseline column when it is not raw URLSession.
+    var baseline: String? = nil
 }
 
 /// How much work each workload does. `standard` is the published run; `smoke` only proves the harness works.
@@ -33,6 +38,8 @@ struct Counts: Sendable {
 struct Workloads {
     let layer: BenchmarkClient
     let raw: BenchmarkClient
+    /// The layer with a retry policy and interceptors, for the "policies on" workload.
+    let policies: BenchmarkClient
     let queue: DispatchQueue
     let counts: Counts
     var log: (String) -> Void = { _ in }
@@ -62,6 +69,7 @@ struct Workloads {
             },
             memoryGrowth(),
         ].compactMap { $0 }
+        rows += policiesOn()
         rows += mainQueueTime()
         return rows
     }
@@ -107,6 +115,42 @@ struct Workloads {
             target: target.map { "ratio ≥ \($0)" } ?? "none", met: target.map { ratio >= $0 },
             layerRounds: layerRounds,
             rawRounds: rawRounds)
+    }
+
+    /// The cost of the policy stage on requests that need none: the sequential small GET through the
+    /// "policies on" layer, the plain layer and raw URLSession, in the same rounds (the order rotating
+    /// from round to round). Two rows: policies on against the plain layer, and the plain layer against
+    /// raw URLSession in those same rounds.
+    private func policiesOn() -> [Row] {
+        let name = "GET ~1 KB JSON, sequential, policies on"
+        guard selected(name) else { return [] }
+        log(name)
+        let start: Start = { $0.get("small.json", as: [Record].self, completion: $1) }
+        let clients = [policies, layer, raw]
+        for client in clients {
+            _ = requestsPerSecond(client, count: min(counts.smallSequential, 2), inFlight: 1, start)
+        }
+        var rounds: [[Double]] = [[], [], []]
+        for round in 0..<counts.rounds {
+            for offset in 0..<clients.count {
+                let index = (round + offset) % clients.count
+                rounds[index].append(
+                    requestsPerSecond(clients[index], count: counts.smallSequential, inFlight: 1, start))
+            }
+        }
+        let (on, plain, bare) = (median(rounds[0]), median(rounds[1]), median(rounds[2]))
+        let ratio = on / max(plain, .leastNonzeroMagnitude)
+        return [
+            Row(
+                workload: name, unit: "requests/s", layer: on, raw: plain, comparison: ratio,
+                target: "ratio ≥ 0.97", met: ratio >= 0.97, layerRounds: rounds[0], rawRounds: rounds[1],
+                measured: "policies on", baseline: "plain layer"),
+            Row(
+                workload: "GET ~1 KB JSON, sequential, plain layer in the policies rounds",
+                unit: "requests/s",
+                layer: plain, raw: bare, comparison: plain / max(bare, .leastNonzeroMagnitude),
+                target: "none", met: nil, layerRounds: rounds[1], rawRounds: rounds[2]),
+        ]
     }
 
     /// Resident memory growth per request over many small GETs, for each client in turn.
