@@ -99,7 +99,7 @@ final class PresenterWithPoliciesTests: XCTestCase {
     }
 
     func testTheReadmesLayerSetUpOnTheDummy() {
-        let session = AuthSession(accessToken: "abc", refreshToken: "r", baseURL: nil)
+        let session = AuthSession(accessToken: "abc", refreshToken: "r", authServer: nil)
         let network = DummyNetworkLayer(
             retryPolicy: .default,
             interceptors: [
@@ -110,5 +110,30 @@ final class PresenterWithPoliciesTests: XCTestCase {
         XCTAssertEqual(view.shown, [ann])
         XCTAssertEqual(network.recordedRequests.first?.header("X-App-Version"), "3.2")
         XCTAssertEqual(network.recordedRequests.first?.header("Authorization"), "Bearer abc")
+    }
+}
+
+/// The README's presenter test with a token refresh.
+final class TodoListRefreshTests: XCTestCase {
+    private let view = SpyTodoListView()
+
+    func testAnExpiredTokenIsRefreshedAndTheTodosShown() {
+        var refreshes = 0
+        let authenticator = BearerTokenAuthenticator(accessToken: "expired") { completion in
+            refreshes += 1
+            completion(.success("fresh"))  // at once: the dummy stays synchronous
+        }
+        let network = DummyNetworkLayer(interceptors: [authenticator])
+        let expired = NetworkError.unacceptableStatusCode(401, body: Data(), headers: [:])
+        network.stub(
+            .get, "https://api.example.com/todos",
+            outcomes: [.failure(expired), .success([Todo(id: 1, title: "Write tests")])])
+
+        TodoListPresenter(view: view, networkLayer: network).load()
+
+        XCTAssertEqual(view.todos, [Todo(id: 1, title: "Write tests")])
+        XCTAssertEqual(refreshes, 1)
+        XCTAssertEqual(
+            network.recordedRequests.map { $0.header("Authorization") }, ["Bearer expired", "Bearer fresh"])
     }
 }

@@ -30,9 +30,9 @@ struct RequestSigner: RequestInterceptor {
             return completion(.failure("Cannot sign a request without a method and a URL"))
         }
         let message = Array("\(method)\n\(url)\n".utf8) + Array(request.httpBody ?? Data())
+        let signature = HMACSHA256.code(for: message, key: secret).hex
         var signed = request
-        signed.setValue(
-            "\(keyID):\(HMACSHA256.code(for: message, key: secret).hex)", forHTTPHeaderField: "X-Signature")
+        signed.setValue("\(keyID):\(signature)", forHTTPHeaderField: "X-Signature")
         completion(.success(signed))
     }
 }
@@ -41,25 +41,26 @@ struct TokenReply: Codable {
     let accessToken: String
 }
 
-/// The app's sign-in state: where the access token comes from and how a new one is fetched.
-final class AuthSession: @unchecked Sendable {
-    var accessToken: String?
-    let refreshToken: String
-    let baseURL: URL?
+/// The app's sign-in state. Token requests go through a layer of their own, without the authenticator:
+/// a refresh request must not wait for the refresh.
+final class AuthSession {
+    private(set) var accessToken: String?
+    private let refreshToken: String
+    private let auth: NetworkLayer
 
-    init(accessToken: String?, refreshToken: String, baseURL: URL?) {
+    init(accessToken: String?, refreshToken: String, authServer: URL?) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
-        self.baseURL = baseURL
+        auth = NetworkLayer(baseURL: authServer)
     }
-
-    // A layer without the authenticator: a refresh request must not wait for the refresh.
-    private lazy var auth = NetworkLayer(baseURL: baseURL)
 
     func refresh(completion: @escaping (Result<String, NetworkError>) -> Void) {
         auth.post(
             urlString: "oauth/token", body: ["grant_type": "refresh_token", "refresh_token": refreshToken],
-            successHandler: { (reply: TokenReply) in completion(.success(reply.accessToken)) },
+            successHandler: { (reply: TokenReply) in
+                self.accessToken = reply.accessToken  // on the main queue; keep it for the next launch
+                completion(.success(reply.accessToken))
+            },
             errorHandler: { error in completion(.failure(error)) })
     }
 }
@@ -79,7 +80,7 @@ enum ReadmePolicyExample {
     static func policies() -> [RetryPolicy] {
         // Up to 5 attempts, waits of at most 0.2, 0.4, 0.8, 1.6 s (each a random part of that)
         let quick = RetryPolicy(maximumAttempts: 5, initialDelay: 0.2, maximumDelay: 10)
-        // Rides out a network drop of about a minute: waits of up to 2, 4, 8, 16, 30, 30 s
+        // Rides out a network drop: waits of up to 2, 4, 8, 16, 30 and 30 s, about 45 s in all on average
         let patient = RetryPolicy(maximumAttempts: 7, initialDelay: 2, maximumDelay: 30)
         return [quick, patient]
     }
