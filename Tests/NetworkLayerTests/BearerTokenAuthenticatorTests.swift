@@ -171,6 +171,30 @@ final class BearerTokenAuthenticatorTests: XCTestCase {
         XCTAssertEqual(authenticator.accessToken, "second")
     }
 
+    func testARequestArrivingAsARefreshEndsUsesItsTokenInsteadOfRefreshingAgain() {
+        // Regression: adapt and retry looked at the token and joined a refresh under two separate locks;
+        // a refresh ending in between made them start a second, needless refresh.
+        for round in 0..<20_000 {
+            let refresh = ManualRefresh()
+            let authenticator = BearerTokenAuthenticator(accessToken: nil, refresh: refresh.start)
+            _ = adapted(by: authenticator)
+            let racing = Box<Result<URLRequest, NetworkError>>()
+            let request = request
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    refresh.complete(call: 0, with: .success("fresh"))
+                } else {
+                    authenticator.adapt(request) { racing.add($0) }
+                }
+            }
+            guard refresh.calls == 1 else {
+                return XCTFail("round \(round): \(refresh.calls) refreshes for one expired token")
+            }
+            XCTAssertEqual(
+                try racing.all.first?.get().value(forHTTPHeaderField: "Authorization"), "Bearer fresh")
+        }
+    }
+
     func testASynchronousRefreshCompletesInPlace() throws {
         // The dummy layer answers presenters synchronously; so must the authenticator when refresh does.
         let authenticator = BearerTokenAuthenticator(accessToken: "old") { $0(.success("new")) }

@@ -35,7 +35,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     private var isRefreshing = false
     /// Counts refreshes, so that a late second call of an old refresh's completion can't end a newer one.
     private var refreshNumber = 0
-    private var waiting: [@Sendable (Result<String, NetworkError>) -> Void] = []
+    private var waiting: [Waiter] = []
+    private typealias Waiter = @Sendable (Result<String, NetworkError>) -> Void
     private let refresh: UncheckedSendable<Refresh>
 
     /// An authenticator starting with `accessToken` (`nil`: refresh before the first request).
@@ -55,10 +56,9 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     public func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
-        let current: String? = lock.withLock { isRefreshing ? nil : token }
-        if let current { return completion(.success(Self.authorized(request, with: current))) }
-        afterRefresh(startingOneIfIdle: true) { result in
-            completion(result.map { Self.authorized(request, with: $0) })
+        let afterRefresh: Waiter = { result in completion(result.map { Self.authorized(request, with: $0) }) }
+        if let current = token(ifUsable: { _ in true }, orAfterRefresh: afterRefresh) {
+            completion(.success(Self.authorized(request, with: current)))
         }
     }
 
@@ -68,36 +68,37 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
             !attempt.earlierErrors.contains(where: { $0.statusCode == 401 })
         else { return completion(.doNotRetry) }
         let sent = Self.token(of: attempt.request)
-        let hasNewer: Bool = lock.withLock { !isRefreshing && token != nil && token != sent }
-        if hasNewer { return completion(.retry) }
-        afterRefresh(startingOneIfIdle: true) { result in
+        let afterRefresh: Waiter = { result in
             switch result {
             case .success: completion(.retry)
             case .failure(let error): completion(.fail(error))
             }
         }
+        if token(ifUsable: { $0 != sent }, orAfterRefresh: afterRefresh) != nil { completion(.retry) }
     }
 
-    /// Runs `then` with the outcome of the refresh under way, starting one when none is and `start` is
-    /// set. A refresh already finished by the time the lock is taken counts: its token is used.
-    private func afterRefresh(
-        startingOneIfIdle start: Bool, then: @escaping @Sendable (Result<String, NetworkError>) -> Void
-    ) {
-        let begins: Int? = lock.withLock {
+    /// The current token when no refresh runs and `usable` accepts it; otherwise `nil`, and `then` gets
+    /// the outcome of the refresh under way, or of one started now. Looking and joining happen under one
+    /// lock, so a refresh that ends in between can't make a request start another.
+    private func token(ifUsable usable: (String) -> Bool, orAfterRefresh then: @escaping Waiter) -> String? {
+        let (current, begins): (String?, Int?) = lock.withLock {
+            if !isRefreshing, let token, usable(token) { return (token, nil) }
             waiting.append(then)
-            guard !isRefreshing, start else { return nil }
+            guard !isRefreshing else { return (nil, nil) }
             isRefreshing = true
             refreshNumber += 1
-            return refreshNumber
+            return (nil, refreshNumber)
         }
-        guard let number = begins else { return }
-        // In place, not on another queue: the layer already calls the hooks off the main queue, and a
-        // refresh that completes synchronously (a test double's) then completes the request synchronously.
-        refresh.value { [self] result in finishRefresh(number, with: result) }
+        if let number = begins {
+            // In place, not on another queue: the layer already calls the hooks off the main queue, and
+            // a refresh that completes synchronously (a test double's) completes the request synchronously.
+            refresh.value { [self] result in finishRefresh(number, with: result) }
+        }
+        return current
     }
 
     private func finishRefresh(_ number: Int, with result: Result<String, NetworkError>) {
-        let waiters: [@Sendable (Result<String, NetworkError>) -> Void] = lock.withLock {
+        let waiters: [Waiter] = lock.withLock {
             // A second call of this refresh's completion, maybe while a later refresh runs.
             guard isRefreshing, number == refreshNumber else { return [] }
             isRefreshing = false
