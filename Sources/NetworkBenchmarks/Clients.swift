@@ -19,12 +19,37 @@ final class LayerClient: BenchmarkClient {
     let name: String
     private let network: NetworkLayer
 
-    init(
-        baseURL: URL, callbackQueue: DispatchQueue, monitors: [any NetworkMonitor] = [],
-        name: String = "NetworkLayer"
-    ) {
-        self.name = name
-        network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue, monitors: monitors)
+    /// What the layer is given besides its base URL and queue.
+    enum Variant {
+        /// Nothing: the plain layer.
+        case plain
+        /// What an app with every policy on has: `RetryPolicy.default`, a `BearerTokenAuthenticator`
+        /// holding a token, and one more interceptor adding a header. The requests succeed first time,
+        /// so this measures what the policies cost a request that needs none.
+        case policiesOn
+        /// A `NetworkLogger` at `.requests` writing to a sink that drops the text.
+        case logged
+    }
+
+    init(baseURL: URL, callbackQueue: DispatchQueue, variant: Variant = .plain) {
+        switch variant {
+        case .plain:
+            name = "NetworkLayer"
+            network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue)
+        case .policiesOn:
+            name = "NetworkLayer, policies on"
+            let authenticator = BearerTokenAuthenticator(accessToken: "benchmark-token") { completion in
+                completion(.failure("The benchmark's token never expires"))
+            }
+            network = NetworkLayer(
+                baseURL: baseURL, callbackQueue: callbackQueue, retryPolicy: .default,
+                interceptors: [authenticator, ClientHeader()])
+        case .logged:
+            name = "NetworkLayer, logged"
+            network = NetworkLayer(
+                baseURL: baseURL, callbackQueue: callbackQueue,
+                monitors: [NetworkLogger(level: .requests, sink: { _ in })])
+        }
     }
 
     func get<T: Decodable & SendableMetatype>(
@@ -41,6 +66,17 @@ final class LayerClient: BenchmarkClient {
         network.post(
             urlString: path, body: body, successHandler: { (_: T) in completion(true) },
             errorHandler: { _ in completion(false) })
+    }
+}
+
+/// The trivial interceptor of the "policies on" client: one header.
+struct ClientHeader: RequestInterceptor {
+    func adapt(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+    ) {
+        var request = request
+        request.setValue("NetworkBenchmarks", forHTTPHeaderField: "X-Client")
+        completion(.success(request))
     }
 }
 

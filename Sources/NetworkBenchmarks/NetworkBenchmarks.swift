@@ -73,7 +73,8 @@ enum NetworkBenchmarks {
         return true
     }
 
-    /// Runs every workload on both clients against `baseURL`, handlers delivered on `queue`.
+    /// Runs every workload on both clients (and the "policies on" workload on a third) against `baseURL`,
+    /// handlers delivered on `queue`.
     static func measure(
         baseURL: URL, counts: Counts, queue: DispatchQueue, only: String? = nil,
         log: @escaping (String) -> Void = { _ in }
@@ -83,13 +84,11 @@ enum NetworkBenchmarks {
         var workloads = Workloads(
             layer: LayerClient(baseURL: baseURL, callbackQueue: queue),
             raw: RawClient(baseURL: baseURL, callbackQueue: queue),
+            policies: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .policiesOn),
+            logged: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .logged),
             queue: queue, counts: counts)
         workloads.log = log
         workloads.only = only
-        workloads.logged = LayerClient(
-            baseURL: baseURL, callbackQueue: queue,
-            monitors: [NetworkLogger(level: .requests, sink: { _ in })],
-            name: "NetworkLayer + NetworkLogger")
         let rows = workloads.runAll()
         return Report(
             date: ISO8601DateFormatter().string(from: Date()), machine: Report.machineDescription(),

@@ -13,16 +13,15 @@ struct Report: Codable, Sendable {
             "| workload | NetworkLayer | raw URLSession | comparison | target | met |",
             "|---|---|---|---|---|---|",
         ]
+        // A row comparing other clients names them in its cells, e.g. "1090 requests/s (policies on)".
+        func named(_ client: String?) -> String { client.map { " (\($0))" } ?? "" }
         for row in rows {
             let comparison =
                 row.unit == "requests/s"
                 ? String(format: "%.2f×", row.comparison) : String(format: "%+.1f", row.comparison)
             let met = row.met.map { $0 ? "yes" : "NO" } ?? "–"
-            let workload = row.plainLayer.map {
-                "\(row.workload) (plain layer: \(Self.format($0)) \(row.unit))"
-            }
             lines.append(
-                "| \(workload ?? row.workload) | \(Self.format(row.layer)) \(row.unit) | \(Self.format(row.raw)) \(row.unit) | \(comparison) | \(row.target) | \(met) |"
+                "| \(row.workload) | \(Self.format(row.layer)) \(row.unit)\(named(row.measured)) | \(Self.format(row.raw)) \(row.unit)\(named(row.baseline)) | \(comparison) | \(row.target) | \(met) |"
             )
         }
         return lines.joined(separator: "\n")

@@ -1,6 +1,7 @@
 import Foundation
 
-/// One measured row: both clients' medians, their ratio, and the target it is judged against.
+/// One measured row: both clients' medians, their ratio, and the target it is judged against. The
+/// clients are NetworkLayer and raw URLSession unless ``measured`` and ``baseline`` name others.
 struct Row: Codable, Sendable {
     let workload: String
     let unit: String
@@ -12,10 +13,10 @@ struct Row: Codable, Sendable {
     let met: Bool?
     let layerRounds: [Double]
     let rawRounds: [Double]
-    /// The plain layer's median and rounds, for a row that measures the layer with something added
-    /// (`layer` is then that variant, and `comparison` variant / plain).
-    var plainLayer: Double? = nil
-    var plainLayerRounds: [Double]? = nil
+    /// The client in the NetworkLayer column when it is another one (`nil`: the plain layer).
+    var measured: String? = nil
+    /// The client in the baseline column when it is not raw URLSession.
+    var baseline: String? = nil
 }
 
 /// How much work each workload does. `standard` is the published run; `smoke` only proves the harness works.
@@ -37,8 +38,10 @@ struct Counts: Sendable {
 struct Workloads {
     let layer: BenchmarkClient
     let raw: BenchmarkClient
+    /// The layer with a retry policy and interceptors, for the "policies on" workload.
+    let policies: BenchmarkClient
     /// The layer with a `NetworkLogger` at `.requests` writing to a sink that drops the text.
-    var logged: BenchmarkClient?
+    let logged: BenchmarkClient
     let queue: DispatchQueue
     let counts: Counts
     var log: (String) -> Void = { _ in }
@@ -68,18 +71,19 @@ struct Workloads {
             },
             memoryGrowth(),
         ].compactMap { $0 }
-        rows += [loggingOverhead()].compactMap { $0 }
+        rows += overhead(of: policies, named: "policies on", target: 0.97)
+        rows += overhead(of: logged, named: "NetworkLogger(.requests) to a dropping sink", target: 0.95)
         rows += mainQueueTime()
         return rows
     }
 
-    func selected(_ name: String) -> Bool {
+    private func selected(_ name: String) -> Bool {
         only.map { name.localizedCaseInsensitiveContains($0) } ?? true
     }
 
-    typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
+    private typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
 
-    func requestsPerSecond(
+    private func requestsPerSecond(
         _ client: BenchmarkClient, count: Int, inFlight: Int, _ start: @escaping Start
     ) -> Double {
         guard
@@ -114,6 +118,43 @@ struct Workloads {
             target: target.map { "ratio ≥ \($0)" } ?? "none", met: target.map { ratio >= $0 },
             layerRounds: layerRounds,
             rawRounds: rawRounds)
+    }
+
+    /// What a variant of the layer costs on small sequential GETs: the variant, the plain layer and raw
+    /// URLSession in the same rounds (the order rotating from round to round). Two rows: the variant
+    /// against the plain layer (judged by `target`), and the plain layer against raw URLSession in
+    /// those rounds.
+    private func overhead(of variant: BenchmarkClient, named label: String, target: Double) -> [Row] {
+        let name = "GET ~1 KB JSON, sequential, \(label)"
+        guard selected(name) else { return [] }
+        log(name)
+        let start: Start = { $0.get("small.json", as: [Record].self, completion: $1) }
+        let clients = [variant, layer, raw]
+        for client in clients {
+            _ = requestsPerSecond(client, count: min(counts.smallSequential, 2), inFlight: 1, start)
+        }
+        var rounds: [[Double]] = [[], [], []]
+        for round in 0..<counts.rounds {
+            for offset in 0..<clients.count {
+                let index = (round + offset) % clients.count
+                rounds[index].append(
+                    requestsPerSecond(clients[index], count: counts.smallSequential, inFlight: 1, start))
+            }
+        }
+        let (on, plain, bare) = (median(rounds[0]), median(rounds[1]), median(rounds[2]))
+        let ratio = on / max(plain, .leastNonzeroMagnitude)
+        return [
+            Row(
+                workload: name, unit: "requests/s", layer: on, raw: plain, comparison: ratio,
+                target: "ratio ≥ \(target)", met: ratio >= target, layerRounds: rounds[0],
+                rawRounds: rounds[1],
+                measured: label, baseline: "plain layer"),
+            Row(
+                workload: "GET ~1 KB JSON, sequential, plain layer in the \(label) rounds",
+                unit: "requests/s",
+                layer: plain, raw: bare, comparison: plain / max(bare, .leastNonzeroMagnitude),
+                target: "none", met: nil, layerRounds: rounds[1], rawRounds: rounds[2]),
+        ]
     }
 
     /// Resident memory growth per request over many small GETs, for each client in turn.

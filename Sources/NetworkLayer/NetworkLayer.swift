@@ -55,7 +55,8 @@ open class NetworkLayer: @unchecked Sendable {
 
     /// Builds every request; test doubles use it to record exactly what the layer would send.
     package let builder: RequestBuilder
-    /// The layer's own session, when it was given a configuration; `nil` means the shared one.
+    /// The layer's own session, when it was given a configuration; `nil` means the shared one. A request
+    /// whose later attempts may start after the layer has gone keeps it too (see `SessionTransport`).
     private let ownTransport: SessionTransport?
 
     /// The session requests go out on. The shared one is first created by the first request that is

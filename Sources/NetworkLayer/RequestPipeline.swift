@@ -104,23 +104,18 @@ extension NetworkLayer {
             send(urlRequest, deliver)
             return task
         }
+        // Interceptors may do real work (sign a body, wait for a token): never on the caller's queue,
+        // usually the main queue, nor on the session's delegate queue.
         let attempts = RequestAttempts(
             request: urlRequest, method: request.method, interceptors: interceptors, policy: policy,
-            isCancelled: { task.isSettled }, decisionQueue: .global(qos: .userInitiated), send: send,
-            finish: deliver)
+            isCancelled: { task.isSettled }, usesPolicyQueue: true, send: send, finish: deliver)
         if let monitors, let monitored {
             attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
                 let attempt = MonitoredAttempt(of: monitored, number: failed.number)
                 monitors.emit { $0.willRetry(attempt, after: delay, because: failed.error) }
             }
         }
-        if interceptors.isEmpty {
-            attempts.start()
-        } else {
-            // Interceptors may do real work (sign a body, wait for a token): never on the caller's queue,
-            // usually the main queue.
-            DispatchQueue.global(qos: .userInitiated).async { attempts.start() }
-        }
+        attempts.start()
         return task
     }
 

@@ -22,23 +22,28 @@ import Foundation
 /// - **No loops.** A replay that gets 401 again ends with that 401. A 401 for a request sent with an
 ///   older token than the current one replays with the current token, without a new refresh.
 ///
-/// `refresh` runs on a background queue; call its completion once, from any thread.
+/// `refresh` is called where the layer adapts or decides about a request: on a background queue in
+/// `NetworkLayer`, in place in `DummyNetworkLayer`. Call its completion once, from any thread, at once or
+/// later; a second call is ignored.
 public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Sendable {
+    /// Gets a new token and passes it, or the reason there is none, to `completion`.
     public typealias Refresh = (_ completion: @escaping (Result<String, NetworkError>) -> Void) -> Void
 
     // Guarded by `lock`. `refresh` is called only while `isRefreshing` was false, so one call at a time.
     private let lock = NSLock()
     private var token: String?
     private var isRefreshing = false
-    private var generation = 0
-    private var waiting: [@Sendable (Result<String, NetworkError>) -> Void] = []
+    /// Counts refreshes, so that a late second call of an old refresh's completion can't end a newer one.
+    private var refreshNumber = 0
+    private var waiting: [Waiter] = []
+    private typealias Waiter = @Sendable (Result<String, NetworkError>) -> Void
     private let refresh: UncheckedSendable<Refresh>
 
     /// An authenticator starting with `accessToken` (`nil`: refresh before the first request).
     ///
     /// - Parameters:
     ///   - accessToken: The token to send until a 401 says it no longer works.
-    ///   - refresh: Gets a new token; called once per refresh, on a background queue.
+    ///   - refresh: Gets a new token; called once per refresh, never while another runs.
     public init(accessToken: String?, refresh: @escaping Refresh) {
         token = accessToken
         self.refresh = UncheckedSendable(value: refresh)
@@ -51,7 +56,10 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     public func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
-        withToken(newerThan: nil) { result in completion(result.map { Self.authorized(request, with: $0) }) }
+        let afterRefresh: Waiter = { result in completion(result.map { Self.authorized(request, with: $0) }) }
+        if let current = token(ifUsable: { _ in true }, orAfterRefresh: afterRefresh) {
+            completion(.success(Self.authorized(request, with: current)))
+        }
     }
 
     /// On a 401, replays with a newer token, refreshing first when the request already had the newest.
@@ -59,62 +67,46 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
         guard attempt.error.statusCode == 401,
             !attempt.earlierErrors.contains(where: { $0.statusCode == 401 })
         else { return completion(.doNotRetry) }
-        let sent = Self.token(of: attempt.request) ?? ""
-        withToken(newerThan: sent) { result in
+        let sent = Self.token(of: attempt.request)
+        let afterRefresh: Waiter = { result in
             switch result {
             case .success: completion(.retry)
             case .failure(let error): completion(.fail(error))
             }
         }
+        if token(ifUsable: { $0 != sent }, orAfterRefresh: afterRefresh) != nil { completion(.retry) }
     }
 
-    /// Runs `then` with a token other than `stale` (`nil`: any token): the current one when there is one
-    /// and no refresh is under way, else the outcome of the refresh under way, or of one it starts. All
-    /// decided under one lock, so a refresh that ends meanwhile is never followed by a needless second.
-    private func withToken(
-        newerThan stale: String?, then: @escaping @Sendable (Result<String, NetworkError>) -> Void
-    ) {
-        enum Next {
-            case use(String)
-            case wait
-            case refresh(generation: Int)
-        }
-        let next: Next = lock.withLock {
-            if !isRefreshing, let token, token != stale { return .use(token) }
+    /// The current token when no refresh runs and `usable` accepts it; otherwise `nil`, and `then` gets
+    /// the outcome of the refresh under way, or of one started now. Looking and joining happen under one
+    /// lock, so a refresh that ends in between can't make a request start another.
+    private func token(ifUsable usable: (String) -> Bool, orAfterRefresh then: @escaping Waiter) -> String? {
+        let (current, begins): (String?, Int?) = lock.withLock {
+            if !isRefreshing, let token, usable(token) { return (token, nil) }
             waiting.append(then)
-            guard !isRefreshing else { return .wait }
+            guard !isRefreshing else { return (nil, nil) }
             isRefreshing = true
-            generation += 1
-            return .refresh(generation: generation)
+            refreshNumber += 1
+            return (nil, refreshNumber)
         }
-        switch next {
-        case .use(let token):
-            then(.success(token))
-        case .wait:
-            break
-        case .refresh(let generation):
-            let refresh = self.refresh
-            DispatchQueue.global(qos: .userInitiated).async {
-                refresh.value { [self] result in finishRefresh(generation, with: result) }
-            }
+        if let number = begins {
+            // In place, not on another queue: the layer already calls the hooks off the main queue, and
+            // a refresh that completes synchronously (a test double's) completes the request synchronously.
+            refresh.value { [self] result in finishRefresh(number, with: result) }
         }
+        return current
     }
 
-    private func finishRefresh(_ generation: Int, with result: Result<String, NetworkError>) {
-        let waiters: [@Sendable (Result<String, NetworkError>) -> Void] = lock.withLock {
-            // A second call of the completion, or one for an older refresh, changes nothing.
-            guard isRefreshing, generation == self.generation else { return [] }
+    private func finishRefresh(_ number: Int, with result: Result<String, NetworkError>) {
+        let waiters: [Waiter] = lock.withLock {
+            // A second call of this refresh's completion, maybe while a later refresh runs.
+            guard isRefreshing, number == refreshNumber else { return [] }
             isRefreshing = false
             token = try? result.get()
             defer { waiting = [] }
             return waiting
         }
-        guard !waiters.isEmpty else { return }
-        // Off whatever thread the app completed on (maybe the main one): the next interceptors and the
-        // send run where adapting runs.
-        DispatchQueue.global(qos: .userInitiated).async {
-            for waiter in waiters { waiter(result) }
-        }
+        for waiter in waiters { waiter(result) }
     }
 
     private static func authorized(_ request: URLRequest, with token: String) -> URLRequest {

@@ -10,6 +10,11 @@ import Foundation
 ///
 /// Generic over what an attempt yields, so the real transport and a test double share the same rules.
 /// One attempt runs at a time: each step starts from the completion of the one before.
+///
+/// With `usesPolicyQueue`, every interceptor hook runs on one background queue, the policy queue. An
+/// interceptor may call its completion from anywhere (a token refresh finishing on the main queue), so
+/// the loop moves back to the policy queue before the next hook, rather than running it wherever the
+/// last completion ran.
 package final class RequestAttempts<Success>: @unchecked Sendable {
     package typealias Send = (URLRequest, @escaping @Sendable (Result<Success, NetworkError>) -> Void) -> Void
 
@@ -23,7 +28,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     private let interceptors: [any RequestInterceptor]
     private let policy: RetryPolicy
     private let isCancelled: @Sendable () -> Bool
-    private let decisionQueue: DispatchQueue?
+    private let usesPolicyQueue: Bool
     private let waitsBetweenAttempts: Bool
     /// Told when a failed attempt will be sent again, and after how long (for monitors).
     package var onRetry: (@Sendable (FailedAttempt, TimeInterval) -> Void)?
@@ -35,8 +40,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
 
     /// - Parameters:
     ///   - isCancelled: Whether the request has ended (cancelled); no attempt starts after that.
-    ///   - decisionQueue: Where interceptors decide about a failure: the transport reports failures on the
-    ///     session's delegate queue, which must never run the caller's code. `nil` decides in place.
+    ///   - usesPolicyQueue: Whether interceptors run on the policy queue: never on the caller's queue
+    ///     (usually the main queue), nor on the session's delegate queue, which must never run the
+    ///     caller's code. `false` runs everything in place (a test double answering synchronously).
     ///   - waitsBetweenAttempts: `false` retries at once, whatever the delay (a test double answering
     ///     synchronously).
     ///   - send: Sends one attempt and reports its outcome once.
@@ -44,7 +50,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     ///     request cancelled between steps.
     package init(
         request: URLRequest, method: HTTPMethod, interceptors: [any RequestInterceptor], policy: RetryPolicy,
-        isCancelled: @escaping @Sendable () -> Bool, decisionQueue: DispatchQueue?,
+        isCancelled: @escaping @Sendable () -> Bool, usesPolicyQueue: Bool,
         waitsBetweenAttempts: Bool = true, send: @escaping Send,
         finish: @escaping (Result<Success, NetworkError>) -> Void
     ) {
@@ -53,15 +59,24 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         self.interceptors = interceptors
         self.policy = policy
         self.isCancelled = isCancelled
-        self.decisionQueue = decisionQueue
+        self.usesPolicyQueue = usesPolicyQueue
         self.waitsBetweenAttempts = waitsBetweenAttempts
         self.send = send
         self.finish = finish
     }
 
-    /// Starts the first attempt, on the calling thread.
+    /// Starts the first attempt: on the policy queue when there are interceptors to run there, otherwise
+    /// on the calling thread.
     package func start() {
-        attempt()
+        guard usesPolicyQueue, !interceptors.isEmpty else { return attempt() }
+        PolicyQueue.queue.async { [self] in attempt() }
+    }
+
+    /// Runs `body` on the policy queue: in place when already there (or when not using it), else
+    /// asynchronously. A hook's completion called from another thread comes back here.
+    private func onPolicyQueue(_ body: @escaping @Sendable () -> Void) {
+        guard usesPolicyQueue, !PolicyQueue.isCurrent else { return body() }
+        PolicyQueue.queue.async(execute: body)
     }
 
     private func attempt() {
@@ -75,11 +90,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
                 send(adapted) { [self] outcome in
                     switch outcome {
                     case .success: finish(outcome)
-                    case .failure(let error):
-                        guard let decisionQueue, !interceptors.isEmpty else {
-                            return decide(after: error, of: adapted)
-                        }
-                        decisionQueue.async { [self] in decide(after: error, of: adapted) }
+                    case .failure(let error): decide(after: error, of: adapted)
                     }
                 }
             }
@@ -92,17 +103,21 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     ) {
         guard index < interceptors.count else { return completion(.success(request)) }
         let once = Once()
-        interceptors[index].adapt(request) { [self] result in
-            // An interceptor calling back twice must not fork the request into two.
-            guard once.claim() else { return }
-            switch result {
-            case .success(let adapted): adapt(adapted, from: index + 1, completion: completion)
-            case .failure: completion(result)
+        onPolicyQueue { [self] in
+            interceptors[index].adapt(request) { [self] result in
+                // An interceptor calling back twice must not fork the request into two.
+                guard once.claim() else { return }
+                switch result {
+                case .success(let adapted): adapt(adapted, from: index + 1, completion: completion)
+                case .failure: completion(result)
+                }
             }
         }
     }
 
     private func decide(after error: NetworkError, of sent: URLRequest) {
+        // A request cancelled mid-attempt: no interceptor is asked (no refresh starts for it).
+        guard !isCancelled() else { return finish(.failure(.cancelled)) }
         let failed: FailedAttempt = lock.withLock {
             defer { errors.append(error) }
             return FailedAttempt(request: sent, error: error, number: errors.count + 1, earlierErrors: errors)
@@ -133,12 +148,14 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     ) {
         guard index < interceptors.count else { return completion(.doNotRetry) }
         let once = Once()
-        interceptors[index].retry(failed) { [self] decision in
-            guard once.claim() else { return }
-            if case .doNotRetry = decision {
-                ask(from: index + 1, about: failed, completion: completion)
-            } else {
-                completion(decision)
+        onPolicyQueue { [self] in
+            interceptors[index].retry(failed) { [self] decision in
+                guard once.claim() else { return }
+                if case .doNotRetry = decision {
+                    ask(from: index + 1, about: failed, completion: completion)
+                } else {
+                    completion(decision)
+                }
             }
         }
     }
@@ -147,7 +164,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval) {
         onRetry?(failed, delay)
         guard waitsBetweenAttempts, delay > 0, delay.isFinite else { return attempt() }
-        DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + delay) { [self] in attempt() }
+        PolicyQueue.queue.asyncAfter(deadline: .now() + delay) { [self] in attempt() }
     }
 }
 
@@ -164,4 +181,18 @@ final class Once: @unchecked Sendable {
             return !claimed
         }
     }
+}
+
+/// The one concurrent queue of the policy stage, marked so code can tell it runs there.
+private enum PolicyQueue {
+    static let key = DispatchSpecificKey<Bool>()
+
+    static let queue: DispatchQueue = {
+        let queue = DispatchQueue(
+            label: "NetworkLayer.policies", qos: .userInitiated, attributes: .concurrent)
+        queue.setSpecific(key: key, value: true)
+        return queue
+    }()
+
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 }

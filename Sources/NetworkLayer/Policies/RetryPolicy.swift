@@ -70,14 +70,14 @@ extension RetryPolicy {
             break
         case .unacceptableStatusCode(let status, _, let headers) where Self.retriedStatuses.contains(status):
             if let retryAfter = Self.retryAfter(in: headers, now: now) {
-                return retryAfter <= maximumDelay ? min(retryAfter, RequestAttempts<Void>.longestWait) : nil
+                return retryAfter <= maximumDelay && retryAfter.isFinite ? retryAfter : nil
             }
         default:
             return nil
         }
-        // Clamped to a finite range: `.infinity` or an overflowing backoff would trap `random(in:)`.
-        let ceiling = min(
-            maximumDelay, initialDelay * pow(2, Double(attempt - 1)), RequestAttempts<Void>.longestWait)
+        let ceiling = min(maximumDelay, initialDelay * pow(2, Double(attempt - 1)))
+        // An endless (or NaN) wait is no retry: `random(in:)` has no distribution on it.
+        guard ceiling.isFinite else { return nil }
         return ceiling > 0 ? Double.random(in: 0...ceiling) : 0
     }
 
@@ -86,7 +86,10 @@ extension RetryPolicy {
         guard let value = ResponseHeaders(headers)["Retry-After"]?.trimmingCharacters(in: .whitespaces) else {
             return nil
         }
-        if let seconds = Int(value) { return TimeInterval(max(0, seconds)) }
+        // delta-seconds is digits only; beyond Int's range it is still a (very long) wait.
+        if !value.isEmpty, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return TimeInterval(value)
+        }
         for format in httpDateFormats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -62,6 +62,9 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///   - encoder: Encodes request bodies for the recordings, as the real layer would.
     ///   - decoder: Decodes stubbed `Data` for requests that expect another type, as the real layer would.
     ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
+    ///   - retryPolicy: Replays failed answers as the real layer would, at once instead of after a wait.
+    ///   - interceptors: Adapt every recorded request and decide about failed answers, as in the real
+    ///     layer (in place: a token refresh that completes synchronously keeps the answer synchronous).
     ///   - monitors: Told about every request as the real layer tells them (built, started, the stubbed
     ///     answer as a response, retries, and the outcome with metrics), on their own queue, so an app's
     ///     logging or analytics hook is testable without a network. The events arrive asynchronously:
@@ -72,12 +75,15 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         deliveryQueue: DispatchQueue? = nil,
+        retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = [],
         monitors: [any NetworkMonitor] = []
     ) {
         state = DummyStateLock(DummyState(deliveryQueue: deliveryQueue))
         super.init(
             baseURL: baseURL, defaultHeaders: defaultHeaders, encoder: encoder, decoder: decoder,
-            callbackQueue: deliveryQueue ?? .main, monitors: monitors)
+            callbackQueue: deliveryQueue ?? .main, retryPolicy: retryPolicy, interceptors: interceptors,
+            monitors: monitors)
     }
 
     /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's
@@ -89,17 +95,22 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///     encoder records snake_case keys).
     ///   - decoder: The app's decoder, for stubbed `Data` and fixture files.
     ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
+    ///   - retryPolicy: As in ``init(baseURL:defaultHeaders:encoder:decoder:deliveryQueue:retryPolicy:interceptors:monitors:)``.
+    ///   - interceptors: As there.
     ///   - monitors: Told about every request, as the real layer's monitors are.
     public convenience init(
         environment: APIEnvironment,
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         deliveryQueue: DispatchQueue? = nil,
+        retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = [],
         monitors: [any NetworkMonitor] = []
     ) {
         self.init(
             baseURL: environment.baseURL, defaultHeaders: environment.headers, encoder: encoder,
-            decoder: decoder, deliveryQueue: deliveryQueue, monitors: monitors)
+            decoder: decoder, deliveryQueue: deliveryQueue, retryPolicy: retryPolicy,
+            interceptors: interceptors, monitors: monitors)
     }
 
     // MARK: - The funnel
@@ -181,7 +192,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         // a stubbed sequence (401, then 200) plays out across retries, at once rather than after a wait.
         let attempts = RequestAttempts<NetworkResponse<Value>>(
             request: built, method: request.method, interceptors: interceptors, policy: policy,
-            isCancelled: { task.isCancelled }, decisionQueue: nil, waitsBetweenAttempts: false,
+            isCancelled: { task.isCancelled }, usesPolicyQueue: false, waitsBetweenAttempts: false,
             send: { attempt, done in done(answer(attempt)) },
             finish: deliver)
         if let monitors {

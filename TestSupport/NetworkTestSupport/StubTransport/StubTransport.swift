@@ -76,18 +76,22 @@ public final class StubTransport: @unchecked Sendable {
         return configuration
     }
 
-    /// A `NetworkLayer` whose requests this transport answers.
+    /// A `NetworkLayer` whose requests this transport answers; the parameters are `NetworkLayer.init`'s
+    /// (every attempt of a retried request is answered and recorded).
     public func makeNetworkLayer(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
-        timeout: TimeInterval = 60
+        timeout: TimeInterval = 60,
+        retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = []
     ) -> NetworkLayer {
         NetworkLayer(
             baseURL: baseURL, defaultHeaders: defaultHeaders, sessionConfiguration: makeConfiguration(),
-            encoder: encoder, decoder: decoder, callbackQueue: callbackQueue, timeout: timeout)
+            encoder: encoder, decoder: decoder, callbackQueue: callbackQueue, timeout: timeout,
+            retryPolicy: retryPolicy, interceptors: interceptors)
     }
 
     /// Records `request` and picks its answer; an unmatched request fails with a message listing the stubs.
