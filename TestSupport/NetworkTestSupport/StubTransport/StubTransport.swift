@@ -28,7 +28,8 @@ public final class StubTransport: @unchecked Sendable {
     struct Stub: Sendable {
         let method: HTTPMethod?
         let matcher: RequestMatcher
-        let response: StubResponse
+        /// The answer to a request the stub matched.
+        let answer: @Sendable (RecordedRequest) -> StubResponse
     }
 
     /// Creates a transport with no stubs.
@@ -40,7 +41,16 @@ public final class StubTransport: @unchecked Sendable {
     ///
     /// The most recently added matching stub answers, so a test can override an earlier one.
     public func stub(_ method: HTTPMethod? = nil, _ matcher: RequestMatcher, with response: StubResponse) {
-        lock.withLock { stubs.append(Stub(method: method, matcher: matcher, response: response)) }
+        stub(method, matcher) { _ in response }
+    }
+
+    /// Answers requests with `method` (any method when `nil`) whose URL `matcher` accepts with what
+    /// `answer` makes of each; called under the transport's lock, so it must not call the transport.
+    func stub(
+        _ method: HTTPMethod?, _ matcher: RequestMatcher,
+        answer: @escaping @Sendable (RecordedRequest) -> StubResponse
+    ) {
+        lock.withLock { stubs.append(Stub(method: method, matcher: matcher, answer: answer)) }
     }
 
     /// Every request that reached the transport, in order, bodies included.
@@ -101,7 +111,7 @@ public final class StubTransport: @unchecked Sendable {
             let match = stubs.last { stub in
                 (stub.method == nil || stub.method == request.method) && stub.matcher.matches(request.url)
             }
-            if let match { return match.response }
+            if let match { return match.answer(request) }
             let known = stubs.map { "  \($0.method?.rawValue ?? "ANY") \($0.matcher)" }.joined(
                 separator: "\n")
             let message =

@@ -1,0 +1,150 @@
+import Foundation
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A ``NetworkMonitor`` that records the exchanges a real `NetworkLayer` makes as a HAR 1.2 archive, to
+/// replay them later in tests with ``StubTransport/replay(_:matchingBody:)`` or
+/// ``MockServer/replay(_:matchingBody:)``.
+///
+/// ```swift
+/// let recorder = HARRecorder(redactedHeaders: ["X-Session"], redactedQueryItems: ["api_key"])
+/// let network = NetworkLayer(baseURL: devServer, monitors: [recorder])
+/// // … use the app against the dev server …
+/// recorder.waitForEntries(3)
+/// try recorder.write(to: URL(fileURLWithPath: "Tests/AppTests/Fixtures/todos.har"))
+/// ```
+///
+/// Secrets are removed before anything is stored, by ``NetworkLogger``'s rules, configured the same way:
+/// the values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key` and the
+/// headers you name become `<redacted>`, as do the values of the query items you name and URL user-info;
+/// no `cookies` are written. Bodies are written as they were (binary ones in base64): review the file
+/// before you commit it.
+///
+/// Each attempt that got a response is one entry (a retried request gives several), added when its
+/// request finishes. Monitors hear of a request after its handler may have run, so wait with
+/// ``waitForEntries(_:timeout:)`` before reading ``archive``.
+public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
+    /// Who the written files say wrote them.
+    public let creator: HARArchive.Creator
+    private let redactor: HARRedactor
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var entries: [HARArchive.Entry] = []
+    private var attempts: [UInt64: [Int: HARAttempt]] = [:]
+    private var waiters: [Int: EntryWaiter] = [:]
+    private var lastWaiter = 0
+
+    /// A recorder.
+    ///
+    /// - Parameters:
+    ///   - redactedHeaders: More header names (any case) whose values never reach the archive, besides
+    ///     ``NetworkLogger/alwaysRedactedHeaders``.
+    ///   - redactedQueryItems: Query item names (any case) whose values never reach the archive.
+    ///   - creator: Who the written files say wrote them.
+    public init(
+        redactedHeaders: Set<String> = [], redactedQueryItems: Set<String> = [],
+        creator: HARArchive.Creator = .networkTestSupport
+    ) {
+        redactor = HARRedactor(redactedHeaders: redactedHeaders, redactedQueryItems: redactedQueryItems)
+        self.creator = creator
+    }
+
+    /// Header names (lowercased) whose values are redacted, ``NetworkLogger/alwaysRedactedHeaders``
+    /// included.
+    public var redactedHeaders: Set<String> { redactor.rules.redactedHeaders }
+
+    /// Query item names (lowercased) whose values are redacted.
+    public var redactedQueryItems: Set<String> { redactor.rules.redactedQueryItems }
+
+    /// The entries recorded so far, redacted, in the order their requests finished.
+    public var archive: HARArchive {
+        lock.withLock { HARArchive(creator: creator, entries: entries) }
+    }
+
+    /// Writes ``archive`` to `url` as a HAR file, replacing any file there.
+    public func write(to url: URL) throws {
+        try archive.write(to: url)
+    }
+
+    /// Forgets the entries recorded so far; requests in flight are still recorded when they finish.
+    public func reset() {
+        lock.withLock { entries.removeAll() }
+    }
+
+    // MARK: - Events
+
+    /// Keeps the attempt's request, redacted.
+    public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
+        let recorded = redactor.request(request)
+        lock.withLock {
+            attempts[attempt.request.id, default: [:]][attempt.number] = HARAttempt(request: recorded)
+        }
+    }
+
+    /// Notes when the attempt started.
+    public func didStart(_ attempt: MonitoredAttempt) {
+        let now = (Date(), DispatchTime.now().uptimeNanoseconds)
+        lock.withLock {
+            attempts[attempt.request.id]?[attempt.number]?.startDate = now.0
+            attempts[attempt.request.id]?[attempt.number]?.startUptime = now.1
+        }
+    }
+
+    /// Keeps the response, redacted.
+    public func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let recorded = redactor.response(response, body: body)
+        lock.withLock {
+            attempts[attempt.request.id]?[attempt.number]?.response = recorded
+            attempts[attempt.request.id]?[attempt.number]?.responseUptime = now
+        }
+    }
+
+    /// Adds an entry for each of the request's attempts that got a response, timed by `metrics`.
+    public func didFinish(
+        _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
+        metrics: RequestMetrics
+    ) {
+        let ready: [EntryWaiter] = lock.withLock {
+            guard let finished = attempts.removeValue(forKey: request.id) else { return [] }
+            entries += HARAttempt.entries(of: finished, metrics: metrics)
+            return takeWaiters(satisfiedBy: entries.count)
+        }
+        for waiter in ready { waiter.resume(true) }
+    }
+
+    // MARK: - Waiting
+
+    /// Adds a waiter for `count` entries; `nil` when there are that many already. Call under `lock`.
+    func addWaiter(for count: Int, resume: @escaping @Sendable (Bool) -> Void) -> Int? {
+        guard entries.count < count else { return nil }
+        lastWaiter += 1
+        waiters[lastWaiter] = EntryWaiter(count: count, resume: resume)
+        return lastWaiter
+    }
+
+    /// Removes a waiter that has not been resumed; `nil` when it has been. Call under `lock`.
+    func removeWaiter(_ id: Int) -> EntryWaiter? {
+        waiters.removeValue(forKey: id)
+    }
+
+    /// Runs `body` under the recorder's lock.
+    func locked<T>(_ body: () -> T) -> T {
+        lock.withLock(body)
+    }
+
+    private func takeWaiters(satisfiedBy count: Int) -> [EntryWaiter] {
+        let ready = waiters.filter { $0.value.count <= count }
+        for id in ready.keys { waiters[id] = nil }
+        return Array(ready.values)
+    }
+}
+
+/// Someone waiting for the recorder to hold `count` entries.
+struct EntryWaiter: Sendable {
+    let count: Int
+    let resume: @Sendable (Bool) -> Void
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+extension MockServer {
+    /// A stopped server whose ``handler`` answers from `archive`'s entries (see
+    /// ``replay(_:matchingBody:)``).
+    public convenience init(
+        replaying archive: HARArchive, matchingBody: Bool = false, maxRequestBodySize: Int = 16 * 1024 * 1024
+    ) {
+        self.init(maxRequestBodySize: maxRequestBodySize)
+        replay(archive, matchingBody: matchingBody)
+    }
+
+    /// Makes ``handler`` answer from `archive`'s entries: by method, path and query (items in any order;
+    /// the recorded host is ignored, the server being the host) and, when `matchingBody`, body; see
+    /// ``HARReplay`` for the rules. Queued replies still come first.
+    ///
+    /// A request no entry matches is answered with `500` and a plain-text body naming the closest
+    /// entries.
+    @discardableResult
+    public func replay(_ archive: HARArchive, matchingBody: Bool = false) -> HARReplay {
+        let replay = HARReplay(archive, matchingBody: matchingBody, matchingHost: false)
+        handler = { request in
+            switch replay.answer(ReplayRequest(request)) {
+            case .success(let entry): return ReplayedResponse.mockResponse(for: entry)
+            case .failure(let miss): return MockResponse(status: 500, text: miss.message)
+            }
+        }
+        return replay
+    }
+}
