@@ -50,6 +50,12 @@ extension NetworkLayer {
     /// ```
     ///
     /// Cancellation is that of ``send(_:isolation:)``.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The request's path, method, query, headers, body, timeout and retry policy.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Returns: The reply, decoded.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func request<T: Decodable & SendableMetatype>(
         _ endpoint: any Endpoint, isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) -> T {
@@ -61,6 +67,11 @@ extension NetworkLayer {
     /// ```swift
     /// try await network.request(PostsAPI.delete(id: "42"))
     /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoint: The request's path, method, query, headers, body, timeout and retry policy.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func request(
         _ endpoint: any Endpoint, isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
@@ -76,6 +87,14 @@ extension NetworkLayer {
     /// ```
     ///
     /// The arguments are those of the handler form; cancellation is that of ``send(_:isolation:)``.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - query: Query parameters, percent-encoded and sorted by name.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Returns: The reply, decoded.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func get<T: Decodable & SendableMetatype>(
         urlString: String,
         query: [String: String] = [:],
@@ -97,6 +116,15 @@ extension NetworkLayer {
     /// ```swift
     /// let created: Employee = try await network.post(urlString: "employees", body: newEmployee)
     /// ```
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Returns: The reply, decoded.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func post<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
@@ -109,6 +137,14 @@ extension NetworkLayer {
     /// ```swift
     /// try await network.post(urlString: "employees", body: newEmployee)
     /// ```
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func post<T: Encodable>(
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
@@ -118,6 +154,15 @@ extension NetworkLayer {
     }
 
     /// Sends `body` in a PUT request and returns the JSON reply decoded as `R`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Returns: The reply, decoded.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func put<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
@@ -126,6 +171,14 @@ extension NetworkLayer {
     }
 
     /// Sends `body` in a PUT request; any 2xx reply, with or without a body, is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func put<T: Encodable>(
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
@@ -135,6 +188,15 @@ extension NetworkLayer {
     }
 
     /// Sends `body` in a PATCH request and returns the JSON reply decoded as `R`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Returns: The reply, decoded.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func patch<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
@@ -143,6 +205,14 @@ extension NetworkLayer {
     }
 
     /// Sends `body` in a PATCH request; any 2xx reply, with or without a body, is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func patch<T: Encodable>(
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
@@ -154,6 +224,13 @@ extension NetworkLayer {
     // MARK: - DELETE
 
     /// Sends a DELETE request and returns the JSON reply decoded as `R`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Returns: The reply, decoded.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func delete<R: Decodable & SendableMetatype>(
         urlString: String, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
@@ -168,6 +245,12 @@ extension NetworkLayer {
     /// ```swift
     /// try await network.delete(urlString: "employees/42")
     /// ```
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - isolation: The caller's actor; leave it out.
+    /// - Throws: The ``NetworkError`` the error handler would have received.
     public func delete(
         urlString: String, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation

@@ -5,9 +5,27 @@ import Foundation
 #endif
 
 extension NetworkLayer {
-    /// Creates a layer for an API environment: its base URL and headers become the layer's `baseURL` and
-    /// `defaultHeaders`. The other parameters are those of
+    /// Creates a layer for an API environment: its base URL and headers become the layer's ``baseURL``
+    /// and ``defaultHeaders``. The other parameters are those of
     /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``.
+    ///
+    /// ```swift
+    /// let network = NetworkLayer(environment: Servers.staging)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - environment: The server: its base URL, and the headers every request to it carries.
+    ///   - sessionConfiguration: `nil` shares one long-lived session among all layers; with a
+    ///     configuration the layer owns a session of its own.
+    ///   - encoder: Encodes JSON bodies.
+    ///   - decoder: Decodes JSON replies.
+    ///   - callbackQueue: Where handlers run.
+    ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
+    ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
+    ///   - redirectPolicy: Which redirects to follow.
+    ///   - retryPolicy: When a failed request is sent again; ``RetryPolicy/none`` by default.
+    ///   - interceptors: Stages that adapt each attempt and may ask for another, run in order.
+    ///   - monitors: What watches every request, called in order on a queue of their own.
     public convenience init(
         environment: APIEnvironment,
         sessionConfiguration: URLSessionConfiguration? = nil,

@@ -10,6 +10,12 @@ import Foundation
 extension NetworkLayer {
     /// Sends an endpoint's request; the success handler receives the decoded reply with its status,
     /// headers and URL.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The request's path, method, query, headers, body, timeout and retry policy.
+    ///   - successHandler: Receives the decoded reply with its status, headers and URL on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func request<T: Decodable & SendableMetatype>(
         _ endpoint: any Endpoint,
@@ -21,6 +27,14 @@ extension NetworkLayer {
 
     /// Sends a GET request; the success handler receives the decoded reply with its status, headers
     /// and URL.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - query: Query parameters, percent-encoded and sorted by name.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Receives the decoded reply with its status, headers and URL on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func get<T: Decodable & SendableMetatype>(
         urlString: String,
@@ -39,6 +53,15 @@ extension NetworkLayer {
 
     /// Sends `body` in a POST request; the success handler receives the decoded reply with its status,
     /// headers and URL.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Receives the decoded reply with its status, headers and URL on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func post<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
@@ -51,6 +74,15 @@ extension NetworkLayer {
     }
 
     /// Sends `body` in a PUT request; the success handler receives the whole response.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Receives the decoded reply with its status, headers and URL on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func put<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
@@ -63,6 +95,15 @@ extension NetworkLayer {
     }
 
     /// Sends `body` in a PATCH request; the success handler receives the whole response.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Receives the decoded reply with its status, headers and URL on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func patch<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
@@ -75,6 +116,13 @@ extension NetworkLayer {
     }
 
     /// Sends a DELETE request; the success handler receives the whole response.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Receives the decoded reply with its status, headers and URL on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func delete<R: Decodable & SendableMetatype>(
         urlString: String,

@@ -159,6 +159,12 @@ open class NetworkLayer: @unchecked Sendable {
     }
 
     /// Sends an endpoint's request; any 2xx reply, with or without a body, is success.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The request's path, method, query, headers, body, timeout and retry policy.
+    ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     open func request(
         _ endpoint: any Endpoint,
@@ -216,6 +222,15 @@ open class NetworkLayer: @unchecked Sendable {
     }
 
     /// Sends `body` in a POST request; any 2xx reply, with or without a body, is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     open func post<T: Encodable>(
         urlString: String,
@@ -229,7 +244,16 @@ open class NetworkLayer: @unchecked Sendable {
             errorHandler)
     }
 
-    /// Sends `body` in a PUT request and decodes the JSON reply as `R`; the arguments are `post`'s.
+    /// Sends `body` in a PUT request and decodes the JSON reply as `R`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     open func put<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
@@ -242,6 +266,15 @@ open class NetworkLayer: @unchecked Sendable {
     }
 
     /// Sends `body` in a PUT request; any 2xx reply, with or without a body, is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     open func put<T: Encodable>(
         urlString: String,
@@ -255,7 +288,16 @@ open class NetworkLayer: @unchecked Sendable {
             errorHandler)
     }
 
-    /// Sends `body` in a PATCH request and decodes the JSON reply as `R`; the arguments are `post`'s.
+    /// Sends `body` in a PATCH request and decodes the JSON reply as `R`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     open func patch<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
@@ -268,6 +310,15 @@ open class NetworkLayer: @unchecked Sendable {
     }
 
     /// Sends `body` in a PATCH request; any 2xx reply, with or without a body, is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
+    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     open func patch<T: Encodable>(
         urlString: String,
@@ -304,6 +355,13 @@ open class NetworkLayer: @unchecked Sendable {
     }
 
     /// Sends a DELETE request; any 2xx reply, with or without a body, is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    /// - Returns: The request, which can be cancelled.
     @discardableResult
     open func delete(
         urlString: String,

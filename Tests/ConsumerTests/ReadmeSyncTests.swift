@@ -1,39 +1,85 @@
 import Foundation
 import XCTest
 
-/// Every Swift sample in the README must appear, line for line, in one compiled file of this target or
-/// of MainActorDefaultTests (for samples that need a MainActor-default module), so the README cannot
-/// drift from code that compiles.
+/// Every Swift sample in the README and in the DocC articles (the `.md` files of every `.docc` catalog
+/// under Sources and TestSupport) must appear, line for line, in one compiled file of this target or of
+/// MainActorDefaultTests (for samples that need a MainActor-default module), so the documentation cannot
+/// drift from code that compiles. Samples written for an article live in `DocSnippets/`, a file per
+/// article; a sample may also be part of any other file of these targets.
 final class ReadmeSyncTests: XCTestCase {
-    private let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    private static let packageRoot = folder.appendingPathComponent("../..").standardizedFileURL
 
-    /// The test targets whose sources the README's samples are looked up in; both are declared in
-    /// Package.swift, so their files compile.
+    /// The test targets whose sources the samples are looked up in; both are declared in Package.swift,
+    /// so their files compile.
     private static let sampleFolders = ["ConsumerTests", "MainActorDefaultTests"]
+    /// The folders whose `.docc` catalogs hold articles.
+    private static let catalogRoots = ["Sources", "TestSupport"]
 
     func testEverySwiftSampleInTheREADMECompilesInATestTarget() throws {
-        let readme = try String(
-            contentsOf: folder.appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
-        var compiledFiles: [[String]] = []
-        for name in Self.sampleFolders {
-            let target = folder.appendingPathComponent("../\(name)").standardizedFileURL
-            let files = try FileManager.default.contentsOfDirectory(atPath: target.path)
-                .filter { $0.hasSuffix(".swift") && $0 != "ReadmeSyncTests.swift" }
-            XCTAssertFalse(files.isEmpty, "no sources in Tests/\(name)")
-            compiledFiles += try files.map {
-                Self.significantLines(
-                    try String(contentsOf: target.appendingPathComponent($0), encoding: .utf8))
+        let readme = Self.packageRoot.appendingPathComponent("README.md")
+        let samples = try Self.samples(in: readme)
+        XCTAssertFalse(samples.isEmpty)
+        try assertCompiled(samples, from: readme)
+    }
+
+    func testEverySwiftSampleInTheDocCArticlesCompilesInATestTarget() throws {
+        let articles = Self.catalogRoots.flatMap {
+            Self.files(under: Self.packageRoot.appendingPathComponent($0)) {
+                $0.pathExtension == "md" && $0.pathComponents.contains { $0.hasSuffix(".docc") }
             }
         }
-        let samples = Self.swiftBlocks(in: readme).filter { !Self.isManifestSnippet($0) }
-        XCTAssertFalse(samples.isEmpty)
+        // Both catalogs, NetworkLayer.docc and NetworkTestSupport.docc, have articles with samples.
+        let catalogs = Set(articles.compactMap { $0.pathComponents.first { $0.hasSuffix(".docc") } })
+        XCTAssertEqual(catalogs, ["NetworkLayer.docc", "NetworkTestSupport.docc"])
+        var sampleCount = 0
+        for article in articles {
+            let samples = try Self.samples(in: article)
+            sampleCount += samples.count
+            try assertCompiled(samples, from: article)
+        }
+        XCTAssertGreaterThan(sampleCount, 10)
+    }
+
+    private func assertCompiled(_ samples: [String], from document: URL) throws {
+        let compiled = try Self.compiledFiles()
+        let name = document.path.replacingOccurrences(of: Self.packageRoot.path + "/", with: "")
         for sample in samples {
             let lines = Self.significantLines(sample)
             XCTAssertTrue(
-                compiledFiles.contains { Self.contains($0, lines) },
-                "README sample not found in one file of Tests/ConsumerTests or Tests/MainActorDefaultTests:\n"
-                    + sample)
+                compiled.contains { Self.contains($0, lines) },
+                "A Swift sample in \(name) is not found in one file of Tests/ConsumerTests (put it in "
+                    + "Tests/ConsumerTests/DocSnippets/) or Tests/MainActorDefaultTests:\n" + sample)
         }
+    }
+
+    /// The significant lines of every Swift file of the sample folders, this file excepted.
+    private static func compiledFiles() throws -> [[String]] {
+        var compiled: [[String]] = []
+        for name in sampleFolders {
+            let target = folder.appendingPathComponent("../\(name)").standardizedFileURL
+            let files = Self.files(under: target) {
+                $0.pathExtension == "swift" && $0.lastPathComponent != "ReadmeSyncTests.swift"
+            }
+            XCTAssertFalse(files.isEmpty, "no sources in Tests/\(name)")
+            compiled += try files.map { significantLines(try String(contentsOf: $0, encoding: .utf8)) }
+        }
+        return compiled
+    }
+
+    private static func files(under folder: URL, where include: (URL) -> Bool) -> [URL] {
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        var files: [URL] = []
+        while let file = enumerator?.nextObject() as? URL {
+            if include(file) { files.append(file.standardizedFileURL) }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// The ```swift blocks of a Markdown file, but manifest lines, which belong to the consumer's
+    /// `Package.swift`, not to this target.
+    private static func samples(in markdown: URL) throws -> [String] {
+        swiftBlocks(in: try String(contentsOf: markdown, encoding: .utf8)).filter { !isManifestSnippet($0) }
     }
 
     private static func swiftBlocks(in markdown: String) -> [String] {
@@ -52,7 +98,6 @@ final class ReadmeSyncTests: XCTestCase {
         return blocks
     }
 
-    /// Package manifest lines belong to the consumer's `Package.swift`, not to this target.
     private static func isManifestSnippet(_ block: String) -> Bool {
         block.contains(".package(") || block.contains(".target(") || block.contains(".testTarget(")
     }

@@ -8,5 +8,7 @@ public struct EmptyResponse: Decodable, Sendable, Equatable {
     public init() {}
 
     /// Creates an empty response, ignoring whatever the decoder holds.
+    ///
+    /// - Parameter decoder: The decoder of the reply's body, which is not read.
     public init(from decoder: any Decoder) throws {}
 }

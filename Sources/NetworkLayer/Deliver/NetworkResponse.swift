@@ -24,6 +24,14 @@ public struct NetworkResponse<Value> {
     public var metrics: RequestMetrics?
 
     /// Creates a response; test doubles and adapters use it.
+    ///
+    /// - Parameters:
+    ///   - value: The reply, decoded.
+    ///   - statusCode: The HTTP status code.
+    ///   - headers: The reply's headers.
+    ///   - url: The URL that answered, after any redirects.
+    ///   - data: The body as it arrived.
+    ///   - metrics: What the request cost, if it was measured.
     public init(
         value: Value, statusCode: Int = 200, headers: ResponseHeaders = ResponseHeaders(), url: URL? = nil,
         data: Data = Data(), metrics: RequestMetrics? = nil
@@ -37,6 +45,9 @@ public struct NetworkResponse<Value> {
     }
 
     /// The same response with its value transformed.
+    ///
+    /// - Parameter transform: Makes the new value from ``value``; what it throws, `map` throws.
+    /// - Returns: A response with the new value and this one's status, headers, URL, body and metrics.
     public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> NetworkResponse<NewValue> {
         NetworkResponse<NewValue>(
             value: try transform(value), statusCode: statusCode, headers: headers, url: url, data: data,

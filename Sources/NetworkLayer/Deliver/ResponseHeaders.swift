@@ -10,16 +10,22 @@ public struct ResponseHeaders: Sendable, Equatable, Sequence, ExpressibleByDicti
     public let fields: [String: String]
 
     /// Headers with these fields.
+    ///
+    /// - Parameter fields: The fields, as the server named them.
     public init(_ fields: [String: String] = [:]) {
         self.fields = fields
     }
 
     /// Headers from a dictionary literal: `["ETag": "\"v2\""]`.
+    ///
+    /// - Parameter elements: The `(name, value)` pairs; of two with the same name, the last one wins.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
     /// The value of the field `name`, compared without regard to case; `nil` if there is none.
+    ///
+    /// - Parameter name: The field's name, in any case.
     public subscript(name: String) -> String? {
         if let exact = fields[name] { return exact }
         return fields.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
@@ -34,6 +40,10 @@ public struct ResponseHeaders: Sendable, Equatable, Sequence, ExpressibleByDicti
     }
 
     /// Two sets of headers are equal when they have the same names (in any case) and values.
+    ///
+    /// - Parameters:
+    ///   - lhs: Some headers.
+    ///   - rhs: Other headers.
     public static func == (lhs: ResponseHeaders, rhs: ResponseHeaders) -> Bool {
         lhs.count == rhs.count && lhs.fields.allSatisfy { rhs[$0.key] == $0.value }
     }

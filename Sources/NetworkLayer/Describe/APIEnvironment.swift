@@ -16,6 +16,10 @@ public struct APIEnvironment: Sendable, Equatable {
     public var headers: [String: String]
 
     /// Creates an environment.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The URL that endpoint paths are resolved against.
+    ///   - headers: Headers for every request to this server, such as an API key.
     public init(baseURL: URL, headers: [String: String] = [:]) {
         self.baseURL = baseURL
         self.headers = headers

@@ -64,6 +64,8 @@ extension Endpoint {
 extension String.StringInterpolation {
     /// Interpolates `value` as one percent-encoded path segment: `"posts/\(pathSegment: id)"` keeps an
     /// id containing `/`, `?`, `#` or a space inside its segment.
+    ///
+    /// - Parameter value: The segment's text, unencoded.
     public mutating func appendInterpolation(pathSegment value: String) {
         appendLiteral(PercentEncoding.encode(value))
     }

@@ -109,6 +109,10 @@ extension NetworkRequest where Value: Decodable & SendableMetatype {
     ///
     /// The endpoint's path is resolved against the layer's base URL and must stay below it: an absolute
     /// URL, a `//host` reference or a `..` segment fails with ``NetworkError/invalidURL(_:)``.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The request's path, method, query, headers, body and limits, and its retry policy.
+    ///   - type: The type the reply becomes; usually inferred from the handler.
     public init(_ endpoint: any Endpoint, decoding type: Value.Type = Value.self) {
         self.init(
             method: endpoint.method, urlString: endpoint.path, query: endpoint.query, queryItems: [],

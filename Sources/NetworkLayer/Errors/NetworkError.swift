@@ -15,7 +15,7 @@ public enum NetworkError: Error {
     /// name, never its value (which may be a credential).
     ///
     /// A name must be an RFC 9110 token: at least one character, each a letter, a digit or one of
-    /// ``!#$%&'*+-.^_`|~``, so no spaces, colons or line breaks. A value must not contain a carriage
+    /// `!#$%&'*+-.^_|~` or a backtick, so no spaces, colons or line breaks. A value must not contain a carriage
     /// return, a line feed or a NUL character; any other character is allowed. The checks run before
     /// anything is sent because FoundationNetworking passes a line break in a name on to the wire (it
     /// would add header lines of the caller's choosing) and silently drops a header whose value has one
@@ -132,6 +132,8 @@ extension NetworkError {
 
 extension NetworkError: ExpressibleByStringLiteral {
     /// Creates ``custom(_:)`` from a literal, so a test can write `network.errorResponse = "Offline"`.
+    ///
+    /// - Parameter value: The message.
     public init(stringLiteral value: String) {
         self = .custom(value)
     }

@@ -13,6 +13,10 @@ extension NetworkLogger {
     /// let command = NetworkLogger().curlCommand(for: request)
     /// // curl -X 'POST' 'https://api.example.com/v1/items' -H 'Authorization: <redacted>' --data-raw '{"id":1}'
     /// ```
+    ///
+    /// - Parameter request: Any request, such as the one a monitor receives in
+    ///   ``NetworkMonitor/didBuild(_:for:)``.
+    /// - Returns: One line, ready to paste into a shell.
     public func curlCommand(for request: URLRequest) -> String {
         var parts = ["curl"]
         let method = request.httpMethod ?? "GET"

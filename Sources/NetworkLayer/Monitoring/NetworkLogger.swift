@@ -77,6 +77,10 @@ public struct NetworkLogger: NetworkMonitor {
     public var observesAttempts: Bool { level == .full }
 
     /// At ``Level/full``: the request line, headers and body.
+    ///
+    /// - Parameters:
+    ///   - request: The request as it goes on the wire.
+    ///   - attempt: The request and attempt number, for the line's `#id.attempt` prefix.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
         guard level == .full else { return }
         lastAttempts.set(request, for: attempt.request.id)
@@ -89,6 +93,11 @@ public struct NetworkLogger: NetworkMonitor {
     }
 
     /// At ``Level/full``: the status, headers and body.
+    ///
+    /// - Parameters:
+    ///   - response: The reply's status and headers.
+    ///   - body: The reply's body, written up to ``bodyLimit`` bytes.
+    ///   - attempt: The request and attempt number, for the line's `#id.attempt` prefix.
     public func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt) {
         guard level == .full else { return }
         var lines = [
@@ -101,6 +110,11 @@ public struct NetworkLogger: NetworkMonitor {
 
     /// At ``Level/full``: the retry and its reason. (At ``Level/requests`` the request's one line counts
     /// its attempts.)
+    ///
+    /// - Parameters:
+    ///   - attempt: The attempt that failed.
+    ///   - delay: Seconds until the next attempt.
+    ///   - error: Why the attempt failed.
     public func willRetry(_ attempt: MonitoredAttempt, after delay: TimeInterval, because error: NetworkError)
     {
         guard level == .full else { return }
@@ -112,6 +126,11 @@ public struct NetworkLogger: NetworkMonitor {
 
     /// One line per request (failures only at ``Level/errors``); at ``Level/full`` a failure also gets
     /// a curl command.
+    ///
+    /// - Parameters:
+    ///   - request: The request that finished.
+    ///   - result: The response (its raw body as `value`) or the error its handler receives.
+    ///   - metrics: Its duration, bytes and attempts, written on the line.
     public func didFinish(
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics
@@ -134,6 +153,9 @@ public struct NetworkLogger: NetworkMonitor {
     // MARK: - Redaction
 
     /// `url` with its user-info redacted, and the values of the query items this logger redacts.
+    ///
+    /// - Parameter url: Any URL; `nil` gives `(no URL)`.
+    /// - Returns: The URL as this logger writes it.
     public func redacted(_ url: URL?) -> String {
         guard let url else { return "(no URL)" }
         // Nothing to redact, the usual case: no parsing.
@@ -163,6 +185,11 @@ public struct NetworkLogger: NetworkMonitor {
     }
 
     /// A header's value as this logger writes it.
+    ///
+    /// - Parameters:
+    ///   - name: The header's name, in any case.
+    ///   - value: Its value.
+    /// - Returns: `value`, or `<redacted>` for ``alwaysRedactedHeaders`` and ``redactedHeaders``.
     public func redacted(header name: String, value: String) -> String {
         redactedHeaders.contains(name.lowercased()) ? "<redacted>" : value
     }

@@ -21,17 +21,39 @@ import Foundation
 /// monitors' events, never a request or its handler, and no monitor can change an outcome.
 public protocol NetworkMonitor: Sendable {
     /// An attempt's request is final: every interceptor has adapted it.
+    ///
+    /// - Parameters:
+    ///   - request: The request as it goes on the wire, secrets included: redact before writing it.
+    ///   - attempt: The request it belongs to, and the attempt's number.
     func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt)
     /// The attempt is handed to the transport.
+    ///
+    /// - Parameter attempt: The request it belongs to, and the attempt's number.
     func didStart(_ attempt: MonitoredAttempt)
     /// A response arrived in full for the attempt, whatever its status, with its body as delivered
     /// (after gzip inflation). Not called for a reply cut off by a cancel, a timeout, a lost connection
     /// or the size limit: that attempt's error goes to ``willRetry(_:after:because:)`` or
     /// ``didFinish(_:with:metrics:)``.
+    ///
+    /// - Parameters:
+    ///   - response: The reply's status, headers and URL.
+    ///   - body: The reply's body, after gzip inflation.
+    ///   - attempt: The request it belongs to, and the attempt's number.
     func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt)
     /// The attempt failed with `error` and the request will be sent again after `delay` seconds.
+    ///
+    /// - Parameters:
+    ///   - attempt: The attempt that failed.
+    ///   - delay: Seconds until the next attempt is sent.
+    ///   - error: Why the attempt failed.
     func willRetry(_ attempt: MonitoredAttempt, after delay: TimeInterval, because error: NetworkError)
     /// The request is over: a response (its raw body as `value`) or the error its handler receives.
+    ///
+    /// - Parameters:
+    ///   - request: The request that finished.
+    ///   - result: The response, with the raw body as its `value` whatever the handler's type, or the
+    ///     error the handler receives (``NetworkError/cancelled`` included).
+    ///   - metrics: What the request cost, over all its attempts.
     func didFinish(
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics)
@@ -48,15 +70,36 @@ extension NetworkMonitor {
     public var observesAttempts: Bool { true }
 
     /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - request: The request as it goes on the wire.
+    ///   - attempt: The request it belongs to, and the attempt's number.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {}
     /// Does nothing.
+    ///
+    /// - Parameter attempt: The request it belongs to, and the attempt's number.
     public func didStart(_ attempt: MonitoredAttempt) {}
     /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - response: The reply's status, headers and URL.
+    ///   - body: The reply's body.
+    ///   - attempt: The request it belongs to, and the attempt's number.
     public func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt) {}
     /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - attempt: The attempt that failed.
+    ///   - delay: Seconds until the next attempt.
+    ///   - error: Why the attempt failed.
     public func willRetry(_ attempt: MonitoredAttempt, after delay: TimeInterval, because error: NetworkError)
     {}
     /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - request: The request that finished.
+    ///   - result: The response or the error.
+    ///   - metrics: What the request cost.
     public func didFinish(
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics

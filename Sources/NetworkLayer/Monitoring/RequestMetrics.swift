@@ -17,6 +17,14 @@ public struct RequestMetrics: Sendable, Equatable {
     public var attempts: Int
 
     /// Metrics with these values; test doubles and adapters make them.
+    ///
+    /// - Parameters:
+    ///   - startDate: When the request method was called.
+    ///   - duration: Seconds from the call to the outcome.
+    ///   - timeToFirstByte: Seconds from the last attempt's start to its response head, if one came.
+    ///   - bytesSent: Body bytes sent, over all attempts.
+    ///   - bytesReceived: Body bytes received, over all attempts.
+    ///   - attempts: How many attempts were made.
     public init(
         startDate: Date, duration: TimeInterval, timeToFirstByte: TimeInterval?, bytesSent: Int,
         bytesReceived: Int, attempts: Int

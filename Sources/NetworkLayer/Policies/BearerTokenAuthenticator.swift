@@ -53,6 +53,11 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     public var accessToken: String? { lock.withLock { isRefreshing ? nil : token } }
 
     /// Adds the current token, waiting for a refresh that is under way (or starting one without a token).
+    ///
+    /// - Parameters:
+    ///   - request: The attempt's request, as the interceptors before this one left it.
+    ///   - completion: Receives the request with `Authorization: Bearer <token>`, or the failed refresh's
+    ///     error.
     public func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
@@ -63,6 +68,11 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     }
 
     /// On a 401, replays with a newer token, refreshing first when the request already had the newest.
+    ///
+    /// - Parameters:
+    ///   - attempt: The failed attempt; only a first 401 is replayed.
+    ///   - completion: Receives ``RetryDecision/retry`` once a newer token is there, the refresh's error as
+    ///     ``RetryDecision/fail(_:)``, or ``RetryDecision/doNotRetry``.
     public func retry(_ attempt: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void) {
         guard attempt.error.statusCode == 401,
             !attempt.earlierErrors.contains(where: { $0.statusCode == 401 })

@@ -23,17 +23,29 @@ public protocol RequestInterceptor: Sendable {
     /// Changes `request` before it is sent: called for every attempt, off the main queue, after the
     /// interceptors before this one. Call `completion` exactly once, from any thread; a failure ends the
     /// request with that error (no further attempt).
+    ///
+    /// - Parameters:
+    ///   - request: The attempt's request, as the interceptors before this one left it.
+    ///   - completion: Receives the request to send, or the error that ends the request.
     func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void)
 
     /// Decides whether a failed attempt is sent again. Called in order until one interceptor asks for a
     /// retry or a failure; when none does, the layer's ``RetryPolicy`` decides. Call `completion` exactly
     /// once, from any thread.
+    ///
+    /// - Parameters:
+    ///   - attempt: The failed attempt: the request as sent, its error, its number and the earlier errors.
+    ///   - completion: Receives the decision.
     func retry(_ attempt: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void)
 }
 
 extension RequestInterceptor {
     /// Sends the request as it is.
+    ///
+    /// - Parameters:
+    ///   - request: The attempt's request.
+    ///   - completion: Receives `request`, unchanged.
     public func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
@@ -41,6 +53,10 @@ extension RequestInterceptor {
     }
 
     /// Leaves the decision to the next interceptor, or the retry policy.
+    ///
+    /// - Parameters:
+    ///   - attempt: The failed attempt.
+    ///   - completion: Receives ``RetryDecision/doNotRetry``.
     public func retry(_ attempt: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void) {
         completion(.doNotRetry)
     }
@@ -59,6 +75,12 @@ public struct FailedAttempt: Sendable {
     public let earlierErrors: [NetworkError]
 
     /// An attempt; test doubles and interceptor tests make them.
+    ///
+    /// - Parameters:
+    ///   - request: The request as it was sent.
+    ///   - error: Why it failed.
+    ///   - number: Which attempt it was: 1 for the first.
+    ///   - earlierErrors: The errors of the attempts before it, oldest first.
     public init(request: URLRequest, error: NetworkError, number: Int, earlierErrors: [NetworkError] = []) {
         self.request = request
         self.error = error

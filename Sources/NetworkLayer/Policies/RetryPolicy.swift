@@ -24,6 +24,12 @@ public struct RetryPolicy: Sendable, Equatable {
     public var retriesNonIdempotentRequests: Bool
 
     /// A policy; the defaults are those of ``default``.
+    ///
+    /// - Parameters:
+    ///   - maximumAttempts: The most attempts in all, the first included; 1 means no retry.
+    ///   - initialDelay: The longest first wait, in seconds; each later one may be twice as long.
+    ///   - maximumDelay: The longest wait, in seconds, whatever the backoff or `Retry-After` says.
+    ///   - retriesNonIdempotentRequests: Whether POST and PATCH are retried too.
     public init(
         maximumAttempts: Int = 3, initialDelay: TimeInterval = 0.5, maximumDelay: TimeInterval = 30,
         retriesNonIdempotentRequests: Bool = false

@@ -36,6 +36,11 @@ public struct RedirectPolicy: Sendable, Equatable {
     public var forwardsHeadersAcrossOrigins: Bool
 
     /// Creates a policy; the defaults are those of ``default``.
+    ///
+    /// - Parameters:
+    ///   - allowsInsecureRedirects: Whether a redirect from `https` to `http` is followed.
+    ///   - forwardsHeadersAcrossOrigins: Whether the caller's headers, credentials excepted, go along to
+    ///     another origin.
     public init(allowsInsecureRedirects: Bool = false, forwardsHeadersAcrossOrigins: Bool = false) {
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.forwardsHeadersAcrossOrigins = forwardsHeadersAcrossOrigins

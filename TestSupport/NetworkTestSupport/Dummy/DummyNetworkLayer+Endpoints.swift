@@ -11,27 +11,47 @@ extension DummyNetworkLayer {
     ///
     /// Matching is that of ``stub(_:_:returning:)`` on the endpoint's URL, so an endpoint with a query
     /// matches only requests with the same query items.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint whose requests (same method, path and query) are answered.
+    ///   - value: The answer: a value of the type the request expects, or `Data` decoded as the real
+    ///     layer would.
     public func stub(_ endpoint: any Endpoint, returning value: Any) {
         stub(endpoint, outcomes: [.success(value)])
     }
 
     /// Answers the requests `endpoint` describes with the contents of a file, decoded with the layer's
     /// decoder; see ``stub(_:_:returningContentsOf:statusCode:headers:)``.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint whose requests (same method, path and query) are answered.
+    ///   - fileURL: The file, read now, such as a JSON fixture in the test bundle.
     public func stub(_ endpoint: any Endpoint, returningContentsOf fileURL: URL) {
         stub(endpoint, outcomes: [Self.fixtureOutcome(fileURL, 200, [:])])
     }
 
     /// Fails the requests `endpoint` describes with `error`.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint whose requests (same method, path and query) are answered.
+    ///   - error: What their error handlers receive.
     public func stub(_ endpoint: any Endpoint, failingWith error: NetworkError) {
         stub(endpoint, outcomes: [.failure(error)])
     }
 
     /// Answers successive requests `endpoint` describes with `outcomes`, in order; the last repeats.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint whose requests (same method, path and query) are answered.
+    ///   - outcomes: One answer per request, in order; the last one repeats.
     public func stub(_ endpoint: any Endpoint, outcomes: [DummyOutcome]) {
         stub(endpoint.method, pattern(for: endpoint), outcomes: outcomes)
     }
 
     /// How many requests `endpoint` describes (same method, path and query) were recorded.
+    ///
+    /// - Parameter endpoint: The endpoint to count the requests of.
+    /// - Returns: The number of recorded requests with its method, path and query.
     public func callCount(_ endpoint: any Endpoint) -> Int {
         requests(endpoint.method, matching: pattern(for: endpoint)).count
     }

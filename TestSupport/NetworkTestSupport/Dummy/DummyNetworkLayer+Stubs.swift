@@ -4,12 +4,18 @@ import NetworkLayer
 extension DummyNetworkLayer {
     /// Answers `method` requests to `urlString` with `value`, for the success handler.
     ///
-    /// `urlString` is absolute, or relative to ``NetworkLayer/baseURL`` by the real layer's rule (with no
+    /// `urlString` is absolute, or relative to the layer's `baseURL` by the real layer's rule (with no
     /// base URL, a relative string matches its path on any host). A stub matches on scheme, host, port
     /// and path, ignoring the request's query, unless `urlString` has a query: then the query items must
     /// be the same, in any order. The most recently added matching stub answers, and per-request stubs
     /// take precedence over ``successResponse`` and ``errorResponse``. A request expecting a type other
     /// than `value`'s fails with a `.custom` error naming both types.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method of the requests to answer.
+    ///   - urlString: An absolute URL, or a path resolved against the base URL, as described above.
+    ///   - value: The answer: a value of the type the request expects, or `Data` decoded as the real
+    ///     layer would.
     public func stub(_ method: HTTPMethod, _ urlString: String, returning value: Any) {
         stub(method, urlString, outcomes: [.success(value)])
     }
@@ -22,6 +28,14 @@ extension DummyNetworkLayer {
     /// ```swift
     /// network.stub(.get, "/items", returning: fixtureData, statusCode: 200, headers: ["X-Total-Count": "42"])
     /// ```
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method of the requests to answer.
+    ///   - urlString: The requests' URL, matched as by ``stub(_:_:returning:)``.
+    ///   - value: The answer: a value of the type the request expects, or `Data` decoded as the real
+    ///     layer would.
+    ///   - statusCode: The reply's status; outside 2xx the request fails as it would with a real server.
+    ///   - headers: The reply's headers.
     public func stub(
         _ method: HTTPMethod, _ urlString: String, returning value: Any, statusCode: Int,
         headers: [String: String] = [:]
@@ -30,7 +44,7 @@ extension DummyNetworkLayer {
     }
 
     /// Answers `method` requests to `urlString` with the contents of a file, such as a JSON fixture in
-    /// the test bundle, decoded with the layer's ``NetworkLayer/decoder`` as a real reply would be (the
+    /// the test bundle, decoded with the layer's `decoder` as a real reply would be (the
     /// `Data` forms receive the bytes). URL matching is that of ``stub(_:_:returning:)``.
     ///
     /// ```swift
@@ -40,6 +54,13 @@ extension DummyNetworkLayer {
     ///
     /// The file is read now; one that cannot be read makes the stub fail every matching request with a
     /// `.custom` error naming the file, so the test fails where the fixture is missing.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method of the requests to answer.
+    ///   - urlString: The requests' URL, matched as by ``stub(_:_:returning:)``.
+    ///   - fileURL: The file, read now, such as a JSON fixture in the test bundle.
+    ///   - statusCode: The reply's status.
+    ///   - headers: The reply's headers.
     public func stub(
         _ method: HTTPMethod, _ urlString: String, returningContentsOf fileURL: URL, statusCode: Int = 200,
         headers: [String: String] = [:]
@@ -60,6 +81,11 @@ extension DummyNetworkLayer {
 
     /// Fails `method` requests to `urlString` with `error`. URL matching is that of
     /// ``stub(_:_:returning:)``.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method of the requests to answer.
+    ///   - urlString: The requests' URL, matched as by ``stub(_:_:returning:)``.
+    ///   - error: What their error handlers receive.
     public func stub(_ method: HTTPMethod, _ urlString: String, failingWith error: NetworkError) {
         stub(method, urlString, outcomes: [.failure(error)])
     }
@@ -72,6 +98,11 @@ extension DummyNetworkLayer {
     /// ```
     ///
     /// An empty list answers every matching request with a `.custom` error that says so.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method of the requests to answer.
+    ///   - urlString: The requests' URL, matched as by ``stub(_:_:returning:)``.
+    ///   - outcomes: One answer per request, in order; the last one repeats.
     public func stub(_ method: HTTPMethod, _ urlString: String, outcomes: [DummyOutcome]) {
         stub(method, pattern(urlString), outcomes: outcomes)
     }
@@ -82,6 +113,11 @@ extension DummyNetworkLayer {
     }
 
     /// The recorded requests to `urlString` (matched as stubs match), with `method` if given, in order.
+    ///
+    /// - Parameters:
+    ///   - method: Only requests with this method; `nil`, the default, for any method.
+    ///   - urlString: The requests' URL, matched as by ``stub(_:_:returning:)``.
+    /// - Returns: The matching requests of ``recordedRequests``, oldest first.
     public func requests(_ method: HTTPMethod? = nil, to urlString: String) -> [RecordedRequest] {
         requests(method, matching: pattern(urlString))
     }
@@ -93,6 +129,11 @@ extension DummyNetworkLayer {
     }
 
     /// How many `method` requests to `urlString` (matched as stubs match) were recorded.
+    ///
+    /// - Parameters:
+    ///   - method: The requests' HTTP method.
+    ///   - urlString: The requests' URL, matched as by ``stub(_:_:returning:)``.
+    /// - Returns: The number of matching requests in ``recordedRequests``.
     public func callCount(_ method: HTTPMethod, _ urlString: String) -> Int {
         requests(method, to: urlString).count
     }

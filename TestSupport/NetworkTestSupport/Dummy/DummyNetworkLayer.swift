@@ -27,7 +27,7 @@ import NetworkLayer
 ///   layer decodes from any reply), fails with ``errorResponse`` when it is set and succeeds
 ///   otherwise; ``successResponse`` plays no part.
 /// - a stubbed `Data` answers a request expecting another type the way the real layer would: decoded
-///   as JSON with ``NetworkLayer/decoder`` (a fixture file's bytes work), or `.decodingFailed`.
+///   as JSON with the layer's `decoder` (a fixture file's bytes work), or `.decodingFailed`.
 /// - the `NetworkResponse` forms get status 200 and no headers, unless the stub gives them
 ///   (``stub(_:_:returning:statusCode:headers:)``); their `url` is the recorded request's, their `data`
 ///   the stubbed bytes when the stub was `Data`.
@@ -120,6 +120,13 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
 
     /// Records the request exactly as the real layer would send it and answers it from the stubs,
     /// without sending anything; see ``DummyNetworkLayer`` for how it is answered.
+    ///
+    /// - Parameters:
+    ///   - request: What the code under test sends, and what the reply becomes.
+    ///   - successHandler: Receives the stubbed answer; before `send` returns unless ``deliveryQueue`` or
+    ///     ``holdsReplies`` is set.
+    ///   - errorHandler: Receives the stubbed or refused request's error, or `.cancelled`.
+    /// - Returns: The request's task; cancelling it before the answer delivers `.cancelled`.
     @discardableResult
     open override func send<Value>(
         _ request: NetworkRequest<Value>,

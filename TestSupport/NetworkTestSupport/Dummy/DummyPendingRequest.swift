@@ -47,11 +47,15 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     /// Answers with `value`, as a stub's `.success(value)` would: a value of the type the request
     /// expects, or `Data` decoded as the real layer would; anything else fails the request with a
     /// `.custom` error naming both types. Status 200, no headers.
+    ///
+    /// - Parameter value: The answer.
     public func succeed(with value: Any) {
         release(.value(value))
     }
 
     /// Answers with `error`.
+    ///
+    /// - Parameter error: What the request's error handler receives.
     public func fail(with error: NetworkError) {
         release(.failure(error))
     }

@@ -16,6 +16,12 @@ extension HARArchive {
         public var timings: Timings
 
         /// An entry; `time` is the sum of the timings.
+        ///
+        /// - Parameters:
+        ///   - startedDateTime: When the request started.
+        ///   - request: What was sent.
+        ///   - response: What came back.
+        ///   - timings: How long each phase took.
         public init(
             startedDateTime: Date, request: Request, response: Response, timings: Timings = Timings()
         ) {
@@ -46,6 +52,11 @@ extension HARArchive {
         public var ssl: Double?
 
         /// Timings with these phases; the others unknown.
+        ///
+        /// - Parameters:
+        ///   - send: Milliseconds spent sending the request.
+        ///   - wait: Milliseconds waiting for the first byte of the reply.
+        ///   - receive: Milliseconds receiving the reply.
         public init(send: Double = 0, wait: Double = 0, receive: Double = 0) {
             self.send = send
             self.wait = wait
@@ -67,6 +78,8 @@ extension HARArchive.Entry: Codable {
     private struct Empty: Codable {}
 
     /// Reads an entry; only its request and response are required.
+    ///
+    /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Keys.self)
         let started = fields.lenient(.startedDateTime, default: "")
@@ -78,6 +91,8 @@ extension HARArchive.Entry: Codable {
     }
 
     /// Writes the entry with an empty `cache`, as HAR 1.2 requires.
+    ///
+    /// - Parameter encoder: The encoder to write to.
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: Keys.self)
         try fields.encode(HARCoding.string(from: startedDateTime), forKey: .startedDateTime)
@@ -95,6 +110,8 @@ extension HARArchive.Timings: Codable {
     }
 
     /// Reads the phases; a missing one is `0` (send, wait, receive) or unknown.
+    ///
+    /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Keys.self)
         self.init(
@@ -107,6 +124,8 @@ extension HARArchive.Timings: Codable {
     }
 
     /// Writes `send`, `wait` and `receive`, and the known optional phases.
+    ///
+    /// - Parameter encoder: The encoder to write to.
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: Keys.self)
         try fields.encode(send, forKey: .send)

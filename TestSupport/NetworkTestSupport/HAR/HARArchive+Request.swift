@@ -16,6 +16,13 @@ extension HARArchive {
         public var postData: PostData?
 
         /// A request.
+        ///
+        /// - Parameters:
+        ///   - method: The HTTP method, such as `GET`.
+        ///   - url: The full URL, query included.
+        ///   - httpVersion: The protocol version, such as `HTTP/1.1`.
+        ///   - headers: The header fields, in order.
+        ///   - postData: The body, if there is one.
         public init(
             method: String, url: String, httpVersion: String = "HTTP/1.1", headers: [Header] = [],
             postData: PostData? = nil
@@ -45,6 +52,10 @@ extension HARArchive {
 
         /// The body `data` of type `mimeType`: as text when the type is textual and the bytes are UTF-8,
         /// as base64 otherwise.
+        ///
+        /// - Parameters:
+        ///   - data: The body's bytes; text is kept as text, anything else as base64.
+        ///   - mimeType: The body's media type, such as `application/json`.
         public init(data: Data, mimeType: String) {
             self.mimeType = mimeType
             (text, encoding) = HARCoding.text(of: data, mimeType: mimeType)
@@ -64,6 +75,10 @@ extension HARArchive {
         public var value: String
 
         /// A field.
+        ///
+        /// - Parameters:
+        ///   - name: The header's name.
+        ///   - value: The header's value.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -77,6 +92,8 @@ extension HARArchive.Request: Codable {
     }
 
     /// Reads a request; only `method` and `url` are required.
+    ///
+    /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Keys.self)
         self.init(
@@ -89,6 +106,8 @@ extension HARArchive.Request: Codable {
 
     /// Writes every field HAR 1.2 requires: `queryString` from the URL, no `cookies` (a `Cookie`
     /// header's value is all there is), `headersSize` unknown (`-1`).
+    ///
+    /// - Parameter encoder: The encoder to write to.
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: Keys.self)
         try fields.encode(method, forKey: .method)
@@ -109,6 +128,8 @@ extension HARArchive.PostData: Codable {
     }
 
     /// Reads a body; a missing `text` (a browser may list only `params`) is an empty body.
+    ///
+    /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Keys.self)
         mimeType = fields.lenient(.mimeType, default: "")
@@ -117,6 +138,8 @@ extension HARArchive.PostData: Codable {
     }
 
     /// Writes `mimeType`, `text`, and `encoding` for a binary body.
+    ///
+    /// - Parameter encoder: The encoder to write to.
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: Keys.self)
         try fields.encode(mimeType, forKey: .mimeType)
@@ -131,6 +154,8 @@ extension HARArchive.Header: Codable {
     }
 
     /// Reads `name` and `value`; a missing value is empty.
+    ///
+    /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Keys.self)
         name = try fields.decode(String.self, forKey: .name)
@@ -138,6 +163,8 @@ extension HARArchive.Header: Codable {
     }
 
     /// Writes `name` and `value`.
+    ///
+    /// - Parameter encoder: The encoder to write to.
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: Keys.self)
         try fields.encode(name, forKey: .name)

@@ -15,6 +15,13 @@ extension HARArchive {
         public var content: Content
 
         /// A response.
+        ///
+        /// - Parameters:
+        ///   - status: The status code, such as 200.
+        ///   - statusText: The reason phrase, such as `OK`.
+        ///   - httpVersion: The protocol version, such as `HTTP/1.1`.
+        ///   - headers: The header fields, in order.
+        ///   - content: The body.
         public init(
             status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1", headers: [Header] = [],
             content: Content = Content(data: Data(), mimeType: "")
@@ -27,6 +34,8 @@ extension HARArchive {
         }
 
         /// The value of the first header field called `name`, compared without regard to case.
+        ///
+        /// - Parameter name: The header's name, in any case.
         public func header(_ name: String) -> String? {
             headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
         }
@@ -47,6 +56,10 @@ extension HARArchive {
 
         /// The body `data` of type `mimeType`: as text when the type is textual and the bytes are UTF-8,
         /// as base64 otherwise.
+        ///
+        /// - Parameters:
+        ///   - data: The body's bytes; text is kept as text, anything else as base64.
+        ///   - mimeType: The body's media type, such as `application/json`.
         public init(data: Data, mimeType: String) {
             size = data.count
             self.mimeType = mimeType
@@ -68,6 +81,8 @@ extension HARArchive.Response: Codable {
     }
 
     /// Reads a response; only `status` is required.
+    ///
+    /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Keys.self)
         self.init(
@@ -80,6 +95,8 @@ extension HARArchive.Response: Codable {
 
     /// Writes every field HAR 1.2 requires: no `cookies` (a `Set-Cookie` header's value is all there
     /// is), `redirectURL` from the `Location` header, `headersSize` unknown (`-1`).
+    ///
+    /// - Parameter encoder: The encoder to write to.
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: Keys.self)
         try fields.encode(status, forKey: .status)
@@ -100,6 +117,8 @@ extension HARArchive.Content: Codable {
     }
 
     /// Reads a body; every field may be missing.
+    ///
+    /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Keys.self)
         mimeType = fields.lenient(.mimeType, default: "")
@@ -109,6 +128,8 @@ extension HARArchive.Content: Codable {
     }
 
     /// Writes `size`, `mimeType`, and `text` and `encoding` when there is a body.
+    ///
+    /// - Parameter encoder: The encoder to write to.
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: Keys.self)
         try fields.encode(size, forKey: .size)

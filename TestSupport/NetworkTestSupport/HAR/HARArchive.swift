@@ -32,6 +32,10 @@ public struct HARArchive: Sendable, Equatable {
         public var version: String
 
         /// A creator with this name and version.
+        ///
+        /// - Parameters:
+        ///   - name: The recording tool's name.
+        ///   - version: The recording tool's version.
         public init(name: String, version: String) {
             self.name = name
             self.version = version
@@ -42,6 +46,10 @@ public struct HARArchive: Sendable, Equatable {
     }
 
     /// An archive of `entries`, version 1.2.
+    ///
+    /// - Parameters:
+    ///   - creator: Who wrote the recording.
+    ///   - entries: The exchanges, oldest first.
     public init(creator: Creator = .networkTestSupport, entries: [Entry] = []) {
         self.version = "1.2"
         self.creator = creator
@@ -51,11 +59,15 @@ public struct HARArchive: Sendable, Equatable {
     /// The archive in the HAR file at `url`, such as a test resource
     /// (`Bundle.module.url(forResource: "todos", withExtension: "har")`). Throws what reading the file
     /// throws, or a `DecodingError` when it is not a HAR file.
+    ///
+    /// - Parameter url: The HAR file to read.
     public init(contentsOf url: URL) throws {
         try self.init(data: Data(contentsOf: url))
     }
 
     /// The archive in `data`, the JSON text of a HAR file. Throws a `DecodingError` when it is not one.
+    ///
+    /// - Parameter data: A HAR file's contents (JSON).
     public init(data: Data) throws {
         self = try JSONDecoder().decode(HARArchive.self, from: data)
     }
@@ -68,6 +80,8 @@ public struct HARArchive: Sendable, Equatable {
     }
 
     /// Writes the archive to `url` as a HAR file (see ``jsonData()``), replacing any file there.
+    ///
+    /// - Parameter url: Where to write the file; an existing file is replaced.
     public func write(to url: URL) throws {
         try jsonData().write(to: url, options: .atomic)
     }
@@ -83,6 +97,8 @@ extension HARArchive: Codable {
     }
 
     /// Reads `{"log": {"version", "creator", "entries"}}`, ignoring every other field.
+    ///
+    /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {
         let log = try decoder.container(keyedBy: FileKeys.self).nestedContainer(
             keyedBy: LogKeys.self, forKey: .log)
@@ -92,6 +108,8 @@ extension HARArchive: Codable {
     }
 
     /// Writes `{"log": {"version", "creator", "entries"}}`.
+    ///
+    /// - Parameter encoder: The encoder to write to.
     public func encode(to encoder: any Encoder) throws {
         var file = encoder.container(keyedBy: FileKeys.self)
         var log = file.nestedContainer(keyedBy: LogKeys.self, forKey: .log)
@@ -107,6 +125,8 @@ extension HARArchive.Creator: Codable {
     }
 
     /// Reads `name` and `version`, either of which may be missing.
+    ///
+    /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Keys.self)
         name = fields.lenient(.name, default: "")
@@ -114,6 +134,8 @@ extension HARArchive.Creator: Codable {
     }
 
     /// Writes `name` and `version`.
+    ///
+    /// - Parameter encoder: The encoder to write to.
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: Keys.self)
         try fields.encode(name, forKey: .name)

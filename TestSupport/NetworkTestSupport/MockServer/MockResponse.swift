@@ -53,6 +53,10 @@ public struct MockResponse: Sendable {
         public var period: TimeInterval
 
         /// A throttle writing `bytes` every `period` seconds.
+        ///
+        /// - Parameters:
+        ///   - bytes: The most bytes written at once.
+        ///   - period: Seconds between two writes.
         public init(bytes: Int, period: TimeInterval) {
             self.bytes = bytes
             self.period = period
@@ -60,6 +64,11 @@ public struct MockResponse: Sendable {
     }
 
     /// A reply with `status`, header fields from `headers` (sent sorted by name) and `body`.
+    ///
+    /// - Parameters:
+    ///   - status: The status code.
+    ///   - headers: Header fields, sent sorted by name; the server sets the framing fields itself.
+    ///   - body: The body, held in memory.
     public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
@@ -75,6 +84,11 @@ public struct MockResponse: Sendable {
 
     /// A reply with `status`, header fields from `headers` (sent sorted by name) and `content`,
     /// e.g. `MockResponse(content: .repeating(0, count: nil))` for an endless body of zeros.
+    ///
+    /// - Parameters:
+    ///   - status: The status code.
+    ///   - headers: Header fields, sent sorted by name; the server sets the framing fields itself.
+    ///   - content: Where the body comes from: bytes in memory or a stream.
     public init(status: Int = 200, headers: [String: String] = [:], content: Body) {
         self.init(status: status, headers: headers)
         self.content = content
@@ -82,6 +96,11 @@ public struct MockResponse: Sendable {
 
     /// A reply whose body is `text` in UTF-8, with `Content-Type: text/plain; charset=utf-8`
     /// unless `headers` names another.
+    ///
+    /// - Parameters:
+    ///   - status: The status code.
+    ///   - headers: Header fields, sent sorted by name.
+    ///   - text: The body.
     public init(status: Int = 200, headers: [String: String] = [:], text: String) {
         var fields = headers
         if !fields.keys.contains(where: { $0.lowercased() == "content-type" }) {
@@ -93,6 +112,13 @@ public struct MockResponse: Sendable {
     /// A reply whose body is `value` encoded as JSON, with `Content-Type: application/json`
     /// unless `headers` names another (in any case, e.g. `content-type: application/problem+json`):
     /// then that one is sent, alone. Throws what the encoder throws.
+    ///
+    /// - Parameters:
+    ///   - value: The body, encoded with `encoder`.
+    ///   - status: The status code.
+    ///   - headers: Header fields, sent sorted by name.
+    ///   - encoder: Encodes `value`.
+    /// - Returns: The reply.
     public static func json(
         _ value: some Encodable, status: Int = 200, headers: [String: String] = [:],
         encoder: JSONEncoder = JSONEncoder()
@@ -106,6 +132,11 @@ public struct MockResponse: Sendable {
 
     /// A reply whose body is `raw`, JSON text sent as is, with `Content-Type: application/json`.
     /// (Labelled because `String` is `Encodable` too: `.json("a")` sends the JSON string `"a"`.)
+    ///
+    /// - Parameters:
+    ///   - raw: The body, JSON text sent byte for byte.
+    ///   - status: The status code.
+    /// - Returns: The reply.
     public static func json(raw: String, status: Int = 200) -> MockResponse {
         MockResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(raw.utf8))
     }
@@ -114,6 +145,12 @@ public struct MockResponse: Sendable {
     /// (`Bundle.module.url(forResource: "todos", withExtension: "json")`). A `.json` file is sent with
     /// `Content-Type: application/json` unless `headers` names a type. Throws what reading the file
     /// throws, so a missing fixture fails the test where it is named.
+    ///
+    /// - Parameters:
+    ///   - url: The file, read now.
+    ///   - status: The status code.
+    ///   - headers: Header fields, sent sorted by name.
+    /// - Returns: The reply.
     public static func file(_ url: URL, status: Int = 200, headers: [String: String] = [:]) throws
         -> MockResponse
     {
@@ -127,11 +164,19 @@ public struct MockResponse: Sendable {
     }
 
     /// The value of the header field `name`, compared case-insensitively.
+    ///
+    /// - Parameter name: The field's name, in any case.
+    /// - Returns: The first such field's value, or `nil`.
     public func header(_ name: String) -> String? {
         HeaderLookup.value(of: name, in: headers)
     }
 
     /// This reply with one more header field.
+    ///
+    /// - Parameters:
+    ///   - name: The field's name.
+    ///   - value: The field's value.
+    /// - Returns: A copy with the field added last.
     public func addingHeader(_ name: String, _ value: String) -> MockResponse {
         var copy = self
         copy.headers.append((name: name, value: value))
@@ -139,6 +184,9 @@ public struct MockResponse: Sendable {
     }
 
     /// This reply sent with `Transfer-Encoding: chunked`, `size` bytes per chunk.
+    ///
+    /// - Parameter size: The most bytes in one chunk.
+    /// - Returns: A copy sent chunked.
     public func chunked(size: Int = 1024) -> MockResponse {
         var copy = self
         copy.chunkSize = size
@@ -161,6 +209,11 @@ public struct MockResponse: Sendable {
 
     /// This reply sent after waiting `beforeHeaders` seconds, with `beforeBody` seconds
     /// between headers and body. `MockServer.stop()` interrupts the waits.
+    ///
+    /// - Parameters:
+    ///   - beforeHeaders: Seconds between reading the request and sending the headers.
+    ///   - beforeBody: Seconds between the headers and the body.
+    /// - Returns: A copy with these delays.
     public func delayed(beforeHeaders: TimeInterval = 0, beforeBody: TimeInterval = 0) -> MockResponse {
         var copy = self
         copy.delayBeforeHeaders = beforeHeaders
@@ -169,6 +222,11 @@ public struct MockResponse: Sendable {
     }
 
     /// This reply with its body written `bytes` at a time, `period` seconds apart.
+    ///
+    /// - Parameters:
+    ///   - bytes: The most bytes written at once.
+    ///   - period: Seconds between two writes.
+    /// - Returns: A copy with this throttle.
     public func throttled(bytes: Int, every period: TimeInterval) -> MockResponse {
         var copy = self
         copy.throttle = Throttle(bytes: bytes, period: period)
@@ -176,6 +234,9 @@ public struct MockResponse: Sendable {
     }
 
     /// This reply with `fault` injected (see ``Fault``).
+    ///
+    /// - Parameter fault: How the server misbehaves.
+    /// - Returns: A copy with the fault.
     public func withFault(_ fault: Fault) -> MockResponse {
         var copy = self
         copy.fault = fault

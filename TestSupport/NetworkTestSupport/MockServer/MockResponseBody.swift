@@ -39,6 +39,11 @@ extension MockResponse {
 
         /// `count` copies of `byte`, produced 64 KiB at a time; `nil` makes the body endless.
         /// A negative count is an empty body.
+        ///
+        /// - Parameters:
+        ///   - byte: The byte the body repeats.
+        ///   - count: How many bytes in all; `nil` for an endless body.
+        /// - Returns: A streamed body.
         public static func repeating(_ byte: UInt8, count: Int?) -> Body {
             let length = count.map { max(0, $0) }
             return .stream(length: length) {

@@ -42,6 +42,10 @@ public final class MockServer: @unchecked Sendable {
     private var runtime: ServerRuntime?
 
     /// A stopped server. `handler` answers requests when no reply is queued.
+    ///
+    /// - Parameters:
+    ///   - maxRequestBodySize: The largest request body accepted; a larger one is answered with 413.
+    ///   - handler: Answers requests when no reply is queued; `nil` answers 404.
     public init(maxRequestBodySize: Int = 16 * 1024 * 1024, handler: Handler? = nil) {
         self.maxRequestBodySize = maxRequestBodySize
         state.currentHandler = handler
@@ -87,17 +91,24 @@ public final class MockServer: @unchecked Sendable {
 
     /// `baseURL` followed by `pathAndQuery` (e.g. `"/users?page=2"`; a missing leading `/`
     /// is added); `nil` if the result is not a valid URL.
+    ///
+    /// - Parameter pathAndQuery: A path, optionally with a query.
+    /// - Returns: The URL on this server, or `nil`.
     public func url(_ pathAndQuery: String) -> URL? {
         let separator = pathAndQuery.hasPrefix("/") || pathAndQuery.isEmpty ? "" : "/"
         return URL(string: "http://127.0.0.1:\(port)\(separator)\(pathAndQuery)")
     }
 
     /// Queues `response` as the reply to a future request, after those already queued.
+    ///
+    /// - Parameter response: The reply.
     public func enqueue(_ response: MockResponse) {
         state.enqueue([response])
     }
 
     /// Queues `responses`, in order, after those already queued.
+    ///
+    /// - Parameter responses: The replies, in order.
     public func enqueue(contentsOf responses: [MockResponse]) {
         state.enqueue(responses)
     }
@@ -115,6 +126,9 @@ public final class MockServer: @unchecked Sendable {
 
     /// The oldest recorded request not yet taken, waiting up to `timeout` seconds for one
     /// to arrive; `nil` if none arrives in time. Each request is returned once.
+    ///
+    /// - Parameter timeout: The longest wait, in seconds.
+    /// - Returns: The request, or `nil` if none arrived in time.
     public func takeRequest(timeout: TimeInterval = 5) -> MockServerRequest? {
         state.takeRequest(timeout: timeout)
     }

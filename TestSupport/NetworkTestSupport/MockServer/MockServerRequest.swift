@@ -61,11 +61,17 @@ public struct MockServerRequest: Sendable {
 
     /// The value of the header field `name`, compared case-insensitively; several fields
     /// of that name come back joined by ", ". `nil` when the request has none.
+    ///
+    /// - Parameter name: The field's name, in any case.
+    /// - Returns: The value, or `nil`.
     public func header(_ name: String) -> String? {
         HeaderLookup.value(of: name, in: headers)
     }
 
     /// The value of the first query item called `name`, percent-decoded.
+    ///
+    /// - Parameter name: The item's name, as sent.
+    /// - Returns: The value, or `nil` without such an item or value.
     public func queryValue(_ name: String) -> String? {
         queryItems.first { $0.name == name }?.value
     }
@@ -77,6 +83,11 @@ public struct MockServerRequest: Sendable {
 
     /// The body decoded from JSON as `type`; throws the decoder's error, so a failing test says why.
     /// ``RecordedRequest/decodedBody(as:decoder:)`` reads a test double's recording the same way.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - decoder: The decoder; pass the app's when it uses a key or date strategy.
+    /// - Returns: The decoded body.
     public func decodedBody<T: Decodable>(as type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
         try decoder.decode(type, from: body)
     }

@@ -3,6 +3,10 @@ import Foundation
 extension HARRecorder {
     /// Waits until the recorder holds at least `count` entries, at most `timeout` seconds; returns
     /// whether it does. For XCTest's synchronous tests: it blocks the calling thread.
+    ///
+    /// - Parameters:
+    ///   - count: How many entries to wait for.
+    ///   - timeout: The longest wait, in seconds.
     @discardableResult
     public func waitForEntries(_ count: Int, timeout: TimeInterval = 5) -> Bool {
         let arrived = DispatchSemaphore(value: 0)
@@ -17,6 +21,10 @@ extension HARRecorder {
 
     /// Waits until the recorder holds at least `count` entries, at most `timeout` seconds, without
     /// blocking a thread; returns whether it does.
+    ///
+    /// - Parameters:
+    ///   - count: How many entries to wait for.
+    ///   - timeout: The longest wait, in seconds.
     @discardableResult
     public func waitForEntries(_ count: Int, timeout: TimeInterval = 5) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in

@@ -5,7 +5,7 @@ import NetworkLayer
     import FoundationNetworking
 #endif
 
-/// A ``NetworkMonitor`` that records the exchanges a real `NetworkLayer` makes as a HAR 1.2 archive, to
+/// A `NetworkMonitor` that records the exchanges a real `NetworkLayer` makes as a HAR 1.2 archive, to
 /// replay them later in tests with ``StubTransport/replay(_:matchingBody:)`` or
 /// ``MockServer/replay(_:matchingBody:)``.
 ///
@@ -17,7 +17,7 @@ import NetworkLayer
 /// try recorder.write(to: URL(fileURLWithPath: "Tests/AppTests/Fixtures/todos.har"))
 /// ```
 ///
-/// Secrets are removed before anything is stored, by ``NetworkLogger``'s rules, configured the same way:
+/// Secrets are removed before anything is stored, by `NetworkLogger`'s rules, configured the same way:
 /// the values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key` and the
 /// headers you name become `<redacted>`, as do the values of the query items you name and URL user-info;
 /// no `cookies` are written. Bodies are written as they were (binary ones in base64): review the file
@@ -25,7 +25,7 @@ import NetworkLayer
 ///
 /// Each attempt that got a response is one entry (a retried request gives several), added when its
 /// request finishes. Monitors hear of a request after its handler may have run, so wait with
-/// ``waitForEntries(_:timeout:)`` before reading ``archive``.
+/// `waitForEntries(_:timeout:)` (blocking or `async`) before reading ``archive``.
 public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     /// Who the written files say wrote them.
     public let creator: HARArchive.Creator
@@ -41,7 +41,7 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - redactedHeaders: More header names (any case) whose values never reach the archive, besides
-    ///     ``NetworkLogger/alwaysRedactedHeaders``.
+    ///     `NetworkLogger/alwaysRedactedHeaders`.
     ///   - redactedQueryItems: Query item names (any case) whose values never reach the archive.
     ///   - creator: Who the written files say wrote them.
     public init(
@@ -52,7 +52,7 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
         self.creator = creator
     }
 
-    /// Header names (lowercased) whose values are redacted, ``NetworkLogger/alwaysRedactedHeaders``
+    /// Header names (lowercased) whose values are redacted, `NetworkLogger/alwaysRedactedHeaders`
     /// included.
     public var redactedHeaders: Set<String> { redactor.rules.redactedHeaders }
 
@@ -65,6 +65,8 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     }
 
     /// Writes ``archive`` to `url` as a HAR file, replacing any file there.
+    ///
+    /// - Parameter url: Where to write the file; an existing file is replaced.
     public func write(to url: URL) throws {
         try archive.write(to: url)
     }
@@ -77,6 +79,10 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     // MARK: - Events
 
     /// Keeps the attempt's request, redacted.
+    ///
+    /// - Parameters:
+    ///   - request: The request, as in `NetworkMonitor`.
+    ///   - attempt: The attempt, as in `NetworkMonitor`.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
         let recorded = redactor.request(request)
         lock.withLock {
@@ -85,6 +91,8 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     }
 
     /// Notes when the attempt started.
+    ///
+    /// - Parameter attempt: The attempt, as in `NetworkMonitor`.
     public func didStart(_ attempt: MonitoredAttempt) {
         let now = (Date(), DispatchTime.now().uptimeNanoseconds)
         lock.withLock {
@@ -94,6 +102,11 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     }
 
     /// Keeps the response, redacted.
+    ///
+    /// - Parameters:
+    ///   - response: The response, as in `NetworkMonitor`.
+    ///   - body: The body, as in `NetworkMonitor`.
+    ///   - attempt: The attempt, as in `NetworkMonitor`.
     public func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt) {
         let now = DispatchTime.now().uptimeNanoseconds
         let recorded = redactor.response(response, body: body)
@@ -104,6 +117,11 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     }
 
     /// Adds an entry for each of the request's attempts that got a response, timed by `metrics`.
+    ///
+    /// - Parameters:
+    ///   - request: The request, as in `NetworkMonitor`.
+    ///   - result: The outcome, as in `NetworkMonitor`.
+    ///   - metrics: The metrics, as in `NetworkMonitor`.
     public func didFinish(
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics

@@ -5,14 +5,14 @@ import NetworkLayer
     import FoundationNetworking
 #endif
 
-/// What ``HARRecorder`` writes of a request or a response, secrets removed by ``NetworkLogger``'s rules
+/// What ``HARRecorder`` writes of a request or a response, secrets removed by `NetworkLogger`'s rules
 /// before anything is stored: header values the logger redacts, the values of the query items it
 /// redacts, and URL user-info.
 ///
 /// In URLs the marker is written percent-encoded (`%3Credacted%3E`), so the URL stays valid and
 /// `queryString` reads `<redacted>`; replay takes a redacted query value for any value.
 struct HARRedactor: Sendable {
-    /// What a secret becomes, as ``NetworkLogger`` writes it.
+    /// What a secret becomes, as `NetworkLogger` writes it.
     static let marker = "<redacted>"
     /// ``marker`` as it appears in a URL.
     static let encodedMarker = "%3Credacted%3E"

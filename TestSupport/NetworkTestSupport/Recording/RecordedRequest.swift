@@ -17,6 +17,12 @@ public struct RecordedRequest: Sendable {
     public let body: Data?
 
     /// Creates a recorded request.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - url: The full URL, query included.
+    ///   - headers: The headers as sent.
+    ///   - body: The body bytes, or `nil` for none.
     public init(method: HTTPMethod, url: URL, headers: [String: String], body: Data?) {
         self.method = method
         self.url = url
@@ -25,6 +31,9 @@ public struct RecordedRequest: Sendable {
     }
 
     /// The value of a header, looked up without regard to case.
+    ///
+    /// - Parameter name: The header's name, in any case.
+    /// - Returns: The value, or `nil`.
     public func header(_ name: String) -> String? {
         headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
@@ -35,6 +44,11 @@ public struct RecordedRequest: Sendable {
     /// Pass the app's decoder when its encoder uses a key or date strategy.
     /// ``MockServerRequest/decodedBody(as:decoder:)`` reads a request that reached a `MockServer` the
     /// same way.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - decoder: The decoder; pass the app's when it uses a key or date strategy.
+    /// - Returns: The decoded body.
     public func decodedBody<T: Decodable>(as type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
         guard let body else {
             let context = DecodingError.Context(

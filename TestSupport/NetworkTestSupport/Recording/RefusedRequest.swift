@@ -11,6 +11,11 @@ public struct RefusedRequest: Sendable, CustomStringConvertible {
     public let error: NetworkError
 
     /// Creates a refused request.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - urlString: The URL string exactly as the caller passed it.
+    ///   - error: The error the error handler received.
     public init(method: HTTPMethod, urlString: String, error: NetworkError) {
         self.method = method
         self.urlString = urlString

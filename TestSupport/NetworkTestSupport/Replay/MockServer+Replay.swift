@@ -3,6 +3,11 @@ import Foundation
 extension MockServer {
     /// A stopped server whose ``handler`` answers from `archive`'s entries (see
     /// ``replay(_:matchingBody:)``).
+    ///
+    /// - Parameters:
+    ///   - archive: The recording to answer from.
+    ///   - matchingBody: Whether a request must also have the recorded body (JSON compared by value, in any key order) to match an entry.
+    ///   - maxRequestBodySize: The largest request body the server accepts; a larger one is answered with 413.
     public convenience init(
         replaying archive: HARArchive, matchingBody: Bool = false, maxRequestBodySize: Int = 16 * 1024 * 1024
     ) {
@@ -16,6 +21,10 @@ extension MockServer {
     ///
     /// A request no entry matches is answered with `500` and a plain-text body naming the closest
     /// entries.
+    ///
+    /// - Parameters:
+    ///   - archive: The recording to answer from.
+    ///   - matchingBody: Whether a request must also have the recorded body (JSON compared by value, in any key order) to match an entry.
     @discardableResult
     public func replay(_ archive: HARArchive, matchingBody: Bool = false) -> HARReplay {
         let replay = HARReplay(archive, matchingBody: matchingBody, matchingHost: false)

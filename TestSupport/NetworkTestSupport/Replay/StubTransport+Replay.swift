@@ -17,6 +17,10 @@ extension StubTransport {
     /// let replay = stubs.replay(try HARArchive(contentsOf: harFile))
     /// let network = stubs.makeNetworkLayer(baseURL: URL(string: "https://api.example.com/v1/"))
     /// ```
+    ///
+    /// - Parameters:
+    ///   - archive: The recording to answer from.
+    ///   - matchingBody: Whether a request must also have the recorded body (JSON compared by value, in any key order) to match an entry.
     @discardableResult
     public func replay(_ archive: HARArchive, matchingBody: Bool = false) -> HARReplay {
         let replay = HARReplay(archive, matchingBody: matchingBody, matchingHost: true)

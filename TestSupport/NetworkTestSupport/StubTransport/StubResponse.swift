@@ -17,6 +17,12 @@ public struct StubResponse: Sendable {
     public var delay: TimeInterval
 
     /// An HTTP reply with a status, headers and raw body.
+    ///
+    /// - Parameters:
+    ///   - status: The status code.
+    ///   - headers: The reply's headers.
+    ///   - body: The body, sent as is.
+    ///   - delay: Seconds to wait before answering.
     public init(
         status: Int = 200, headers: [String: String] = [:], body: Data = Data(), delay: TimeInterval = 0
     ) {
@@ -32,6 +38,14 @@ public struct StubResponse: Sendable {
     /// An HTTP reply whose body is `value` encoded as JSON, with `Content-Type: application/json`.
     ///
     /// A value that cannot be encoded becomes a `500` whose body says why, so the test fails visibly.
+    ///
+    /// - Parameters:
+    ///   - value: The body, encoded with `encoder`.
+    ///   - status: The status code.
+    ///   - headers: The reply's headers.
+    ///   - encoder: Encodes `value`.
+    ///   - delay: Seconds to wait before answering.
+    /// - Returns: The reply.
     public static func json<T: Encodable>(
         _ value: T, status: Int = 200, headers: [String: String] = [:], encoder: JSONEncoder = JSONEncoder(),
         delay: TimeInterval = 0
@@ -53,6 +67,13 @@ public struct StubResponse: Sendable {
     /// (`Bundle.module.url(forResource: "todos", withExtension: "json")`); a missing file becomes a `500`
     /// that says so. A `.json` file is sent with `Content-Type: application/json` unless `headers` names
     /// a type.
+    ///
+    /// - Parameters:
+    ///   - url: The file, read now.
+    ///   - status: The status code.
+    ///   - headers: The reply's headers.
+    ///   - delay: Seconds to wait before answering.
+    /// - Returns: The reply.
     public static func file(
         _ url: URL, status: Int = 200, headers: [String: String] = [:], delay: TimeInterval = 0
     ) -> StubResponse {
@@ -72,11 +93,21 @@ public struct StubResponse: Sendable {
     }
 
     /// A transport failure, such as `URLError(.notConnectedToInternet)`.
+    ///
+    /// - Parameters:
+    ///   - error: The error URLSession reports.
+    ///   - delay: Seconds to wait before answering.
+    /// - Returns: The failure.
     public static func failure(_ error: URLError, delay: TimeInterval = 0) -> StubResponse {
         StubResponse(kind: .failure(error), delay: delay)
     }
 
     /// A reply that is a plain `URLResponse`, not an HTTP one (what a `data:` URL gives).
+    ///
+    /// - Parameters:
+    ///   - body: The body.
+    ///   - delay: Seconds to wait before answering.
+    /// - Returns: The reply.
     public static func notHTTP(body: Data = Data(), delay: TimeInterval = 0) -> StubResponse {
         StubResponse(kind: .notHTTP(body: body), delay: delay)
     }

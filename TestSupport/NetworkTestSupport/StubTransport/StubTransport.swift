@@ -40,6 +40,11 @@ public final class StubTransport: @unchecked Sendable {
     /// Answers requests with `method` (any method when `nil`) whose URL `matcher` accepts.
     ///
     /// The most recently added matching stub answers, so a test can override an earlier one.
+    ///
+    /// - Parameters:
+    ///   - method: The requests' HTTP method; `nil` for any.
+    ///   - matcher: Which URLs: a string literal matches one exactly; see ``RequestMatcher``.
+    ///   - response: The answer.
     public func stub(_ method: HTTPMethod? = nil, _ matcher: RequestMatcher, with response: StubResponse) {
         stub(method, matcher) { _ in response }
     }
@@ -88,6 +93,17 @@ public final class StubTransport: @unchecked Sendable {
 
     /// A `NetworkLayer` whose requests this transport answers; the parameters are `NetworkLayer.init`'s
     /// (every attempt of a retried request is answered and recorded).
+    ///
+    /// - Parameters:
+    ///   - baseURL: Resolves relative URL strings.
+    ///   - defaultHeaders: Headers for every request.
+    ///   - encoder: Encodes JSON bodies.
+    ///   - decoder: Decodes JSON replies.
+    ///   - callbackQueue: Where handlers run.
+    ///   - timeout: Seconds a request may wait for data.
+    ///   - retryPolicy: When a failed request is sent again.
+    ///   - interceptors: Stages that adapt each attempt and may ask for another.
+    /// - Returns: A layer with a session of its own, answered by this transport.
     public func makeNetworkLayer(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
