@@ -284,6 +284,114 @@ open class NetworkLayer: @unchecked Sendable {
             errorHandler)
     }
 
+    // MARK: - Downloads and uploads
+    //
+    // Transfers are requests too: each method builds a `NetworkRequest` and calls `send`. The details are
+    // in `Transfers/` and the README's "Downloads and uploads".
+
+    /// Downloads to `destination`, resuming a partial download left there; `successHandler` gets
+    /// `destination` once the file is complete.
+    @discardableResult
+    open func download(
+        urlString: String, to destination: URL, options: DownloadOptions = [],
+        headers: [String: String] = [:],
+        progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (URL) -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(
+            .download(
+                urlString: urlString, headers: headers, to: destination, options: options,
+                progressHandler: progressHandler),
+            successHandler: { successHandler($0.value) }, errorHandler: errorHandler)
+    }
+
+    /// Downloads an endpoint's reply to `destination`, as `download(urlString:to:…)` does.
+    @discardableResult
+    open func download(
+        _ endpoint: any Endpoint, to destination: URL, options: DownloadOptions = [],
+        progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (URL) -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(
+            .download(endpoint, to: destination, options: options, progressHandler: progressHandler),
+            successHandler: { successHandler($0.value) }, errorHandler: errorHandler)
+    }
+
+    /// Uploads a file, streamed from disk, and decodes the reply as `R`; `contentType` defaults to one
+    /// guessed from the file's extension.
+    @discardableResult
+    open func upload<R: Decodable & SendableMetatype>(
+        urlString: String, method: HTTPMethod = .post, fileURL: URL, contentType: String? = nil,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .file(fileURL, contentType: contentType ?? MediaTypes.guess(for: fileURL)),
+            headers, progressHandler, { successHandler($0.value) }, errorHandler)
+    }
+
+    /// Uploads a file; any 2xx reply is success.
+    @discardableResult
+    open func upload(
+        urlString: String, method: HTTPMethod = .post, fileURL: URL, contentType: String? = nil,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .file(fileURL, contentType: contentType ?? MediaTypes.guess(for: fileURL)),
+            headers, progressHandler, { (_: NetworkResponse<EmptyResponse>) in successHandler() },
+            errorHandler)
+    }
+
+    /// Uploads `data` (`application/octet-stream` unless `contentType` says otherwise) and decodes the
+    /// reply as `R`.
+    @discardableResult
+    open func upload<R: Decodable & SendableMetatype>(
+        urlString: String, method: HTTPMethod = .post, data: Data, contentType: String? = nil,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .data(data, contentType: contentType ?? "application/octet-stream"), headers,
+            progressHandler, { successHandler($0.value) }, errorHandler)
+    }
+
+    /// Uploads `data`; any 2xx reply is success.
+    @discardableResult
+    open func upload(
+        urlString: String, method: HTTPMethod = .post, data: Data, contentType: String? = nil,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .data(data, contentType: contentType ?? "application/octet-stream"), headers,
+            progressHandler, { (_: NetworkResponse<EmptyResponse>) in successHandler() }, errorHandler)
+    }
+
+    /// Uploads a `multipart/form-data` form, its files streamed from disk, and decodes the reply as `R`.
+    @discardableResult
+    open func upload<R: Decodable & SendableMetatype>(
+        urlString: String, method: HTTPMethod = .post, multipart: MultipartFormData,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .multipart(multipart), headers, progressHandler, { successHandler($0.value) },
+            errorHandler)
+    }
+
+    /// Uploads a `multipart/form-data` form; any 2xx reply is success.
+    @discardableResult
+    open func upload(
+        urlString: String, method: HTTPMethod = .post, multipart: MultipartFormData,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .multipart(multipart), headers, progressHandler,
+            { (_: NetworkResponse<EmptyResponse>) in successHandler() }, errorHandler)
+    }
+
     // MARK: - DELETE
 
     /// Sends a DELETE request and decodes the JSON reply as `R`.

@@ -24,7 +24,16 @@ extension NetworkLayer {
                 monitors.emit { $0.didFinish(monitored, with: result, metrics: metrics) }
             }
         }
-        let task = RequestTask(callbackQueue: callbackQueue, failureHandler: errorHandler, report: report)
+        let progress = request.progressHandler.map { ProgressReporter(queue: callbackQueue, handler: $0) }
+        let task = RequestTask(
+            callbackQueue: callbackQueue,
+            failureHandler: progress.map { progress in
+                {
+                    progress.end()
+                    errorHandler($0)
+                }
+            } ?? errorHandler,
+            report: report)
         let urlRequest: URLRequest
         do {
             urlRequest = try builder.urlRequest(for: request)
@@ -42,6 +51,7 @@ extension NetworkLayer {
                     headers: ResponseHeaders(reply.response), url: reply.response.url, data: reply.body,
                     metrics: meter.metrics)
                 task.succeed(raw: monitors == nil ? nil : response.map { _ in reply.body }) {
+                    progress?.finish()
                     successHandler(response)
                 }
             } catch {
@@ -64,10 +74,18 @@ extension NetworkLayer {
         let expectation = ReplyExpectation(
             method: request.method, acceptableContentTypes: request.acceptableContentTypes)
         let limit = request.maximumResponseSize ?? maximumResponseSize
+        let route: TransportRoute
+        do throws(NetworkError) {
+            route = try TransportRoute(request.transfer, limit: limit, progress: progress)
+        } catch {
+            task.fail(error)
+            return task
+        }
         let transport = transport
         let redirectPolicy = redirectPolicy
         let send: RequestAttempts<Reply>.Send = { attempt, done in
-            let number = meter.beginAttempt(sending: attempt.httpBody?.count ?? 0)
+            let number = meter.beginAttempt(
+                sending: route.bodyLength.map(Int.init) ?? attempt.httpBody?.count ?? 0)
             let monitoredAttempt = monitored.map { MonitoredAttempt(of: $0, number: number) }
             if let monitors, let monitoredAttempt {
                 monitors.emit {
@@ -75,9 +93,10 @@ extension NetworkLayer {
                     $0.didStart(monitoredAttempt)
                 }
             }
-            let cancel = transport.send(attempt, limit: limit, redirectPolicy: redirectPolicy) { result in
+            let cancel = transport.send(attempt, route: route, redirectPolicy: redirectPolicy) { result in
                 task.transportFinished()
-                meter.endAttempt(respondedAt: result.respondedAt, receiving: result.body.count)
+                meter.endAttempt(
+                    respondedAt: result.respondedAt, receiving: result.body.count + Int(result.storedBytes))
                 if let monitors, let monitoredAttempt, let response = result.response as? HTTPURLResponse {
                     monitors.emit { $0.didReceive(response, body: result.body, for: monitoredAttempt) }
                 }
