@@ -15,7 +15,7 @@ import Foundation
 /// carries the body's exact `Content-Length`. Each part has a `Content-Disposition` with its name (and
 /// file name), and file parts a `Content-Type`. Quotes and line breaks in names are percent-encoded as
 /// browsers do (`"` as `%22`).
-public struct MultipartFormData: Sendable {
+public struct MultipartFormData: Sendable, Equatable {
     /// The parts, in the order they were appended.
     public private(set) var parts: [Part] = []
     /// The boundary between parts: random, so it never occurs in the content.

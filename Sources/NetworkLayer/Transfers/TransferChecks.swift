@@ -40,3 +40,25 @@ extension TransferDescription {
         }
     }
 }
+
+extension UploadSource {
+    /// Every byte the real layer would send, read into memory: for test doubles, which record uploads.
+    package func encodedBytes() throws(NetworkError) -> Data {
+        let stream = try UploadBody.prepare(self).makeStream()
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        stream.open()
+        defer { stream.close() }
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            if count < 0, let error = stream.streamError as? URLError { throw .transport(error) }
+            guard count > 0 else { return data }
+            data.append(buffer, count: count)
+        }
+    }
+
+    /// The number of bytes the real layer would send.
+    package func length() throws(NetworkError) -> Int64 {
+        try UploadBody.prepare(self).length
+    }
+}
