@@ -12,8 +12,10 @@ final class HarnessSmokeTests: XCTestCase {
         let queue = DispatchQueue(label: "benchmark-smoke")
         let report = NetworkBenchmarks.measure(baseURL: server.baseURL, counts: .smoke, queue: queue)
         XCTAssertEqual(
-            report.rows.count, 6, "every workload but main-queue time (which needs the main queue)")
-        for row in report.rows where row.unit == "requests/s" {
+            report.rows.count, 6 + 6,
+            "every workload but main-queue time (which needs the main queue), and the transfers: speed and "
+                + "memory against raw downloadTask, uploadTask(fromFile:) and httpBody")
+        for row in report.rows where row.unit.hasSuffix("/s") {
             XCTAssertGreaterThan(row.layer, 0, row.workload)
             XCTAssertGreaterThan(row.raw, 0, row.workload)
         }

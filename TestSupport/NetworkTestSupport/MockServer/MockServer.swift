@@ -37,13 +37,21 @@ public final class MockServer: @unchecked Sendable {
     /// The largest request body accepted; a larger one is answered with 413.
     public let maxRequestBodySize: Int
 
-    private let state = ServerState()
+    private let state: ServerState
     private let lock = NSLock()
     private var runtime: ServerRuntime?
 
     /// A stopped server. `handler` answers requests when no reply is queued.
-    public init(maxRequestBodySize: Int = 16 * 1024 * 1024, handler: Handler? = nil) {
+    ///
+    /// With `discardsRequestBodies`, bodies are read and counted but not kept (``MockServerRequest/body``
+    /// is empty, ``MockServerRequest/bodyLength`` says how many bytes came): for uploads of hundreds of
+    /// megabytes, which would otherwise sit in memory.
+    public init(
+        maxRequestBodySize: Int = 16 * 1024 * 1024, discardsRequestBodies: Bool = false,
+        handler: Handler? = nil
+    ) {
         self.maxRequestBodySize = maxRequestBodySize
+        state = ServerState(discardsBodies: discardsRequestBodies)
         state.currentHandler = handler
     }
 
