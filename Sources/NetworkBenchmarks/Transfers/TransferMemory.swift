@@ -28,7 +28,7 @@ enum TransferMemory {
             try? FileManager.default.removeItem(at: folder)
         }
         guard let blob = server.url("/blob/\(bytes)"), let warmBlob = server.url("/blob/1000000"),
-            let upload = server.url("/upload")
+            let upload = server.url("/upload"), let steadyBlob = server.url("/blob/\(bytes)?rate=400")
         else { return false }
         let destination = folder.appendingPathComponent("download.bin")
         let clients: [TransferClient] = [
@@ -41,6 +41,11 @@ enum TransferMemory {
         say("|---|---|---|---|---|")
         for client in clients.prefix(2) {
             report("download", client, bytes) { client.download(blob, to: destination, completion: $0) }
+        }
+        for client in clients.prefix(2) {
+            report("download at ~400 MB/s", client, bytes) {
+                client.download(steadyBlob, to: destination, completion: $0)
+            }
         }
         for client in clients {
             report("upload from a file", client, bytes) { client.upload(file, to: upload, completion: $0) }

@@ -2,7 +2,7 @@ import Foundation
 import NetworkTestSupport
 
 /// The embedded server the transfer workloads use, whatever `--base-url` says: `GET /blob/<bytes>`
-/// streams that many bytes (with a `Content-Length` and an `ETag`), and `POST`/`PUT /upload` reads a body
+/// streams that many bytes (with a `Content-Length` and an `ETag`; `?rate=<MB/s>` throttles it), and `POST`/`PUT /upload` reads a body
 /// without keeping it and answers `{"length": <bytes received>}`.
 enum TransferServer {
     static func start() throws -> MockServer {
@@ -11,9 +11,12 @@ enum TransferServer {
             if request.method == "GET", request.path.hasPrefix("/blob/"),
                 let size = Int(request.path.dropFirst(6))
             {
-                return MockResponse(
+                let reply = MockResponse(
                     headers: ["ETag": "\"blob-\(size)\"", "Content-Type": "application/octet-stream"],
                     content: .repeating(0x61, count: size))
+                // `?rate=N`: about N MB/s, N/100 MB every 10 ms.
+                guard let rate = request.queryValue("rate").flatMap(Int.init), rate > 0 else { return reply }
+                return reply.throttled(bytes: rate * 10_000, every: 0.01)
             }
             if request.path == "/upload" { return .json(raw: "{\"length\":\(request.bodyLength)}") }
             return MockResponse(status: 404)
