@@ -20,6 +20,10 @@ enum NetworkBenchmarks {
                 exit(1)
             }
         }
+        if let index = arguments.firstIndex(of: "--transfer-case"), arguments.count > index + 3 {
+            let (transfer, client, bytes) = (arguments[index + 1], arguments[index + 2], arguments[index + 3])
+            exit(TransferMemory.runCase(transfer, client: client, bytes: Int(bytes) ?? 1_000_000_000) ? 0 : 1)
+        }
         if arguments.contains("--transfers") {
             let bytes = value(of: "--bytes", in: arguments).flatMap(Int.init) ?? 1_000_000_000
             exit(TransferMemory.run(bytes: max(1, bytes)) ? 0 : 1)

@@ -2,22 +2,62 @@ import Foundation
 import NetworkTestSupport
 
 /// `NetworkBenchmarks --transfers [--bytes N]`: the peak growth of resident memory while 1 GB is
-/// downloaded to a file and uploaded from one at full loopback speed, NetworkLayer and raw URLSession
-/// each in turn, the layer first (the process is then at its smallest, so its figure is the least
-/// flattered).
+/// downloaded to a file and uploaded from one, at full loopback speed (and a download at about
+/// 400 MB/s), NetworkLayer and raw URLSession. Each case runs in a process of its own, so that no case
+/// inherits what the allocator kept from another.
 enum TransferMemory {
+    private struct Case {
+        let transfer: String
+        let client: String
+    }
+
+    private static let cases = [
+        Case(transfer: "download", client: "layer"), Case(transfer: "download", client: "raw"),
+        Case(transfer: "download at ~400 MB/s", client: "layer"),
+        Case(transfer: "download at ~400 MB/s", client: "raw"),
+        Case(transfer: "upload from a file", client: "layer"),
+        Case(transfer: "upload from a file", client: "raw"),
+        Case(transfer: "upload from a file", client: "httpBody"),
+    ]
+
+    /// Runs every case in a child process and prints the table.
     static func run(bytes: Int) -> Bool {
         guard ProcessStats.residentBytes() != nil else {
             say("Resident memory can't be read here (no /proc).")
             return false
         }
+        say("| \(bytes / 1_000_000) MB | client | seconds | MB/s | peak memory growth |")
+        say("|---|---|---|---|---|")
+        var ok = true
+        for item in cases {
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            child.arguments = ["--transfer-case", item.transfer, item.client, String(bytes)]
+            let output = Pipe()
+            child.standardOutput = output
+            do {
+                try child.run()
+            } catch {
+                say("Could not run \(item.transfer) with \(item.client): \(error)")
+                return false
+            }
+            let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            child.waitUntilExit()
+            ok = ok && child.terminationStatus == 0
+            say(line.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return ok
+    }
+
+    /// One case, in this process: prints its table row.
+    static func runCase(_ transfer: String, client name: String, bytes: Int) -> Bool {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("NetworkBenchmarks-\(UUID().uuidString)", isDirectory: true)
         let server: MockServer
         let file = folder.appendingPathComponent("upload.bin")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try writeTestFile(file, size: bytes)
+            if transfer.hasPrefix("upload") { try writeTestFile(file, size: bytes) }
             server = try TransferServer.start()
         } catch {
             say("Could not prepare: \(error)")
@@ -27,44 +67,34 @@ enum TransferMemory {
             server.stop()
             try? FileManager.default.removeItem(at: folder)
         }
-        guard let blob = server.url("/blob/\(bytes)"), let warmBlob = server.url("/blob/1000000"),
-            let upload = server.url("/upload"), let steadyBlob = server.url("/blob/\(bytes)?rate=400")
+        let client: TransferClient =
+            switch name {
+            case "layer": LayerTransferClient()
+            case "raw": RawTransferClient(uploadForm: .fromFile)
+            default: RawTransferClient(uploadForm: .httpBody)
+            }
+        let rate = transfer.contains("400") ? "?rate=400" : ""
+        guard let blob = server.url("/blob/\(bytes)\(rate)"), let warmBlob = server.url("/blob/1000000"),
+            let upload = server.url("/upload")
         else { return false }
         let destination = folder.appendingPathComponent("download.bin")
-        let clients: [TransferClient] = [
-            LayerTransferClient(), RawTransferClient(uploadForm: .fromFile),
-            RawTransferClient(uploadForm: .httpBody),
-        ]
-        // Sessions, connections and the allocator's arenas exist before anything is measured.
-        for client in clients { _ = transfer { client.download(warmBlob, to: destination, completion: $0) } }
-        say("| \(bytes / 1_000_000) MB at full speed | client | seconds | MB/s | peak memory growth |")
-        say("|---|---|---|---|---|")
-        for client in clients.prefix(2) {
-            report("download", client, bytes) { client.download(blob, to: destination, completion: $0) }
-        }
-        for client in clients.prefix(2) {
-            report("download at ~400 MB/s", client, bytes) {
-                client.download(steadyBlob, to: destination, completion: $0)
+        // The session, its connection and the allocator's arenas exist before anything is measured.
+        _ = measure { client.download(warmBlob, to: destination, completion: $0) }
+        let (ok, seconds, growth) = measure { done in
+            if transfer.hasPrefix("upload") {
+                client.upload(file, to: upload, completion: done)
+            } else {
+                client.download(blob, to: destination, completion: done)
             }
         }
-        for client in clients {
-            report("upload from a file", client, bytes) { client.upload(file, to: upload, completion: $0) }
-        }
-        return true
-    }
-
-    private static func report(
-        _ what: String, _ client: TransferClient, _ bytes: Int,
-        _ start: (@escaping @Sendable (Bool) -> Void) -> Void
-    ) {
-        let (ok, seconds, growth) = transfer(start)
         say(
-            "| \(what) | \(client.name) | \(String(format: "%.2f", seconds)) | "
+            "| \(transfer) | \(client.name) | \(String(format: "%.2f", seconds)) | "
                 + "\(String(format: "%.0f", Double(bytes) / 1e6 / seconds)) | "
                 + "\(ok ? String(format: "%+.1f MB", Double(growth) / 1e6) : "failed") |")
+        return ok
     }
 
-    private static func transfer(_ start: (@escaping @Sendable (Bool) -> Void) -> Void) -> (Bool, Double, Int)
+    private static func measure(_ start: (@escaping @Sendable (Bool) -> Void) -> Void) -> (Bool, Double, Int)
     {
         let done = DispatchSemaphore(value: 0)
         let result = Flag()
