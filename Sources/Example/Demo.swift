@@ -28,6 +28,10 @@ final class Demo {
                 "Asking for a report the server is too slow to send (timeout 2 s)",
                 { self.presenter.loadReport(then: $0) }
             ),
+            (
+                "Downloading the employee handbook",
+                { HandbookDownload(networkLayer: self.presenter.networkLayer).run(then: $0) }
+            ),
         ]
     }
 

@@ -5,8 +5,15 @@ import NetworkTestSupport
 enum DemoServer {
     static func start() throws -> MockServer {
         let store = EmployeeStore()
+        // 8 MB at about 4 MB/s, so the progress bar has two seconds to move.
+        let handbook = MockResponse(
+            headers: ["Content-Type": "application/pdf", "ETag": "\"handbook-1\""],
+            body: Data(repeating: 0x25, count: 8_000_000)
+        ).supportingRanges().throttled(bytes: 128 * 1024, every: 0.03)
         let server = MockServer { request in
             switch (request.method, request.path) {
+            case ("GET", "/files/handbook.pdf"):
+                return handbook
             case ("GET", "/employees"):
                 return try .json(store.all)
             case ("POST", "/employees"):

@@ -3,7 +3,8 @@ import NetworkLayer
 import NetworkTestSupport
 
 // `swift run Example` runs a presenter against an embedded employees API on 127.0.0.1.
-// `swift run Example --base-url URL` runs the same presenter against a real server.
+// `swift run Example --base-url URL` runs the same presenter against a real server (it also downloads
+// `files/handbook.pdf` from it, with a progress bar).
 
 func baseURLArgument() -> URL? {
     let arguments = CommandLine.arguments

@@ -5,6 +5,8 @@ import NetworkTestSupport
 /// `swift run -c release NetworkBenchmarks [--base-url URL] [--json FILE] [--rounds N] [--only TEXT] [--smoke]`
 /// `swift run -c release NetworkBenchmarks --write-fixtures DIR` writes the JSON files nginx serves.
 /// `swift run -c release NetworkBenchmarks --hostile [--rounds N]` measures memory under hostile replies.
+/// `swift run -c release NetworkBenchmarks --transfers [--bytes N]` measures memory while 1 GB is downloaded
+/// and uploaded.
 @main
 enum NetworkBenchmarks {
     static func main() {
@@ -18,6 +20,14 @@ enum NetworkBenchmarks {
                 say("Could not write the fixtures: \(error)")
                 exit(1)
             }
+        }
+        if let index = arguments.firstIndex(of: "--transfer-case"), arguments.count > index + 3 {
+            let (transfer, client, bytes) = (arguments[index + 1], arguments[index + 2], arguments[index + 3])
+            exit(TransferMemory.runCase(transfer, client: client, bytes: Int(bytes) ?? 1_000_000_000) ? 0 : 1)
+        }
+        if arguments.contains("--transfers") {
+            let bytes = value(of: "--bytes", in: arguments).flatMap(Int.init) ?? 1_000_000_000
+            exit(TransferMemory.run(bytes: max(1, bytes)) ? 0 : 1)
         }
         if arguments.contains("--hostile") {
             let rounds = value(of: "--rounds", in: arguments).flatMap(Int.init) ?? 3
@@ -89,7 +99,10 @@ enum NetworkBenchmarks {
             queue: queue, counts: counts)
         workloads.log = log
         workloads.only = only
-        let rows = workloads.runAll()
+        var transfers = TransferWorkloads(counts: counts)
+        transfers.log = log
+        transfers.only = only
+        let rows = workloads.runAll() + transfers.run()
         return Report(
             date: ISO8601DateFormatter().string(from: Date()), machine: Report.machineDescription(),
             server: baseURL.absoluteString, rounds: counts.rounds, rows: rows)

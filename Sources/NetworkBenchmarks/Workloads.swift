@@ -28,10 +28,12 @@ struct Counts: Sendable {
     var largeAt8 = 48
     var largeAt64 = 96
     var memoryRequests = 50_000
+    /// The size of the download and of the upload in the transfer workloads.
+    var transferBytes = 200_000_000
 
     static let smoke = Counts(
         rounds: 1, smallSequential: 5, smallConcurrent: 10, postSequential: 5, largeAt8: 2, largeAt64: 3,
-        memoryRequests: 20)
+        memoryRequests: 20, transferBytes: 1_000_000)
 }
 
 /// The workloads, each run on both clients, alternating A, B, A, B to cancel drift.

@@ -332,6 +332,189 @@ open class NetworkLayer: @unchecked Sendable {
             errorHandler)
     }
 
+    // MARK: - Downloads and uploads
+    //
+    // Transfers are requests too: each method builds a `NetworkRequest` and calls `send`. The details are
+    // in `Transfers/` and the README's "Downloads and uploads".
+
+    /// Downloads to `destination`, resuming a partial download left there; `successHandler` gets
+    /// `destination` once the file is complete.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - destination: Where the file goes once complete; its partial download sits beside it until then.
+    ///   - options: How to treat an existing file or partial download; none by default.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - progressHandler: Receives the progress on ``callbackQueue``, at most about 30 times a second, the last call before success.
+    ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    @discardableResult
+    open func download(
+        urlString: String, to destination: URL, options: DownloadOptions = [],
+        headers: [String: String] = [:],
+        progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (URL) -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(
+            .download(
+                urlString: urlString, headers: headers, to: destination, options: options,
+                progressHandler: progressHandler),
+            successHandler: { successHandler($0.value) }, errorHandler: errorHandler)
+    }
+
+    /// Downloads an endpoint's reply to `destination`, as `download(urlString:to:…)` does.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The request's path, method, query and headers.
+    ///   - destination: Where the file goes once complete; its partial download sits beside it until then.
+    ///   - options: How to treat an existing file or partial download; none by default.
+    ///   - progressHandler: Receives the progress on ``callbackQueue``, at most about 30 times a second, the last call before success.
+    ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    @discardableResult
+    open func download(
+        _ endpoint: any Endpoint, to destination: URL, options: DownloadOptions = [],
+        progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (URL) -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(
+            .download(endpoint, to: destination, options: options, progressHandler: progressHandler),
+            successHandler: { successHandler($0.value) }, errorHandler: errorHandler)
+    }
+
+    /// Uploads a file, streamed from disk, and decodes the reply as `R`; `contentType` defaults to one
+    /// guessed from the file's extension.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - method: The HTTP method; POST by default.
+    ///   - fileURL: The file to send, streamed from disk.
+    ///   - contentType: The body's `Content-Type`; guessed from the file name or `application/octet-stream` when `nil`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - progressHandler: Receives the progress on ``callbackQueue``, at most about 30 times a second, the last call before success.
+    ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    @discardableResult
+    open func upload<R: Decodable & SendableMetatype>(
+        urlString: String, method: HTTPMethod = .post, fileURL: URL, contentType: String? = nil,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .file(fileURL, contentType: contentType ?? MediaTypes.guess(for: fileURL)),
+            headers, progressHandler, { successHandler($0.value) }, errorHandler)
+    }
+
+    /// Uploads a file; any 2xx reply is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - method: The HTTP method; POST by default.
+    ///   - fileURL: The file to send, streamed from disk.
+    ///   - contentType: The body's `Content-Type`; guessed from the file name or `application/octet-stream` when `nil`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - progressHandler: Receives the progress on ``callbackQueue``, at most about 30 times a second, the last call before success.
+    ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    @discardableResult
+    open func upload(
+        urlString: String, method: HTTPMethod = .post, fileURL: URL, contentType: String? = nil,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .file(fileURL, contentType: contentType ?? MediaTypes.guess(for: fileURL)),
+            headers, progressHandler, { (_: NetworkResponse<EmptyResponse>) in successHandler() },
+            errorHandler)
+    }
+
+    /// Uploads `data` (`application/octet-stream` unless `contentType` says otherwise) and decodes the
+    /// reply as `R`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - method: The HTTP method; POST by default.
+    ///   - data: The bytes to send.
+    ///   - contentType: The body's `Content-Type`; guessed from the file name or `application/octet-stream` when `nil`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - progressHandler: Receives the progress on ``callbackQueue``, at most about 30 times a second, the last call before success.
+    ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    @discardableResult
+    open func upload<R: Decodable & SendableMetatype>(
+        urlString: String, method: HTTPMethod = .post, data: Data, contentType: String? = nil,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .data(data, contentType: contentType ?? "application/octet-stream"), headers,
+            progressHandler, { successHandler($0.value) }, errorHandler)
+    }
+
+    /// Uploads `data`; any 2xx reply is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - method: The HTTP method; POST by default.
+    ///   - data: The bytes to send.
+    ///   - contentType: The body's `Content-Type`; guessed from the file name or `application/octet-stream` when `nil`.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - progressHandler: Receives the progress on ``callbackQueue``, at most about 30 times a second, the last call before success.
+    ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    @discardableResult
+    open func upload(
+        urlString: String, method: HTTPMethod = .post, data: Data, contentType: String? = nil,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .data(data, contentType: contentType ?? "application/octet-stream"), headers,
+            progressHandler, { (_: NetworkResponse<EmptyResponse>) in successHandler() }, errorHandler)
+    }
+
+    /// Uploads a `multipart/form-data` form, its files streamed from disk, and decodes the reply as `R`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - method: The HTTP method; POST by default.
+    ///   - multipart: The form: its fields and files, files streamed from disk.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - progressHandler: Receives the progress on ``callbackQueue``, at most about 30 times a second, the last call before success.
+    ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    @discardableResult
+    open func upload<R: Decodable & SendableMetatype>(
+        urlString: String, method: HTTPMethod = .post, multipart: MultipartFormData,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .multipart(multipart), headers, progressHandler, { successHandler($0.value) },
+            errorHandler)
+    }
+
+    /// Uploads a `multipart/form-data` form; any 2xx reply is success.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
+    ///   - method: The HTTP method; POST by default.
+    ///   - multipart: The form: its fields and files, files streamed from disk.
+    ///   - headers: Headers for this request; they override ``defaultHeaders``.
+    ///   - progressHandler: Receives the progress on ``callbackQueue``, at most about 30 times a second, the last call before success.
+    ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
+    ///   - errorHandler: Receives the failure on ``callbackQueue``.
+    @discardableResult
+    open func upload(
+        urlString: String, method: HTTPMethod = .post, multipart: MultipartFormData,
+        headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        sendUpload(
+            method, urlString, .multipart(multipart), headers, progressHandler,
+            { (_: NetworkResponse<EmptyResponse>) in successHandler() }, errorHandler)
+    }
+
     // MARK: - DELETE
 
     /// Sends a DELETE request and decodes the JSON reply as `R`.

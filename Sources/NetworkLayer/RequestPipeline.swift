@@ -25,7 +25,16 @@ extension NetworkLayer {
                 monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }
             }
         }
-        let task = RequestTask(callbackQueue: callbackQueue, failureHandler: errorHandler, report: report)
+        let progress = request.progressHandler.map { ProgressReporter(queue: callbackQueue, handler: $0) }
+        let task = RequestTask(
+            callbackQueue: callbackQueue,
+            failureHandler: progress.map { progress in
+                {
+                    progress.end()
+                    errorHandler($0)
+                }
+            } ?? errorHandler,
+            report: report)
         let urlRequest: URLRequest
         do {
             urlRequest = try builder.urlRequest(for: request)
@@ -43,6 +52,7 @@ extension NetworkLayer {
                     headers: ResponseHeaders(reply.response), url: reply.response.url, data: reply.body,
                     metrics: meter.metrics)
                 task.succeed(raw: monitors == nil ? nil : response.map { _ in reply.body }) {
+                    progress?.finish()
                     successHandler(response)
                 }
             } catch {
@@ -65,6 +75,13 @@ extension NetworkLayer {
         let expectation = ReplyExpectation(
             method: request.method, acceptableContentTypes: request.acceptableContentTypes)
         let limit = request.maximumResponseSize ?? maximumResponseSize
+        let route: TransportRoute
+        do throws(NetworkError) {
+            route = try TransportRoute(request.transfer, limit: limit, progress: progress)
+        } catch {
+            task.fail(error)
+            return task
+        }
         let transport = transport
         let redirectPolicy = redirectPolicy
         let checker = builder
@@ -75,7 +92,8 @@ extension NetworkLayer {
             case .success(let checked): attempt = checked
             case .failure(let error): return done(.failure(error))
             }
-            let number = meter.beginAttempt(sending: attempt.httpBody?.count ?? 0)
+            let number = meter.beginAttempt(
+                sending: route.bodyLength.map(Int.init) ?? attempt.httpBody?.count ?? 0)
             let monitoredAttempt = monitored.map { MonitoredAttempt(of: $0, number: number) }
             if let monitors, let monitoredAttempt {
                 monitors.emit {
@@ -83,9 +101,10 @@ extension NetworkLayer {
                     $0.didStart(monitoredAttempt)
                 }
             }
-            let cancel = transport.send(attempt, limit: limit, redirectPolicy: redirectPolicy) { result in
+            let cancel = transport.send(attempt, route: route, redirectPolicy: redirectPolicy) { result in
                 task.transportFinished()
-                meter.endAttempt(respondedAt: result.respondedAt, receiving: result.body.count)
+                meter.endAttempt(
+                    respondedAt: result.respondedAt, receiving: result.body.count + Int(result.storedBytes))
                 // Only a reply that arrived in full: not one cut off by a cancel, a timeout or the size limit.
                 if let monitors, let monitoredAttempt, result.error == nil,
                     let response = result.response as? HTTPURLResponse

@@ -26,18 +26,27 @@ package struct RequestBuilder: Sendable {
         let url = try url(for: description)
         let body = try description.body.encoded(with: encoder)
         if let body, !Self.isValidValue(body.contentType) { throw .invalidHeader("Content-Type") }
+        let upload = try description.transfer?.checked()
         var request = URLRequest(url: url)
         request.httpMethod = description.method.rawValue
         request.timeoutInterval = Self.usable(description.timeout, or: timeout)
         // Later writes win and header names are case-insensitive, so each step overrides the one before:
         // Accept, the layer's default headers, the body's Content-Type, then the request's own headers.
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(
+            description.transfer?.isDownload == true ? "*/*" : "application/json",
+            forHTTPHeaderField: "Accept")
         for (name, value) in defaultHeaders { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             // Set explicitly: without it FoundationNetworking sends application/x-www-form-urlencoded.
             request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
             // httpBody, not uploadTask(from:): a URLProtocol on Linux sees no body from an upload task.
             request.httpBody = body.data
+        }
+        if let upload {
+            guard Self.isValidValue(upload.contentType) else { throw .invalidHeader("Content-Type") }
+            // The body itself is a stream the transport attaches to each attempt.
+            request.setValue(upload.contentType, forHTTPHeaderField: "Content-Type")
+            request.setValue(String(upload.length), forHTTPHeaderField: "Content-Length")
         }
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)

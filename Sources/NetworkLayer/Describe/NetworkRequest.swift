@@ -47,6 +47,10 @@ public struct NetworkRequest<Value> {
 
     /// The endpoint this request was made from, if any; its path must stay below the base URL.
     package var endpoint: (any Endpoint)?
+    /// What makes this request a download or an upload; `nil` for an ordinary request.
+    package var transfer: TransferDescription?
+    /// Told how far a download or an upload has come, on the callback queue.
+    package var progressHandler: ((TransferProgress) -> Void)?
     /// Turns a validated reply into `Value`, given the layer's decoder.
     let decoding: @Sendable (JSONDecoder) -> ResponseDecoding<Value>
 

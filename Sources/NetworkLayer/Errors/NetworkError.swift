@@ -27,7 +27,12 @@ public enum NetworkError: Error {
     case timedOut
     /// The request was cancelled through ``NetworkTask/cancel()``.
     case cancelled
-    /// Any other transport failure: connection refused, DNS, TLS, connection lost, and so on.
+    /// Any other transport failure: connection refused, DNS, TLS, connection lost, and so on. Downloads
+    /// and uploads also report their file problems here, with URLSession's own file codes and a
+    /// description naming the file: `.cannotCreateFile` (a file is already at the destination),
+    /// `.cannotOpenFile` (the destination's folder is missing or read-only), `.cannotWriteToFile` (for
+    /// example a full disk), `.cannotMoveFile`, `.fileDoesNotExist`, `.fileIsDirectory` and
+    /// `.noPermissionsToReadFile` (a file to upload).
     case transport(URLError)
     /// The server answered with a status outside `200..<300`. Carries the status code, the reply's body
     /// and its headers, so an API's error payload can be read.
@@ -106,6 +111,14 @@ extension NetworkError {
             return "Could not connect to the server."
         case .dataLengthExceedsMaximum:
             return "The server's reply was too large."
+        case .cannotCreateFile:
+            return "A file with that name already exists."
+        case .cannotOpenFile, .cannotWriteToFile, .cannotMoveFile, .cannotCloseFile, .cannotRemoveFile:
+            return "The file could not be saved."
+        case .fileDoesNotExist, .fileIsDirectory:
+            return "The file could not be found."
+        case .noPermissionsToReadFile:
+            return "The file could not be read."
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
             return "A secure connection to the server could not be made."

@@ -87,7 +87,7 @@ final class DataTransfer: @unchecked Sendable {
     }
 
     /// Body bytes went out: a slow upload that is making progress is not idle.
-    func bodyDataSent() {
+    func sent(bodyBytes: Int64) {
         lock.withLock { lastActivity = DispatchTime.now().uptimeNanoseconds }
     }
 
@@ -148,7 +148,7 @@ final class DataTransfer: @unchecked Sendable {
             if stopReason == nil { stopReason = reason }
             return self.task
         }
-        task?.cancel()
+        delegateQueue.callingSession { task?.cancel() }
     }
 
     /// Stops the transfer from any thread: the stop itself runs on the delegate queue.
@@ -158,7 +158,7 @@ final class DataTransfer: @unchecked Sendable {
 
     // MARK: - Idle timeout
 
-    private static let timerQueue = DispatchQueue(label: "NetworkLayer.DataTransfer.timeouts")
+    static let timerQueue = DispatchQueue(label: "NetworkLayer.DataTransfer.timeouts")
 
     /// FoundationNetworking truncates timeouts to whole seconds (0.5 s fires at once), so the layer
     /// keeps its own: a check at the deadline, pushed back by however long ago data last arrived.
@@ -182,7 +182,7 @@ final class DataTransfer: @unchecked Sendable {
         }
     }
 
-    private static func tooLarge(_ limit: Int) -> URLError {
+    static func tooLarge(_ limit: Int) -> URLError {
         URLError(
             .dataLengthExceedsMaximum,
             userInfo: [NSLocalizedDescriptionKey: "The reply is larger than the limit of \(limit) bytes."])
@@ -197,4 +197,6 @@ struct TransferResult: Sendable {
     let error: (any Error)?
     /// When the response head arrived (uptime nanoseconds); `nil` if it never did.
     let respondedAt: UInt64?
+    /// Body bytes a download wrote to its file instead of keeping in ``body``.
+    var storedBytes: Int64 = 0
 }

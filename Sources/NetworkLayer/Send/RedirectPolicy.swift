@@ -17,7 +17,7 @@ import Foundation
 /// | request with a body, 303 (any method) or 301/302 of a POST | followed as a GET without a body | – |
 /// | request with a body, any other status (307, 308, 301/302 of PUT, PATCH, DELETE) | not followed | – |
 /// | request without a body | followed; 303 becomes a GET, other statuses keep the method | – |
-/// | to another origin | only `Accept` goes along | with ``forwardsHeadersAcrossOrigins``, every header but `Authorization`, `Proxy-Authorization` and `Cookie` |
+/// | to another origin | only `Accept` (and `Range`, `If-Range`, `Accept-Encoding`) goes along | with ``forwardsHeadersAcrossOrigins``, every header but `Authorization`, `Proxy-Authorization` and `Cookie` |
 /// | within the origin | followed unchanged | – |
 ///
 /// A request with a body is followed only when the redirect turns it into a GET without a body, because
@@ -46,8 +46,12 @@ public struct RedirectPolicy: Sendable, Equatable {
         self.forwardsHeadersAcrossOrigins = forwardsHeadersAcrossOrigins
     }
 
-    /// No redirects from `https` to `http`, and only `Accept` goes along to another origin.
+    /// No redirects from `https` to `http`, and only `Accept` (with a resumed download's `Range`, `If-Range` and
+    /// `Accept-Encoding`) goes along to another origin.
     public static let `default` = RedirectPolicy()
+
+    /// Headers that go along to any origin (lowercased).
+    private static let neutralHeaders: Set<String> = ["accept", "range", "if-range", "accept-encoding"]
 
     /// Lowercased: header names are case-insensitive.
     private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
@@ -67,7 +71,7 @@ public struct RedirectPolicy: Sendable, Equatable {
         if !allowsInsecureRedirects && Self.isDowngrade(to: target, from: [response.url, original?.url]) {
             return nil
         }
-        if !(original?.httpBody?.isEmpty ?? true) && !Self.becomesBodilessGet(response, proposed, original) {
+        if Self.hasBody(original) && !Self.becomesBodilessGet(response, proposed, original) {
             return nil
         }
         guard let origin = original?.url ?? response.url, !Self.sameOrigin(origin, target) else {
@@ -80,6 +84,11 @@ public struct RedirectPolicy: Sendable, Equatable {
         return request
     }
 
+    /// Whether the request carries a body: bytes, or a stream (an upload).
+    private static func hasBody(_ request: URLRequest?) -> Bool {
+        !(request?.httpBody?.isEmpty ?? true) || request?.httpBodyStream != nil
+    }
+
     /// FoundationNetworking's rule for when a redirect drops the body (303 for any method, 301 and 302
     /// for POST), confirmed on the request it proposes: any other redirect of a request with a body goes
     /// out with the method and an empty body.
@@ -89,13 +98,16 @@ public struct RedirectPolicy: Sendable, Equatable {
         let status = response.statusCode
         let dropsBody =
             status == 303 || ((301...302).contains(status) && original?.httpMethod?.uppercased() == "POST")
-        return dropsBody && proposed.httpMethod?.uppercased() == "GET" && (proposed.httpBody?.isEmpty ?? true)
+        return dropsBody && proposed.httpMethod?.uppercased() == "GET" && !hasBody(proposed)
     }
 
     private func keepsAcrossOrigins(_ name: String) -> Bool {
         let name = name.lowercased()
-        // Accept is the layer's own and says only what the caller can read: safe to send anywhere.
-        return name == "accept" || (forwardsHeadersAcrossOrigins && !Self.credentialHeaders.contains(name))
+        // Accept is the layer's own and says only what the caller can read, and a resumed download's
+        // Range and If-Range only which bytes it lacks (If-Range makes a server holding another version
+        // send all of it): safe to send anywhere.
+        return Self.neutralHeaders.contains(name)
+            || (forwardsHeadersAcrossOrigins && !Self.credentialHeaders.contains(name))
     }
 
     /// Whether `target` is plain `http` while any of the URLs the request came through was `https`.

@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The session's delegate: routes each task's events to its ``DataTransfer``.
+/// The session's delegate: routes each task's events to its handler (a ``DataTransfer``,
+/// ``DownloadTransfer`` or ``UploadTransfer``).
 ///
 /// Every event arrives on the session's serial delegate queue, and the layer stops tasks only on that
 /// queue. Two FoundationNetworking traps depend on that order:
@@ -15,13 +16,13 @@ import Foundation
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // `transfers` is guarded by `lock`: requests are added from the caller's thread.
     private let lock = NSLock()
-    private var transfers: [Int: DataTransfer] = [:]
+    private var transfers: [Int: any SessionTaskHandler] = [:]
 
-    func add(_ transfer: DataTransfer, for task: URLSessionTask) {
+    func add(_ transfer: any SessionTaskHandler, for task: URLSessionTask) {
         lock.withLock { transfers[task.taskIdentifier] = transfer }
     }
 
-    private func transfer(for task: URLSessionTask) -> DataTransfer? {
+    private func transfer(for task: URLSessionTask) -> (any SessionTaskHandler)? {
         lock.withLock { transfers[task.taskIdentifier] }
     }
 
@@ -41,7 +42,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        transfer(for: task)?.bodyDataSent()
+        transfer(for: task)?.sent(bodyBytes: bytesSent)
+    }
+
+    /// libcurl sends a request again (a kept-alive connection turned out closed) and rewinds its body.
+    /// On Linux this runs on libcurl's thread, which waits for the answer; without a new stream the old,
+    /// exhausted one would go out as an empty body.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask,
+        needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
+        completionHandler(transfer(for: task)?.newBodyStream())
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -14,18 +14,18 @@ final class SessionTransport: Sendable {
     /// on Linux, so layers without their own configuration share this one and never invalidate it.
     static let shared = SessionTransport(configuration: .default)
 
-    private let session: URLSession
+    let session: URLSession
     /// The session's delegate; tests watch it to see that an owned session was invalidated.
     let delegate: SessionDelegate
-    private let delegateQueue: OperationQueue
+    /// Serial, and holding libcurl back when it falls behind (see ``BackPressureQueue``).
+    let delegateQueue: BackPressureQueue
 
     /// A session for a copy of `configuration`, with the changes the layer needs to keep its contract
     /// (see ``safeConfiguration(from:)``).
     init(configuration: URLSessionConfiguration) {
         delegate = SessionDelegate()
-        delegateQueue = OperationQueue()
+        delegateQueue = BackPressureQueue()
         delegateQueue.name = "NetworkLayer.SessionTransport"
-        delegateQueue.maxConcurrentOperationCount = 1
         session = URLSession(
             configuration: Self.safeConfiguration(from: configuration), delegate: delegate,
             delegateQueue: delegateQueue)
@@ -54,19 +54,28 @@ final class SessionTransport: Sendable {
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let idleTimeout = request.timeoutInterval
-        var request = request
-        // The layer's own idle timer fires first; FoundationNetworking's is only a backstop, far enough
-        // behind that it can't fire while a redirect is being answered (which stops the process).
-        request.timeoutInterval = min(idleTimeout * 2 + 30, RequestBuilder.longestTimeout)
+        let request = Self.withBackstopTimeout(request)
         let transfer = DataTransfer(
             limit: limit, idleTimeout: idleTimeout, method: request.httpMethod,
             redirectPolicy: redirectPolicy,
             delegateQueue: delegateQueue,
             completion: completion)
-        let task = session.dataTask(with: request)
-        delegate.add(transfer, for: task)
-        transfer.start(task)
+        // Possibly on the delegate queue (a retry): creating and resuming a task waits for libcurl's thread.
+        delegateQueue.callingSession {
+            let task = session.dataTask(with: request)
+            delegate.add(transfer, for: task)
+            transfer.start(task)
+        }
         return { transfer.stopFromAnyThread(because: nil) }
+    }
+
+    /// `request` with FoundationNetworking's own timeout well behind the layer's idle timer, which fires
+    /// first: far enough behind that it can't fire while a redirect is being answered (which stops the
+    /// process).
+    static func withBackstopTimeout(_ request: URLRequest) -> URLRequest {
+        var request = request
+        request.timeoutInterval = min(request.timeoutInterval * 2 + 30, RequestBuilder.longestTimeout)
+        return request
     }
 
     /// An owned session ends when nothing can start a task on it any more: its layer is gone, and so is

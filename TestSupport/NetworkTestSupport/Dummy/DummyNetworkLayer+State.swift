@@ -26,6 +26,14 @@ extension DummyNetworkLayer {
         set { state.withLock { $0.deliveryQueue = newValue } }
     }
 
+    /// The progress every download and upload reports before its outcome, in order, on the delivery
+    /// queue. `nil` (the default) reports one call with every byte before a success (the stubbed bytes or
+    /// file for a download, the body for an upload), as the real layer's last call does.
+    public var scriptedProgress: [TransferProgress]? {
+        get { state.withLock { $0.scriptedProgress } }
+        set { state.withLock { $0.scriptedProgress = newValue } }
+    }
+
     /// Every request the layer answered, in call order, as the real layer would have sent it.
     public var recordedRequests: [RecordedRequest] {
         state.withLock { $0.recorded }
@@ -43,8 +51,8 @@ extension DummyNetworkLayer {
         state.withLock { $0.cancelled }
     }
 
-    /// Clears ``successResponse``, ``errorResponse``, the per-request stubs and every recording
-    /// (recorded, refused and cancelled requests). ``deliveryQueue``, ``holdsReplies`` and the
+    /// Clears ``successResponse``, ``errorResponse``, ``scriptedProgress``, the per-request stubs and every
+    /// recording (recorded, refused and cancelled requests). ``deliveryQueue``, ``holdsReplies`` and the
     /// ``pendingRequests`` are kept: a held request still waits for its answer, so its handler runs
     /// exactly once.
     public func reset() {

@@ -32,6 +32,14 @@ import NetworkLayer
 ///   (``stub(_:_:returning:statusCode:headers:)``); their `url` is the recorded request's, their `data`
 ///   the stubbed bytes when the stub was `Data`.
 ///
+/// **Downloads and uploads.** A download is answered with a stubbed `Data` (or the URL of a file),
+/// which the dummy writes to the destination before the success handler receives it; a destination the
+/// real layer would refuse (a file already there without `.replaceExisting`, a missing folder) and an
+/// upload of a missing file are refused as the real layer refuses them, before anything is recorded.
+/// An upload is recorded with what it would send (``RecordedRequest/upload``: bytes, file or form) and
+/// answered like any request. Progress handlers get ``scriptedProgress``, or one call with every byte
+/// before a success.
+///
 /// **Delivery.** The handler runs synchronously, before the request method returns, so a test asserts
 /// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead, or
 /// ``holdsReplies`` to keep each request in ``pendingRequests`` until the test releases it (to see a
@@ -153,7 +161,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             task.deliver(.failure(error), to: successHandler, on: deliveryQueue, report: report)
             return task
         }
-        let first = RecordedRequest(built)
+        let first = RecordedRequest(built, transfer: request.transfer)
         let task = DummyTask(request: first, errorHandler: errorHandler) { [weak self] task in
             self?.state.withLock { state in
                 state.cancelled.append(first)
@@ -174,14 +182,16 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         if isHeld { return task }
         let monitors = DummyMonitoring(monitorGroup, method: request.method, url: built.url)
         let answer = { [state] (attempt: URLRequest) -> Result<NetworkResponse<Value>, NetworkError> in
-            let recorded = RecordedRequest(attempt)
+            let recorded = RecordedRequest(attempt, transfer: request.transfer)
             let number = monitors?.willSend(attempt)
             let result = state.withLock { $0.record(recorded) }.result(for: recorded, expecting: expected)
             if let number { monitors?.answered(result, attempt: number) }
             return result
         }
         let deliveryQueue = deliveryQueue
+        let progress = DummyProgress(request, script: state.withLock { $0.scriptedProgress })
         let deliver = { (result: Result<NetworkResponse<Value>, NetworkError>) in
+            progress?.report(before: result, on: deliveryQueue)
             guard let monitors else { return task.deliver(result, to: successHandler, on: deliveryQueue) }
             // The handler and the monitors see the same metrics; the monitors see the outcome the handler
             // gets, `.cancelled` included.

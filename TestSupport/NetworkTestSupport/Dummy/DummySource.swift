@@ -69,6 +69,7 @@ struct DummyExpectation<Value> {
     static func value(
         _ type: Value.Type, from request: NetworkRequest<Value>, decoder: JSONDecoder
     ) -> DummyExpectation<Value> {
+        if case .download(let target)? = request.transfer { return .download(type, to: target.destination) }
         let decode = { (data: Data) throws(NetworkError) -> Value in
             try request.value(from: data, decoder: decoder)
         }

@@ -41,6 +41,7 @@ struct DummyState {
     var refused: [RefusedRequest] = []
     var cancelled: [RecordedRequest] = []
     var endpoints: [any Endpoint] = []
+    var scriptedProgress: [TransferProgress]?
 
     /// Records `request` and picks what answers it, in one step: the most recently added matching stub
     /// (advancing its sequence), or else the layer-wide responses.

@@ -18,8 +18,8 @@ struct Connection {
                 if framing != .empty, head.header("Expect")?.lowercased() == "100-continue" {
                     guard socket.send(ArraySlice("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
                 }
-                let body = try parser.readBody(framing)
-                request = state.record(head: head, body: body, connectionID: id)
+                let (body, length) = try parser.readBody(framing, keeping: !state.discardsBodies)
+                request = state.record(head: head, body: body, bodyLength: length, connectionID: id)
             } catch {
                 if let status = error.status {
                     var detail = "request too large"

@@ -104,23 +104,29 @@ struct HTTPRequestParser {
         return count == 0 ? .empty : .length(count)
     }
 
-    /// Reads a body delimited as `framing` says.
-    mutating func readBody(_ framing: BodyFraming) throws(HTTPParseError) -> [UInt8] {
+    /// Reads a body delimited as `framing` says: its bytes (none unless `keeping`) and its length.
+    mutating func readBody(_ framing: BodyFraming, keeping: Bool = true) throws(HTTPParseError) -> (
+        [UInt8], Int
+    ) {
         switch framing {
         case .empty:
-            return []
+            return ([], 0)
+        case .length(let count) where keeping:
+            return (Array(try readExactly(count)), count)
         case .length(let count):
-            return Array(try readExactly(count))
+            try discardExactly(count)
+            return ([], count)
         case .chunked:
-            return try readChunkedBody()
+            return try readChunkedBody(keeping: keeping)
         }
     }
 
     /// The longest chunk-size line (with extensions) accepted.
     static let maxChunkLineBytes = 8 * 1024
 
-    private mutating func readChunkedBody() throws(HTTPParseError) -> [UInt8] {
+    private mutating func readChunkedBody(keeping: Bool) throws(HTTPParseError) -> ([UInt8], Int) {
         var body: [UInt8] = []
+        var length = 0
         // Each chunk-size line has its own small budget (the body limit bounds their number), and the
         // trailers share one as a header section does.
         while true {
@@ -134,8 +140,13 @@ struct HTTPRequestParser {
                 let size = Int(sizeText, radix: 16)
             else { throw .malformed("bad chunk size") }
             if size == 0 { break }
-            guard size <= maxBodyBytes - body.count else { throw .bodyTooLarge }
-            body += try readExactly(size)
+            guard size <= maxBodyBytes - length else { throw .bodyTooLarge }
+            if keeping {
+                body += try readExactly(size)
+            } else {
+                try discardExactly(size)
+            }
+            length += size
             budget = Self.maxChunkLineBytes
             guard try readLine(budget: &budget, endOfStreamAllowed: false)?.isEmpty == true else {
                 throw .malformed("chunk data longer than its size")
@@ -145,7 +156,7 @@ struct HTTPRequestParser {
         while let trailer = try readLine(budget: &budget, endOfStreamAllowed: false), !trailer.isEmpty {
             _ = try Self.headerField(trailer)
         }
-        return body
+        return (body, length)
     }
 
     /// The next line without its CRLF (a bare LF is accepted too); `nil` only when the
@@ -180,6 +191,21 @@ struct HTTPRequestParser {
         }
         defer { position += count }
         return buffer[position..<position + count]
+    }
+
+    /// Reads and drops `count` bytes, holding no more than one receive's worth at a time.
+    private mutating func discardExactly(_ count: Int) throws(HTTPParseError) {
+        var left = count
+        while true {
+            let taken = min(buffer.count - position, left)
+            position += taken
+            left -= taken
+            if left == 0 { return }
+            buffer.removeAll(keepingCapacity: true)
+            position = 0
+            guard let more = receive() else { throw .connectionClosed }
+            buffer += more
+        }
     }
 
     private static func headerField(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {

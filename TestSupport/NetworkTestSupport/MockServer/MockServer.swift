@@ -37,17 +37,26 @@ public final class MockServer: @unchecked Sendable {
     /// The largest request body accepted; a larger one is answered with 413.
     public let maxRequestBodySize: Int
 
-    private let state = ServerState()
+    private let state: ServerState
     private let lock = NSLock()
     private var runtime: ServerRuntime?
 
     /// A stopped server. `handler` answers requests when no reply is queued.
     ///
+    /// With `discardsRequestBodies`, bodies are read and counted but not kept (``MockServerRequest/body``
+    /// is empty, ``MockServerRequest/bodyLength`` says how many bytes came): for uploads of hundreds of
+    /// megabytes, which would otherwise sit in memory.
+    ///
     /// - Parameters:
     ///   - maxRequestBodySize: The largest request body accepted; a larger one is answered with 413.
+    ///   - discardsRequestBodies: Whether bodies are counted instead of kept.
     ///   - handler: Answers requests when no reply is queued; `nil` answers 404.
-    public init(maxRequestBodySize: Int = 16 * 1024 * 1024, handler: Handler? = nil) {
+    public init(
+        maxRequestBodySize: Int = 16 * 1024 * 1024, discardsRequestBodies: Bool = false,
+        handler: Handler? = nil
+    ) {
         self.maxRequestBodySize = maxRequestBodySize
+        state = ServerState(discardsBodies: discardsRequestBodies)
         state.currentHandler = handler
     }
 

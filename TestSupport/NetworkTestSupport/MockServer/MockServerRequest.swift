@@ -21,15 +21,19 @@ public struct MockServerRequest: Sendable {
     /// empty line that ends the head. For tests of what went on the wire, e.g. that no
     /// injected line arrived. Empty lines sent before the request line are not included.
     public let rawHead: Data
-    /// The body after any chunked transfer coding was removed; empty when there was none.
+    /// The body after any chunked transfer coding was removed; empty when there was none, or when the
+    /// server discards bodies.
     public let body: Data
+    /// How many body bytes arrived (after chunked transfer coding was removed), kept or not.
+    public let bodyLength: Int
     /// The position of this request among all the server received, from 0.
     public let sequenceNumber: Int
     /// Which accepted connection carried the request, counting from 0: requests sent on
     /// one kept-alive connection share it.
     public let connectionID: Int
 
-    init(head: RequestHead, body: [UInt8], sequenceNumber: Int, connectionID: Int) {
+    init(head: RequestHead, body: [UInt8], bodyLength: Int, sequenceNumber: Int, connectionID: Int) {
+        self.bodyLength = bodyLength
         method = head.method
         target = head.target
         version = head.version

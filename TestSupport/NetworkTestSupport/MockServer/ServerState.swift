@@ -6,12 +6,18 @@ import Foundation
 /// Invariant that makes `@unchecked Sendable` sound: every stored property is read and
 /// written only while `condition` is locked. Handlers run outside the lock.
 final class ServerState: @unchecked Sendable {
+    /// Whether request bodies are counted and dropped instead of recorded.
+    let discardsBodies: Bool
     private let condition = NSCondition()
     private var queue: [MockResponse] = []
     private var handler: MockServer.Handler?
     private var recorded: [MockServerRequest] = []
     private var nextToTake = 0
     private var connectionsAccepted = 0
+
+    init(discardsBodies: Bool = false) {
+        self.discardsBodies = discardsBodies
+    }
 
     private func locked<T>(_ body: () -> T) -> T {
         condition.lock()
@@ -48,10 +54,11 @@ final class ServerState: @unchecked Sendable {
     }
 
     /// Records a complete request and wakes `takeRequest` callers.
-    func record(head: RequestHead, body: [UInt8], connectionID: Int) -> MockServerRequest {
+    func record(head: RequestHead, body: [UInt8], bodyLength: Int, connectionID: Int) -> MockServerRequest {
         locked {
             let request = MockServerRequest(
-                head: head, body: body, sequenceNumber: recorded.count, connectionID: connectionID)
+                head: head, body: body, bodyLength: bodyLength, sequenceNumber: recorded.count,
+                connectionID: connectionID)
             recorded.append(request)
             condition.broadcast()
             return request

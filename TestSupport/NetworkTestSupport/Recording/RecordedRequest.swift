@@ -13,8 +13,13 @@ public struct RecordedRequest: Sendable {
     public let url: URL
     /// The headers as sent, the layer's default headers merged in.
     public let headers: [String: String]
-    /// The body bytes exactly as encoded, or `nil` when the request had none.
+    /// The body bytes exactly as encoded, or `nil` when the request had none. An upload of bytes has
+    /// them here; a file or form upload has `nil` (see ``upload``).
     public let body: Data?
+    /// What an upload would have sent: bytes, a file or a form; `nil` for any other request.
+    public let upload: RecordedUpload?
+    /// Where a download would have been written; `nil` for any other request.
+    public let downloadDestination: URL?
 
     /// Creates a recorded request.
     ///
@@ -23,11 +28,18 @@ public struct RecordedRequest: Sendable {
     ///   - url: The full URL, query included.
     ///   - headers: The headers as sent.
     ///   - body: The body bytes, or `nil` for none.
-    public init(method: HTTPMethod, url: URL, headers: [String: String], body: Data?) {
+    ///   - upload: What an upload sent (bytes, a file or a form), or `nil`.
+    ///   - downloadDestination: Where a download was to be written, or `nil`.
+    public init(
+        method: HTTPMethod, url: URL, headers: [String: String], body: Data?, upload: RecordedUpload? = nil,
+        downloadDestination: URL? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.upload = upload
+        self.downloadDestination = downloadDestination
     }
 
     /// The value of a header, looked up without regard to case.
@@ -65,13 +77,26 @@ extension RecordedRequest: CustomStringConvertible {
 }
 
 extension RecordedRequest {
-    /// Records a `URLRequest`, reading its body from `httpBody` or, failing that, `httpBodyStream`.
-    init(_ request: URLRequest) {
+    /// Records a `URLRequest`, reading its body from `httpBody` or, failing that, `httpBodyStream`; a
+    /// transfer's upload or destination is recorded beside it.
+    init(_ request: URLRequest, transfer: TransferDescription? = nil) {
+        var upload: RecordedUpload?
+        var destination: URL?
+        var body = request.httpBody ?? request.httpBodyStream.map(Self.readAll)
+        switch transfer {
+        case .upload(let source)?:
+            upload = RecordedUpload(source)
+            if case .data(let data) = upload { body = data }
+        case .download(let target)?:
+            destination = target.destination
+        case nil:
+            break
+        }
         self.init(
             method: HTTPMethod(rawValue: request.httpMethod ?? "GET") ?? .get,
             url: request.url ?? URL(fileURLWithPath: "/"),
-            headers: request.allHTTPHeaderFields ?? [:],
-            body: request.httpBody ?? request.httpBodyStream.map(Self.readAll))
+            headers: request.allHTTPHeaderFields ?? [:], body: body, upload: upload,
+            downloadDestination: destination)
     }
 
     private static func readAll(_ stream: InputStream) -> Data {

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The session's delegate queue: serial, and on Linux it holds back FoundationNetworking when it falls
+/// behind.
+///
+/// FoundationNetworking hands every chunk of a reply (16 KB) to the delegate queue with
+/// `addOperation` from libcurl's thread and goes on reading, so a delegate slower than the network (a
+/// download writing to disk) lets chunks pile up: a data task writing 1 GB to a file grew resident memory
+/// by 83–138 MB. Here `addOperation` waits while more than ``limit`` operations are queued, which keeps
+/// libcurl's thread from reading: the socket fills and the server slows down. That is the back-pressure a
+/// data task lacks.
+///
+/// Waiting must never deadlock. Delegate-queue code that calls into URLSession (`cancel()`, `resume()`,
+/// creating a task), which waits for libcurl's thread, runs inside ``withoutWaiting(_:)``, which lets a
+/// waiting `addOperation` through at once; and as a safety net a wait gives up when the queue makes no
+/// progress for ``stallTimeout``.
+final class BackPressureQueue: OperationQueue, @unchecked Sendable {
+    /// Queued operations beyond which `addOperation` waits: 32 chunks, 512 KB of reply.
+    static let limit = 32
+    /// How long a wait lasts without the queue running anything before it gives up.
+    static let stallTimeout: TimeInterval = 0.02
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var queued = 0
+    private var finished = 0
+    private var bypasses = 0
+
+    override init() {
+        super.init()
+        maxConcurrentOperationCount = 1
+    }
+
+    #if canImport(FoundationNetworking)
+        override func addOperation(_ block: @escaping @Sendable () -> Void) {
+            condition.withLock {
+                var progressMark = finished
+                var deadline = Date(timeIntervalSinceNow: Self.stallTimeout)
+                while queued >= Self.limit, bypasses == 0 {
+                    if !condition.wait(until: deadline) {
+                        guard finished != progressMark else { break }
+                        progressMark = finished
+                        deadline = Date(timeIntervalSinceNow: Self.stallTimeout)
+                    }
+                }
+                queued += 1
+            }
+            super.addOperation {
+                block()
+                self.operationFinished()
+            }
+        }
+    #endif
+
+    /// Runs `body`, which waits for libcurl's thread, letting any waiting `addOperation` through.
+    func withoutWaiting<T>(_ body: () -> T) -> T {
+        condition.withLock {
+            bypasses += 1
+            condition.broadcast()
+        }
+        defer { condition.withLock { bypasses -= 1 } }
+        return body()
+    }
+
+    private func operationFinished() {
+        condition.withLock {
+            queued -= 1
+            finished &+= 1
+            condition.broadcast()
+        }
+    }
+}
+
+extension OperationQueue {
+    /// Runs `body`, which calls into URLSession and so waits for libcurl's thread, without a
+    /// ``BackPressureQueue`` holding that thread back meanwhile.
+    func callingSession<T>(_ body: () -> T) -> T {
+        (self as? BackPressureQueue)?.withoutWaiting(body) ?? body()
+    }
+}

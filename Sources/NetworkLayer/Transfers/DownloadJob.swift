@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One download request, shared by its attempts: where it goes, its partial file, and whether the
+/// caller's `.restart` is still to be applied (only the first attempt discards a partial download; a
+/// retry resumes what the attempt before it received).
+final class DownloadJob: @unchecked Sendable {
+    let target: DownloadTarget
+    let partial: PartialDownload
+    private let lock = NSLock()
+    private var restartPending: Bool
+
+    init(target: DownloadTarget) {
+        self.target = target
+        partial = PartialDownload(destination: target.destination)
+        restartPending = target.options.contains(.restart)
+    }
+
+    /// `true` once: whether this attempt must discard the partial download first.
+    func takeRestart() -> Bool {
+        lock.withLock {
+            defer { restartPending = false }
+            return restartPending
+        }
+    }
+}
+
+/// How a download's reply is written: where the body starts in the partial file and what identifies it.
+struct DownloadPlan {
+    /// The bytes already on disk that this reply continues.
+    var offset: Int64
+    /// What the bytes on disk belong to; `nil` when they can't be resumed later.
+    var info: PartialDownload.Info?
+    /// The file's full length, when known.
+    var expected: Int64?
+
+    /// What a reply means for a request that asked for the bytes from `offset` on (0: the whole file),
+    /// given the info of the bytes on disk.
+    enum Decision {
+        /// Write the body at `plan.offset`.
+        case write(DownloadPlan)
+        /// The bytes on disk can't be continued: discard them and ask for the whole file.
+        case restart
+        /// Not a body to keep: an error reply, kept in memory for the error.
+        case errorReply
+    }
+
+    static func decide(
+        _ response: HTTPURLResponse, requestedFrom offset: Int64, resuming info: PartialDownload.Info?,
+        resumable: Bool
+    ) -> Decision {
+        let status = response.statusCode
+        if offset > 0, let info {
+            if status == 416 { return .restart }
+            if status == 206 {
+                guard let range = ContentRange(response), range.start == offset,
+                    sameVersion(response, info)
+                else { return .restart }
+                return .write(
+                    DownloadPlan(offset: offset, info: info, expected: range.total ?? info.totalBytes))
+            }
+        }
+        guard (200..<300).contains(status) else { return .errorReply }
+        let expected = Self.length(of: response)
+        let info = resumable ? PartialDownload.info(for: response, totalBytes: expected) : nil
+        return .write(DownloadPlan(offset: 0, info: info, expected: expected))
+    }
+
+    /// The body's length as delivered, when the reply says it: not for chunked or content-encoded replies.
+    static func length(of response: HTTPURLResponse) -> Int64? {
+        let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
+        guard encoding == nil || encoding == "identity", response.expectedContentLength >= 0 else {
+            return nil
+        }
+        return response.expectedContentLength
+    }
+
+    /// Whether a 206 continues the bytes on disk: its `ETag`, or else its `Last-Modified`, matches.
+    private static func sameVersion(_ response: HTTPURLResponse, _ info: PartialDownload.Info) -> Bool {
+        if let tag = info.entityTag {
+            return response.value(forHTTPHeaderField: "ETag").map { $0 == tag } ?? true
+        }
+        return response.value(forHTTPHeaderField: "Last-Modified").map { $0 == info.lastModified } ?? true
+    }
+}
+
+/// A `Content-Range: bytes first-last/total` header (`total` may be `*`).
+struct ContentRange: Equatable {
+    let start: Int64
+    let end: Int64
+    let total: Int64?
+
+    init?(_ response: HTTPURLResponse) {
+        guard let value = response.value(forHTTPHeaderField: "Content-Range") else { return nil }
+        self.init(value)
+    }
+
+    init?(_ value: String) {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = trimmed.dropFirst("bytes ".count).split(separator: "/", maxSplits: 1)
+        let bounds = spec.first?.split(separator: "-", maxSplits: 1) ?? []
+        guard spec.count == 2, bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]),
+            start <= end
+        else { return nil }
+        self.start = start
+        self.end = end
+        total = spec[1] == "*" ? nil : Int64(spec[1])
+    }
+}

@@ -1,0 +1,25 @@
+/// Choices about where a download lands and what it reuses.
+///
+/// ```swift
+/// network.download(urlString: "files/report.pdf", to: destination, options: [.replaceExisting],
+///                  successHandler: { url in open(url) }, errorHandler: { error in show(error.message) })
+/// ```
+public struct DownloadOptions: OptionSet, Sendable {
+    /// The options' bits.
+    public let rawValue: Int
+
+    /// Creates options from their raw bits.
+    ///
+    /// - Parameter rawValue: The option bits.
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// Replace a file already at the destination, once the download is complete. Without it, a file at
+    /// the destination fails the download before anything is sent.
+    public static let replaceExisting = DownloadOptions(rawValue: 1 << 0)
+
+    /// Start from zero: discard what an earlier, interrupted download to the same destination left
+    /// instead of resuming it.
+    public static let restart = DownloadOptions(rawValue: 1 << 1)
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+extension TransferDescription {
+    /// Whether the reply goes to a file.
+    package var isDownload: Bool {
+        if case .download = self { return true }
+        return false
+    }
+
+    /// Checks what can be checked before anything is sent, as the real layer and its test doubles both
+    /// do: a download's destination (free, or replaceable; in a writable folder), an upload's files
+    /// (present, regular files, readable). For an upload, its content type and exact length.
+    package func checked() throws(NetworkError) -> (contentType: String, length: Int64)? {
+        switch self {
+        case .download(let target):
+            try Self.check(target)
+            return nil
+        case .upload(let source):
+            return (source.contentType, try UploadBody.prepare(source).length)
+        }
+    }
+
+    private static func check(_ target: DownloadTarget) throws(NetworkError) {
+        let destination = target.destination
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: destination.path, isDirectory: &isFolder) {
+            if isFolder.boolValue { throw FileError.destinationIsFolder(destination) }
+            if !target.options.contains(.replaceExisting) { throw FileError.destinationExists(destination) }
+        }
+        let folder = destination.deletingLastPathComponent()
+        guard files.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw FileError.folderNotWritable(destination, reason: "the folder \(folder.path) does not exist")
+        }
+        guard isFolder.boolValue else {
+            throw FileError.folderNotWritable(destination, reason: "\(folder.path) is not a folder")
+        }
+        guard files.isWritableFile(atPath: folder.path) else {
+            throw FileError.folderNotWritable(destination, reason: "the folder \(folder.path) is read-only")
+        }
+    }
+}
+
+extension UploadSource {
+    /// Every byte the real layer would send, read into memory: for test doubles, which record uploads.
+    package func encodedBytes() throws(NetworkError) -> Data {
+        let stream = try UploadBody.prepare(self).makeStream()
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        stream.open()
+        defer { stream.close() }
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            if count < 0, let error = stream.streamError as? URLError { throw .transport(error) }
+            guard count > 0 else { return data }
+            data.append(buffer, count: count)
+        }
+    }
+
+    /// The number of bytes the real layer would send.
+    package func length() throws(NetworkError) -> Int64 {
+        try UploadBody.prepare(self).length
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// A stream over an ``UploadBody``: the bytes in memory as they are, files read from disk piece by piece,
+/// so a 1 GB file costs one 64 KB buffer, not 1 GB.
+///
+/// FoundationNetworking reads it on its own thread; the layer reads ``delivered`` from the delegate
+/// queue, hence the lock. It yields exactly the body's length: a file that shrank since the body was
+/// measured makes `read` fail (libcurl then aborts the request), so a short body is never sent as if it
+/// were whole.
+final class UploadBodyStream: InputStream {
+    private let segments: [UploadBody.Segment]
+    private let length: Int64
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var status = Stream.Status.notOpen
+    private var failure: (any Error)?
+    private var index = 0
+    private var offset: Int64 = 0
+    private var file: POSIXFile?
+    private var deliveredBytes: Int64 = 0
+
+    init(body: UploadBody) {
+        segments = body.segments
+        length = body.length
+        super.init(data: Data())
+    }
+
+    /// How many bytes this stream has handed out.
+    var delivered: Int64 { lock.withLock { deliveredBytes } }
+
+    override func open() {
+        lock.withLock {
+            if status == .notOpen { status = .open }
+        }
+    }
+
+    override func close() {
+        lock.withLock {
+            file?.close()
+            file = nil
+            status = .closed
+        }
+    }
+
+    override var streamStatus: Stream.Status { lock.withLock { status } }
+
+    override var streamError: (any Error)? { lock.withLock { failure } }
+
+    /// `true` until every byte is out, so that a failure surfaces in `read` rather than as an early end.
+    override var hasBytesAvailable: Bool {
+        lock.withLock { status == .open && deliveredBytes < length }
+    }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
+        lock.withLock {
+            guard status == .open else { return status == .atEnd ? 0 : -1 }
+            var total = 0
+            while total < maxLength, index < segments.count {
+                switch fill(buffer + total, upTo: maxLength - total) {
+                case .some(let count): total += count
+                case nil: return -1
+                }
+            }
+            deliveredBytes += Int64(total)
+            if index == segments.count { status = total == 0 ? .atEnd : status }
+            return total
+        }
+    }
+
+    /// Copies from the current segment, moving on at its end; the count copied, or `nil` on failure.
+    private func fill(_ buffer: UnsafeMutablePointer<UInt8>, upTo count: Int) -> Int? {
+        switch segments[index] {
+        case .bytes(let data):
+            let start = Int(offset)
+            let copied = min(count, data.count - start)
+            data.copyBytes(to: buffer, from: data.startIndex + start..<data.startIndex + start + copied)
+            advance(by: copied, segmentLength: Int64(data.count))
+            return copied
+        case .file(let url, let segmentLength):
+            if file == nil {
+                switch POSIXFile.openForReading(url) {
+                case .success(let opened): file = opened
+                case .failure(let error):
+                    return fail(
+                        FileError.uploadChanged(url, reason: "could no longer be read: \(error.reason)"))
+                }
+            }
+            let wanted = Int(min(Int64(count), segmentLength - offset))
+            switch file?.read(into: buffer, count: wanted) ?? .success(0) {
+            case .failure(let error):
+                return fail(FileError.uploadChanged(url, reason: "could no longer be read: \(error.reason)"))
+            case .success(0):
+                return fail(FileError.uploadChanged(url, reason: "became shorter while it was being sent"))
+            case .success(let read):
+                advance(by: read, segmentLength: segmentLength)
+                return read
+            }
+        }
+    }
+
+    private func advance(by count: Int, segmentLength: Int64) {
+        offset += Int64(count)
+        guard offset >= segmentLength else { return }
+        file?.close()
+        file = nil
+        index += 1
+        offset = 0
+    }
+
+    private func fail(_ error: URLError) -> Int? {
+        failure = error
+        status = .error
+        file?.close()
+        file = nil
+        return nil
+    }
+
+    override func getBuffer(
+        _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length: UnsafeMutablePointer<Int>
+    ) -> Bool {
+        false
+    }
+}
