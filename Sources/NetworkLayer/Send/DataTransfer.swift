@@ -21,6 +21,7 @@ final class DataTransfer: @unchecked Sendable {
     private var stopReason: URLError?
     private var declinedChallenge = false
     private var lastActivity: UInt64
+    private var idleTimer: IdleTimer?
     private var respondedAt: UInt64?
     private var task: URLSessionTask?
     private var completion: Completion?
@@ -53,7 +54,7 @@ final class DataTransfer: @unchecked Sendable {
     func start(_ task: URLSessionTask) {
         lock.withLock { self.task = task }
         task.resume()
-        scheduleIdleCheck(after: idleTimeout)
+        startIdleTimer()
     }
 
     // MARK: - Events from the session delegate (delegate queue)
@@ -119,6 +120,8 @@ final class DataTransfer: @unchecked Sendable {
                 self.completion = nil
                 task = nil
                 body = Data()
+                idleTimer?.cancel()
+                idleTimer = nil
             }
             let response = self.response ?? taskResponse
             if let stopReason {
@@ -158,27 +161,20 @@ final class DataTransfer: @unchecked Sendable {
 
     // MARK: - Idle timeout
 
-    static let timerQueue = DispatchQueue(label: "NetworkLayer.DataTransfer.timeouts")
-
-    /// FoundationNetworking truncates timeouts to whole seconds (0.5 s fires at once), so the layer
-    /// keeps its own: a check at the deadline, pushed back by however long ago data last arrived.
-    private func scheduleIdleCheck(after seconds: TimeInterval) {
-        Self.timerQueue.asyncAfter(deadline: .now() + seconds) { [weak self] in
-            self?.checkIdle()
-        }
+    /// Starts the idle timer; it ends with the transfer.
+    private func startIdleTimer() {
+        let timer = IdleTimer(
+            timeout: idleTimeout,
+            idleFor: { [weak self] in self?.idleSeconds() },
+            expire: { [weak self] in self?.stopFromAnyThread(because: URLError(.timedOut)) })
+        lock.withLock { idleTimer = timer }
     }
 
-    private func checkIdle() {
-        let remaining: TimeInterval? = lock.withLock {
+    /// Seconds since data last moved; `nil` once the transfer is over.
+    private func idleSeconds() -> TimeInterval? {
+        lock.withLock {
             guard completion != nil else { return nil }
-            let idle = TimeInterval(DispatchTime.now().uptimeNanoseconds - lastActivity) / 1e9
-            return idleTimeout - idle
-        }
-        guard let remaining else { return }
-        if remaining > 0 {
-            scheduleIdleCheck(after: remaining)
-        } else {
-            stopFromAnyThread(because: URLError(.timedOut))
+            return TimeInterval(DispatchTime.now().uptimeNanoseconds - lastActivity) / 1e9
         }
     }
 

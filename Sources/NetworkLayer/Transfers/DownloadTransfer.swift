@@ -42,6 +42,7 @@ final class DownloadTransfer: SessionTaskHandler, @unchecked Sendable {
     private var response: URLResponse?
     private var respondedAt: UInt64?
     private var lastActivity: UInt64
+    private var idleTimer: IdleTimer?
     private var restarted = false
     /// Whether the server may be asked to continue the bytes on disk; not when the caller sent a Range.
     private let resumable: Bool
@@ -98,7 +99,7 @@ final class DownloadTransfer: SessionTaskHandler, @unchecked Sendable {
         }
         lock.withLock { phase = .awaitingResponse(offset: resume?.offset ?? 0, info: resume?.info) }
         begin(request)
-        scheduleIdleCheck(after: idleTimeout)
+        startIdleTimer()
     }
 
     private func begin(_ request: URLRequest) {
@@ -209,6 +210,8 @@ final class DownloadTransfer: SessionTaskHandler, @unchecked Sendable {
             }
             self.completion = nil
             task = nil
+            idleTimer?.cancel()
+            idleTimer = nil
             let result = settle(error: error, response: response ?? taskResponse)
             phase = .done
             return (completion, result)
@@ -321,22 +324,20 @@ final class DownloadTransfer: SessionTaskHandler, @unchecked Sendable {
         lastActivity = DispatchTime.now().uptimeNanoseconds
     }
 
-    private func scheduleIdleCheck(after seconds: TimeInterval) {
-        DataTransfer.timerQueue.asyncAfter(deadline: .now() + seconds) { [weak self] in
-            self?.checkIdle()
-        }
+    /// Starts the idle timer; it ends with the transfer.
+    private func startIdleTimer() {
+        let timer = IdleTimer(
+            timeout: idleTimeout,
+            idleFor: { [weak self] in self?.idleSeconds() },
+            expire: { [weak self] in self?.stopFromAnyThread(because: URLError(.timedOut)) })
+        lock.withLock { idleTimer = timer }
     }
 
-    private func checkIdle() {
-        let remaining: TimeInterval? = lock.withLock {
+    /// Seconds since data last moved; `nil` once the transfer is over.
+    private func idleSeconds() -> TimeInterval? {
+        lock.withLock {
             guard completion != nil else { return nil }
-            return idleTimeout - TimeInterval(DispatchTime.now().uptimeNanoseconds - lastActivity) / 1e9
-        }
-        guard let remaining else { return }
-        if remaining > 0 {
-            scheduleIdleCheck(after: remaining)
-        } else {
-            stopFromAnyThread(because: URLError(.timedOut))
+            return TimeInterval(DispatchTime.now().uptimeNanoseconds - lastActivity) / 1e9
         }
     }
 }
