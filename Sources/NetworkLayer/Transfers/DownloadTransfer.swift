@@ -134,7 +134,7 @@ final class DownloadTransfer: SessionTaskHandler, @unchecked Sendable {
             case .restart where !restarted:
                 phase = .restarting
                 return (false, nil)
-            case .restart:
+            case .restart, .invalid:
                 stopReason = URLError(.badServerResponse)
                 return (false, nil)
             case .write(let plan):
