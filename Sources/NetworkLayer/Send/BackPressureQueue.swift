@@ -1,7 +1,7 @@
 import Foundation
 
-/// The session's delegate queue: serial, and on Linux it holds back FoundationNetworking when it falls
-/// behind.
+/// The session's delegate queue: serial, and on Linux, while a download runs, it holds back
+/// FoundationNetworking when it falls behind.
 ///
 /// FoundationNetworking hands every chunk of a reply (16 KB) to the delegate queue with
 /// `addOperation` from libcurl's thread and goes on reading, so a delegate slower than the network (a
@@ -9,6 +9,11 @@ import Foundation
 /// by 83–138 MB. Here `addOperation` waits while more than ``limit`` operations are queued, which keeps
 /// libcurl's thread from reading: the socket fills and the server slows down. That is the back-pressure a
 /// data task lacks.
+///
+/// Only while a download runs (``downloadStarted()``): a stop on the delegate queue must let libcurl's
+/// thread through (below), and at full loopback speed what it then reads before the stop lands is
+/// larger after a wait than without one (an endless reply cut at its size limit grew memory by
+/// 0.5–1 GB instead of 0.1–0.3 GB). Ordinary replies are small or cut at their size limit anyway.
 ///
 /// Waiting must never deadlock. Delegate-queue code that calls into URLSession (`cancel()`, `resume()`,
 /// creating a task), which waits for libcurl's thread, runs inside ``withoutWaiting(_:)``, which lets a
@@ -25,6 +30,7 @@ final class BackPressureQueue: OperationQueue, @unchecked Sendable {
     private var queued = 0
     private var finished = 0
     private var bypasses = 0
+    private var downloads = 0
 
     override init() {
         super.init()
@@ -36,7 +42,7 @@ final class BackPressureQueue: OperationQueue, @unchecked Sendable {
             condition.withLock {
                 var progressMark = finished
                 var deadline = Date(timeIntervalSinceNow: Self.stallTimeout)
-                while queued >= Self.limit, bypasses == 0 {
+                while queued >= Self.limit, bypasses == 0, downloads > 0 {
                     if !condition.wait(until: deadline) {
                         guard finished != progressMark else { break }
                         progressMark = finished
@@ -51,6 +57,19 @@ final class BackPressureQueue: OperationQueue, @unchecked Sendable {
             }
         }
     #endif
+
+    /// A download started: from now on, until it ends, `addOperation` may wait.
+    func downloadStarted() {
+        condition.withLock { downloads += 1 }
+    }
+
+    /// A download ended.
+    func downloadEnded() {
+        condition.withLock {
+            downloads -= 1
+            condition.broadcast()
+        }
+    }
 
     /// Runs `body`, which waits for libcurl's thread, letting any waiting `addOperation` through.
     func withoutWaiting<T>(_ body: () -> T) -> T {

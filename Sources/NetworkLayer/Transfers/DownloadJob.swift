@@ -46,6 +46,8 @@ struct DownloadPlan {
         case restart
         /// Not a body to keep: an error reply, kept in memory for the error.
         case errorReply
+        /// A reply that can't be right: part of a file nobody asked part of.
+        case invalid
     }
 
     static func decide(
@@ -64,6 +66,8 @@ struct DownloadPlan {
             }
         }
         guard (200..<300).contains(status) else { return .errorReply }
+        // A 206 without a range asked for (the layer's or the caller's own) would end as a short file.
+        if status == 206 && resumable { return .invalid }
         let expected = Self.length(of: response)
         let info = resumable ? PartialDownload.info(for: response, totalBytes: expected) : nil
         return .write(DownloadPlan(offset: 0, info: info, expected: expected))

@@ -44,6 +44,8 @@ final class DownloadTransfer: SessionTaskHandler, @unchecked Sendable {
     private var lastActivity: UInt64
     private var idleTimer: IdleTimer?
     private var restarted = false
+    /// Whether this attempt counts as a running download for the back-pressure.
+    private var counted = false
     /// Whether the server may be asked to continue the bytes on disk; not when the caller sent a Range.
     private let resumable: Bool
     private var phase = Phase.awaitingResponse(offset: 0, info: nil)
@@ -86,6 +88,8 @@ final class DownloadTransfer: SessionTaskHandler, @unchecked Sendable {
             delegateQueue.addOperation { self.finish(with: nil, response: nil) }
             return
         }
+        delegateQueue.downloadStarted()
+        lock.withLock { counted = true }
         if job.takeRestart() || !resumable { partial.remove() }
         let resume = resumable ? partial.resumePoint() : nil
         var request = request
@@ -131,7 +135,7 @@ final class DownloadTransfer: SessionTaskHandler, @unchecked Sendable {
             case .restart where !restarted:
                 phase = .restarting
                 return (false, nil)
-            case .restart:
+            case .restart, .invalid:
                 stopReason = URLError(.badServerResponse)
                 return (false, nil)
             case .write(let plan):
@@ -221,6 +225,7 @@ final class DownloadTransfer: SessionTaskHandler, @unchecked Sendable {
             return
         }
         DownloadClaims.release(job.target.destination, by: self)
+        if lock.withLock({ counted }) { delegateQueue.downloadEnded() }
         completion(result)
     }
 

@@ -40,7 +40,11 @@ struct UploadBody: Sendable {
             pending.append(try MultipartEncoding.head(of: part, boundary: form.boundary))
             switch part.content {
             case .text(let text): pending.append(Data(text.utf8))
-            case .data(let data): pending.append(data)
+            case .data(let data):
+                // Referenced, not copied into the framing: a large part costs no second copy.
+                segments.append(.bytes(pending))
+                segments.append(.bytes(data))
+                pending = Data()
             case .file(let url):
                 let length = try checkedLength(of: url)
                 segments.append(.bytes(pending))

@@ -188,14 +188,14 @@ final class DownloadTests: XCTestCase {
         guard case .failure(.cancelled)? = result else {
             return XCTFail("expected .cancelled, got \(String(describing: result))")
         }
-        // The cancel reaches the transfer on the session's queue; the partial file is settled once its
-        // task has ended, which the sidecar's presence and a stable size show.
-        waitUntil("the transfer stopped", timeout: 5) {
-            NetworkLayer.partialDownloadSize(for: destination) != nil
+        // The cancel reaches the transfer on the session's queue, which writes out what it holds; the
+        // bytes written by then (256 KB at a time) are kept with their validator.
+        waitUntil("the partial download is on disk", timeout: 5) {
+            (NetworkLayer.partialDownloadSize(for: destination) ?? 0) >= 256 * 1024
         }
         XCTAssertEqual(fileNames(in: folder), ["video.mp4.partial", "video.mp4.partial.json"])
         let kept = try XCTUnwrap(NetworkLayer.partialDownloadSize(for: destination))
-        XCTAssertGreaterThan(kept, 256 * 1024)
+        XCTAssertGreaterThanOrEqual(kept, 256 * 1024)
         XCTAssertLessThan(kept, Int64(data.count))
 
         NetworkLayer.removePartialDownload(for: destination)

@@ -133,3 +133,43 @@ final class TransferEdgeTests: XCTestCase {
         XCTAssertEqual(fileNames(in: folder), ["done.bin"])
     }
 }
+
+extension TransferEdgeTests {
+    func testA206NobodyAskedForIsAnErrorNotAShortFile() throws {
+        let server = try MockServer.started(in: self)
+        let network = NetworkLayer(baseURL: server.baseURL)
+        let folder = try makeFolder()
+        server.enqueue(
+            MockResponse(status: 206, headers: ["Content-Range": "bytes 0-9/1000"], body: Data(count: 10)))
+
+        let result = outcome(of: URL.self) { recorder in
+            network.download(
+                urlString: "part", to: folder.appendingPathComponent("part.bin"),
+                successHandler: recorder.success,
+                errorHandler: recorder.failure)
+        }
+
+        guard case .failure(.transport(let error))? = result else {
+            return XCTFail("expected an error, got \(String(describing: result))")
+        }
+        XCTAssertEqual(error.code, .badServerResponse)
+        XCTAssertEqual(fileNames(in: folder), [])
+    }
+
+    func testACallersOwnRangeDownloadsJustThatPart() throws {
+        let server = try MockServer.started(in: self)
+        let network = NetworkLayer(baseURL: server.baseURL)
+        let destination = try makeFolder().appendingPathComponent("head.bin")
+        let data = TestData.bytes(10_000)
+        server.enqueue(.file(data))
+
+        let result = outcome(of: URL.self) { recorder in
+            network.download(
+                urlString: "file", to: destination, headers: ["Range": "bytes=0-99"],
+                successHandler: recorder.success, errorHandler: recorder.failure)
+        }
+
+        XCTAssertEqual(try result?.get(), destination)
+        XCTAssertEqual(try Data(contentsOf: destination), data.prefix(100))
+    }
+}
