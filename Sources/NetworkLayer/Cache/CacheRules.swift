@@ -1,0 +1,217 @@
+import Foundation
+
+/// RFC 9111's rules for a private cache, as pure functions of headers and times.
+enum CacheRules {
+    /// The statuses a cache may store and give heuristic freshness to (RFC 9110 §15.1). Others are
+    /// not stored.
+    static let storableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// The share of the time since `Last-Modified` a reply without explicit freshness stays fresh.
+    static let heuristicFraction = 0.1
+
+    /// Whether a reply to this request may be stored (RFC 9111 §3).
+    static func canStore(
+        method: String, statusCode: Int, request: ResponseHeaders, response: ResponseHeaders
+    ) -> Bool {
+        guard method.uppercased() == "GET", storableStatuses.contains(statusCode) else { return false }
+        if CacheControl(request["Cache-Control"]).noStore { return false }
+        if CacheControl(response["Cache-Control"]).noStore { return false }
+        // A reply that varies on everything can never be served again.
+        if varyNames(response).contains("*") { return false }
+        return true
+    }
+
+    /// The lower-cased field names a reply's `Vary` lists.
+    static func varyNames(_ response: ResponseHeaders) -> [String] {
+        (response["Vary"] ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// The fingerprints of the request headers a reply varies on, to store with it.
+    static func varying(request: ResponseHeaders, response: ResponseHeaders) -> [String: String] {
+        var result: [String: String] = [:]
+        for name in varyNames(response) where name != "*" {
+            if let value = request[name] { result[name] = Fingerprint.hex(normalized(value)) }
+        }
+        return result
+    }
+
+    /// Whether a stored reply's `Vary` headers match a new request (RFC 9111 §4.1); `Vary: *` never does.
+    static func varyMatches(_ entry: CachedResponse, request: ResponseHeaders) -> Bool {
+        let names = varyNames(entry.fields)
+        if names.contains("*") { return false }
+        for name in names {
+            let value = request[name].map { Fingerprint.hex(normalized($0)) }
+            if value != entry.varying[name] { return false }
+        }
+        return true
+    }
+
+    /// Whitespace collapsed, as RFC 9111 §4.1 allows before comparing.
+    private static func normalized(_ value: String) -> String {
+        value.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
+
+    /// How long a reply stays fresh after it was generated (RFC 9111 §4.2.1): `max-age`, else `Expires`
+    /// minus `Date`, else a heuristic from `Last-Modified` for a status that allows one; `s-maxage` is for
+    /// shared caches and ignored.
+    static func freshnessLifetime(statusCode: Int, headers: ResponseHeaders, responseTime: Date)
+        -> TimeInterval
+    {
+        let control = CacheControl(headers["Cache-Control"])
+        if let maxAge = control.maxAge { return maxAge }
+        let date = HTTPDate.parse(headers["Date"]) ?? responseTime
+        if let expires = headers["Expires"] {
+            // An invalid Expires (such as "0") means already expired.
+            guard let expiry = HTTPDate.parse(expires) else { return 0 }
+            return max(0, expiry.timeIntervalSince(date))
+        }
+        guard storableStatuses.contains(statusCode) || control.isPublic,
+            let lastModified = HTTPDate.parse(headers["Last-Modified"])
+        else { return 0 }
+        return max(0, date.timeIntervalSince(lastModified) * heuristicFraction)
+    }
+
+    /// The reply's current age (RFC 9111 §4.2.3).
+    static func currentAge(headers: ResponseHeaders, requestTime: Date, responseTime: Date, now: Date)
+        -> TimeInterval
+    {
+        let dateValue = HTTPDate.parse(headers["Date"]) ?? responseTime
+        let ageValue =
+            headers["Age"].flatMap { CacheControl.deltaSeconds($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let apparentAge = max(0, responseTime.timeIntervalSince(dateValue))
+        let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
+        let correctedAgeValue = ageValue + responseDelay
+        let correctedInitialAge = max(apparentAge, correctedAgeValue)
+        let residentTime = max(0, now.timeIntervalSince(responseTime))
+        return correctedInitialAge + residentTime
+    }
+
+    /// How much longer the entry stays fresh at `now`; zero or less means stale.
+    static func remainingFreshness(of entry: CachedResponse, now: Date) -> TimeInterval {
+        let headers = entry.fields
+        return freshnessLifetime(
+            statusCode: entry.statusCode, headers: headers, responseTime: entry.responseTime)
+            - currentAge(
+                headers: headers, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
+    }
+
+    /// Whether the stored reply may be served without asking the server (RFC 9111 §4.2, with the
+    /// request's own `Cache-Control` directives `no-cache`, `max-age`, `min-fresh` and `max-stale`).
+    static func isFresh(_ entry: CachedResponse, request: ResponseHeaders, now: Date) -> Bool {
+        let control = CacheControl(entry.fields["Cache-Control"])
+        if control.noCache { return false }
+        let requestControl = CacheControl(request["Cache-Control"])
+        if requestControl.noCache { return false }
+        // HTTP/1.0's Pragma counts only without a Cache-Control (RFC 9111 §5.4).
+        if request["Cache-Control"] == nil, request["Pragma"]?.lowercased().contains("no-cache") == true {
+            return false
+        }
+        let age = currentAge(
+            headers: entry.fields, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
+        if let maxAge = requestControl.maxAge, age > maxAge { return false }
+        var remaining = remainingFreshness(of: entry, now: now)
+        if let minFresh = requestControl.minFresh { remaining -= minFresh }
+        if remaining > 0 { return true }
+        // A request may accept a stale reply, unless the reply forbids it.
+        if let maxStale = requestControl.maxStale, !control.mustRevalidate { return -remaining <= maxStale }
+        return false
+    }
+
+    /// Whether a stale entry may stand in for a failed request by its own `stale-if-error` (RFC 5861).
+    static func canServeStaleOnError(_ entry: CachedResponse, now: Date) -> Bool {
+        let control = CacheControl(entry.fields["Cache-Control"])
+        guard let window = control.staleIfError, !control.mustRevalidate else { return false }
+        return -remainingFreshness(of: entry, now: now) <= window
+    }
+
+    /// The headers that make a request conditional on the stored reply (RFC 9111 §4.3.1): its `ETag`
+    /// as `If-None-Match`, its `Last-Modified` as `If-Modified-Since`.
+    static func conditionalHeaders(for entry: CachedResponse) -> [String: String] {
+        var result: [String: String] = [:]
+        let headers = entry.fields
+        if let etag = headers["ETag"] { result["If-None-Match"] = etag }
+        if let lastModified = headers["Last-Modified"], HTTPDate.parse(lastModified) != nil {
+            result["If-Modified-Since"] = lastModified
+        }
+        return result
+    }
+
+    /// Whether a request's headers already make it conditional: then its caller wants to see a 304.
+    static func isConditional(_ request: ResponseHeaders) -> Bool {
+        ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"].contains {
+            request[$0] != nil
+        }
+    }
+
+    /// Header fields a 304 must not replace in the stored reply: they describe the stored body.
+    private static let bodyFields: Set<String> = [
+        "content-length", "content-encoding", "transfer-encoding", "content-range", "connection",
+        "keep-alive",
+    ]
+
+    /// The stored reply updated by a `304 Not Modified` (RFC 9111 §4.3.4): the 304's fields replace the
+    /// stored ones of the same name, except those that describe the body, and its times become the entry's.
+    static func merging(
+        notModified headers: [String: String], into entry: CachedResponse, requestTime: Date,
+        responseTime: Date
+    ) -> CachedResponse {
+        var updated = entry
+        for (name, value) in headers where !bodyFields.contains(name.lowercased()) {
+            for existing in updated.headers.keys where existing.caseInsensitiveCompare(name) == .orderedSame {
+                updated.headers[existing] = nil
+            }
+            updated.headers[name] = value
+        }
+        updated.requestTime = requestTime
+        updated.responseTime = responseTime
+        return updated
+    }
+
+    /// Whether a 304 is about this stored reply: same strong or weak `ETag` when both have one.
+    static func notModified(_ headers: ResponseHeaders, matches entry: CachedResponse) -> Bool {
+        guard let new = headers["ETag"], let old = entry.fields["ETag"] else { return true }
+        return weak(new) == weak(old)
+    }
+
+    private static func weak(_ tag: String) -> String {
+        let trimmed = tag.trimmingCharacters(in: .whitespaces)
+        return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
+    }
+
+    /// Methods that don't change the server's state and so don't invalidate anything.
+    static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
+
+    /// The URLs whose stored replies a reply to an unsafe method invalidates (RFC 9111 §4.4): the
+    /// request's, and those of `Location` and `Content-Location` when they share its origin. Only a
+    /// successful (2xx or 3xx) reply invalidates.
+    static func invalidatedURLs(
+        method: String, statusCode: Int, requestURL: URL, response: ResponseHeaders
+    ) -> [URL] {
+        guard !safeMethods.contains(method.uppercased()), (200..<400).contains(statusCode) else { return [] }
+        var urls = [requestURL]
+        for name in ["Location", "Content-Location"] {
+            guard let value = response[name],
+                let url = URL(string: value, relativeTo: requestURL)?.absoluteURL,
+                sameOrigin(url, requestURL)
+            else { continue }
+            urls.append(url)
+        }
+        return urls
+    }
+
+    static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
+            && lhs.host?.lowercased() == rhs.host?.lowercased()
+            && effectivePort(lhs) == effectivePort(rhs)
+    }
+
+    private static func effectivePort(_ url: URL) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme?.lowercased() {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+}

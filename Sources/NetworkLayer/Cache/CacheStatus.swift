@@ -1,0 +1,41 @@
+import Foundation
+
+/// Where a reply came from: the network, or the layer's ``ResponseCache``.
+///
+/// Two ``stale(_:)`` statuses are equal whatever their errors, as ``NetworkError`` is not `Equatable`:
+/// compare ``staleError`` for the reason.
+public enum CacheStatus: Sendable, Equatable {
+    /// The reply came from the network, not from the cache.
+    case network
+    /// The stored reply was fresh and was served without a round trip.
+    case hit
+    /// The server answered `304 Not Modified` and the stored reply was served, its headers updated.
+    case revalidated
+    /// The stored reply was served although stale, because of this error (the network failed or the
+    /// server answered with a 5xx status), or offline by the request's ``CachePolicy``.
+    case stale(NetworkError)
+
+    /// Whether the reply was served from the cache (``hit``, ``revalidated`` or ``stale(_:)``).
+    public var isFromCache: Bool {
+        if case .network = self { return false }
+        return true
+    }
+
+    /// The error that made the cache serve a stale reply; `nil` unless ``stale(_:)``.
+    public var staleError: NetworkError? {
+        if case .stale(let error) = self { return error }
+        return nil
+    }
+
+    /// Compares the cases only: two ``stale(_:)`` statuses are equal whatever their errors.
+    ///
+    /// - Parameters:
+    ///   - lhs: A status.
+    ///   - rhs: Another status.
+    public static func == (lhs: CacheStatus, rhs: CacheStatus) -> Bool {
+        switch (lhs, rhs) {
+        case (.network, .network), (.hit, .hit), (.revalidated, .revalidated), (.stale, .stale): return true
+        default: return false
+        }
+    }
+}

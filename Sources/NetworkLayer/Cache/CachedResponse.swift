@@ -1,0 +1,89 @@
+import Foundation
+
+/// A stored reply with what RFC 9111 needs to judge it later: when it was asked for and received, and
+/// the request headers it varies on.
+struct CachedResponse: Sendable, Equatable {
+    /// The request's URL, the entry's identity together with ``credential``.
+    var url: URL
+    var statusCode: Int
+    var headers: [String: String]
+    var body: Data
+    /// When the request that brought this reply was sent (`request_time` in RFC 9111 §4.2.3).
+    var requestTime: Date
+    /// When the reply arrived (`response_time`).
+    var responseTime: Date
+    /// The fingerprint of each header the reply's `Vary` names, lower-cased name to fingerprint; a header
+    /// the request didn't send is absent. Fingerprints, not values: a `Vary: Authorization` must not
+    /// write a token to disk.
+    var varying: [String: String]
+    /// The fingerprint of the request's `Authorization` and `Cookie` values ("" without either).
+    var credential: String
+
+    var fields: ResponseHeaders { ResponseHeaders(headers) }
+
+    var key: CacheKey { CacheKey(url: url, credential: credential) }
+
+    /// What the entry costs in memory or on disk, roughly: the body and the headers.
+    var cost: Int {
+        body.count + headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count } + 256
+    }
+}
+
+/// An entry's identity: the request URL (without its fragment) and the credential it was stored for.
+/// Only `GET` replies are stored, so the method is implied.
+struct CacheKey: Hashable, Sendable {
+    var url: String
+    var credential: String
+
+    init(url: URL, credential: String) {
+        self.url = CacheKey.normalized(url)
+        self.credential = credential
+    }
+
+    static func normalized(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            return url.absoluteString
+        }
+        components.fragment = nil
+        return components.string ?? url.absoluteString
+    }
+
+    /// The entry's file name: the URL's hash first, so that every entry for a URL can be found by prefix.
+    var fileName: String {
+        "\(Fingerprint.hex(url))-\(Fingerprint.hex(url + "\u{0}" + credential))"
+    }
+
+    static func filePrefix(for url: URL) -> String { "\(Fingerprint.hex(normalized(url)))-" }
+}
+
+/// A 64-bit FNV-1a hash: file names, credential fingerprints and the disk entries' checksums. Not a
+/// cryptographic hash; it tells entries apart and detects damage, it doesn't resist an attacker who can
+/// already write to the cache directory.
+enum Fingerprint {
+    static func hash(_ bytes: some Sequence<UInt8>, into seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+        var hash = seed
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    static func hash(_ data: Data, into seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+        data.withUnsafeBytes { hash($0, into: seed) }
+    }
+
+    static func hex(_ text: String) -> String {
+        let value = hash(text.utf8)
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The fingerprint of a request's credentials: a reply stored for one is never served to another.
+    static func credential(of request: ResponseHeaders) -> String {
+        let authorization = request["Authorization"]
+        let cookie = request["Cookie"]
+        guard authorization != nil || cookie != nil else { return "" }
+        return hex("A\u{0}\(authorization ?? "")\u{0}C\u{0}\(cookie ?? "")")
+    }
+}

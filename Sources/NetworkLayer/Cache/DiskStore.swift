@@ -1,0 +1,118 @@
+import Foundation
+
+/// One file per entry in a directory. Each entry is written to a temporary file and renamed into place,
+/// so a reader (in this process or another) sees a whole entry or none; a file that doesn't decode is a
+/// miss and is removed. The directory itself is the index: several caches, or processes, may share it,
+/// and its size is measured on the disk, so the capacity holds after a crash too. Nothing here takes a
+/// lock: the file system orders the renames and removals.
+final class DiskStore: Sendable {
+    let directory: URL
+    let capacity: Int
+    private static let entrySuffix = ".entry"
+    private static let temporarySuffix = ".tmp"
+    /// A temporary file older than this was left by a crash, not by a writer still at work.
+    private static let abandonedAfter: TimeInterval = 600
+
+    init(directory: URL, capacity: Int) {
+        self.directory = directory
+        self.capacity = max(0, capacity)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    private func fileURL(_ key: CacheKey) -> URL {
+        directory.appendingPathComponent(key.fileName + Self.entrySuffix)
+    }
+
+    func entry(for key: CacheKey) -> CachedResponse? {
+        let url = fileURL(key)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        guard let entry = CacheEntryCoding.decode(data), entry.key == key else {
+            try? FileManager.default.removeItem(at: url)
+            return nil
+        }
+        // The modification date is the least-recently-used order, shared with every process.
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+        return entry
+    }
+
+    /// Writes the entry, then evicts to the capacity. A failure (a full disk, a read-only directory)
+    /// leaves the entry unstored and is not an error: the cache is a cache.
+    func store(_ entry: CachedResponse) {
+        guard let data = CacheEntryCoding.encode(entry), data.count <= capacity else {
+            remove(entry.key)
+            return
+        }
+        let temporary = directory.appendingPathComponent(UUID().uuidString + Self.temporarySuffix)
+        do {
+            try data.write(to: temporary)
+            // rename(2) replaces the old entry in one step: readers see the old file or the new one.
+            guard rename(temporary.path, fileURL(entry.key).path) == 0 else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            return
+        }
+        evict()
+    }
+
+    func remove(_ key: CacheKey) {
+        try? FileManager.default.removeItem(at: fileURL(key))
+    }
+
+    func removeAll(prefix: String) {
+        for file in files() where file.name.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(at: file.url)
+        }
+    }
+
+    func removeAll() {
+        for file in files() { try? FileManager.default.removeItem(at: file.url) }
+    }
+
+    var currentUsage: Int { files().filter { !$0.isTemporary }.reduce(0) { $0 + $1.size } }
+
+    private struct File {
+        var url: URL
+        var name: String
+        var size: Int
+        var modified: Date
+        var isTemporary: Bool
+    }
+
+    private func files() -> [File] {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        let urls =
+            (try? FileManager.default.contentsOfDirectory(
+                at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])) ?? []
+        return urls.compactMap { url in
+            let name = url.lastPathComponent
+            let isTemporary = name.hasSuffix(Self.temporarySuffix)
+            guard isTemporary || name.hasSuffix(Self.entrySuffix),
+                let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
+            else { return nil }
+            return File(
+                url: url, name: name, size: values.fileSize ?? 0,
+                modified: values.contentModificationDate ?? .distantPast, isTemporary: isTemporary)
+        }
+    }
+
+    /// Removes the least recently used entries until the directory is under its capacity, and the
+    /// temporary files a crashed writer left behind.
+    private func evict() {
+        let all = files()
+        let now = Date()
+        for file in all where file.isTemporary && now.timeIntervalSince(file.modified) > Self.abandonedAfter {
+            try? FileManager.default.removeItem(at: file.url)
+        }
+        var entries = all.filter { !$0.isTemporary }
+        var usage = entries.reduce(0) { $0 + $1.size }
+        guard usage > capacity else { return }
+        entries.sort { $0.modified < $1.modified }
+        for file in entries {
+            guard usage > capacity else { break }
+            try? FileManager.default.removeItem(at: file.url)
+            usage -= file.size
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The layer's HTTP cache (RFC 9111, private): a memory store and an optional disk store, the same on
+/// every platform. It replaces `URLCache`, which the layer's sessions never use.
+///
+/// ```swift
+/// let directory = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+///     .appendingPathComponent("api-cache")
+/// let cache = ResponseCache(memoryCapacity: 4_000_000, diskCapacity: 50_000_000, directory: directory)
+/// let network = NetworkLayer(baseURL: URL(string: "https://api.example.com")!, cache: cache)
+/// ```
+///
+/// Only replies to `GET` requests without a body are stored. A corrupt or truncated disk entry is a miss
+/// and is removed; a failed write (a full disk) leaves the reply unstored; neither fails a request.
+public final class ResponseCache: Sendable {
+    let memory: MemoryStore
+    let disk: DiskStore?
+
+    /// A cache with these capacities.
+    ///
+    /// - Parameters:
+    ///   - memoryCapacity: Bytes of replies kept in memory.
+    ///   - diskCapacity: Bytes of replies kept in `directory`; ignored without one.
+    ///   - directory: Where replies are stored on disk, created if missing; `nil` keeps them in memory only.
+    ///     Several caches, in one process or several, may share a directory.
+    public init(memoryCapacity: Int = 4 * 1024 * 1024, diskCapacity: Int = 0, directory: URL? = nil) {
+        memory = MemoryStore(capacity: memoryCapacity)
+        disk = directory.flatMap { diskCapacity > 0 ? DiskStore(directory: $0, capacity: diskCapacity) : nil }
+    }
+
+    /// Removes every stored reply, from memory and from disk.
+    public func removeAll() {
+        memory.removeAll()
+        disk?.removeAll()
+    }
+
+    /// Removes the stored replies for a URL, for every credential they were stored for.
+    ///
+    /// - Parameter url: The request URL the replies were stored for (its fragment is ignored).
+    public func removeResponses(for url: URL) {
+        memory.removeAll(url: CacheKey.normalized(url))
+        disk?.removeAll(prefix: CacheKey.filePrefix(for: url))
+    }
+
+    /// Bytes of replies held in memory.
+    public var currentMemoryUsage: Int { memory.currentUsage }
+
+    /// Bytes of replies held on disk, measured on the disk (so including other caches sharing the
+    /// directory); 0 without a directory.
+    public var currentDiskUsage: Int { disk?.currentUsage ?? 0 }
+
+    /// The stored reply for a request, if one matches its URL, credential and `Vary` headers.
+    func entry(for url: URL, request: ResponseHeaders) -> CachedResponse? {
+        let key = CacheKey(url: url, credential: Fingerprint.credential(of: request))
+        var found = memory.entry(for: key)
+        if found == nil, let disk, let stored = disk.entry(for: key) {
+            memory.store(stored)
+            found = stored
+        }
+        guard let found, CacheRules.varyMatches(found, request: request) else { return nil }
+        return found
+    }
+
+    /// Stores a reply if RFC 9111 allows it; otherwise removes any older reply it replaces.
+    func store(
+        statusCode: Int, headers: [String: String], body: Data, url: URL, request: ResponseHeaders,
+        requestTime: Date, responseTime: Date
+    ) {
+        let response = ResponseHeaders(headers)
+        let credential = Fingerprint.credential(of: request)
+        guard CacheRules.canStore(method: "GET", statusCode: statusCode, request: request, response: response)
+        else {
+            remove(CacheKey(url: url, credential: credential))
+            return
+        }
+        store(
+            CachedResponse(
+                url: url, statusCode: statusCode, headers: headers, body: body, requestTime: requestTime,
+                responseTime: responseTime, varying: CacheRules.varying(request: request, response: response),
+                credential: credential))
+    }
+
+    func store(_ entry: CachedResponse) {
+        memory.store(entry)
+        disk?.store(entry)
+    }
+
+    func remove(_ key: CacheKey) {
+        memory.remove(key)
+        disk?.remove(key)
+    }
+}
