@@ -16,7 +16,9 @@ import Foundation
 ///             errorHandler: { error in print(error.message) })
 /// ```
 ///
-/// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Its state
+/// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Only
+/// ``send(_:successHandler:errorHandler:)`` can be overridden: every other request method builds a
+/// ``NetworkRequest`` and calls it, so a subclass sees every request and none can bypass the funnel. Its state
 /// is immutable after `init`, so one instance can be used from any thread; that is why it is
 /// `Sendable`. A subclass must keep that promise: guard any state it adds with a lock. Don't change the
 /// `encoder` or `decoder` after creating the layer: they are used from background queues.
@@ -148,7 +150,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func request<T: Decodable & SendableMetatype>(
+    public func request<T: Decodable & SendableMetatype>(
         _ endpoint: any Endpoint,
         successHandler: @escaping (T) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
@@ -166,7 +168,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func request(
+    public func request(
         _ endpoint: any Endpoint,
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
@@ -188,7 +190,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func get<T: Decodable & SendableMetatype>(
+    public func get<T: Decodable & SendableMetatype>(
         urlString: String,
         query: [String: String] = [:],
         headers: [String: String] = [:],
@@ -211,7 +213,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func post<T: Encodable, R: Decodable & SendableMetatype>(
+    public func post<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -232,7 +234,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func post<T: Encodable>(
+    public func post<T: Encodable>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -255,7 +257,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func put<T: Encodable, R: Decodable & SendableMetatype>(
+    public func put<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -276,7 +278,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func put<T: Encodable>(
+    public func put<T: Encodable>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -299,7 +301,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func patch<T: Encodable, R: Decodable & SendableMetatype>(
+    public func patch<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -320,7 +322,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func patch<T: Encodable>(
+    public func patch<T: Encodable>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -349,7 +351,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func download(
+    public func download(
         urlString: String, to destination: URL, options: DownloadOptions = [],
         headers: [String: String] = [:],
         progressHandler: ((TransferProgress) -> Void)? = nil,
@@ -372,7 +374,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func download(
+    public func download(
         _ endpoint: any Endpoint, to destination: URL, options: DownloadOptions = [],
         progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (URL) -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -395,7 +397,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload<R: Decodable & SendableMetatype>(
+    public func upload<R: Decodable & SendableMetatype>(
         urlString: String, method: HTTPMethod = .post, fileURL: URL, contentType: String? = nil,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -417,7 +419,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload(
+    public func upload(
         urlString: String, method: HTTPMethod = .post, fileURL: URL, contentType: String? = nil,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -441,7 +443,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload<R: Decodable & SendableMetatype>(
+    public func upload<R: Decodable & SendableMetatype>(
         urlString: String, method: HTTPMethod = .post, data: Data, contentType: String? = nil,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -463,7 +465,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload(
+    public func upload(
         urlString: String, method: HTTPMethod = .post, data: Data, contentType: String? = nil,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -484,7 +486,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload<R: Decodable & SendableMetatype>(
+    public func upload<R: Decodable & SendableMetatype>(
         urlString: String, method: HTTPMethod = .post, multipart: MultipartFormData,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -505,7 +507,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload(
+    public func upload(
         urlString: String, method: HTTPMethod = .post, multipart: MultipartFormData,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -526,7 +528,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func delete<R: Decodable & SendableMetatype>(
+    public func delete<R: Decodable & SendableMetatype>(
         urlString: String,
         headers: [String: String] = [:],
         successHandler: @escaping (R) -> Void,
@@ -546,7 +548,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func delete(
+    public func delete(
         urlString: String,
         headers: [String: String] = [:],
         successHandler: @escaping () -> Void,
