@@ -23,7 +23,12 @@ public enum NetworkError: Error {
     /// headers are checked when the layer is created; if one is invalid, every request fails with this
     /// error, and a request's own headers (and a body's content type) are checked with the request.
     case invalidHeader(String)
-    /// The request did not finish within its timeout.
+    /// The request can't be sent as written, so nothing was sent. Carries a sentence saying why, never
+    /// a header's value or a body: a body on GET or HEAD; or, for a request an interceptor changed, a
+    /// method that is not an RFC 9110 token or a `Content-Length` that contradicts the body.
+    case invalidRequest(String)
+    /// The request did not finish within its timeout. Also the end of a request whose interceptors
+    /// did not answer within its timeout, or whose token refresh did not finish within its deadline.
     case timedOut
     /// The request was cancelled through ``NetworkTask/cancel()``.
     case cancelled
@@ -62,6 +67,8 @@ extension NetworkError {
             return "The request could not be prepared."
         case .invalidHeader(let name):
             return "The request header \(Redaction.quoted(name)) is not valid."
+        case .invalidRequest(let reason):
+            return reason
         case .timedOut:
             return "The request timed out."
         case .cancelled:
@@ -166,6 +173,7 @@ extension NetworkError: CustomStringConvertible {
         case .invalidURL(let string): return "invalidURL(\(Redaction.quoted(Redaction.url(string))))"
         case .encodingFailed(let error): return "encodingFailed(\(Redaction.text("\(error)")))"
         case .invalidHeader(let name): return "invalidHeader(\(Redaction.quoted(name)))"
+        case .invalidRequest(let reason): return "invalidRequest(\(Redaction.quoted(reason)))"
         case .timedOut: return "timedOut"
         case .cancelled: return "cancelled"
         case .transport(let error):
