@@ -137,16 +137,45 @@ extension NetworkError {
 
 extension NetworkError {
     /// Maps an error reported by URLSession to the layer's error.
+    ///
+    /// The `URLError` handed out is rebuilt from the one reported, keeping its code and nothing that
+    /// could hold a secret in clear: its failing URL and description are redacted (user-info and every
+    /// query and fragment value), and its underlying errors, whose texts name the URL again, are left
+    /// out. So `dump(error)` and `String(reflecting: error)`, what crash reporters capture, are as clean
+    /// as ``message``.
     init(transportError error: any Error) {
         guard let urlError = error as? URLError else {
-            self = .transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error]))
+            self = .transport(URLError(.unknown, userInfo: Self.redactedUserInfo(of: error as NSError)))
             return
         }
         switch urlError.code {
         case .timedOut: self = .timedOut
         case .cancelled: self = .cancelled
-        default: self = .transport(urlError)
+        default:
+            self = .transport(
+                URLError(urlError.code, userInfo: Self.redactedUserInfo(of: urlError as NSError)))
         }
+    }
+
+    /// `NSURLErrorFailingURLStringErrorKey`, deprecated but still filled in by URLSession.
+    private static let failingURLStringKey = "NSErrorFailingURLStringKey"
+
+    private static func redactedUserInfo(of error: NSError) -> [String: Any] {
+        var info: [String: Any] = [:]
+        if let description = error.userInfo[NSLocalizedDescriptionKey] as? String {
+            info[NSLocalizedDescriptionKey] = Redaction.text(description)
+        }
+        let failing =
+            (error.userInfo[NSURLErrorFailingURLErrorKey] as? URL)?.absoluteString
+            ?? error.userInfo[failingURLStringKey] as? String
+        if let failing {
+            let redacted = Redaction.url(failing)
+            info[failingURLStringKey] = redacted
+            // The marker percent-encoded, so that the URL parses.
+            let encoded = redacted.replacingOccurrences(of: Redaction.marker, with: "%3Credacted%3E")
+            if let url = URL(string: encoded) { info[NSURLErrorFailingURLErrorKey] = url }
+        }
+        return info
     }
 }
 
@@ -191,5 +220,14 @@ extension NetworkError: CustomStringConvertible {
         case .invalidResponse: return "invalidResponse"
         case .custom(let text): return "custom(\(Redaction.quoted(Redaction.text(text))))"
         }
+    }
+}
+
+extension NetworkError: CustomReflectable {
+    /// What `dump(_:)`, debuggers and crash reporters show: the case and ``description``, redacted as it
+    /// is, rather than every associated value (headers such as `Set-Cookie`, a wrapped error's
+    /// user info). Match the case to read the values themselves.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .enum)
     }
 }
