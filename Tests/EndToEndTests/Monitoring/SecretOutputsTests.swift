@@ -149,7 +149,7 @@ final class SecretOutputsTests: XCTestCase {
                 headers: ["Set-Cookie": "SETCOOKIE-SECRET-11"]),
             .decodingFailed(URLError(.unknown), body: Data("REPLY-SECRET-5".utf8)),
             .invalidRequest("A GET request cannot carry a body."), .timedOut, .cancelled, .emptyResponse,
-            .invalidResponse, .transport(transport),
+            .invalidResponse, .transport(transport), .encodingFailed(transport),
         ]
         for error in errors {
             var dumped = ""
