@@ -105,6 +105,10 @@ open class NetworkLayer: @unchecked Sendable {
         monitorGroup = MonitorGroup(monitors)
         self.retryPolicy = retryPolicy
         self.interceptors = interceptors
+        // A token authenticator made without origins sends its token to this layer's origin only.
+        for case let authenticator as BearerTokenAuthenticator in interceptors {
+            authenticator.adoptOrigin(of: baseURL)
+        }
         self.maximumResponseSize = maximumResponseSize
         self.redirectPolicy = redirectPolicy
         self.baseURL = baseURL
