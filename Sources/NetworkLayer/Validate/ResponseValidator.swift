@@ -37,7 +37,7 @@ enum ResponseValidator {
         guard (200..<300).contains(response.statusCode) else {
             return .failure(
                 .unacceptableStatusCode(
-                    response.statusCode, body: body, headers: ResponseHeaders(response).fields))
+                    response.statusCode, body: body, headers: ResponseHeaders(response)))
         }
         let reply = Reply(body: body, response: response, method: expectation.method)
         if let acceptable = expectation.acceptableContentTypes, !reply.hasNoContent {
@@ -45,7 +45,7 @@ enum ResponseValidator {
             guard let contentType, MediaType.matches(contentType, anyOf: acceptable) else {
                 return .failure(
                     .unacceptableContentType(
-                        contentType, body: body, headers: ResponseHeaders(response).fields))
+                        contentType, body: body, headers: ResponseHeaders(response)))
             }
         }
         return .success(reply)

@@ -89,7 +89,8 @@ struct DummyExpectation<Value> {
         let data = value as? Data ?? Data()
         // As the real layer: a status outside 2xx is an error, whatever the stubbed value.
         guard (200..<300).contains(statusCode) else {
-            return .failure(.unacceptableStatusCode(statusCode, body: data, headers: headers))
+            return .failure(
+                .unacceptableStatusCode(statusCode, body: data, headers: ResponseHeaders(headers)))
         }
         let respond = { (typed: Value) in
             NetworkResponse(
