@@ -74,7 +74,9 @@ open class NetworkLayer: @unchecked Sendable {
     ///     the layer goes away; pass one to inject `protocolClasses` or change caching and cookies.
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
-    ///   - callbackQueue: Where handlers run.
+    ///   - callbackQueue: Where handlers run. Keep `.main` when handlers are main-actor code (in a
+    ///     MainActor-default module every plain closure is); with another queue, write them `@Sendable`
+    ///     or use the `async` forms (see <doc:MainActorDefaultModules>).
     ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
     ///     Fractions count: 0.5 waits half a second.
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
