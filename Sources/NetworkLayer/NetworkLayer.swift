@@ -49,6 +49,8 @@ open class NetworkLayer: @unchecked Sendable {
     public let monitors: [any NetworkMonitor]
     /// The monitors and their queue; `nil` without monitors, so nothing is spent on them.
     package let monitorGroup: MonitorGroup?
+    /// The requests started and not yet answered, for ``cancelAll()``.
+    package let runningRequests = RunningRequests()
 
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
@@ -137,7 +139,25 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(request, successHandler: successHandler, errorHandler: errorHandler)
+        runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
+            perform(request, successHandler: $0, errorHandler: $1)
+        }
+    }
+
+    /// Cancels every request this layer has started whose handler has not run yet: each one's error
+    /// handler receives ``NetworkError/cancelled``, exactly once, on ``callbackQueue`` (an `async` form
+    /// throws it), as ``NetworkTask/cancel()`` does. Requests started afterwards are not affected.
+    ///
+    /// ```swift
+    /// func signOut() {
+    ///     networkLayer.cancelAll()  // nothing in flight may land on the signed-out screen
+    /// }
+    /// ```
+    ///
+    /// A subclass that overrides ``send(_:successHandler:errorHandler:)`` without calling `super` starts
+    /// requests this method does not know about: override it too.
+    open func cancelAll() {
+        runningRequests.cancelAll()
     }
 
     // MARK: - Endpoints

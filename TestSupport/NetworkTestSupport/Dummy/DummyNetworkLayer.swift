@@ -46,7 +46,8 @@ import NetworkLayer
 /// loading state). When an interceptor or a token refresh completes later instead of in place, the
 /// answer can't be synchronous: it is delivered on `callbackQueue` (the main queue unless `init` was given
 /// a delivery queue), as the real layer delivers, never on the thread the interceptor completed on; wait
-/// for it with an expectation. The `async` forms of `NetworkLayer` go through the same funnel, so the dummy answers
+/// for it with an expectation. `cancelAll()` cancels every request whose handler has not run yet (held,
+/// or scheduled on the delivery queue), as each task's `cancel()` would. The `async` forms of `NetworkLayer` go through the same funnel, so the dummy answers
 /// them the same way.
 ///
 /// **Recording.** Every request is built by the real layer's own request builder and appended to
@@ -141,6 +142,17 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     /// - Returns: The request's task; cancelling it before the answer delivers `.cancelled`.
     @discardableResult
     open override func send<Value>(
+        _ request: NetworkRequest<Value>,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        // As the real layer's `send`: `cancelAll()` reaches every request whose handler has not run.
+        runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
+            answerFromStubs(request, successHandler: $0, errorHandler: $1)
+        }
+    }
+
+    private func answerFromStubs<Value>(
         _ request: NetworkRequest<Value>,
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
