@@ -130,3 +130,23 @@ final class CallbackQueueTests: XCTestCase {
         XCTAssertTrue(screen.resumedOnMainQueue)
     }
 }
+
+// The sample of MainActorDefaultModules.md, "A callback queue other than main"; compiled, not run.
+
+nonisolated final class ItemCache: Sendable {
+    func store(_ items: [Item]) {}
+}
+
+nonisolated final class ErrorLog: Sendable {
+    func record(_ error: NetworkError) {}
+}
+
+func loadOnOwnQueue(cache: ItemCache, log: ErrorLog) async throws(NetworkError) -> [Item] {
+    let network = NetworkLayer(callbackQueue: DispatchQueue(label: "sync"))
+    network.get(
+        urlString: "items",
+        successHandler: { @Sendable (items: [Item]) in cache.store(items) },  // runs on "sync"
+        errorHandler: { @Sendable error in log.record(error) })
+    let items: [Item] = try await network.get(urlString: "items")  // back on the main actor
+    return items
+}
