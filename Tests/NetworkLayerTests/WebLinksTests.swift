@@ -35,8 +35,8 @@ final class WebLinksTests: XCTestCase {
         XCTAssertEqual(found.all.count, 1)
         XCTAssertEqual(link?.url.absoluteString, "https://a.example/x?a=1,2")
         XCTAssertEqual(link?.relations, ["next", "last"])
-        XCTAssertEqual(link?.parameters["title"], #"Page, "two""#)
-        XCTAssertEqual(link?.parameters["type"], "text/html")
+        XCTAssertEqual(link?.attributes["title"], #"Page, "two""#)
+        XCTAssertEqual(link?.attributes["type"], "text/html")
         XCTAssertEqual(found["last"], found["next"])
     }
 

@@ -47,7 +47,7 @@ enum LinkHeaderParser {
             guard let url = URL(string: target.trimmingCharacters(in: .whitespaces), relativeTo: base),
                 url.scheme != nil
             else { continue }
-            links.append(WebLink(url: url.absoluteURL, relations: relations, parameters: parameters))
+            links.append(WebLink(url: url.absoluteURL, relations: relations, attributes: parameters))
         }
         return links
     }

@@ -8,20 +8,21 @@ public struct WebLink: Sendable, Equatable {
     public var url: URL
     /// The relation types, lowercased: `rel="next last"` gives `["next", "last"]`.
     public var relations: [String]
-    /// The other parameters by lowercased name (`title`, `type`, `hreflang`, ...), unquoted.
-    public var parameters: [String: String]
+    /// The target attributes, the link's other parameters, by lowercased name (`title`, `type`,
+    /// `hreflang`, ...), unquoted.
+    public var attributes: [String: String]
 
     /// Creates a link.
     ///
     /// - Parameters:
     ///   - url: The target.
     ///   - relations: The relation types; they are lowercased.
-    ///   - parameters: The other parameters, by name; names are lowercased.
-    public init(url: URL, relations: [String], parameters: [String: String] = [:]) {
+    ///   - attributes: The target attributes (`title`, `type`, ...), by name; names are lowercased.
+    public init(url: URL, relations: [String], attributes: [String: String] = [:]) {
         self.url = url
         self.relations = relations.map { $0.lowercased() }
-        self.parameters = Dictionary(
-            parameters.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.attributes = Dictionary(
+            attributes.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }
 
