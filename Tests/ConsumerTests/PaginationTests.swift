@@ -23,9 +23,11 @@ final class AllTodosLoader {
         }
     }
 
-    func loadAll() async throws(NetworkError) -> [Todo] {
+    func loadAll(from api: URL? = URL(string: "https://api.example.com/")) async throws(NetworkError)
+        -> [Todo]
+    {
         var all: [Todo] = []
-        var next: URL? = URL(string: "https://api.example.com/todos")
+        var next: URL? = api?.appendingPathComponent("todos")
         while let url = next {
             let page = try await networkLayer.send(NetworkRequest<[Todo]>(urlString: url.absoluteString))
             all += page.value
