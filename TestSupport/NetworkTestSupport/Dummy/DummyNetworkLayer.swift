@@ -168,7 +168,8 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             let task = DummyTask(request: nil, errorHandler: errorHandler) { _ in }
             // As the real layer: the monitors hear of the refusal, without an attempt.
             let monitors = DummyMonitoring(
-                monitorGroup, method: request.method, url: try? builder.url(for: request))
+                MonitorGroup.forRequest(layer: monitorGroup, extra: request.monitors), method: request.method,
+                url: try? builder.url(for: request))
             var report: ((Result<NetworkResponse<Value>, NetworkError>) -> Void)?
             if let monitors {
                 let metrics = monitors.metrics
@@ -196,6 +197,9 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             return true
         }
         if isHeld { return task }
+        // A request's own monitors and interceptors come after the layer's, as in the real layer.
+        let monitorGroup = MonitorGroup.forRequest(layer: monitorGroup, extra: request.monitors)
+        let interceptors = interceptors + request.interceptors
         let monitors = DummyMonitoring(monitorGroup, method: request.method, url: built.url)
         let answer = { [state] (attempt: URLRequest) -> Result<NetworkResponse<Value>, NetworkError> in
             let recorded = RecordedRequest(attempt, transfer: request.transfer)
