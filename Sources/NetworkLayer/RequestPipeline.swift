@@ -88,7 +88,7 @@ extension NetworkLayer {
             return task
         }
         let transport = transport
-        let redirectPolicy = redirectPolicy
+        let redirectPolicy = request.redirectPolicy ?? redirectPolicy
         let checker = builder
         let adapts = !interceptors.isEmpty
         let send: RequestAttempts<Reply>.Send = { proposed, done in

@@ -101,3 +101,33 @@ final class PerRequestControlTests: XCTestCase {
         XCTAssertEqual(layerMonitor.urls, ["signed", "plain"])
     }
 }
+
+/// A request's own redirect policy replaces the layer's (through a real server: only the session
+/// delegate sees redirects).
+final class PerRequestRedirectTests: XCTestCase {
+    func testTheRequestsPolicyDecidesWhatCrossesOrigins() throws {
+        let server = MockServer()
+        try server.start()
+        addTeardownBlock { server.stop() }
+        // 127.0.0.1 and localhost are different origins of the same server.
+        let elsewhere = "http://localhost:\(server.port)/landing"
+        for _ in 0..<2 {
+            server.enqueue(MockResponse(status: 302, headers: ["Location": elsewhere]))
+            server.enqueue(try .json(["landed"]))
+        }
+        let network = NetworkLayer(
+            baseURL: server.baseURL, redirectPolicy: RedirectPolicy(forwardsHeadersAcrossOrigins: true))
+        var request = NetworkRequest<[String]>(urlString: "moved", headers: ["X-Trace": "t1"])
+
+        for policy in [nil, RedirectPolicy.default] {
+            request.redirectPolicy = policy
+            let result = outcome(of: NetworkResponse<[String]>.self) {
+                network.send(request, successHandler: $0.success, errorHandler: $0.failure)
+            }
+            XCTAssertEqual(result?.value?.value, ["landed"])
+        }
+
+        let landings = server.recordedRequests.filter { $0.path == "/landing" }
+        XCTAssertEqual(landings.map { $0.header("X-Trace") }, ["t1", nil])
+    }
+}

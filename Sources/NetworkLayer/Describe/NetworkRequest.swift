@@ -49,6 +49,10 @@ public struct NetworkRequest<Value> {
     /// any body), so a 404 can be a value: `request.acceptableStatusCodes = Set(200..<300).union([404])`.
     /// Downloads write only 2xx replies and ignore it.
     public var acceptableStatusCodes: Set<Int>?
+    /// Which redirects this request follows; `nil` uses the layer's ``NetworkLayer/redirectPolicy``. A
+    /// redirect the policy refuses is the reply: with its 3xx status among ``acceptableStatusCodes`` the
+    /// success handler gets it, `Location` header and all.
+    public var redirectPolicy: RedirectPolicy?
     /// Interceptors for this request alone, run after the layer's ``NetworkLayer/interceptors`` on every
     /// attempt (a signature that only one endpoint needs).
     public var interceptors: [any RequestInterceptor] = []
