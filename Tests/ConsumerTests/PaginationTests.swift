@@ -59,6 +59,7 @@ final class PaginationTests: XCTestCase {
         wait(for: [done], timeout: 5)
         XCTAssertEqual(loader.todos.map(\.id), [1, 2])
         XCTAssertEqual(loader.pages, 2)
+        XCTAssertEqual(stubs.recordedRequests.count, 2)
     }
 
     func testFollowingNextLinksWithTheDummy() {

@@ -81,6 +81,7 @@ struct CallbackQueueSuite {
         }
         #expect(delivered.value == [Item(id: 3)])
         #expect(delivered.queue == "items-callbacks")
+        #expect(stubs.recordedRequests.count == 1)
     }
 
     @Test("The async forms resume main-actor code on the main actor, whatever the callback queue")
@@ -92,6 +93,7 @@ struct CallbackQueueSuite {
         try await screen.load()
         #expect(screen.items == [Item(id: 4)])
         #expect(screen.resumedOnMainQueue)
+        #expect(stubs.recordedRequests.count == 1)
     }
 }
 
@@ -118,6 +120,7 @@ final class CallbackQueueTests: XCTestCase {
             wait(for: [answered], timeout: 10)
             XCTAssertEqual(delivered.value, [Item(id: 5)])
             XCTAssertEqual(delivered.queue, "xctest-callbacks")
+            XCTAssertEqual(stubs.recordedRequests.count, 1)
         }
     }
 
@@ -128,6 +131,7 @@ final class CallbackQueueTests: XCTestCase {
         try await screen.load()
         XCTAssertEqual(screen.items, [Item(id: 6)])
         XCTAssertTrue(screen.resumedOnMainQueue)
+        XCTAssertEqual(stubs.recordedRequests.count, 1)
     }
 }
 

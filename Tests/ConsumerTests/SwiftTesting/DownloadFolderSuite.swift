@@ -22,6 +22,7 @@ struct DownloadFolderSuite {
                 errorHandler: { _ in done.resume(returning: nil) })
         }
         #expect(saved == destination)
+        #expect(stubs.recordedRequests.count == 1)
         #expect(try Data(contentsOf: destination) == Data("bytes".utf8))
     }
 }
