@@ -51,6 +51,8 @@ open class NetworkLayer: @unchecked Sendable {
     public let monitors: [any NetworkMonitor]
     /// The monitors and their queue; `nil` without monitors, so nothing is spent on them.
     package let monitorGroup: MonitorGroup?
+    /// The requests started and not yet answered, for ``cancelAll()``.
+    package let runningRequests = RunningRequests()
 
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
@@ -76,7 +78,9 @@ open class NetworkLayer: @unchecked Sendable {
     ///     the layer goes away; pass one to inject `protocolClasses` or change caching and cookies.
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
-    ///   - callbackQueue: Where handlers run.
+    ///   - callbackQueue: Where handlers run. Keep `.main` when handlers are main-actor code (in a
+    ///     MainActor-default module every plain closure is); with another queue, write them `@Sendable`
+    ///     or use the `async` forms (see <doc:MainActorDefaultModules>).
     ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
     ///     Fractions count: 0.5 waits half a second.
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
@@ -141,7 +145,25 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(request, successHandler: successHandler, errorHandler: errorHandler)
+        runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
+            perform(request, successHandler: $0, errorHandler: $1)
+        }
+    }
+
+    /// Cancels every request this layer has started whose handler has not run yet: each one's error
+    /// handler receives ``NetworkError/cancelled``, exactly once, on ``callbackQueue`` (an `async` form
+    /// throws it), as ``NetworkTask/cancel()`` does. Requests started afterwards are not affected.
+    ///
+    /// ```swift
+    /// func signOut() {
+    ///     networkLayer.cancelAll()  // nothing in flight may land on the signed-out screen
+    /// }
+    /// ```
+    ///
+    /// A subclass that overrides ``send(_:successHandler:errorHandler:)`` without calling `super` starts
+    /// requests this method does not know about: override it too.
+    open func cancelAll() {
+        runningRequests.cancelAll()
     }
 
     // MARK: - Endpoints

@@ -1,11 +1,11 @@
+// The README's samples for retry, interceptors and token refresh, verbatim (`ReadmeSyncTests`).
+
 import Foundation
 import NetworkLayer
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    import FoundationNetworking  // URLRequest is here on Linux
 #endif
-
-// The README's samples for retry, interceptors and token refresh, verbatim (`ReadmeSyncTests`).
 
 /// Adds the app's version to every request.
 struct AppVersionHeader: RequestInterceptor {

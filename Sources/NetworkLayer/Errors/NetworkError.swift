@@ -40,12 +40,13 @@ public enum NetworkError: Error {
     /// `.noPermissionsToReadFile` (a file to upload).
     case transport(URLError)
     /// The server answered with a status outside `200..<300`. Carries the status code, the reply's body
-    /// and its headers, so an API's error payload can be read.
-    case unacceptableStatusCode(Int, body: Data, headers: [String: String])
+    /// and its headers (read in any case, as a reply's: `headers["retry-after"]`), so an API's error
+    /// payload can be read.
+    case unacceptableStatusCode(Int, body: Data, headers: ResponseHeaders)
     /// A 2xx reply whose `Content-Type` is not one the request accepts (see
     /// ``NetworkRequest/acceptableContentTypes``). Carries the type the server sent (`nil` when it sent
-    /// none), the body and the headers.
-    case unacceptableContentType(String?, body: Data, headers: [String: String])
+    /// none), the body and the headers (read in any case).
+    case unacceptableContentType(String?, body: Data, headers: ResponseHeaders)
     /// A decodable reply was expected, but the body was empty (or the status was 204 or 205).
     case emptyResponse
     /// The body could not be decoded as the expected type. Carries the decoding error and the body.
