@@ -36,4 +36,25 @@ enum ProcessStats {
     #else
         static func mainThreadCPU() -> ThreadCPU? { nil }
     #endif
+
+    /// Context switches and CPU seconds of the whole process, every thread counted (libcurl's, the
+    /// delegate queue's, dispatch's workers and the main thread).
+    struct ProcessCost: Sendable {
+        var contextSwitches: Double
+        var cpuSeconds: Double
+    }
+
+    /// The process's context switches (voluntary and involuntary) and CPU time so far.
+    static func processCost() -> ProcessCost? {
+        var usage = rusage()
+        #if canImport(Glibc)
+            guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return nil }
+        #else
+            guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return ProcessCost(
+            contextSwitches: Double(usage.ru_nvcsw + usage.ru_nivcsw),
+            cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime))
+    }
 }

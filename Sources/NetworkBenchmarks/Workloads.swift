@@ -76,16 +76,17 @@ struct Workloads {
         rows += overhead(of: policies, named: "policies on", target: 0.97)
         rows += overhead(of: logged, named: "NetworkLogger(.requests) to a dropping sink", target: 0.95)
         rows += mainQueueTime()
+        rows += costPerRequest()
         return rows
     }
 
-    private func selected(_ name: String) -> Bool {
+    fileprivate func selected(_ name: String) -> Bool {
         only.map { name.localizedCaseInsensitiveContains($0) } ?? true
     }
 
-    private typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
+    fileprivate typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
 
-    private func requestsPerSecond(
+    fileprivate func requestsPerSecond(
         _ client: BenchmarkClient, count: Int, inFlight: Int, _ start: @escaping Start
     ) -> Double {
         guard
@@ -216,6 +217,57 @@ struct Workloads {
                 layerRounds: layerValues, rawRounds: rawValues)
         }
         return [row("user space", \.user), row("kernel", \.system)]
+    }
+}
+
+extension Workloads {
+    /// What one small GET at 64 in flight costs the whole process, in context switches and CPU time,
+    /// for each client measured alone: the difference between a long and a short run divided by the
+    /// difference in requests, so that warming up and the run's own start and end cancel out.
+    func costPerRequest() -> [Row] {
+        let name = "cost per request (GET ~1 KB JSON, 64 in flight)"
+        guard selected(name), ProcessStats.processCost() != nil else { return [] }
+        log(name)
+        let start: Start = { $0.get("small.json", as: [Record].self, completion: $1) }
+        let (short, long) = (counts.smallConcurrent / 2, counts.smallConcurrent * 3 / 2)
+        func cost(_ client: BenchmarkClient, _ count: Int) -> ProcessStats.ProcessCost {
+            let before = ProcessStats.processCost() ?? .init(contextSwitches: 0, cpuSeconds: 0)
+            _ = requestsPerSecond(client, count: count, inFlight: 64, start)
+            let after = ProcessStats.processCost() ?? before
+            return .init(
+                contextSwitches: after.contextSwitches - before.contextSwitches,
+                cpuSeconds: after.cpuSeconds - before.cpuSeconds)
+        }
+        func perRequest(_ client: BenchmarkClient) -> ProcessStats.ProcessCost {
+            let small = cost(client, short)
+            let large = cost(client, long)
+            let requests = Double(long - short)
+            return .init(
+                contextSwitches: (large.contextSwitches - small.contextSwitches) / requests,
+                cpuSeconds: (large.cpuSeconds - small.cpuSeconds) / requests)
+        }
+        var layerRounds: [ProcessStats.ProcessCost] = []
+        var rawRounds: [ProcessStats.ProcessCost] = []
+        for _ in 0..<counts.rounds {
+            layerRounds.append(perRequest(layer))
+            rawRounds.append(perRequest(raw))
+        }
+        let switchesL = layerRounds.map(\.contextSwitches)
+        let switchesR = rawRounds.map(\.contextSwitches)
+        let cpuL = layerRounds.map { $0.cpuSeconds * 1e6 }
+        let cpuR = rawRounds.map { $0.cpuSeconds * 1e6 }
+        let switchGap = median(switchesL) - median(switchesR)
+        let cpuRatio = median(cpuL) / max(median(cpuR), .leastNonzeroMagnitude)
+        return [
+            Row(
+                workload: "context switches per request, 64 in flight", unit: "switches/request",
+                layer: median(switchesL), raw: median(switchesR), comparison: switchGap,
+                target: "layer − raw ≤ 3", met: switchGap <= 3, layerRounds: switchesL, rawRounds: switchesR),
+            Row(
+                workload: "CPU per request, 64 in flight", unit: "µs/request", layer: median(cpuL),
+                raw: median(cpuR), comparison: cpuRatio, target: "ratio ≤ 1.1", met: cpuRatio <= 1.1,
+                layerRounds: cpuL, rawRounds: cpuR),
+        ]
     }
 }
 

@@ -62,17 +62,21 @@ extension NetworkLayer {
         try await send(NetworkRequest(endpoint), isolation: isolation).value
     }
 
-    /// Sends an endpoint's request; any 2xx reply, with or without a body, is success.
+    /// Sends an endpoint's request; any 2xx reply, with or without a body, is success, and the reply is
+    /// ignored.
     ///
     /// ```swift
-    /// try await network.request(PostsAPI.delete(id: "42"))
+    /// try await network.requestIgnoringReply(PostsAPI.delete(id: "42"))
     /// ```
+    ///
+    /// The name says that the reply is ignored, so `let post = try await network.request(endpoint)`
+    /// without a type can't quietly become this form: it needs the reply's type.
     ///
     /// - Parameters:
     ///   - endpoint: The request's path, method, query, headers, body, timeout and retry policy.
     ///   - isolation: The caller's actor; leave it out.
     /// - Throws: The ``NetworkError`` the error handler would have received.
-    public func request(
+    public func requestIgnoringReply(
         _ endpoint: any Endpoint, isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
         _ = try await send(NetworkRequest<EmptyResponse>(endpoint), isolation: isolation)
@@ -108,8 +112,9 @@ extension NetworkLayer {
 
     // MARK: - POST, PUT, PATCH
     //
-    // Each comes in two forms, told apart by the result's type: a call whose result is used as `R`
-    // decodes the reply; a call whose result is unused (or `Void`) takes any 2xx reply.
+    // Each comes in two forms with different names: `post` decodes the reply as the `R` the caller names;
+    // `postIgnoringReply` takes any 2xx reply. Told apart by the result's type alone, an unannotated
+    // `let x = try await network.post(...)` would quietly pick the form that drops the reply.
 
     /// Sends `body` in a POST request and returns the JSON reply decoded as `R`.
     ///
@@ -132,10 +137,11 @@ extension NetworkLayer {
         try await send(bodyRequest(.post, urlString, body, headers), isolation: isolation).value
     }
 
-    /// Sends `body` in a POST request; any 2xx reply, with or without a body, is success.
+    /// Sends `body` in a POST request; any 2xx reply, with or without a body, is success, and the reply is
+    /// ignored.
     ///
     /// ```swift
-    /// try await network.post(urlString: "employees", body: newEmployee)
+    /// try await network.postIgnoringReply(urlString: "employees", body: newEmployee)
     /// ```
     ///
     /// - Parameters:
@@ -145,7 +151,7 @@ extension NetworkLayer {
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - isolation: The caller's actor; leave it out.
     /// - Throws: The ``NetworkError`` the error handler would have received.
-    public func post<T: Encodable>(
+    public func postIgnoringReply<T: Encodable>(
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
@@ -170,7 +176,8 @@ extension NetworkLayer {
         try await send(bodyRequest(.put, urlString, body, headers), isolation: isolation).value
     }
 
-    /// Sends `body` in a PUT request; any 2xx reply, with or without a body, is success.
+    /// Sends `body` in a PUT request; any 2xx reply, with or without a body, is success, and the reply is
+    /// ignored.
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
@@ -179,7 +186,7 @@ extension NetworkLayer {
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - isolation: The caller's actor; leave it out.
     /// - Throws: The ``NetworkError`` the error handler would have received.
-    public func put<T: Encodable>(
+    public func putIgnoringReply<T: Encodable>(
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
@@ -204,7 +211,8 @@ extension NetworkLayer {
         try await send(bodyRequest(.patch, urlString, body, headers), isolation: isolation).value
     }
 
-    /// Sends `body` in a PATCH request; any 2xx reply, with or without a body, is success.
+    /// Sends `body` in a PATCH request; any 2xx reply, with or without a body, is success, and the reply is
+    /// ignored.
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
@@ -213,7 +221,7 @@ extension NetworkLayer {
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - isolation: The caller's actor; leave it out.
     /// - Throws: The ``NetworkError`` the error handler would have received.
-    public func patch<T: Encodable>(
+    public func patchIgnoringReply<T: Encodable>(
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
@@ -240,10 +248,10 @@ extension NetworkLayer {
         ).value
     }
 
-    /// Sends a DELETE request; any 2xx reply, with or without a body, is success.
+    /// Sends a DELETE request; any 2xx reply, with or without a body, is success, and the reply is ignored.
     ///
     /// ```swift
-    /// try await network.delete(urlString: "employees/42")
+    /// try await network.deleteIgnoringReply(urlString: "employees/42")
     /// ```
     ///
     /// - Parameters:
@@ -251,7 +259,7 @@ extension NetworkLayer {
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - isolation: The caller's actor; leave it out.
     /// - Throws: The ``NetworkError`` the error handler would have received.
-    public func delete(
+    public func deleteIgnoringReply(
         urlString: String, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {

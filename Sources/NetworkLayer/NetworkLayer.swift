@@ -16,7 +16,9 @@ import Foundation
 ///             errorHandler: { error in print(error.message) })
 /// ```
 ///
-/// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Its state
+/// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Only
+/// ``send(_:successHandler:errorHandler:)`` can be overridden: every other request method builds a
+/// ``NetworkRequest`` and calls it, so a subclass sees every request and none can bypass the funnel. Its state
 /// is immutable after `init`, so one instance can be used from any thread; that is why it is
 /// `Sendable`. A subclass must keep that promise: guard any state it adds with a lock. Don't change the
 /// `encoder` or `decoder` after creating the layer: they are used from background queues.
@@ -49,6 +51,8 @@ open class NetworkLayer: @unchecked Sendable {
     public let monitors: [any NetworkMonitor]
     /// The monitors and their queue; `nil` without monitors, so nothing is spent on them.
     package let monitorGroup: MonitorGroup?
+    /// The requests started and not yet answered, for ``cancelAll()``.
+    package let runningRequests = RunningRequests()
 
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
@@ -74,7 +78,9 @@ open class NetworkLayer: @unchecked Sendable {
     ///     the layer goes away; pass one to inject `protocolClasses` or change caching and cookies.
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
-    ///   - callbackQueue: Where handlers run.
+    ///   - callbackQueue: Where handlers run. Keep `.main` when handlers are main-actor code (in a
+    ///     MainActor-default module every plain closure is); with another queue, write them `@Sendable`
+    ///     or use the `async` forms (see <doc:MainActorDefaultModules>).
     ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
     ///     Fractions count: 0.5 waits half a second.
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
@@ -103,6 +109,10 @@ open class NetworkLayer: @unchecked Sendable {
         monitorGroup = MonitorGroup(monitors)
         self.retryPolicy = retryPolicy
         self.interceptors = interceptors
+        // A token authenticator made without origins sends its token to this layer's origin only.
+        for case let authenticator as BearerTokenAuthenticator in interceptors {
+            authenticator.adoptOrigin(of: baseURL)
+        }
         self.maximumResponseSize = maximumResponseSize
         self.redirectPolicy = redirectPolicy
         self.baseURL = baseURL
@@ -135,7 +145,25 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(request, successHandler: successHandler, errorHandler: errorHandler)
+        runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
+            perform(request, successHandler: $0, errorHandler: $1)
+        }
+    }
+
+    /// Cancels every request this layer has started whose handler has not run yet: each one's error
+    /// handler receives ``NetworkError/cancelled``, exactly once, on ``callbackQueue`` (an `async` form
+    /// throws it), as ``NetworkTask/cancel()`` does. Requests started afterwards are not affected.
+    ///
+    /// ```swift
+    /// func signOut() {
+    ///     networkLayer.cancelAll()  // nothing in flight may land on the signed-out screen
+    /// }
+    /// ```
+    ///
+    /// A subclass that overrides ``send(_:successHandler:errorHandler:)`` without calling `super` starts
+    /// requests this method does not know about: override it too.
+    open func cancelAll() {
+        runningRequests.cancelAll()
     }
 
     // MARK: - Endpoints
@@ -148,7 +176,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func request<T: Decodable & SendableMetatype>(
+    public func request<T: Decodable & SendableMetatype>(
         _ endpoint: any Endpoint,
         successHandler: @escaping (T) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
@@ -166,7 +194,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func request(
+    public func request(
         _ endpoint: any Endpoint,
         successHandler: @escaping () -> Void,
         errorHandler: @escaping (NetworkError) -> Void
@@ -188,7 +216,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func get<T: Decodable & SendableMetatype>(
+    public func get<T: Decodable & SendableMetatype>(
         urlString: String,
         query: [String: String] = [:],
         headers: [String: String] = [:],
@@ -211,7 +239,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func post<T: Encodable, R: Decodable & SendableMetatype>(
+    public func post<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -232,7 +260,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func post<T: Encodable>(
+    public func post<T: Encodable>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -255,7 +283,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func put<T: Encodable, R: Decodable & SendableMetatype>(
+    public func put<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -276,7 +304,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func put<T: Encodable>(
+    public func put<T: Encodable>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -299,7 +327,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func patch<T: Encodable, R: Decodable & SendableMetatype>(
+    public func patch<T: Encodable, R: Decodable & SendableMetatype>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -320,7 +348,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func patch<T: Encodable>(
+    public func patch<T: Encodable>(
         urlString: String,
         body: T,
         headers: [String: String] = [:],
@@ -349,7 +377,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func download(
+    public func download(
         urlString: String, to destination: URL, options: DownloadOptions = [],
         headers: [String: String] = [:],
         progressHandler: ((TransferProgress) -> Void)? = nil,
@@ -372,7 +400,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func download(
+    public func download(
         _ endpoint: any Endpoint, to destination: URL, options: DownloadOptions = [],
         progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (URL) -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -395,7 +423,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload<R: Decodable & SendableMetatype>(
+    public func upload<R: Decodable & SendableMetatype>(
         urlString: String, method: HTTPMethod = .post, fileURL: URL, contentType: String? = nil,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -417,7 +445,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload(
+    public func upload(
         urlString: String, method: HTTPMethod = .post, fileURL: URL, contentType: String? = nil,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -441,7 +469,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload<R: Decodable & SendableMetatype>(
+    public func upload<R: Decodable & SendableMetatype>(
         urlString: String, method: HTTPMethod = .post, data: Data, contentType: String? = nil,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -463,7 +491,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload(
+    public func upload(
         urlString: String, method: HTTPMethod = .post, data: Data, contentType: String? = nil,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -484,7 +512,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload<R: Decodable & SendableMetatype>(
+    public func upload<R: Decodable & SendableMetatype>(
         urlString: String, method: HTTPMethod = .post, multipart: MultipartFormData,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -505,7 +533,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - successHandler: Runs on ``callbackQueue`` when the transfer succeeded.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     @discardableResult
-    open func upload(
+    public func upload(
         urlString: String, method: HTTPMethod = .post, multipart: MultipartFormData,
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
@@ -526,7 +554,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func delete<R: Decodable & SendableMetatype>(
+    public func delete<R: Decodable & SendableMetatype>(
         urlString: String,
         headers: [String: String] = [:],
         successHandler: @escaping (R) -> Void,
@@ -546,7 +574,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
     /// - Returns: The request, which can be cancelled.
     @discardableResult
-    open func delete(
+    public func delete(
         urlString: String,
         headers: [String: String] = [:],
         successHandler: @escaping () -> Void,

@@ -13,6 +13,9 @@ extension NetworkLayer {
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         let meter = RequestMeter()
+        // A request's own monitors and interceptors come after the layer's.
+        let monitorGroup = MonitorGroup.forRequest(layer: monitorGroup, extra: request.monitors)
+        let interceptors = interceptors + request.interceptors
         let monitors = monitorGroup?.channel()
         let monitored = monitors.map { _ in
             MonitoredRequest(method: request.method, url: try? builder.url(for: request))
@@ -72,8 +75,10 @@ extension NetworkLayer {
                 DispatchQueue.global(qos: .userInitiated).async { finish.value(reply) }
             }
         }
+        // A download writes a file for 2xx replies alone, whatever the request accepts.
         let expectation = ReplyExpectation(
-            method: request.method, acceptableContentTypes: request.acceptableContentTypes)
+            method: request.method, acceptableContentTypes: request.acceptableContentTypes,
+            acceptableStatusCodes: request.transfer?.isDownload == true ? nil : request.acceptableStatusCodes)
         let limit = request.maximumResponseSize ?? maximumResponseSize
         let route: TransportRoute
         do throws(NetworkError) {
@@ -83,7 +88,7 @@ extension NetworkLayer {
             return task
         }
         let transport = transport
-        let redirectPolicy = redirectPolicy
+        let redirectPolicy = request.redirectPolicy ?? redirectPolicy
         let checker = builder
         let adapts = !interceptors.isEmpty
         let send: RequestAttempts<Reply>.Send = { proposed, done in

@@ -66,7 +66,7 @@ final class AsyncFormsTests: XCTestCase {
     func testARefusedRequestThrowsWithoutSending() async {
         let network = DummyNetworkLayer()
         do {
-            try await network.delete(urlString: "relative/without/base")
+            try await network.deleteIgnoringReply(urlString: "relative/without/base")
             XCTFail("expected an error")
         } catch {
             guard case .invalidURL("relative/without/base") = error else { return XCTFail("\(error)") }

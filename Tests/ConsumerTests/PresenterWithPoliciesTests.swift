@@ -118,9 +118,9 @@ final class TodoListRefreshTests: XCTestCase {
     private let view = SpyTodoListView()
 
     func testAnExpiredTokenIsRefreshedAndTheTodosShown() {
-        var refreshes = 0
+        let refreshes = Counter()  // the refresh is @Sendable: no captured `var`
         let authenticator = BearerTokenAuthenticator(accessToken: "expired") { completion in
-            refreshes += 1
+            refreshes.increment()
             completion(.success("fresh"))  // at once: the dummy stays synchronous
         }
         let network = DummyNetworkLayer(interceptors: [authenticator])
@@ -132,8 +132,20 @@ final class TodoListRefreshTests: XCTestCase {
         TodoListPresenter(view: view, networkLayer: network).load()
 
         XCTAssertEqual(view.todos, [Todo(id: 1, title: "Write tests")])
-        XCTAssertEqual(refreshes, 1)
+        XCTAssertEqual(refreshes.value, 1)
         XCTAssertEqual(
             network.recordedRequests.map { $0.header("Authorization") }, ["Bearer expired", "Bearer fresh"])
+    }
+}
+
+/// A count a `@Sendable` closure can change.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0  // guarded by `lock`
+
+    var value: Int { lock.withLock { count } }
+
+    func increment() {
+        lock.withLock { count += 1 }
     }
 }

@@ -29,6 +29,14 @@ enum ReadmeFunnelExample {
             successHandler: { response in print(response.value) },
             errorHandler: { error in print(error.message) })
 
+        // "No profile yet" is a value, not an error; a signature for this request alone
+        var profile = NetworkRequest<Data>(urlString: "me/profile")
+        profile.acceptableStatusCodes = Set(200..<300).union([404])
+        profile.interceptors = [UploadSignature()]
+        network.send(profile) { result in
+            if case .success(let response) = result { print(response.statusCode == 404 ? "none" : "found") }
+        }
+
         // HEAD, OPTIONS, or any method with a raw body; Data as the reply gives the bytes
         network.send(NetworkRequest<Data>(method: .head, urlString: "reports/latest.pdf")) { result in
             if case .success(let response) = result { print(response.headers["Content-Length"] ?? "?") }

@@ -29,7 +29,7 @@ final class TodoScreenModel {
     }
 
     func add(_ todo: Todo) async throws(NetworkError) {
-        try await networkLayer.post(urlString: "https://api.example.com/todos", body: todo)
+        try await networkLayer.postIgnoringReply(urlString: "https://api.example.com/todos", body: todo)
         await load()
     }
 }

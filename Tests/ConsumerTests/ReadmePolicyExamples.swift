@@ -1,11 +1,11 @@
+// The README's samples for retry, interceptors and token refresh, verbatim (`ReadmeSyncTests`).
+
 import Foundation
 import NetworkLayer
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    import FoundationNetworking  // URLRequest is here on Linux
 #endif
-
-// The README's samples for retry, interceptors and token refresh, verbatim (`ReadmeSyncTests`).
 
 /// Adds the app's version to every request.
 struct AppVersionHeader: RequestInterceptor {
@@ -43,22 +43,26 @@ struct TokenReply: Codable {
 
 /// The app's sign-in state. Token requests go through a layer of their own, without the authenticator:
 /// a refresh request must not wait for the refresh.
-final class AuthSession {
-    private(set) var accessToken: String?
+/// Sendable, as the authenticator's `refresh` runs off the main queue: its token behind a lock.
+final class AuthSession: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storedToken: String?  // guarded by `lock`
     private let refreshToken: String
     private let auth: NetworkLayer
 
     init(accessToken: String?, refreshToken: String, authServer: URL?) {
-        self.accessToken = accessToken
+        storedToken = accessToken
         self.refreshToken = refreshToken
         auth = NetworkLayer(baseURL: authServer)
     }
 
-    func refresh(completion: @escaping (Result<String, NetworkError>) -> Void) {
+    var accessToken: String? { lock.withLock { storedToken } }
+
+    func refresh(completion: @escaping @Sendable (Result<String, NetworkError>) -> Void) {
         auth.post(
             urlString: "oauth/token", body: ["grant_type": "refresh_token", "refresh_token": refreshToken],
             successHandler: { (reply: TokenReply) in
-                self.accessToken = reply.accessToken  // on the main queue; keep it for the next launch
+                self.lock.withLock { self.storedToken = reply.accessToken }  // keep it for the next launch
                 completion(.success(reply.accessToken))
             },
             errorHandler: { error in completion(.failure(error)) })

@@ -48,7 +48,10 @@ final class CrossOriginRedirectTests: XCTestCase {
             MockResponse(
                 status: 302, headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString]))
         let network = NetworkLayer(
-            baseURL: origin.baseURL, defaultHeaders: ["Authorization": "Bearer secret", "X-Api-Key": "key"],
+            baseURL: origin.baseURL,
+            defaultHeaders: [
+                "Authorization": "Bearer secret", "X-Api-Key": "key", "X-Auth-Token": "t", "X-Client": "app",
+            ],
             redirectPolicy: RedirectPolicy(forwardsHeadersAcrossOrigins: true))
         let result = outcome(of: Echo.self) { recorder in
             network.get(
@@ -56,8 +59,10 @@ final class CrossOriginRedirectTests: XCTestCase {
                 successHandler: recorder.success, errorHandler: recorder.failure)
         }
         let echo = try XCTUnwrap(result?.value, "\(String(describing: result))")
-        XCTAssertEqual(echo.headers["x-api-key"], "key")
+        XCTAssertEqual(echo.headers["x-client"], "app")
         XCTAssertEqual(echo.headers["x-custom"], "mine")
+        XCTAssertNil(echo.headers["x-api-key"])
+        XCTAssertNil(echo.headers["x-auth-token"])
         XCTAssertNil(echo.headers["authorization"])
         XCTAssertNil(echo.headers["cookie"])
     }

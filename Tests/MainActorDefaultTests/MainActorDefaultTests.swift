@@ -28,7 +28,7 @@ final class ItemsModel {
         items = try await network.send(request).value
         let more: [Item] = try await network.get(urlString: "https://api.example.com/items/more")
         items += more
-        try await network.post(urlString: "https://api.example.com/items/seen", body: items)
+        try await network.postIgnoringReply(urlString: "https://api.example.com/items/seen", body: items)
     }
 }
 

@@ -12,9 +12,10 @@ final class HarnessSmokeTests: XCTestCase {
         let queue = DispatchQueue(label: "benchmark-smoke")
         let report = NetworkBenchmarks.measure(baseURL: server.baseURL, counts: .smoke, queue: queue)
         XCTAssertEqual(
-            report.rows.count, 10 + 6,
-            "every workload but main-queue time (which needs the main queue), and the transfers: speed and "
-                + "memory against raw downloadTask, uploadTask(fromFile:) and httpBody")
+            report.rows.count, 12 + 6,
+            "every workload but main-queue time (which needs the main queue), the cost per request (context "
+                + "switches and CPU), and the transfers: speed and memory against raw downloadTask, "
+                + "uploadTask(fromFile:) and httpBody")
         let policies = try XCTUnwrap(report.rows.first { $0.measured == "policies on" })
         XCTAssertEqual(policies.baseline, "plain layer")
         XCTAssertTrue(report.table.contains("(policies on)"), report.table)

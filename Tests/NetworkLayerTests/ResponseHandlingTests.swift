@@ -34,10 +34,27 @@ final class ResponseHandlingTests: PipelineTestCase {
             }
             XCTAssertEqual(code, status)
             XCTAssertEqual(sentBody, body)
-            XCTAssertEqual(headers.first { $0.key.lowercased() == "x-request-id" }?.value, "abc")
+            XCTAssertEqual(headers["x-request-id"], "abc")
             XCTAssertEqual(error?.statusCode, status)
             XCTAssertEqual(error?.responseBody, body)
         }
+    }
+
+    /// Issue 19, defect 9: an error's headers are read in any case, as a reply's are.
+    func testAnErrorsHeadersAreReadInAnyCase() {
+        stubs.stub(
+            .get, "https://api.example.com/v1/e",
+            with: StubResponse(
+                status: 503, headers: ["Retry-After": "7", "X-Request-Id": "abc"], body: Data()))
+        let error = outcome(of: [Employee].self) {
+            network.get(urlString: "e", successHandler: $0.success, errorHandler: $0.failure)
+        }?.error
+        guard case .unacceptableStatusCode(503, _, let headers)? = error else {
+            return XCTFail("expected a 503, got \(String(describing: error))")
+        }
+        XCTAssertEqual(headers["retry-after"], "7")
+        XCTAssertEqual(headers["RETRY-AFTER"], "7")
+        XCTAssertEqual(headers["x-request-id"], "abc")
     }
 
     func testEmptyBodiesAreSuccessForVoidHandlers() {

@@ -7,7 +7,7 @@ import XCTest
 final class RetryPolicyTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
 
-    private func status(_ code: Int, headers: [String: String] = [:]) -> NetworkError {
+    private func status(_ code: Int, headers: ResponseHeaders = [:]) -> NetworkError {
         .unacceptableStatusCode(code, body: Data(), headers: headers)
     }
 
@@ -167,9 +167,13 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(RetryPolicy.retryAfter(in: past, now: now), 0, "never negative")
         let policy = RetryPolicy(maximumAttempts: 3, maximumDelay: 8)
         XCTAssertEqual(
-            policy.delay(afterAttempt: 1, of: .get, failingWith: status(503, headers: imf), now: now), 5)
+            policy.delay(
+                afterAttempt: 1, of: .get, failingWith: status(503, headers: ResponseHeaders(imf)), now: now),
+            5)
         XCTAssertNil(
-            policy.delay(afterAttempt: 1, of: .get, failingWith: status(503, headers: rfc850), now: now),
+            policy.delay(
+                afterAttempt: 1, of: .get, failingWith: status(503, headers: ResponseHeaders(rfc850)),
+                now: now),
             "a date beyond the maximum: no retry")
     }
 

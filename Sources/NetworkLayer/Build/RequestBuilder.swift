@@ -27,6 +27,9 @@ package struct RequestBuilder: Sendable {
         let body = try description.body.encoded(with: encoder)
         if let body, !Self.isValidValue(body.contentType) { throw .invalidHeader("Content-Type") }
         let upload = try description.transfer?.checked()
+        if body != nil || upload != nil, let refusal = Self.bodyRefusal(for: description.method.rawValue) {
+            throw refusal
+        }
         var request = URLRequest(url: url)
         request.httpMethod = description.method.rawValue
         request.timeoutInterval = Self.usable(description.timeout, or: timeout)
@@ -70,15 +73,44 @@ package struct RequestBuilder: Sendable {
         self.timeout = timeout
     }
 
-    /// A request an interceptor changed, checked as the builder checks its own: a header that would
-    /// inject lines or vanish is refused, and a timeout FoundationNetworking can't convert (NaN traps)
-    /// is replaced by the layer's.
+    /// A request an interceptor changed, checked as the builder checks its own, so that nothing goes out
+    /// other than as written: a header that would inject lines or vanish, a method that is not an
+    /// RFC 9110 token, a URL that is not `http` or `https` (`file:`, `data:`), a body on GET or HEAD and
+    /// a `Content-Length` that contradicts the body are refused; a timeout FoundationNetworking can't
+    /// convert (NaN traps) is replaced by the layer's.
     func checked(_ request: URLRequest) -> Result<URLRequest, NetworkError> {
         let headers = (request.allHTTPHeaderFields ?? [:]).map { (key: $0.key, value: $0.value) }
         if let error = Self.invalidHeaderError(in: headers) { return .failure(error) }
+        let method = request.httpMethod ?? "GET"
+        guard Self.isValidName(method) else {
+            return .failure(.invalidRequest("The request method \(Redaction.quoted(method)) is not valid."))
+        }
+        guard let url = request.url, Origin(url) != nil else {
+            return .failure(.invalidURL(request.url?.absoluteString ?? ""))
+        }
+        let bodyLength = request.httpBody?.count ?? 0
+        if bodyLength > 0 || request.httpBodyStream != nil, let refusal = Self.bodyRefusal(for: method) {
+            return .failure(refusal)
+        }
+        // Only against bytes in hand: an upload's stream is attached after this check, its length set
+        // by the builder.
+        if let body = request.httpBody, let declared = request.value(forHTTPHeaderField: "Content-Length"),
+            Int(declared.trimmingCharacters(in: .whitespaces)) != body.count
+        {
+            return .failure(.invalidRequest("The request's Content-Length does not match its body."))
+        }
         var request = request
         request.timeoutInterval = Self.usable(request.timeoutInterval, or: timeout)
         return .success(request)
+    }
+
+    /// The error for a body on a method that can't carry one: FoundationNetworking sends a GET's body as
+    /// a chunked upload the server doesn't expect, and drops a HEAD's silently.
+    private static func bodyRefusal(for method: String) -> NetworkError? {
+        switch method.uppercased() {
+        case "GET", "HEAD": return .invalidRequest("A \(method.uppercased()) request cannot carry a body.")
+        default: return nil
+        }
     }
 
     private static func sorted(_ headers: [String: String]) -> [(key: String, value: String)] {

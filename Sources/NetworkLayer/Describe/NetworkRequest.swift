@@ -44,6 +44,21 @@ public struct NetworkRequest<Value> {
     /// When this request is sent again after a failure; `nil` uses the layer's
     /// ``NetworkLayer/retryPolicy``. (Write `RetryPolicy.none` for none: `.none` alone is `nil` here.)
     public var retryPolicy: RetryPolicy?
+    /// The statuses that count as success for this request; `nil`, the default, accepts `200..<300`. A
+    /// reply with an accepted status is decoded as `Value` like a 2xx (`Data` and ``EmptyResponse`` take
+    /// any body), so a 404 can be a value: `request.acceptableStatusCodes = Set(200..<300).union([404])`.
+    /// Downloads write only 2xx replies and ignore it.
+    public var acceptableStatusCodes: Set<Int>?
+    /// Which redirects this request follows; `nil` uses the layer's ``NetworkLayer/redirectPolicy``. A
+    /// redirect the policy refuses is the reply: with its 3xx status among ``acceptableStatusCodes`` the
+    /// success handler gets it, `Location` header and all.
+    public var redirectPolicy: RedirectPolicy?
+    /// Interceptors for this request alone, run after the layer's ``NetworkLayer/interceptors`` on every
+    /// attempt (a signature that only one endpoint needs).
+    public var interceptors: [any RequestInterceptor] = []
+    /// Monitors for this request alone, told of its events after the layer's ``NetworkLayer/monitors``,
+    /// on the same queue.
+    public var monitors: [any NetworkMonitor] = []
 
     /// The endpoint this request was made from, if any; its path must stay below the base URL.
     package var endpoint: (any Endpoint)?

@@ -23,7 +23,12 @@ public enum NetworkError: Error {
     /// headers are checked when the layer is created; if one is invalid, every request fails with this
     /// error, and a request's own headers (and a body's content type) are checked with the request.
     case invalidHeader(String)
-    /// The request did not finish within its timeout.
+    /// The request can't be sent as written, so nothing was sent. Carries a sentence saying why, never
+    /// a header's value or a body: a body on GET or HEAD; or, for a request an interceptor changed, a
+    /// method that is not an RFC 9110 token or a `Content-Length` that contradicts the body.
+    case invalidRequest(String)
+    /// The request did not finish within its timeout. Also the end of a request whose interceptors
+    /// did not answer within its timeout, or whose token refresh did not finish within its deadline.
     case timedOut
     /// The request was cancelled through ``NetworkTask/cancel()``.
     case cancelled
@@ -35,12 +40,13 @@ public enum NetworkError: Error {
     /// `.noPermissionsToReadFile` (a file to upload).
     case transport(URLError)
     /// The server answered with a status outside `200..<300`. Carries the status code, the reply's body
-    /// and its headers, so an API's error payload can be read.
-    case unacceptableStatusCode(Int, body: Data, headers: [String: String])
+    /// and its headers (read in any case, as a reply's: `headers["retry-after"]`), so an API's error
+    /// payload can be read.
+    case unacceptableStatusCode(Int, body: Data, headers: ResponseHeaders)
     /// A 2xx reply whose `Content-Type` is not one the request accepts (see
     /// ``NetworkRequest/acceptableContentTypes``). Carries the type the server sent (`nil` when it sent
-    /// none), the body and the headers.
-    case unacceptableContentType(String?, body: Data, headers: [String: String])
+    /// none), the body and the headers (read in any case).
+    case unacceptableContentType(String?, body: Data, headers: ResponseHeaders)
     /// A decodable reply was expected, but the body was empty (or the status was 204 or 205).
     case emptyResponse
     /// The body could not be decoded as the expected type. Carries the decoding error and the body.
@@ -62,6 +68,8 @@ extension NetworkError {
             return "The request could not be prepared."
         case .invalidHeader(let name):
             return "The request header \(Redaction.quoted(name)) is not valid."
+        case .invalidRequest(let reason):
+            return reason
         case .timedOut:
             return "The request timed out."
         case .cancelled:
@@ -130,16 +138,45 @@ extension NetworkError {
 
 extension NetworkError {
     /// Maps an error reported by URLSession to the layer's error.
+    ///
+    /// The `URLError` handed out is rebuilt from the one reported, keeping its code and nothing that
+    /// could hold a secret in clear: its failing URL and description are redacted (user-info and every
+    /// query and fragment value), and its underlying errors, whose texts name the URL again, are left
+    /// out. So `dump(error)` and `String(reflecting: error)`, what crash reporters capture, are as clean
+    /// as ``message``.
     init(transportError error: any Error) {
         guard let urlError = error as? URLError else {
-            self = .transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error]))
+            self = .transport(URLError(.unknown, userInfo: Self.redactedUserInfo(of: error as NSError)))
             return
         }
         switch urlError.code {
         case .timedOut: self = .timedOut
         case .cancelled: self = .cancelled
-        default: self = .transport(urlError)
+        default:
+            self = .transport(
+                URLError(urlError.code, userInfo: Self.redactedUserInfo(of: urlError as NSError)))
         }
+    }
+
+    /// `NSURLErrorFailingURLStringErrorKey`, deprecated but still filled in by URLSession.
+    private static let failingURLStringKey = "NSErrorFailingURLStringKey"
+
+    private static func redactedUserInfo(of error: NSError) -> [String: Any] {
+        var info: [String: Any] = [:]
+        if let description = error.userInfo[NSLocalizedDescriptionKey] as? String {
+            info[NSLocalizedDescriptionKey] = Redaction.text(description)
+        }
+        let failing =
+            (error.userInfo[NSURLErrorFailingURLErrorKey] as? URL)?.absoluteString
+            ?? error.userInfo[failingURLStringKey] as? String
+        if let failing {
+            let redacted = Redaction.url(failing)
+            info[failingURLStringKey] = redacted
+            // The marker percent-encoded, so that the URL parses.
+            let encoded = redacted.replacingOccurrences(of: Redaction.marker, with: "%3Credacted%3E")
+            if let url = URL(string: encoded) { info[NSURLErrorFailingURLErrorKey] = url }
+        }
+        return info
     }
 }
 
@@ -166,6 +203,7 @@ extension NetworkError: CustomStringConvertible {
         case .invalidURL(let string): return "invalidURL(\(Redaction.quoted(Redaction.url(string))))"
         case .encodingFailed(let error): return "encodingFailed(\(Redaction.text("\(error)")))"
         case .invalidHeader(let name): return "invalidHeader(\(Redaction.quoted(name)))"
+        case .invalidRequest(let reason): return "invalidRequest(\(Redaction.quoted(reason)))"
         case .timedOut: return "timedOut"
         case .cancelled: return "cancelled"
         case .transport(let error):
@@ -183,5 +221,14 @@ extension NetworkError: CustomStringConvertible {
         case .invalidResponse: return "invalidResponse"
         case .custom(let text): return "custom(\(Redaction.quoted(Redaction.text(text))))"
         }
+    }
+}
+
+extension NetworkError: CustomReflectable {
+    /// What `dump(_:)`, debuggers and crash reporters show: the case and ``description``, redacted as it
+    /// is, rather than every associated value (headers such as `Set-Cookie`, a wrapped error's
+    /// user info). Match the case to read the values themselves.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .enum)
     }
 }

@@ -23,9 +23,9 @@ extension NetworkLogger {
         if method != "GET" { parts += ["-X", Self.quoted(method)] }
         parts.append(Self.quoted(redacted(request.url)))
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-            parts += ["-H", Self.quoted("\(name): \(redacted(header: name, value: value))")]
+            parts += ["-H", Self.quoted("\(name): \(redacted(headerValue: value, of: name))")]
         }
-        if let body = request.httpBody, !body.isEmpty {
+        if let body = request.httpBody.map(redacted(body:)), !body.isEmpty {
             if let text = String(data: body, encoding: .utf8) {
                 // Not `--data-binary`, which reads a body starting with `@` as a file to send instead.
                 parts += ["--data-raw", Self.quoted(text)]

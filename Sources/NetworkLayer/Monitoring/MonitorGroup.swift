@@ -4,7 +4,7 @@ import Foundation
 /// session's delegate queue and the handlers' queue.
 package final class MonitorGroup: Sendable {
     private let monitors: [any NetworkMonitor]
-    private let queue = DispatchQueue(label: "NetworkLayer.monitors", qos: .utility)
+    private let queue: DispatchQueue
     /// Whether any monitor acts on the events of attempts (built, started, received, retried); when none
     /// does, a request takes one hop to the monitors' queue instead of three.
     package let wantsAttemptEvents: Bool
@@ -13,7 +13,23 @@ package final class MonitorGroup: Sendable {
     package init?(_ monitors: [any NetworkMonitor]) {
         guard !monitors.isEmpty else { return nil }
         self.monitors = monitors
+        queue = DispatchQueue(label: "NetworkLayer.monitors", qos: .utility)
         wantsAttemptEvents = monitors.contains { $0.observesAttempts }
+    }
+
+    private init(_ monitors: [any NetworkMonitor], queue: DispatchQueue) {
+        self.monitors = monitors
+        self.queue = queue
+        wantsAttemptEvents = monitors.contains { $0.observesAttempts }
+    }
+
+    /// The group for one request with monitors of its own: `layer`'s monitors, then `extra`, on the
+    /// layer's queue (so a monitor that relies on its events arriving on one serial queue still may).
+    /// `layer` alone when `extra` is empty.
+    package static func forRequest(layer: MonitorGroup?, extra: [any NetworkMonitor]) -> MonitorGroup? {
+        guard !extra.isEmpty else { return layer }
+        guard let layer else { return MonitorGroup(extra) }
+        return MonitorGroup(layer.monitors + extra, queue: layer.queue)
     }
 
     /// Runs `event` for every monitor, in order, on the monitors' queue, outside any request: after

@@ -15,9 +15,18 @@ import Foundation
 /// let network = NetworkLayer(baseURL: api, monitors: monitors)
 /// ```
 ///
-/// Redacted in every line (values become `<redacted>`, names stay): the headers `Authorization`,
-/// `Proxy-Authorization`, `Cookie`, `Set-Cookie` and `X-Api-Key`, URL user-info, and the headers and
-/// query items you name.
+/// Redacted in every line, and in ``curlCommand(for:)`` (values become `<redacted>`, names stay):
+/// - the headers `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key` and
+///   `X-Auth-Token` (``alwaysRedactedHeaders``), and those you name;
+/// - URL user-info, the whole fragment, and the query items that carry credentials by convention
+///   (``alwaysRedactedQueryItems``: `access_token`, `api_key`, `password`, `signature`, …) and those you
+///   name, in the request's URL and in `Location`, `Content-Location` and `Referer` headers;
+/// - in bodies written at ``Level/full`` (requests and replies, error replies included) the values of
+///   JSON members named like those query items or credential headers (`"password": "<redacted>"`),
+///   unless `redactsBodies` is `false`, for local debugging. A body that is not JSON is written as it is.
+///
+/// Each line shows the request as sent, after interceptors changed it (an API key an interceptor adds
+/// as a query item is redacted like any other).
 public struct NetworkLogger: NetworkMonitor {
     /// How much the logger writes.
     public enum Level: Sendable, Equatable {
@@ -30,21 +39,29 @@ public struct NetworkLogger: NetworkMonitor {
         case full
     }
 
-    /// Headers whose values are always redacted.
-    public static let alwaysRedactedHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
-    ]
+    /// Headers whose values are always redacted: the layer's credentials and `Set-Cookie`.
+    public static let alwaysRedactedHeaders: Set<String> = Credentials.headers.union(["set-cookie"])
+
+    /// Query items, fragment parameters and JSON members whose values are always redacted: the names
+    /// that carry credentials by convention (`access_token`, `id_token`, `refresh_token`, `token`,
+    /// `api_key`, `apikey`, `key`, `password`, `secret`, `signature`, `sig`, `code`, `client_secret`).
+    public static let alwaysRedactedQueryItems: Set<String> = Credentials.parameters
 
     /// How much is written.
     public let level: Level
     /// Header names (any case) whose values are redacted, besides ``alwaysRedactedHeaders``.
     public let redactedHeaders: Set<String>
-    /// Query item names (any case) whose values are redacted.
+    /// Query item names (lowercased) whose values are redacted, ``alwaysRedactedQueryItems`` included.
     public let redactedQueryItems: Set<String>
     /// The most bytes of a body written at ``Level/full``.
     public let bodyLimit: Int
+    /// Whether JSON members with credential names are redacted in bodies; `true` unless turned off.
+    public let redactsBodies: Bool
+    /// JSON member names (lowercased) whose values are redacted.
+    private let redactedMembers: Set<String>
     private let sink: @Sendable (String) -> Void
-    /// At ``Level/full``, each request's latest attempt, for the curl command if it fails.
+    /// Each request's latest attempt: its URL as sent for the request's line, and at ``Level/full`` the
+    /// curl command if it fails.
     private let lastAttempts = LastAttempts()
 
     /// A logger.
@@ -54,15 +71,21 @@ public struct NetworkLogger: NetworkMonitor {
     ///   - redactedHeaders: More header names whose values never appear.
     ///   - redactedQueryItems: Query item names whose values never appear.
     ///   - bodyLimit: The most bytes of a body written at ``Level/full``.
+    ///   - redactsBodies: Whether JSON members with credential names are redacted in bodies; turn it off
+    ///     only for local debugging.
     ///   - sink: Where lines go; standard error by default. Called on the monitors' queue.
     public init(
         level: Level = .requests, redactedHeaders: Set<String> = [], redactedQueryItems: Set<String> = [],
-        bodyLimit: Int = 4_096, sink: @escaping @Sendable (String) -> Void = NetworkLogger.standardError
+        bodyLimit: Int = 4_096, redactsBodies: Bool = true,
+        sink: @escaping @Sendable (String) -> Void = NetworkLogger.standardError
     ) {
         self.level = level
         self.redactedHeaders = Set(redactedHeaders.map { $0.lowercased() }).union(Self.alwaysRedactedHeaders)
         self.redactedQueryItems = Set(redactedQueryItems.map { $0.lowercased() })
+            .union(Self.alwaysRedactedQueryItems)
         self.bodyLimit = max(0, bodyLimit)
+        self.redactsBodies = redactsBodies
+        redactedMembers = self.redactedQueryItems.union(self.redactedHeaders)
         self.sink = sink
     }
 
@@ -73,16 +96,21 @@ public struct NetworkLogger: NetworkMonitor {
 
     // MARK: - Events
 
-    /// Only at ``Level/full``: the other levels write one line when a request finishes.
-    public var observesAttempts: Bool { level == .full }
+    /// `true`: every level writes the URL as sent, which only the attempts' events carry.
+    public var observesAttempts: Bool { true }
 
-    /// At ``Level/full``: the request line, headers and body.
+    /// At ``Level/full``: the request line, headers and body. At the other levels it only notes the URL
+    /// as sent, for the request's line.
     ///
     /// - Parameters:
     ///   - request: The request as it goes on the wire.
     ///   - attempt: The request and attempt number, for the line's `#id.attempt` prefix.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
-        guard level == .full else { return }
+        guard level == .full else {
+            // Only the URL: the request's line shows it as sent.
+            if let url = request.url { lastAttempts.set(URLRequest(url: url), for: attempt.request.id) }
+            return
+        }
         lastAttempts.set(request, for: attempt.request.id)
         var lines = [
             "→ #\(attempt.request.id).\(attempt.number) \(request.httpMethod ?? "GET") \(redacted(request.url))"
@@ -135,8 +163,8 @@ public struct NetworkLogger: NetworkMonitor {
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics
     ) {
-        let head = "#\(request.id) \(request.method.rawValue) \(redacted(request.url))"
-        let last = level == .full ? lastAttempts.take(request.id) : nil
+        let last = lastAttempts.take(request.id)
+        let head = "#\(request.id) \(request.method.rawValue) \(redacted(last?.url ?? request.url))"
         // Not String(format:), which is slow on Linux: this line is written for every request.
         let cost = "\(Int((metrics.duration * 1_000).rounded())) ms"
         let tries = metrics.attempts > 1 ? ", \(metrics.attempts) attempts" : ""
@@ -146,25 +174,33 @@ public struct NetworkLogger: NetworkMonitor {
             sink("✓ \(head) → \(response.statusCode), \(metrics.bytesReceived) bytes, \(cost)\(tries)")
         case .failure(let error):
             sink("✗ \(head) → \(error) (\(cost)\(tries)): \(error.message)")
-            if let last { sink("  " + curlCommand(for: last)) }
+            if level == .full, let last { sink("  " + curlCommand(for: last)) }
         }
     }
 
     // MARK: - Redaction
 
-    /// `url` with its user-info redacted, and the values of the query items this logger redacts.
+    /// `url` with its user-info and fragment redacted, and the values of the query items this logger
+    /// redacts.
     ///
     /// - Parameter url: Any URL; `nil` gives `(no URL)`.
     /// - Returns: The URL as this logger writes it.
     public func redacted(_ url: URL?) -> String {
         guard let url else { return "(no URL)" }
         // Nothing to redact, the usual case: no parsing.
-        if url.user == nil, url.password == nil, redactedQueryItems.isEmpty || url.query == nil {
+        if url.user == nil, url.password == nil, url.query == nil, url.fragment == nil {
             return url.absoluteString
         }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            return Redaction.url(url.absoluteString)
-        }
+        return redacted(urlString: url.absoluteString)
+    }
+
+    /// A URL written as text (a `Location` header's), redacted as ``redacted(_:)`` redacts a URL; text
+    /// Foundation can't read as a URL loses every query value and its user-info.
+    ///
+    /// - Parameter urlString: The text.
+    /// - Returns: The text as this logger writes it.
+    public func redacted(urlString: String) -> String {
+        guard var components = URLComponents(string: urlString) else { return Redaction.url(urlString) }
         // The percent-encoded setters stop the process on `<` or `>`: the marker goes in percent-encoded,
         // and comes out readable.
         let encodedMarker = "%3Credacted%3E"
@@ -172,7 +208,7 @@ public struct NetworkLogger: NetworkMonitor {
             components.percentEncodedUser = encodedMarker
             components.percentEncodedPassword = nil
         }
-        if let items = components.percentEncodedQueryItems, !redactedQueryItems.isEmpty {
+        if let items = components.percentEncodedQueryItems {
             components.percentEncodedQueryItems = items.map { item in
                 let hidden = redactedQueryItems.contains(
                     item.name.removingPercentEncoding?.lowercased() ?? item.name.lowercased())
@@ -180,8 +216,24 @@ public struct NetworkLogger: NetworkMonitor {
                     ? URLQueryItem(name: item.name, value: encodedMarker) : item
             }
         }
-        guard let string = components.string else { return Redaction.url(url.absoluteString) }
+        // A fragment never goes on the wire; when it holds anything, it is an app's (or a server's
+        // `#access_token=…`), so none of it is shown.
+        if let fragment = components.percentEncodedFragment, !fragment.isEmpty {
+            components.percentEncodedFragment = encodedMarker
+        }
+        guard let string = components.string else { return Redaction.url(urlString) }
         return string.replacingOccurrences(of: encodedMarker, with: Redaction.marker)
+    }
+
+    /// A body's text as this logger writes it: with ``redactsBodies``, the values of JSON members with
+    /// credential names replaced by `<redacted>`; a body that is not UTF-8 text comes back unchanged.
+    ///
+    /// - Parameter body: A request's or a reply's body.
+    /// - Returns: `body`, redacted.
+    public func redacted(body: Data) -> Data {
+        guard redactsBodies, let text = String(data: body, encoding: .utf8) else { return body }
+        let redacted = JSONRedaction.redacted(text, names: redactedMembers)
+        return redacted == text ? body : Data(redacted.utf8)
     }
 
     /// A header's value as this logger writes it.
@@ -196,11 +248,21 @@ public struct NetworkLogger: NetworkMonitor {
 
     private func headerLines(_ headers: [String: String]) -> [String] {
         headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map {
-            "  \($0.key): \(redacted(header: $0.key, value: $0.value))"
+            "  \($0.key): \(redacted(headerValue: $0.value, of: $0.key))"
         }
     }
 
+    /// A header's value with its secrets removed: a credential's whole value, a URL's secret parts.
+    func redacted(headerValue value: String, of name: String) -> String {
+        let shown = redacted(header: name, value: value)
+        return Self.urlHeaders.contains(name.lowercased()) ? redacted(urlString: shown) : shown
+    }
+
+    /// Headers whose value is a URL, redacted as the request's URL is.
+    private static let urlHeaders: Set<String> = ["location", "content-location", "referer"]
+
     private func bodyText(_ body: Data) -> String {
+        let body = redacted(body: body)
         let more = body.count > bodyLimit ? " … (\(body.count) bytes in all)" : ""
         var shown = body.prefix(bodyLimit)
         var text = String(data: shown, encoding: .utf8)

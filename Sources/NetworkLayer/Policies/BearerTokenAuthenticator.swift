@@ -4,8 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Puts `Authorization: Bearer <token>` on every request and, when the server answers 401, refreshes the
-/// token once and replays the request.
+/// Puts `Authorization: Bearer <token>` on every request to its origins and, when the server answers 401,
+/// refreshes the token once and replays the request.
 ///
 /// ```swift
 /// let authenticator = BearerTokenAuthenticator(accessToken: session.token) { completion in
@@ -14,45 +14,140 @@ import Foundation
 /// let network = NetworkLayer(baseURL: api, interceptors: [authenticator])
 /// ```
 ///
+/// - **Only its origins.** The token goes only to the origins (scheme, host and port) in `origins`; by
+///   default to the origin of the base URL of each layer it is given to, or, for a layer without a base
+///   URL, to the origin of the first request it authorizes. A request to any other origin (an absolute
+///   URL elsewhere) goes out without it, and a redirect never takes it along (see ``RedirectPolicy``).
 /// - **Single flight.** However many requests fail with 401 at once, `refresh` runs once; they all
 ///   replay with the new token. Requests that start while it runs wait for it instead of sending the
 ///   old token. Without a token, the first request refreshes before it is sent.
 /// - **A failed refresh** ends every waiting request with the refresh's error and forgets the token, so
 ///   the next request refreshes again instead of sending a dead one.
+/// - **A stuck refresh** (one whose completion is not called within `refreshTimeout`) ends every waiting
+///   request with ``NetworkError/timedOut``, and the next request refreshes again; a late completion is
+///   ignored. A request waiting for a refresh also ends at its own timeout.
+/// - **Proactive refresh.** A token with a known expiry (``Token/expiresAt``) is refreshed before it is
+///   sent once it expires within `refreshWindow`.
 /// - **No loops.** A replay that gets 401 again ends with that 401. A 401 for a request sent with an
 ///   older token than the current one replays with the current token, without a new refresh.
 ///
 /// `refresh` is called where the layer adapts or decides about a request: on a background queue in
-/// `NetworkLayer`, in place in `DummyNetworkLayer`. Call its completion once, from any thread, at once or
-/// later; a second call is ignored.
+/// `NetworkLayer`, in place in `DummyNetworkLayer`. It is `@Sendable`, so main-actor code can't be passed
+/// as it (hop to the main actor inside it if needed). Call its completion once, from any thread, at once
+/// or later; a second call is ignored.
 public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Sendable {
+    /// A token and, when known, when it stops working.
+    public struct Token: Sendable, Equatable {
+        /// The value sent after `Bearer `.
+        public var value: String
+        /// When the token expires; `nil` when unknown (it is then used until a 401).
+        public var expiresAt: Date?
+
+        /// A token.
+        ///
+        /// - Parameters:
+        ///   - value: The value sent after `Bearer `.
+        ///   - expiresAt: When it expires, if known.
+        public init(_ value: String, expiresAt: Date? = nil) {
+            self.value = value
+            self.expiresAt = expiresAt
+        }
+    }
+
     /// Gets a new token and passes it, or the reason there is none, to `completion`.
-    public typealias Refresh = (_ completion: @escaping (Result<String, NetworkError>) -> Void) -> Void
+    public typealias Refresh =
+        @Sendable (
+            _ completion: @escaping @Sendable (Result<String, NetworkError>) -> Void
+        ) -> Void
+
+    /// Gets a new token with its expiry and passes it, or the reason there is none, to `completion`.
+    public typealias TokenRefresh =
+        @Sendable (
+            _ completion: @escaping @Sendable (Result<Token, NetworkError>) -> Void
+        ) -> Void
 
     // Guarded by `lock`. `refresh` is called only while `isRefreshing` was false, so one call at a time.
     private let lock = NSLock()
-    private var token: String?
+    private var token: Token?
     private var isRefreshing = false
     /// Counts refreshes, so that a late second call of an old refresh's completion can't end a newer one.
     private var refreshNumber = 0
     private var waiting: [Waiter] = []
+    /// The origins the token goes to; empty until given, adopted from a layer or from a first request.
+    private var origins: Set<Origin>
+    /// Whether `origins` came from the caller, so that no layer widens them.
+    private let hasOwnOrigins: Bool
     private typealias Waiter = @Sendable (Result<String, NetworkError>) -> Void
-    private let refresh: UncheckedSendable<Refresh>
+    private let refresh: TokenRefresh
+    private let refreshWindow: TimeInterval
+    private let refreshTimeout: TimeInterval
 
     /// An authenticator starting with `accessToken` (`nil`: refresh before the first request).
     ///
     /// - Parameters:
     ///   - accessToken: The token to send until a 401 says it no longer works.
+    ///   - origins: The URLs whose origins get the token; `nil`: the base URL of each layer this is given
+    ///     to (for a layer without one, the first request's origin).
+    ///   - refreshTimeout: How long a refresh may take before its waiting requests fail.
     ///   - refresh: Gets a new token; called once per refresh, never while another runs.
-    public init(accessToken: String?, refresh: @escaping Refresh) {
-        token = accessToken
-        self.refresh = UncheckedSendable(value: refresh)
+    public convenience init(
+        accessToken: String?, origins: [URL]? = nil, refreshTimeout: TimeInterval = 30,
+        refresh: @escaping Refresh
+    ) {
+        self.init(
+            token: accessToken.map { Token($0) }, origins: origins, refreshWindow: 0,
+            refreshTimeout: refreshTimeout
+        ) { completion in
+            refresh { result in completion(result.map { Token($0) }) }
+        }
+    }
+
+    /// An authenticator that knows when its tokens expire, and refreshes ahead of it.
+    ///
+    /// - Parameters:
+    ///   - token: The token to start with (`nil`: refresh before the first request).
+    ///   - origins: The URLs whose origins get the token; `nil`: the base URL of each layer this is given
+    ///     to (for a layer without one, the first request's origin).
+    ///   - refreshWindow: How long before a token's expiry it is refreshed instead of sent.
+    ///   - refreshTimeout: How long a refresh may take before its waiting requests fail.
+    ///   - refresh: Gets a new token; called once per refresh, never while another runs.
+    public init(
+        token: Token?, origins: [URL]? = nil, refreshWindow: TimeInterval = 60,
+        refreshTimeout: TimeInterval = 30, refresh: @escaping TokenRefresh
+    ) {
+        self.token = token
+        self.origins = Set((origins ?? []).compactMap(Origin.init))
+        hasOwnOrigins = origins != nil
+        self.refreshWindow = refreshWindow.isFinite ? max(0, refreshWindow) : 0
+        self.refreshTimeout = refreshTimeout
+        self.refresh = refresh
     }
 
     /// The token requests are sent with now; `nil` before the first refresh or after a failed one.
-    public var accessToken: String? { lock.withLock { isRefreshing ? nil : token } }
+    public var accessToken: String? { lock.withLock { isRefreshing ? nil : token?.value } }
 
-    /// Adds the current token, waiting for a refresh that is under way (or starting one without a token).
+    /// Replaces the token from outside (sign-in), or forgets it (`nil`, sign-out). A refresh under way
+    /// ends: its waiting requests get the new token, or fail with ``NetworkError/cancelled`` when it is
+    /// cleared, and its own completion is ignored.
+    ///
+    /// - Parameters:
+    ///   - accessToken: The new token, or `nil`.
+    ///   - expiresAt: When it expires, if known.
+    public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
+        let (waiters, result): ([Waiter], Result<String, NetworkError>) = lock.withLock {
+            token = accessToken.map { Token($0, expiresAt: expiresAt) }
+            defer {
+                waiting = []
+                if isRefreshing { refreshNumber += 1 }
+                isRefreshing = false
+            }
+            return (isRefreshing ? waiting : [], accessToken.map { .success($0) } ?? .failure(.cancelled))
+        }
+        for waiter in waiters { waiter(result) }
+    }
+
+    /// Adds the current token, waiting for a refresh that is under way (or starting one without a
+    /// token); a request to another origin goes out unchanged.
     ///
     /// - Parameters:
     ///   - request: The attempt's request, as the interceptors before this one left it.
@@ -61,13 +156,16 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     public func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
+        guard isOwnOrigin(request.url) else { return completion(.success(request)) }
         let afterRefresh: Waiter = { result in completion(result.map { Self.authorized(request, with: $0) }) }
-        if let current = token(ifUsable: { _ in true }, orAfterRefresh: afterRefresh) {
+        let now = Date()
+        if let current = token(ifUsable: { !self.expiresSoon($0, now: now) }, orAfterRefresh: afterRefresh) {
             completion(.success(Self.authorized(request, with: current)))
         }
     }
 
-    /// On a 401, replays with a newer token, refreshing first when the request already had the newest.
+    /// On a 401 from its origins, replays with a newer token, refreshing first when the request already
+    /// had the newest.
     ///
     /// - Parameters:
     ///   - attempt: The failed attempt; only a first 401 is replayed.
@@ -75,7 +173,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     ///     ``RetryDecision/fail(_:)``, or ``RetryDecision/doNotRetry``.
     public func retry(_ attempt: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void) {
         guard attempt.error.statusCode == 401,
-            !attempt.earlierErrors.contains(where: { $0.statusCode == 401 })
+            !attempt.earlierErrors.contains(where: { $0.statusCode == 401 }),
+            isOwnOrigin(attempt.request.url)
         else { return completion(.doNotRetry) }
         let sent = Self.token(of: attempt.request)
         let afterRefresh: Waiter = { result in
@@ -84,15 +183,37 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
             case .failure(let error): completion(.fail(error))
             }
         }
-        if token(ifUsable: { $0 != sent }, orAfterRefresh: afterRefresh) != nil { completion(.retry) }
+        if token(ifUsable: { $0.value != sent }, orAfterRefresh: afterRefresh) != nil { completion(.retry) }
+    }
+
+    /// Adds `baseURL`'s origin to those the token goes to, unless the caller named them: a layer given
+    /// this authenticator calls it.
+    func adoptOrigin(of baseURL: URL?) {
+        guard !hasOwnOrigins, let origin = baseURL.flatMap(Origin.init) else { return }
+        lock.withLock { _ = origins.insert(origin) }
+    }
+
+    /// Whether `url` is one of the token's origins; the first origin seen becomes the token's when none
+    /// was given or adopted from a layer.
+    private func isOwnOrigin(_ url: URL?) -> Bool {
+        guard let origin = url.flatMap(Origin.init) else { return false }
+        return lock.withLock {
+            if origins.isEmpty && !hasOwnOrigins { origins.insert(origin) }
+            return origins.contains(origin)
+        }
+    }
+
+    private func expiresSoon(_ token: Token, now: Date) -> Bool {
+        guard let expiresAt = token.expiresAt else { return false }
+        return expiresAt.timeIntervalSince(now) <= refreshWindow
     }
 
     /// The current token when no refresh runs and `usable` accepts it; otherwise `nil`, and `then` gets
     /// the outcome of the refresh under way, or of one started now. Looking and joining happen under one
     /// lock, so a refresh that ends in between can't make a request start another.
-    private func token(ifUsable usable: (String) -> Bool, orAfterRefresh then: @escaping Waiter) -> String? {
+    private func token(ifUsable usable: (Token) -> Bool, orAfterRefresh then: @escaping Waiter) -> String? {
         let (current, begins): (String?, Int?) = lock.withLock {
-            if !isRefreshing, let token, usable(token) { return (token, nil) }
+            if !isRefreshing, let token, usable(token) { return (token.value, nil) }
             waiting.append(then)
             guard !isRefreshing else { return (nil, nil) }
             isRefreshing = true
@@ -100,14 +221,20 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
             return (nil, refreshNumber)
         }
         if let number = begins {
+            let deadline = Deadline(seconds: refreshTimeout) { [self] in
+                finishRefresh(number, with: .failure(.timedOut))
+            }
             // In place, not on another queue: the layer already calls the hooks off the main queue, and
             // a refresh that completes synchronously (a test double's) completes the request synchronously.
-            refresh.value { [self] result in finishRefresh(number, with: result) }
+            refresh { [self] result in
+                guard deadline.claim() else { return }
+                finishRefresh(number, with: result)
+            }
         }
         return current
     }
 
-    private func finishRefresh(_ number: Int, with result: Result<String, NetworkError>) {
+    private func finishRefresh(_ number: Int, with result: Result<Token, NetworkError>) {
         let waiters: [Waiter] = lock.withLock {
             // A second call of this refresh's completion, maybe while a later refresh runs.
             guard isRefreshing, number == refreshNumber else { return [] }
@@ -116,7 +243,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
             defer { waiting = [] }
             return waiting
         }
-        for waiter in waiters { waiter(result) }
+        let outcome = result.map(\.value)
+        for waiter in waiters { waiter(outcome) }
     }
 
     private static func authorized(_ request: URLRequest, with token: String) -> URLRequest {

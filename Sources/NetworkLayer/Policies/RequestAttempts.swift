@@ -15,13 +15,16 @@ import Foundation
 /// interceptor may call its completion from anywhere (a token refresh finishing on the main queue), so
 /// the loop moves back to the policy queue before the next hook, rather than running it wherever the
 /// last completion ran.
+///
+/// No request waits forever on a policy: with `usesPolicyQueue`, each stage of waiting for interceptors
+/// (the `adapt` calls of an attempt, the `retry` calls after a failure) must end within the request's
+/// `timeoutInterval`, or the request ends with ``NetworkError/timedOut`` and a late answer is ignored.
+/// A delay longer than the retry policy's `maximumDelay` means no retry.
 package final class RequestAttempts<Success>: @unchecked Sendable {
     package typealias Send = (URLRequest, @escaping @Sendable (Result<Success, NetworkError>) -> Void) -> Void
 
     /// However interceptors answer, a request never makes more attempts than this.
     static var attemptLimit: Int { 16 }
-    /// The longest wait an interceptor can ask for: one hour.
-    static var longestWait: TimeInterval { 3_600 }
 
     private let request: URLRequest
     private let method: HTTPMethod
@@ -30,6 +33,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     private let isCancelled: @Sendable () -> Bool
     private let usesPolicyQueue: Bool
     private let waitsBetweenAttempts: Bool
+    /// How long one stage of interceptor calls may take; `nil` for no limit (a test double).
+    private let hookTimeout: TimeInterval?
     /// Told when a failed attempt will be sent again, and after how long (for monitors).
     package var onRetry: (@Sendable (FailedAttempt, TimeInterval) -> Void)?
     // `send` and `finish` are used by one step at a time (see above), never concurrently.
@@ -61,6 +66,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         self.isCancelled = isCancelled
         self.usesPolicyQueue = usesPolicyQueue
         self.waitsBetweenAttempts = waitsBetweenAttempts
+        hookTimeout = usesPolicyQueue ? request.timeoutInterval : nil
         self.send = send
         self.finish = finish
     }
@@ -81,7 +87,12 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
 
     private func attempt() {
         guard !isCancelled() else { return finish(.failure(.cancelled)) }
+        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout) { [self] in
+            finish(.failure(.timedOut))
+        }
         adapt(request, from: 0) { [self] result in
+            // Too late: the request already ended at its deadline.
+            guard deadline.claim() else { return }
             switch result {
             case .failure(let error):
                 finish(.failure(error))
@@ -123,14 +134,19 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
             return FailedAttempt(request: sent, error: error, number: errors.count + 1, earlierErrors: errors)
         }
         guard failed.number < Self.attemptLimit else { return finish(.failure(error)) }
+        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout) { [self] in
+            finish(.failure(.timedOut))
+        }
         ask(from: 0, about: failed) { [self] decision in
+            guard deadline.claim() else { return }
             switch decision {
             case .retry:
                 retry(failed, after: 0)
-            case .retryAfter(let delay) where delay.isNaN || delay == .infinity:
+            case .retryAfter(let delay) where delay.isNaN || delay > policy.maximumDelay:
+                // Longer than the layer would ever wait: the request fails now rather than hang.
                 finish(.failure(error))
             case .retryAfter(let delay):
-                retry(failed, after: min(max(0, delay), Self.longestWait))
+                retry(failed, after: max(0, delay))
             case .fail(let replacement):
                 finish(.failure(replacement))
             case .doNotRetry:

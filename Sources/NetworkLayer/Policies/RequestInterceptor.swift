@@ -22,7 +22,9 @@ import Foundation
 public protocol RequestInterceptor: Sendable {
     /// Changes `request` before it is sent: called for every attempt, off the main queue, after the
     /// interceptors before this one. Call `completion` exactly once, from any thread; a failure ends the
-    /// request with that error (no further attempt).
+    /// request with that error (no further attempt). The interceptors of an attempt must answer within
+    /// the request's timeout: after it the request ends with ``NetworkError/timedOut`` and a late
+    /// answer is ignored.
     ///
     /// - Parameters:
     ///   - request: The attempt's request, as the interceptors before this one left it.
@@ -32,7 +34,8 @@ public protocol RequestInterceptor: Sendable {
 
     /// Decides whether a failed attempt is sent again. Called in order until one interceptor asks for a
     /// retry or a failure; when none does, the layer's ``RetryPolicy`` decides. Call `completion` exactly
-    /// once, from any thread.
+    /// once, from any thread, within the request's timeout (after it the request ends with
+    /// ``NetworkError/timedOut``).
     ///
     /// - Parameters:
     ///   - attempt: The failed attempt: the request as sent, its error, its number and the earlier errors.
@@ -93,7 +96,8 @@ public struct FailedAttempt: Sendable {
 public enum RetryDecision: Sendable {
     /// Send the request again now (through every interceptor's `adapt` again).
     case retry
-    /// Send the request again after this many seconds.
+    /// Send the request again after this many seconds. A delay longer than the retry policy's
+    /// ``RetryPolicy/maximumDelay`` (or NaN) means no retry: the request ends with the attempt's error.
     case retryAfter(TimeInterval)
     /// This interceptor doesn't ask for a retry; the next one, or the retry policy, decides.
     case doNotRetry

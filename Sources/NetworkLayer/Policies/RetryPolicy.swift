@@ -75,7 +75,7 @@ extension RetryPolicy {
         case .transport(let urlError) where Self.retriedTransportCodes.contains(urlError.code):
             break
         case .unacceptableStatusCode(let status, _, let headers) where Self.retriedStatuses.contains(status):
-            if let retryAfter = Self.retryAfter(in: headers, now: now) {
+            if let retryAfter = Self.retryAfter(in: headers.fields, now: now) {
                 return retryAfter <= maximumDelay && retryAfter.isFinite ? retryAfter : nil
             }
         default:

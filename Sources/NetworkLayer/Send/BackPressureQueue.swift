@@ -1,7 +1,7 @@
 import Foundation
 
-/// The session's delegate queue: serial, and on Linux, while a download runs, it holds back
-/// FoundationNetworking when it falls behind.
+/// The session's delegate queue: serial, and on Linux, while a reply that can outrun it arrives (a
+/// download, a compressed or long reply), it holds back FoundationNetworking when it falls behind.
 ///
 /// FoundationNetworking hands every chunk of a reply (16 KB) to the delegate queue with
 /// `addOperation` from libcurl's thread and goes on reading, so a delegate slower than the network (a
@@ -10,10 +10,10 @@ import Foundation
 /// libcurl's thread from reading: the socket fills and the server slows down. That is the back-pressure a
 /// data task lacks.
 ///
-/// Only while a download runs (``downloadStarted()``): a stop on the delegate queue must let libcurl's
-/// thread through (below), and at full loopback speed what it then reads before the stop lands is
-/// larger after a wait than without one (an endless reply cut at its size limit grew memory by
-/// 0.5–1 GB instead of 0.1–0.3 GB). Ordinary replies are small or cut at their size limit anyway.
+/// Only while such a reply arrives (``holdBackPressure()``): small replies never wait. A gzip bomb inflates
+/// far faster than the delegate drains it; without the wait, what libcurl read before the size limit's
+/// cancel landed grew memory by 175–265 MB. ``Transfer`` cancels such a reply from another queue, so
+/// libcurl stays held back until the cancel lands, instead of being let through to meet it.
 ///
 /// Waiting must never deadlock. Delegate-queue code that calls into URLSession (`cancel()`, `resume()`,
 /// creating a task), which waits for libcurl's thread, runs inside ``withoutWaiting(_:)``, which lets a
@@ -30,7 +30,7 @@ final class BackPressureQueue: OperationQueue, @unchecked Sendable {
     private var queued = 0
     private var finished = 0
     private var bypasses = 0
-    private var downloads = 0
+    private var holders = 0
 
     override init() {
         super.init()
@@ -42,7 +42,7 @@ final class BackPressureQueue: OperationQueue, @unchecked Sendable {
             condition.withLock {
                 var progressMark = finished
                 var deadline = Date(timeIntervalSinceNow: Self.stallTimeout)
-                while queued >= Self.limit, bypasses == 0, downloads > 0 {
+                while queued >= Self.limit, bypasses == 0, holders > 0 {
                     if !condition.wait(until: deadline) {
                         guard finished != progressMark else { break }
                         progressMark = finished
@@ -58,15 +58,15 @@ final class BackPressureQueue: OperationQueue, @unchecked Sendable {
         }
     #endif
 
-    /// A download started: from now on, until it ends, `addOperation` may wait.
-    func downloadStarted() {
-        condition.withLock { downloads += 1 }
+    /// A reply that may outrun the delegate started: from now on, until it ends, `addOperation` may wait.
+    func holdBackPressure() {
+        condition.withLock { holders += 1 }
     }
 
-    /// A download ended.
-    func downloadEnded() {
+    /// Such a reply ended.
+    func releaseBackPressure() {
         condition.withLock {
-            downloads -= 1
+            holders -= 1
             condition.broadcast()
         }
     }

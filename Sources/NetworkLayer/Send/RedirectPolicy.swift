@@ -17,14 +17,16 @@ import Foundation
 /// | request with a body, 303 (any method) or 301/302 of a POST | followed as a GET without a body | – |
 /// | request with a body, any other status (307, 308, 301/302 of PUT, PATCH, DELETE) | not followed | – |
 /// | request without a body | followed; 303 becomes a GET, other statuses keep the method | – |
-/// | to another origin | only `Accept` (and `Range`, `If-Range`, `Accept-Encoding`) goes along | with ``forwardsHeadersAcrossOrigins``, every header but `Authorization`, `Proxy-Authorization` and `Cookie` |
+/// | to another origin | only `Accept` (and `Range`, `If-Range`, `Accept-Encoding`) goes along | with ``forwardsHeadersAcrossOrigins``, every header but the credentials (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key`, `X-Auth-Token` and ``credentialHeaders``) |
 /// | within the origin | followed unchanged | – |
 ///
 /// A request with a body is followed only when the redirect turns it into a GET without a body, because
 /// FoundationNetworking re-sends any other redirected request with its method but an empty body
 /// (measured: 307 and 308 for every method, 301 and 302 for PUT, PATCH and DELETE, all answered by the
 /// target as if the body had been sent). An origin is a scheme, host and port, with 80 and 443 standing
-/// for a missing port of `http` and `https`. Across origins the headers a caller set (the layer's
+/// for a missing port of `http` and `https`, scheme and host compared without regard to case, and
+/// `localhost`, `127.0.0.1` and `127.0.0.1.` three different hosts; a target that is not `http` or
+/// `https` is not followed. Across origins the headers a caller set (the layer's
 /// default headers and a request's own: `Authorization`, `Cookie`, `X-Api-Key`, anything) are removed,
 /// since they were meant for the server the caller addressed, not for whichever one it redirects to.
 public struct RedirectPolicy: Sendable, Equatable {
@@ -32,8 +34,13 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// headers included, would travel unencrypted.
     public var allowsInsecureRedirects: Bool
     /// Whether the caller's own headers go along to another origin. Default `false`. Credentials
-    /// (`Authorization`, `Proxy-Authorization`, `Cookie`) never do, whatever this says.
+    /// (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key`, `X-Auth-Token` and
+    /// ``credentialHeaders``) never do, whatever this says.
     public var forwardsHeadersAcrossOrigins: Bool
+    /// More header names (any case) that carry credentials and never go to another origin, besides
+    /// `Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key` and `X-Auth-Token`. Matters only
+    /// with ``forwardsHeadersAcrossOrigins``: without it no header of the caller's goes along anyway.
+    public var credentialHeaders: Set<String>
 
     /// Creates a policy; the defaults are those of ``default``.
     ///
@@ -41,9 +48,14 @@ public struct RedirectPolicy: Sendable, Equatable {
     ///   - allowsInsecureRedirects: Whether a redirect from `https` to `http` is followed.
     ///   - forwardsHeadersAcrossOrigins: Whether the caller's headers, credentials excepted, go along to
     ///     another origin.
-    public init(allowsInsecureRedirects: Bool = false, forwardsHeadersAcrossOrigins: Bool = false) {
+    ///   - credentialHeaders: More header names that carry credentials, never forwarded.
+    public init(
+        allowsInsecureRedirects: Bool = false, forwardsHeadersAcrossOrigins: Bool = false,
+        credentialHeaders: Set<String> = []
+    ) {
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.forwardsHeadersAcrossOrigins = forwardsHeadersAcrossOrigins
+        self.credentialHeaders = Set(credentialHeaders.map { $0.lowercased() })
     }
 
     /// No redirects from `https` to `http`, and only `Accept` (with a resumed download's `Range`, `If-Range` and
@@ -52,9 +64,6 @@ public struct RedirectPolicy: Sendable, Equatable {
 
     /// Headers that go along to any origin (lowercased).
     private static let neutralHeaders: Set<String> = ["accept", "range", "if-range", "accept-encoding"]
-
-    /// Lowercased: header names are case-insensitive.
-    private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
     /// The request to follow `response` with, or `nil` to stop and deliver the redirect itself.
     ///
@@ -67,16 +76,21 @@ public struct RedirectPolicy: Sendable, Equatable {
     func request(
         following response: HTTPURLResponse, to proposed: URLRequest, from original: URLRequest?
     ) -> URLRequest? {
-        guard let target = proposed.url else { return nil }
+        guard let target = proposed.url, Origin(target) != nil else { return nil }
         if !allowsInsecureRedirects && Self.isDowngrade(to: target, from: [response.url, original?.url]) {
             return nil
         }
         if Self.hasBody(original) && !Self.becomesBodilessGet(response, proposed, original) {
             return nil
         }
-        guard let origin = original?.url ?? response.url, !Self.sameOrigin(origin, target) else {
-            return proposed
+        guard let origin = (original?.url ?? response.url).flatMap(Origin.init), origin.contains(target)
+        else {
+            return withoutCallerHeaders(proposed)
         }
+        return proposed
+    }
+
+    private func withoutCallerHeaders(_ proposed: URLRequest) -> URLRequest {
         var request = proposed
         for name in (proposed.allHTTPHeaderFields ?? [:]).keys where !keepsAcrossOrigins(name) {
             request.setValue(nil, forHTTPHeaderField: name)
@@ -107,22 +121,12 @@ public struct RedirectPolicy: Sendable, Equatable {
         // Range and If-Range only which bytes it lacks (If-Range makes a server holding another version
         // send all of it): safe to send anywhere.
         return Self.neutralHeaders.contains(name)
-            || (forwardsHeadersAcrossOrigins && !Self.credentialHeaders.contains(name))
+            || (forwardsHeadersAcrossOrigins
+                && !Credentials.isCredentialHeader(name, orOneOf: credentialHeaders))
     }
 
     /// Whether `target` is plain `http` while any of the URLs the request came through was `https`.
     private static func isDowngrade(to target: URL, from sources: [URL?]) -> Bool {
         target.scheme?.lowercased() == "http" && sources.contains { $0?.scheme?.lowercased() == "https" }
-    }
-
-    private static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
-        first.scheme?.lowercased() == second.scheme?.lowercased()
-            && first.host?.lowercased() == second.host?.lowercased()
-            && effectivePort(first) == effectivePort(second)
-    }
-
-    private static func effectivePort(_ url: URL) -> Int? {
-        url.port
-            ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
     }
 }

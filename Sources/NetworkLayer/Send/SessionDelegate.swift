@@ -4,8 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The session's delegate: routes each task's events to its handler (a ``DataTransfer``,
-/// ``DownloadTransfer`` or ``UploadTransfer``).
+/// The session's delegate: routes each task's events to its ``Transfer``.
 ///
 /// Every event arrives on the session's serial delegate queue, and the layer stops tasks only on that
 /// queue. Two FoundationNetworking traps depend on that order:
@@ -14,16 +13,15 @@ import Foundation
 /// - a 401 or 407 with a `Basic` challenge waits forever for a credential unless the task-level
 ///   challenge method answers, so the layer, which has no credentials to offer, declines it.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // `transfers` is guarded by `lock`: requests are added from the caller's thread.
-    private let lock = NSLock()
-    private var transfers: [Int: any SessionTaskHandler] = [:]
+    /// Requests are added where they start, and looked up on the delegate queue.
+    private let transfers = Locked([Int: Transfer]())
 
-    func add(_ transfer: any SessionTaskHandler, for task: URLSessionTask) {
-        lock.withLock { transfers[task.taskIdentifier] = transfer }
+    func add(_ transfer: Transfer, for task: URLSessionTask) {
+        transfers.withLock { $0[task.taskIdentifier] = transfer }
     }
 
-    private func transfer(for task: URLSessionTask) -> (any SessionTaskHandler)? {
-        lock.withLock { transfers[task.taskIdentifier] }
+    private func transfer(for task: URLSessionTask) -> Transfer? {
+        transfers.withLock { $0[task.taskIdentifier] }
     }
 
     func urlSession(
@@ -56,7 +54,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let transfer = lock.withLock { transfers.removeValue(forKey: task.taskIdentifier) }
+        let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         transfer?.finish(with: error, response: task.response)
     }
 

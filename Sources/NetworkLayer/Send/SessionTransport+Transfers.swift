@@ -21,69 +21,27 @@ enum TransportRoute: Sendable {
     }
 }
 
-extension SessionTransport {
-    /// Starts `request` by `route`; `completion` runs once, on the session's delegate queue.
-    ///
-    /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
-    func send(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        completion: @escaping @Sendable (TransferResult) -> Void
-    ) -> @Sendable () -> Void {
-        switch route {
-        case .data(let limit):
-            return send(request, limit: limit, redirectPolicy: redirectPolicy, completion: completion)
+extension TransportRoute {
+    /// Where one attempt's reply goes.
+    func makeSink(for request: URLRequest) -> any TransferSink {
+        switch self {
+        case .data(let limit), .upload(_, let limit, _):
+            return MemorySink(limit: limit, method: request.httpMethod)
         case .download(let job, let limit, let progress):
-            return download(job, request, limit, redirectPolicy, progress, completion)
-        case .upload(let body, let limit, let progress):
-            return upload(body, request, limit, redirectPolicy, progress, completion)
+            return FileSink(job: job, request: request, errorBodyLimit: limit, progress: progress)
         }
     }
 
-    private func download(
-        _ job: DownloadJob, _ request: URLRequest, _ limit: Int, _ redirectPolicy: RedirectPolicy,
-        _ progress: ProgressReporter?, _ completion: @escaping @Sendable (TransferResult) -> Void
-    ) -> @Sendable () -> Void {
-        let session = session
-        let delegate = delegate
-        let transfer = DownloadTransfer(
-            job: job, request: request, errorBodyLimit: limit, redirectPolicy: redirectPolicy,
-            delegateQueue: delegateQueue, progress: progress,
-            startTask: { request, transfer in
-                let task = session.dataTask(with: Self.withBackstopTimeout(request))
-                delegate.add(transfer, for: task)
-                task.resume()
-                return task
-            },
-            completion: completion)
-        transfer.start()
-        return { transfer.stopFromAnyThread(because: nil) }
+    /// An upload's body.
+    var body: UploadBody? {
+        if case .upload(let body, _, _) = self { return body }
+        return nil
     }
 
-    private func upload(
-        _ body: UploadBody, _ request: URLRequest, _ limit: Int, _ redirectPolicy: RedirectPolicy,
-        _ progress: ProgressReporter?, _ completion: @escaping @Sendable (TransferResult) -> Void
-    ) -> @Sendable () -> Void {
-        let idleTimeout = request.timeoutInterval
-        var request = Self.withBackstopTimeout(request)
-        let stream = body.makeStream()
-        request.httpBodyStream = stream
-        // The exact length, whatever an interceptor did to the header.
-        request.setValue(String(body.length), forHTTPHeaderField: "Content-Length")
-        #if canImport(FoundationNetworking)
-            // A blank Transfer-Encoding stops libcurl from adding `chunked` next to the Content-Length (both
-            // would go out, and servers refuse that); libcurl sends no header for a blank value.
-            request.setValue(" ", forHTTPHeaderField: "Transfer-Encoding")
-        #endif
-        let reply = DataTransfer(
-            limit: limit, idleTimeout: idleTimeout, method: request.httpMethod,
-            redirectPolicy: redirectPolicy, delegateQueue: delegateQueue, completion: completion)
-        let transfer = UploadTransfer(reply: reply, body: body, stream: stream, progress: progress)
-        delegateQueue.callingSession {
-            let task = session.dataTask(with: request)
-            delegate.add(transfer, for: task)
-            transfer.start(task)
-        }
-        return { transfer.stopFromAnyThread(because: nil) }
+    /// What is told of an upload's progress (a download's sink tells its own).
+    var progress: ProgressReporter? {
+        if case .upload(_, _, let progress) = self { return progress }
+        return nil
     }
 }
 

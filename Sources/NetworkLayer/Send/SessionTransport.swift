@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Sends requests on one URLSession whose delegate routes each task's events to its ``DataTransfer``.
+/// Sends requests on one URLSession whose delegate routes each task's events to its ``Transfer``.
 ///
 /// Tasks are delegate-driven, not completion-handler tasks: only the delegate sees the body as it
 /// arrives, which is where a reply too large is stopped, the idle timeout is kept, and a challenge
@@ -17,8 +17,11 @@ final class SessionTransport: Sendable {
     let session: URLSession
     /// The session's delegate; tests watch it to see that an owned session was invalidated.
     let delegate: SessionDelegate
-    /// Serial, and holding libcurl back when it falls behind (see ``BackPressureQueue``).
+    /// Serial, and holding libcurl back when it falls behind (see ``BackPressureQueue``); owns every
+    /// ``Transfer``.
     let delegateQueue: BackPressureQueue
+    /// The idle deadlines of every transfer on the session, kept by one timer.
+    let clock: DeadlineClock
 
     /// A session for a copy of `configuration`, with the changes the layer needs to keep its contract
     /// (see ``safeConfiguration(from:)``).
@@ -26,6 +29,7 @@ final class SessionTransport: Sendable {
         delegate = SessionDelegate()
         delegateQueue = BackPressureQueue()
         delegateQueue.name = "NetworkLayer.SessionTransport"
+        clock = DeadlineClock(delegateQueue: delegateQueue)
         session = URLSession(
             configuration: Self.safeConfiguration(from: configuration), delegate: delegate,
             delegateQueue: delegateQueue)
@@ -42,30 +46,20 @@ final class SessionTransport: Sendable {
         return copy
     }
 
-    /// Starts `request`; `completion` runs once, on the session's delegate queue.
+    /// Starts `request` by `route`; `completion` runs once, on the session's delegate queue.
     ///
     /// - Parameters:
-    ///   - limit: The most body bytes accepted; a larger reply fails with
-    ///     `URLError(.dataLengthExceedsMaximum)` as soon as it is known to be too large.
+    ///   - route: Where the reply goes (and an upload's body comes from), and the size limit.
     ///   - redirectPolicy: Which redirects to follow, and with which headers.
     /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
     func send(
-        _ request: URLRequest, limit: Int, redirectPolicy: RedirectPolicy,
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        let idleTimeout = request.timeoutInterval
-        let request = Self.withBackstopTimeout(request)
-        let transfer = DataTransfer(
-            limit: limit, idleTimeout: idleTimeout, method: request.httpMethod,
-            redirectPolicy: redirectPolicy,
-            delegateQueue: delegateQueue,
-            completion: completion)
-        // Possibly on the delegate queue (a retry): creating and resuming a task waits for libcurl's thread.
-        delegateQueue.callingSession {
-            let task = session.dataTask(with: request)
-            delegate.add(transfer, for: task)
-            transfer.start(task)
-        }
+        let transfer = Transfer(
+            request, sink: route.makeSink(for: request), body: route.body, progress: route.progress,
+            redirectPolicy: redirectPolicy, transport: self, completion: completion)
+        transfer.start()
         return { transfer.stopFromAnyThread(because: nil) }
     }
 

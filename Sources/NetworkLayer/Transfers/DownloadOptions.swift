@@ -22,4 +22,9 @@ public struct DownloadOptions: OptionSet, Sendable {
     /// Start from zero: discard what an earlier, interrupted download to the same destination left
     /// instead of resuming it.
     public static let restart = DownloadOptions(rawValue: 1 << 1)
+
+    /// Create the destination's folder, and any missing folder above it, before anything is sent.
+    /// Without it, a missing folder fails the download with `URLError(.cannotOpenFile)` before anything
+    /// is sent. Folders made for a download that then fails are left in place.
+    public static let createIntermediateFolders = DownloadOptions(rawValue: 1 << 2)
 }

@@ -4,88 +4,114 @@ import Foundation
 /// each reporting more bytes than the one before, and a last call with every byte just before the
 /// success handler.
 ///
-/// The transport reports from the delegate queue (or libcurl's thread); the handler runs on the callback
-/// queue. At most one delivery is scheduled at a time and each reads the newest figures, so a slow
-/// handler never builds a backlog. Calls to the handler are serialised by `deliveryLock`, which keeps
-/// them in order on a concurrent callback queue too.
-final class ProgressReporter: @unchecked Sendable {
+/// The transport reports from the delegate queue; the handler runs on the callback queue. At most one
+/// delivery is scheduled or running at a time, and each reads the newest figures, so a slow handler
+/// never builds a backlog and calls never overlap. No lock is held while the handler runs: it may call
+/// back into the layer (cancel its own task, start another request) freely.
+final class ProgressReporter: Sendable {
     /// The shortest time between two calls: 1/30 s.
     static let interval: UInt64 = 33_333_333
 
+    private struct State {
+        var latest: TransferProgress?
+        /// Whether a delivery is scheduled or its handler is running.
+        var busy = false
+        /// Whether a delivery's handler is running now.
+        var running = false
+        var lastDelivery: UInt64 = 0
+        var final: TransferProgress?
+        var reported: TransferProgress?
+        var ended = false
+        /// The last call, when ``finish()`` came while a delivery's handler was running (on a concurrent
+        /// callback queue): that delivery makes it once its handler returns.
+        var pendingFinal: TransferProgress?
+    }
+
     private let queue: DispatchQueue
     private let handler: UncheckedSendable<(TransferProgress) -> Void>
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var latest: TransferProgress?
-    private var scheduled = false
-    private var lastDelivery: UInt64 = 0
-    private var final: TransferProgress?
-    // Guarded by `deliveryLock`, held while the handler runs.
-    private let deliveryLock = NSLock()
-    private var reported: TransferProgress?
-    private var ended = false
+    private let state = Locked(State())
 
     init(queue: DispatchQueue, handler: @escaping (TransferProgress) -> Void) {
         self.queue = queue
         self.handler = UncheckedSendable(value: handler)
     }
 
-    /// New figures from the transport, from any thread. Fewer bytes than already reported (a download
-    /// that had to start over) are held back until the count passes the old one again.
+    /// New figures from the transport. Fewer bytes than already reported (a download that had to start
+    /// over) are held back until the count passes the old one again.
     func update(completed: Int64, expected: Int64?) {
-        let delay: UInt64? = lock.withLock {
-            latest = TransferProgress(completedBytes: completed, expectedBytes: expected)
-            guard !scheduled else { return nil }
-            scheduled = true
-            let now = DispatchTime.now().uptimeNanoseconds
-            let since = now - lastDelivery
-            return since >= Self.interval ? 0 : Self.interval - since
+        let delay: UInt64? = state.withLock {
+            $0.latest = TransferProgress(completedBytes: completed, expectedBytes: expected)
+            return Self.scheduleIfIdle(&$0)
         }
-        guard let delay else { return }
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { self.deliverLatest() }
+        if let delay { schedule(after: delay) }
     }
 
     /// The figures the last call reports, once the transport has finished with every byte.
     func complete(completed: Int64, expected: Int64?) {
-        lock.withLock { final = TransferProgress(completedBytes: completed, expectedBytes: expected) }
+        state.withLock { $0.final = TransferProgress(completedBytes: completed, expectedBytes: expected) }
     }
 
     /// On the callback queue, just before the success handler: reports every byte, unless the last call
     /// already did, and stops further calls.
     func finish() {
-        let final = lock.withLock { self.final ?? latest }
-        deliveryLock.withLock {
-            guard !ended else { return }
-            ended = true
-            guard let final, final != reported else { return }
-            if let reported, reported.completedBytes > final.completedBytes { return }
-            self.reported = final
-            handler.value(final)
+        let call: TransferProgress? = state.withLock {
+            guard !$0.ended else { return nil }
+            $0.ended = true
+            guard let final = $0.final ?? $0.latest, final != $0.reported else { return nil }
+            if let reported = $0.reported, reported.completedBytes > final.completedBytes { return nil }
+            $0.reported = final
+            guard !$0.running else {
+                $0.pendingFinal = final
+                return nil
+            }
+            return final
         }
+        if let call { handler.value(call) }
     }
 
     /// On the callback queue, before the error handler: no calls from now on.
     func end() {
-        deliveryLock.withLock { ended = true }
+        state.withLock { $0.ended = true }
+    }
+
+    /// Marks a delivery scheduled unless one is; the delay before it runs, or `nil` when one already is.
+    private static func scheduleIfIdle(_ state: inout State) -> UInt64? {
+        guard !state.busy, !state.ended else { return nil }
+        state.busy = true
+        let since = DispatchTime.now().uptimeNanoseconds - state.lastDelivery
+        return since >= interval ? 0 : interval - since
+    }
+
+    private func schedule(after delay: UInt64) {
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { self.deliverLatest() }
     }
 
     private func deliverLatest() {
-        let progress: TransferProgress? = lock.withLock {
-            scheduled = false
-            lastDelivery = DispatchTime.now().uptimeNanoseconds
-            return latest
-        }
-        deliveryLock.withLock {
-            guard !ended, let progress else { return }
-            if let reported {
+        let call: TransferProgress? = state.withLock {
+            $0.lastDelivery = DispatchTime.now().uptimeNanoseconds
+            guard !$0.ended, let progress = $0.latest else { return nil }
+            if let reported = $0.reported {
                 guard
                     progress.completedBytes > reported.completedBytes
                         || (progress.completedBytes == reported.completedBytes
                             && progress.expectedBytes != reported.expectedBytes)
-                else { return }
+                else { return nil }
             }
-            reported = progress
-            handler.value(progress)
+            $0.reported = progress
+            $0.running = true
+            return progress
         }
+        if let call { handler.value(call) }
+        // Figures that arrived while the handler ran are delivered next, after the interval.
+        let (pendingFinal, delay): (TransferProgress?, UInt64?) = state.withLock { state in
+            state.busy = false
+            state.running = false
+            let pending = state.pendingFinal
+            state.pendingFinal = nil
+            let again = state.latest != state.reported ? Self.scheduleIfIdle(&state) : nil
+            return (pending, again)
+        }
+        if let pendingFinal { handler.value(pendingFinal) }
+        if let delay { schedule(after: delay) }
     }
 }

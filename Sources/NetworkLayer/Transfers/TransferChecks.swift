@@ -8,7 +8,8 @@ extension TransferDescription {
     }
 
     /// Checks what can be checked before anything is sent, as the real layer and its test doubles both
-    /// do: a download's destination (free, or replaceable; in a writable folder), an upload's files
+    /// do: a download's destination (free, or replaceable; in a writable folder, created first when the
+    /// options ask for it), an upload's files
     /// (present, regular files, readable). For an upload, its content type and exact length.
     package func checked() throws(NetworkError) -> (contentType: String, length: Int64)? {
         switch self {
@@ -29,6 +30,15 @@ extension TransferDescription {
             if !target.options.contains(.replaceExisting) { throw FileError.destinationExists(destination) }
         }
         let folder = destination.deletingLastPathComponent()
+        if target.options.contains(.createIntermediateFolders), !files.fileExists(atPath: folder.path) {
+            do {
+                try files.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw FileError.folderNotWritable(
+                    destination,
+                    reason: "the folder \(folder.path) could not be created (\(error.localizedDescription))")
+            }
+        }
         guard files.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
             throw FileError.folderNotWritable(destination, reason: "the folder \(folder.path) does not exist")
         }

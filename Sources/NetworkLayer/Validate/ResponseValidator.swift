@@ -21,6 +21,12 @@ struct ReplyExpectation: Sendable {
     let method: HTTPMethod
     /// Media types such as `application/json`, `image/*` or `*/*`; `nil` accepts any.
     let acceptableContentTypes: [String]?
+    /// The statuses that are success; `nil` accepts `200..<300`.
+    var acceptableStatusCodes: Set<Int>? = nil
+
+    func accepts(status: Int) -> Bool {
+        acceptableStatusCodes?.contains(status) ?? (200..<300).contains(status)
+    }
 }
 
 /// Turns the transport's raw outcome into a reply or an error: transport errors, non-HTTP responses,
@@ -34,10 +40,10 @@ enum ResponseValidator {
     ) -> Result<Reply, NetworkError> {
         if let error { return .failure(NetworkError(transportError: error)) }
         guard let response = response as? HTTPURLResponse else { return .failure(.invalidResponse) }
-        guard (200..<300).contains(response.statusCode) else {
+        guard expectation.accepts(status: response.statusCode) else {
             return .failure(
                 .unacceptableStatusCode(
-                    response.statusCode, body: body, headers: ResponseHeaders(response).fields))
+                    response.statusCode, body: body, headers: ResponseHeaders(response)))
         }
         let reply = Reply(body: body, response: response, method: expectation.method)
         if let acceptable = expectation.acceptableContentTypes, !reply.hasNoContent {
@@ -45,7 +51,7 @@ enum ResponseValidator {
             guard let contentType, MediaType.matches(contentType, anyOf: acceptable) else {
                 return .failure(
                     .unacceptableContentType(
-                        contentType, body: body, headers: ResponseHeaders(response).fields))
+                        contentType, body: body, headers: ResponseHeaders(response)))
             }
         }
         return .success(reply)

@@ -39,7 +39,7 @@ struct DummyMonitoring: Sendable {
         switch result {
         case .success(let response): reply = (response.statusCode, response.headers.fields, response.data)
         case .failure(.unacceptableStatusCode(let status, let body, let headers)):
-            reply = (status, headers, body)
+            reply = (status, headers.fields, body)
         case .failure: reply = nil
         }
         meter.endAttempt(

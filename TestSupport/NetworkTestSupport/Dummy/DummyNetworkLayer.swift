@@ -43,7 +43,11 @@ import NetworkLayer
 /// **Delivery.** The handler runs synchronously, before the request method returns, so a test asserts
 /// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead, or
 /// ``holdsReplies`` to keep each request in ``pendingRequests`` until the test releases it (to see a
-/// loading state). The `async` forms of `NetworkLayer` go through the same funnel, so the dummy answers
+/// loading state). When an interceptor or a token refresh completes later instead of in place, the
+/// answer can't be synchronous: it is delivered on `callbackQueue` (the main queue unless `init` was given
+/// a delivery queue), as the real layer delivers, never on the thread the interceptor completed on; wait
+/// for it with an expectation. `cancelAll()` cancels every request whose handler has not run yet (held,
+/// or scheduled on the delivery queue), as each task's `cancel()` would. The `async` forms of `NetworkLayer` go through the same funnel, so the dummy answers
 /// them the same way.
 ///
 /// **Recording.** Every request is built by the real layer's own request builder and appended to
@@ -72,7 +76,8 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
     ///   - retryPolicy: Replays failed answers as the real layer would, at once instead of after a wait.
     ///   - interceptors: Adapt every recorded request and decide about failed answers, as in the real
-    ///     layer (in place: a token refresh that completes synchronously keeps the answer synchronous).
+    ///     layer (in place: a token refresh that completes synchronously keeps the answer synchronous; one
+    ///     that completes later has the answer delivered on `callbackQueue`).
     ///   - monitors: Told about every request as the real layer tells them (built, started, the stubbed
     ///     answer as a response, retries, and the outcome with metrics), on their own queue, so an app's
     ///     logging or analytics hook is testable without a network. The events arrive asynchronously:
@@ -141,6 +146,17 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
+        // As the real layer's `send`: `cancelAll()` reaches every request whose handler has not run.
+        runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
+            answerFromStubs(request, successHandler: $0, errorHandler: $1)
+        }
+    }
+
+    private func answerFromStubs<Value>(
+        _ request: NetworkRequest<Value>,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
         if let endpoint = request.endpoint { state.withLock { $0.endpoints.append(endpoint) } }
         let built: URLRequest
         do throws(NetworkError) {
@@ -152,7 +168,8 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             let task = DummyTask(request: nil, errorHandler: errorHandler) { _ in }
             // As the real layer: the monitors hear of the refusal, without an attempt.
             let monitors = DummyMonitoring(
-                monitorGroup, method: request.method, url: try? builder.url(for: request))
+                MonitorGroup.forRequest(layer: monitorGroup, extra: request.monitors), method: request.method,
+                url: try? builder.url(for: request))
             var report: ((Result<NetworkResponse<Value>, NetworkError>) -> Void)?
             if let monitors {
                 let metrics = monitors.metrics
@@ -180,6 +197,9 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             return true
         }
         if isHeld { return task }
+        // A request's own monitors and interceptors come after the layer's, as in the real layer.
+        let monitorGroup = MonitorGroup.forRequest(layer: monitorGroup, extra: request.monitors)
+        let interceptors = interceptors + request.interceptors
         let monitors = DummyMonitoring(monitorGroup, method: request.method, url: built.url)
         let answer = { [state] (attempt: URLRequest) -> Result<NetworkResponse<Value>, NetworkError> in
             let recorded = RecordedRequest(attempt, transfer: request.transfer)
@@ -188,9 +208,15 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             if let number { monitors?.answered(result, attempt: number) }
             return result
         }
-        let deliveryQueue = deliveryQueue
+        let configuredQueue = deliveryQueue
+        let callbackQueue = callbackQueue
+        let window = DummyCallWindow()
+        defer { window.close() }
         let progress = DummyProgress(request, script: state.withLock { $0.scriptedProgress })
         let deliver = { (result: Result<NetworkResponse<Value>, NetworkError>) in
+            // An interceptor or a token refresh that completed later, elsewhere, must not have the handler
+            // run on its thread: the real layer always delivers on its callback queue.
+            let deliveryQueue = configuredQueue ?? (window.isInsideCall ? nil : callbackQueue)
             progress?.report(before: result, on: deliveryQueue)
             guard let monitors else { return task.deliver(result, to: successHandler, on: deliveryQueue) }
             // The handler and the monitors see the same metrics; the monitors see the outcome the handler

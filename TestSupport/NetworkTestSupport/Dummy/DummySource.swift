@@ -63,6 +63,8 @@ struct DummyExpectation<Value> {
     /// for a `() -> Void` or `EmptyResponse` handler; `nil` for a typed one, which needs a
     /// `successResponse` of its type.
     let valueWhenUnstubbed: Value?
+    /// The statuses that are success, as the request says; `nil` accepts `200..<300`.
+    var acceptableStatusCodes: Set<Int>? = nil
 
     /// A request whose reply becomes a `Value`. `EmptyResponse` (which the `() -> Void` forms ask for)
     /// takes any stubbed value, as the real layer takes any 2xx reply.
@@ -73,11 +75,14 @@ struct DummyExpectation<Value> {
         let decode = { (data: Data) throws(NetworkError) -> Value in
             try request.value(from: data, decoder: decoder)
         }
-        if let empty = EmptyResponse() as? Value {
-            return DummyExpectation(
-                type: type, cast: { _ in empty }, decode: decode, valueWhenUnstubbed: empty)
-        }
-        return DummyExpectation(type: type, cast: { $0 as? Value }, decode: decode, valueWhenUnstubbed: nil)
+        var expectation =
+            if let empty = EmptyResponse() as? Value {
+                DummyExpectation(type: type, cast: { _ in empty }, decode: decode, valueWhenUnstubbed: empty)
+            } else {
+                DummyExpectation(type: type, cast: { $0 as? Value }, decode: decode, valueWhenUnstubbed: nil)
+            }
+        expectation.acceptableStatusCodes = request.acceptableStatusCodes
+        return expectation
     }
 
     /// The response a stubbed `value` gives: the value itself when it has the expected type, else
@@ -87,9 +92,11 @@ struct DummyExpectation<Value> {
         mismatch: () -> NetworkError
     ) -> Result<NetworkResponse<Value>, NetworkError> {
         let data = value as? Data ?? Data()
-        // As the real layer: a status outside 2xx is an error, whatever the stubbed value.
-        guard (200..<300).contains(statusCode) else {
-            return .failure(.unacceptableStatusCode(statusCode, body: data, headers: headers))
+        // As the real layer: a status outside 2xx (or outside what the request accepts) is an error,
+        // whatever the stubbed value.
+        guard acceptableStatusCodes?.contains(statusCode) ?? (200..<300).contains(statusCode) else {
+            return .failure(
+                .unacceptableStatusCode(statusCode, body: data, headers: ResponseHeaders(headers)))
         }
         let respond = { (typed: Value) in
             NetworkResponse(

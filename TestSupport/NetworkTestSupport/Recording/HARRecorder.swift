@@ -18,10 +18,13 @@ import NetworkLayer
 /// ```
 ///
 /// Secrets are removed before anything is stored, by `NetworkLogger`'s rules, configured the same way:
-/// the values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key` and the
-/// headers you name become `<redacted>`, as do the values of the query items you name and URL user-info;
-/// no `cookies` are written. Bodies are written as they were (binary ones in base64): review the file
-/// before you commit it.
+/// the values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`,
+/// `X-Auth-Token` and the headers you name become `<redacted>`, as do URL user-info and the values of
+/// the query items that carry credentials by convention (`NetworkLogger/alwaysRedactedQueryItems`) and
+/// those you name, in URLs and in `Location`, `Content-Location` and `Referer`; fragments are dropped;
+/// no `cookies` are written. In JSON bodies, requests' and replies', the values of members with those
+/// names become `"<redacted>"` (unless `redactsBodies` is `false`); other bodies are written as they
+/// were (binary ones in base64): review the file before you commit it.
 ///
 /// Each attempt that got a response is one entry (a retried request gives several), added when its
 /// request finishes. Monitors hear of a request after its handler may have run, so wait with
@@ -42,13 +45,18 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     /// - Parameters:
     ///   - redactedHeaders: More header names (any case) whose values never reach the archive, besides
     ///     `NetworkLogger/alwaysRedactedHeaders`.
-    ///   - redactedQueryItems: Query item names (any case) whose values never reach the archive.
+    ///   - redactedQueryItems: More query item names (any case) whose values never reach the archive,
+    ///     besides `NetworkLogger/alwaysRedactedQueryItems`.
+    ///   - redactsBodies: Whether JSON members with credential names are redacted in bodies; turn it off
+    ///     only for local debugging.
     ///   - creator: Who the written files say wrote them.
     public init(
-        redactedHeaders: Set<String> = [], redactedQueryItems: Set<String> = [],
+        redactedHeaders: Set<String> = [], redactedQueryItems: Set<String> = [], redactsBodies: Bool = true,
         creator: HARArchive.Creator = .networkTestSupport
     ) {
-        redactor = HARRedactor(redactedHeaders: redactedHeaders, redactedQueryItems: redactedQueryItems)
+        redactor = HARRedactor(
+            redactedHeaders: redactedHeaders, redactedQueryItems: redactedQueryItems,
+            redactsBodies: redactsBodies)
         self.creator = creator
     }
 
@@ -56,7 +64,8 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     /// included.
     public var redactedHeaders: Set<String> { redactor.rules.redactedHeaders }
 
-    /// Query item names (lowercased) whose values are redacted.
+    /// Query item names (lowercased) whose values are redacted, `NetworkLogger/alwaysRedactedQueryItems`
+    /// included.
     public var redactedQueryItems: Set<String> { redactor.rules.redactedQueryItems }
 
     /// The entries recorded so far, redacted, in the order their requests finished.

@@ -20,10 +20,10 @@ struct HARRedactor: Sendable {
     /// The logger whose redaction rules apply; it never writes anything.
     let rules: NetworkLogger
 
-    init(redactedHeaders: Set<String>, redactedQueryItems: Set<String>) {
+    init(redactedHeaders: Set<String>, redactedQueryItems: Set<String>, redactsBodies: Bool = true) {
         rules = NetworkLogger(
             level: .errors, redactedHeaders: redactedHeaders, redactedQueryItems: redactedQueryItems,
-            sink: { _ in })
+            redactsBodies: redactsBodies, sink: { _ in })
     }
 
     /// A request as the layer sent it, redacted. A body sent as a stream is not recorded: reading it
@@ -34,7 +34,9 @@ struct HARRedactor: Sendable {
         return HARArchive.Request(
             method: request.httpMethod ?? "GET", url: request.url.map(url) ?? "", httpVersion: "HTTP/1.1",
             headers: headers(fields),
-            postData: request.httpBody.map { HARArchive.PostData(data: $0, mimeType: mimeType ?? "") })
+            postData: request.httpBody.map {
+                HARArchive.PostData(data: rules.redacted(body: $0), mimeType: mimeType ?? "")
+            })
     }
 
     /// A response and its body (as delivered, after gzip inflation), redacted.
@@ -47,7 +49,8 @@ struct HARRedactor: Sendable {
         return HARArchive.Response(
             status: response.statusCode, statusText: HTTPReasonPhrase.phrase(for: response.statusCode),
             httpVersion: "HTTP/1.1", headers: headers(fields.fields),
-            content: HARArchive.Content(data: body, mimeType: fields["Content-Type"] ?? ""))
+            content: HARArchive.Content(
+                data: rules.redacted(body: body), mimeType: fields["Content-Type"] ?? ""))
     }
 
     /// Header fields sorted by name, values redacted by the logger's rules; a URL in `Location`,
@@ -80,7 +83,7 @@ struct HARRedactor: Sendable {
             components.user = Self.marker
             components.password = nil
         }
-        if let query = components.percentEncodedQuery, !rules.redactedQueryItems.isEmpty {
+        if let query = components.percentEncodedQuery {
             components.percentEncodedQuery = query.split(separator: "&", omittingEmptySubsequences: false)
                 .map(redactedPair).joined(separator: "&")
         }

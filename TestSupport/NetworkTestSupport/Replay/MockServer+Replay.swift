@@ -22,15 +22,28 @@ extension MockServer {
     /// A request no entry matches is answered with `500` and a plain-text body naming the closest
     /// entries.
     ///
+    /// URLs of a recorded origin (any host the archive's requests went to) in the replayed `Location`,
+    /// `Content-Location` and `Link` fields point at this server instead, with their path and query as
+    /// recorded, so a redirect or a `links["next"]` page is replayed too.
+    ///
     /// - Parameters:
     ///   - archive: The recording to answer from.
     ///   - matchingBody: Whether a request must also have the recorded body (JSON compared by value, in any key order) to match an entry.
     @discardableResult
     public func replay(_ archive: HARArchive, matchingBody: Bool = false) -> HARReplay {
         let replay = HARReplay(archive, matchingBody: matchingBody, matchingHost: false)
+        let recordedOrigins = ReplayOrigin.recordedOrigins(in: archive)
         handler = { request in
             switch replay.answer(ReplayRequest(request)) {
-            case .success(let entry): return ReplayedResponse.mockResponse(for: entry)
+            case .success(let entry):
+                var reply = ReplayedResponse.mockResponse(for: entry)
+                // The server's own origin is the one the client reached it by.
+                if let host = request.header("Host"), let server = URL(string: "http://\(host)"),
+                    let origin = ReplayOrigin(recorded: recordedOrigins, server: server)
+                {
+                    reply.headers = origin.rewrite(reply.headers)
+                }
+                return reply
             case .failure(let miss): return MockResponse(status: 500, text: miss.message)
             }
         }

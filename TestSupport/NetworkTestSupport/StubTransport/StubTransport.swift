@@ -86,38 +86,95 @@ public final class StubTransport: @unchecked Sendable {
 
     /// A session configuration whose requests this transport answers.
     public func makeConfiguration() -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [protocolClass]
+        makeConfiguration(from: nil)
+    }
+
+    /// A copy of `base` (an ephemeral configuration when `nil`) whose requests this transport answers: its
+    /// cache, cookies and headers are kept, this transport's protocol class comes first.
+    func makeConfiguration(from base: URLSessionConfiguration?) -> URLSessionConfiguration {
+        let configuration = base.flatMap { $0.copy() as? URLSessionConfiguration } ?? .ephemeral
+        configuration.protocolClasses = [protocolClass] + (configuration.protocolClasses ?? [])
         return configuration
     }
 
-    /// A `NetworkLayer` whose requests this transport answers; the parameters are `NetworkLayer.init`'s
-    /// (every attempt of a retried request is answered and recorded).
+    /// A `NetworkLayer` whose requests this transport answers; the parameters are `NetworkLayer.init`'s,
+    /// all of them, so no test has to build the layer from ``makeConfiguration()`` by hand (every attempt
+    /// of a retried request is answered and recorded).
     ///
     /// - Parameters:
     ///   - baseURL: Resolves relative URL strings.
     ///   - defaultHeaders: Headers for every request.
+    ///   - sessionConfiguration: The configuration to start from (its cache, cookies, headers); the layer
+    ///     gets a copy that this transport answers. `nil`: an ephemeral one.
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.
     ///   - timeout: Seconds a request may wait for data.
+    ///   - maximumResponseSize: The most bytes a reply may have.
+    ///   - redirectPolicy: Which redirects to follow.
     ///   - retryPolicy: When a failed request is sent again.
     ///   - interceptors: Stages that adapt each attempt and may ask for another.
+    ///   - monitors: What watches every request.
     /// - Returns: A layer with a session of its own, answered by this transport.
     public func makeNetworkLayer(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
+        sessionConfiguration: URLSessionConfiguration? = nil,
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
         timeout: TimeInterval = 60,
+        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
+        redirectPolicy: RedirectPolicy = .default,
         retryPolicy: RetryPolicy = .none,
-        interceptors: [any RequestInterceptor] = []
+        interceptors: [any RequestInterceptor] = [],
+        monitors: [any NetworkMonitor] = []
     ) -> NetworkLayer {
         NetworkLayer(
-            baseURL: baseURL, defaultHeaders: defaultHeaders, sessionConfiguration: makeConfiguration(),
-            encoder: encoder, decoder: decoder, callbackQueue: callbackQueue, timeout: timeout,
-            retryPolicy: retryPolicy, interceptors: interceptors)
+            baseURL: baseURL, defaultHeaders: defaultHeaders,
+            sessionConfiguration: makeConfiguration(from: sessionConfiguration), encoder: encoder,
+            decoder: decoder, callbackQueue: callbackQueue, timeout: timeout,
+            maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
+            retryPolicy: retryPolicy,
+            interceptors: interceptors, monitors: monitors)
+    }
+
+    /// A `NetworkLayer` for an API environment whose requests this transport answers; the parameters are
+    /// `NetworkLayer.init(environment:...)`'s.
+    ///
+    /// - Parameters:
+    ///   - environment: The server: its base URL and the headers every request to it carries.
+    ///   - sessionConfiguration: The configuration to start from; see
+    ///     ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``.
+    ///   - encoder: Encodes JSON bodies.
+    ///   - decoder: Decodes JSON replies.
+    ///   - callbackQueue: Where handlers run.
+    ///   - timeout: Seconds a request may wait for data.
+    ///   - maximumResponseSize: The most bytes a reply may have.
+    ///   - redirectPolicy: Which redirects to follow.
+    ///   - retryPolicy: When a failed request is sent again.
+    ///   - interceptors: Stages that adapt each attempt and may ask for another.
+    ///   - monitors: What watches every request.
+    /// - Returns: A layer with a session of its own, answered by this transport.
+    public func makeNetworkLayer(
+        environment: APIEnvironment,
+        sessionConfiguration: URLSessionConfiguration? = nil,
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder(),
+        callbackQueue: DispatchQueue = .main,
+        timeout: TimeInterval = 60,
+        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
+        redirectPolicy: RedirectPolicy = .default,
+        retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = [],
+        monitors: [any NetworkMonitor] = []
+    ) -> NetworkLayer {
+        makeNetworkLayer(
+            baseURL: environment.baseURL, defaultHeaders: environment.headers,
+            sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
+            callbackQueue: callbackQueue, timeout: timeout, maximumResponseSize: maximumResponseSize,
+            redirectPolicy: redirectPolicy, retryPolicy: retryPolicy, interceptors: interceptors,
+            monitors: monitors)
     }
 
     /// Records `request` and picks its answer; an unmatched request fails with a message listing the stubs.

@@ -32,6 +32,17 @@ let package = Package(
             dependencies: [networkLayer],
             swiftSettings: mainActorByDefault
         ),
+        // The same pair for a stored closure the layer calls later: BearerTokenAuthenticator's refresh.
+        .target(
+            name: "IsolatedRefresh",
+            dependencies: [networkLayer],
+            swiftSettings: mainActorByDefault
+        ),
+        .target(
+            name: "NonisolatedRefresh",
+            dependencies: [networkLayer],
+            swiftSettings: mainActorByDefault
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -70,8 +70,8 @@ final class ContentTypeTests: XCTestCase {
             }
             XCTAssertEqual(type, "text/html", name)
             XCTAssertEqual(body, html, name)
-            XCTAssertEqual(ResponseHeaders(headers)["X-Portal"], "captive", name)
-            XCTAssertEqual(ResponseHeaders(headers)["Content-Type"], "text/html", name)
+            XCTAssertEqual(headers["X-Portal"], "captive", name)
+            XCTAssertEqual(headers["Content-Type"], "text/html", name)
             XCTAssertEqual(result?.error?.responseBody, html, name)
             XCTAssertEqual(
                 result?.error?.message, "The server answered with an unexpected kind of content.", name)

@@ -53,7 +53,7 @@ final class CurlCommandTests: XCTestCase {
         XCTAssertEqual(
             arguments,
             [
-                "-X", "PUT", "http://127.0.0.1:9/it's/here?q=o'k&token=t",
+                "-X", "PUT", "http://127.0.0.1:9/it's/here?q=o'k&token=<redacted>",
                 "-H", "Authorization: <redacted>",
                 "-H", "Content-Type: text/plain; charset=utf-8",
                 "-H", "X-Quote: \(awkwardHeader)",

@@ -96,7 +96,7 @@ final class LoggerRedactionTests: XCTestCase {
 
         XCTAssertEqual(
             logger.redacted(url),
-            "https://<redacted>@api.example.com:8443/v1/items?token=<redacted>&page=2&KEY=<redacted>&flag#top"
+            "https://<redacted>@api.example.com:8443/v1/items?token=<redacted>&page=2&KEY=<redacted>&flag#<redacted>"
         )
         XCTAssertEqual(
             logger.redacted(URL(string: "http://only-user@h/p")), "http://<redacted>@h/p")

@@ -160,6 +160,38 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(server.requestCount, 0)
     }
 
+    /// Issue 19: `.createIntermediateFolders` makes the missing folders before sending.
+    func testMissingFoldersAreCreatedWhenAsked() throws {
+        let server = try MockServer.started(in: self)
+        server.enqueue(MockResponse.file(Data("%PDF".utf8)))
+        let network = NetworkLayer(baseURL: server.baseURL)
+        let folder = try makeFolder()
+        let destination = folder.appendingPathComponent("2026/11/report.pdf")
+
+        let result = download(network, "report", to: destination, options: [.createIntermediateFolders])
+
+        XCTAssertEqual(result?.value, destination)
+        XCTAssertEqual(try Data(contentsOf: destination), Data("%PDF".utf8))
+        XCTAssertEqual(fileNames(in: destination.deletingLastPathComponent()), ["report.pdf"])
+    }
+
+    func testAFolderThatCannotBeCreatedFailsBeforeSending() throws {
+        let server = try MockServer.started(in: self)
+        let network = NetworkLayer(baseURL: server.baseURL)
+        let folder = try makeFolder()
+        let notAFolder = try writeFile(Data("x".utf8), named: "plain-file", in: folder)
+
+        let result = download(
+            network, "report", to: notAFolder.appendingPathComponent("sub/report.pdf"),
+            options: [.createIntermediateFolders])
+
+        guard case .failure(.transport(let error))? = result else {
+            return XCTFail("expected a file error, got \(String(describing: result))")
+        }
+        XCTAssertEqual(error.code, .cannotOpenFile)
+        XCTAssertEqual(server.requestCount, 0)
+    }
+
     func testCancelEndsPromptlyKeepsThePartialDownloadAndLeavesNoTemporaryFile() throws {
         let server = try MockServer.started(in: self)
         let network = NetworkLayer(baseURL: server.baseURL)

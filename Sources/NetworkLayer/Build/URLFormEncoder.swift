@@ -1,0 +1,200 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Encodes an `Encodable` value as URL query items or an `application/x-www-form-urlencoded` body, with
+/// one set of conventions for both.
+///
+/// ```swift
+/// struct Filter: Encodable { let status: [String]; let since: Date; let unread: Bool; let page: Page }
+/// var request = NetworkRequest<[Todo]>(urlString: "todos")
+/// try request.addQuery(filter)
+/// // status[]=open&status[]=blocked&since=2026-11-24T10:00:00Z&unread=true&page[size]=20&page[number]=2
+/// ```
+///
+/// The conventions, each documented on its option:
+/// - **Keys** are sorted, so the same value always gives the same URL; nested values use brackets:
+///   `page[size]=20`.
+/// - **Arrays**: ``ArrayEncoding`` (`ids[]=1&ids[]=2` by default).
+/// - **Dates**: ``DateEncoding`` (ISO 8601 by default).
+/// - **Bools**: ``BoolEncoding`` (`true`/`false` by default).
+/// - **`nil`** optionals are left out; an empty array or object gives no item.
+/// - Names and values are percent-encoded as RFC 3986 says (a space is `%20`, `+` is `%2B`), in the query
+///   and in a form body alike; servers read both.
+///
+/// A value that is not a keyed container at its top (a bare number or array) has no names to give its
+/// items, and fails with ``NetworkError/encodingFailed(_:)``.
+public struct URLFormEncoder: Sendable {
+    /// How arrays are written.
+    public enum ArrayEncoding: Sendable {
+        /// `ids[]=1&ids[]=2` (Rails, PHP, Alamofire's default).
+        case brackets
+        /// `ids=1&ids=2`: the name repeated.
+        case repeatedKey
+        /// `ids[0]=1&ids[1]=2`.
+        case indexed
+    }
+
+    /// How dates are written.
+    public enum DateEncoding: Sendable {
+        /// `2026-11-24T10:00:00Z`.
+        case iso8601
+        /// Whole or fractional seconds since 1970: `1795514400`.
+        case secondsSince1970
+        /// Milliseconds since 1970: `1795514400000`.
+        case millisecondsSince1970
+    }
+
+    /// How bools are written.
+    public enum BoolEncoding: Sendable {
+        /// `true` and `false`.
+        case literal
+        /// `1` and `0`.
+        case numeric
+    }
+
+    /// How arrays are written; ``ArrayEncoding/brackets`` by default.
+    public var arrayEncoding: ArrayEncoding
+    /// How dates are written; ``DateEncoding/iso8601`` by default.
+    public var dateEncoding: DateEncoding
+    /// How bools are written; ``BoolEncoding/literal`` by default.
+    public var boolEncoding: BoolEncoding
+    /// Whether property names are converted to snake_case (`pageSize` → `page_size`), as
+    /// `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase` does.
+    public var convertsKeysToSnakeCase: Bool
+
+    /// An encoder with the given conventions.
+    ///
+    /// - Parameters:
+    ///   - arrayEncoding: How arrays are written.
+    ///   - dateEncoding: How dates are written.
+    ///   - boolEncoding: How bools are written.
+    ///   - convertsKeysToSnakeCase: Whether property names become snake_case.
+    public init(
+        arrayEncoding: ArrayEncoding = .brackets, dateEncoding: DateEncoding = .iso8601,
+        boolEncoding: BoolEncoding = .literal, convertsKeysToSnakeCase: Bool = false
+    ) {
+        self.arrayEncoding = arrayEncoding
+        self.dateEncoding = dateEncoding
+        self.boolEncoding = boolEncoding
+        self.convertsKeysToSnakeCase = convertsKeysToSnakeCase
+    }
+
+    /// `value`'s properties as query items, in key order.
+    ///
+    /// - Parameter value: A struct, class or dictionary: something with names for its values.
+    /// - Returns: The items; names are not yet percent-encoded (the layer encodes them when it builds
+    ///   the URL).
+    /// - Throws: ``NetworkError/encodingFailed(_:)`` when `value` can't be encoded or has no names.
+    public func queryItems<T: Encodable>(from value: T) throws(NetworkError) -> [URLQueryItem] {
+        let tree: FormValue
+        do {
+            let json = JSONEncoder()
+            json.dateEncodingStrategy = jsonDateStrategy
+            if convertsKeysToSnakeCase { json.keyEncodingStrategy = .convertToSnakeCase }
+            tree = try JSONDecoder().decode(FormValue.self, from: try json.encode(value))
+        } catch {
+            throw .encodingFailed(error)
+        }
+        guard case .object(let fields) = tree else {
+            throw .encodingFailed(
+                EncodingError.invalidValue(
+                    value,
+                    EncodingError.Context(
+                        codingPath: [],
+                        debugDescription: "Only a value with named properties can be form-encoded.")))
+        }
+        var items: [URLQueryItem] = []
+        for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
+            append(field, named: name, to: &items)
+        }
+        return items
+    }
+
+    /// `value` as an `application/x-www-form-urlencoded` body: the same pairs as ``queryItems(from:)``,
+    /// percent-encoded and joined by `&`.
+    ///
+    /// - Parameter value: A struct, class or dictionary.
+    /// - Returns: The body's bytes (UTF-8).
+    /// - Throws: ``NetworkError/encodingFailed(_:)`` when `value` can't be encoded or has no names.
+    public func encode<T: Encodable>(_ value: T) throws(NetworkError) -> Data {
+        Data(PercentEncoding.query([:], try queryItems(from: value)).utf8)
+    }
+
+    private func append(_ value: FormValue, named name: String, to items: inout [URLQueryItem]) {
+        switch value {
+        case .null:
+            break
+        case .string(let text):
+            items.append(URLQueryItem(name: name, value: text))
+        case .integer(let integer):
+            items.append(URLQueryItem(name: name, value: String(integer)))
+        case .number(let number):
+            items.append(URLQueryItem(name: name, value: Self.text(of: number)))
+        case .bool(let bool):
+            let text = boolEncoding == .literal ? (bool ? "true" : "false") : (bool ? "1" : "0")
+            items.append(URLQueryItem(name: name, value: text))
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                let elementName =
+                    switch arrayEncoding {
+                    case .brackets: "\(name)[]"
+                    case .repeatedKey: name
+                    case .indexed: "\(name)[\(index)]"
+                    }
+                append(element, named: elementName, to: &items)
+            }
+        case .object(let fields):
+            for (key, field) in fields.sorted(by: { $0.key < $1.key }) {
+                append(field, named: "\(name)[\(key)]", to: &items)
+            }
+        }
+    }
+
+    /// A whole number without `.0`, others as Swift writes them (`0.1`, not `0.1000000000000000055`).
+    private static func text(of number: Double) -> String {
+        if number.rounded() == number, abs(number) < 1e15 { return String(Int64(number)) }
+        return "\(number)"
+    }
+
+    private var jsonDateStrategy: JSONEncoder.DateEncodingStrategy {
+        switch dateEncoding {
+        case .iso8601: .iso8601
+        case .secondsSince1970: .secondsSince1970
+        case .millisecondsSince1970: .millisecondsSince1970
+        }
+    }
+}
+
+extension NetworkRequest {
+    /// Appends `value`'s properties to ``queryItems``, encoded by `encoder`'s conventions (see
+    /// ``URLFormEncoder``): `try request.addQuery(Filter(status: ["open"], page: 2))`.
+    ///
+    /// - Parameters:
+    ///   - value: A struct, class or dictionary whose properties become query items.
+    ///   - encoder: The conventions for arrays, dates, bools and nested keys.
+    /// - Throws: ``NetworkError/encodingFailed(_:)`` when `value` can't be encoded.
+    public mutating func addQuery<T: Encodable>(
+        _ value: T, encoder: URLFormEncoder = URLFormEncoder()
+    ) throws(NetworkError) {
+        queryItems += try encoder.queryItems(from: value)
+    }
+}
+
+extension RequestBody {
+    /// An `application/x-www-form-urlencoded` body from `value`'s properties, by the same conventions as
+    /// ``NetworkRequest/addQuery(_:encoder:)`` (see ``URLFormEncoder``).
+    ///
+    /// - Parameters:
+    ///   - value: A struct, class or dictionary whose properties become the form's fields.
+    ///   - encoder: The conventions for arrays, dates, bools and nested keys.
+    /// - Returns: The body, already encoded.
+    /// - Throws: ``NetworkError/encodingFailed(_:)`` when `value` can't be encoded.
+    public static func urlEncodedForm<T: Encodable>(
+        _ value: T, encoder: URLFormEncoder = URLFormEncoder()
+    ) throws(NetworkError) -> RequestBody {
+        .data(try encoder.encode(value), contentType: "application/x-www-form-urlencoded; charset=utf-8")
+    }
+}

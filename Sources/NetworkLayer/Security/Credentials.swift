@@ -1,0 +1,22 @@
+/// The one list of what the layer treats as a credential, shared by the redirect policy, the logger,
+/// the HAR recorder, the curl command and the errors' texts.
+package enum Credentials {
+    /// Request headers that carry credentials (lowercased): never sent to another origin, never written
+    /// in clear.
+    package static let headers: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "x-api-key", "x-auth-token",
+    ]
+
+    /// Query items, fragment parameters and JSON members that carry credentials by convention
+    /// (lowercased): their values are redacted wherever the layer writes a URL or a body.
+    package static let parameters: Set<String> = [
+        "access_token", "id_token", "refresh_token", "token", "api_key", "apikey", "key", "password",
+        "secret", "signature", "sig", "code", "client_secret",
+    ]
+
+    /// Whether `name` (any case) is one of ``headers`` or one of `more` (lowercased).
+    package static func isCredentialHeader(_ name: String, orOneOf more: Set<String> = []) -> Bool {
+        let name = name.lowercased()
+        return headers.contains(name) || more.contains(name)
+    }
+}

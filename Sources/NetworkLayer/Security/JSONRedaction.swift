@@ -1,0 +1,99 @@
+/// Redacts the values of JSON members with credential names (`"password": "…"`) in text, keeping
+/// everything else byte for byte.
+///
+/// A scanner over the text rather than a JSON parser, so that a body cut at a logger's limit, or one
+/// that is not quite JSON, is redacted as far as it goes, and a body's layout stays as the server sent
+/// it. A member's value of any kind is replaced: a string keeps its quotes (`"<redacted>"`); a number,
+/// `true`, `false`, `null`, an object or an array becomes `"<redacted>"`. Text without a `"name":` pair
+/// comes back unchanged.
+enum JSONRedaction {
+    /// `text` with the values of members named in `names` (lowercased) replaced.
+    static func redacted(_ text: String, names: Set<String>) -> String {
+        guard text.utf8.contains(UInt8(ascii: "\"")) else { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        var changed = false
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            let end = endOfString(bytes, from: index)
+            output.append(contentsOf: bytes[index..<end])
+            let name = bytes[(index + 1)..<max(index + 1, end - 1)]
+            index = end
+            // A key: the string is followed by a colon.
+            var colon = index
+            while colon < bytes.count, isSpace(bytes[colon]) { colon += 1 }
+            guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
+                names.contains(String(decoding: name, as: UTF8.self).lowercased())
+            else { continue }
+            var valueStart = colon + 1
+            while valueStart < bytes.count, isSpace(bytes[valueStart]) { valueStart += 1 }
+            output.append(contentsOf: bytes[index..<valueStart])
+            guard valueStart < bytes.count else {
+                index = valueStart
+                continue
+            }
+            output.append(contentsOf: Array("\"\(Redaction.marker)\"".utf8))
+            index = endOfValue(bytes, from: valueStart)
+            changed = true
+        }
+        return changed ? String(decoding: output, as: UTF8.self) : text
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// The index after the string starting at `start` (a `"`), or the end of the text.
+    private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""): return index + 1
+            default: index += 1
+            }
+        }
+        return bytes.count
+    }
+
+    /// The index after the value starting at `start`: a string, a nested object or array (brackets
+    /// counted outside strings), or a literal up to the next `,`, `}` or `]`.
+    private static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            return endOfString(bytes, from: start)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var index = start
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    index = endOfString(bytes, from: index)
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default: break
+                }
+                index += 1
+            }
+            return bytes.count
+        default:
+            var index = start
+            while index < bytes.count,
+                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[index]),
+                !isSpace(bytes[index])
+            {
+                index += 1
+            }
+            return index
+        }
+    }
+}

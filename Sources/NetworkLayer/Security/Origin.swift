@@ -1,0 +1,86 @@
+import Foundation
+
+/// A URL's origin: scheme, host and port, the unit the layer trusts with credentials.
+///
+/// Every comparison of origins in the layer goes through this type, so that every spelling of a URL
+/// reads the same way everywhere: scheme and host compared without regard to case, the scheme's default
+/// port filled in (`http://host` and `http://host:80` are one origin), user-info ignored, an IPv6 address
+/// compared as an address (`[::1]` and `[0:0:0:0:0:0:0:1]` are one host). A trailing dot makes another
+/// host, as in browsers: `example.com.` is not `example.com`. A URL with a scheme other than `http` or
+/// `https`, or without a host, has no origin and matches nothing, itself included.
+package struct Origin: Hashable, Sendable, CustomStringConvertible {
+    package let scheme: String
+    package let host: String
+    package let port: Int
+
+    /// The origin of `url`, resolved against its base URL first; `nil` when it has none.
+    package init?(_ url: URL) {
+        guard let components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: true),
+            let scheme = components.scheme?.lowercased(),
+            let defaultPort = Self.defaultPorts[scheme],
+            let host = components.percentEncodedHost.flatMap(Self.canonicalHost)
+        else { return nil }
+        self.scheme = scheme
+        self.host = host
+        port = components.port ?? defaultPort
+    }
+
+    /// The origin of `string` read as a URL, relative ones resolved against `base`.
+    package init?(_ string: String, relativeTo base: URL?) {
+        guard let url = URL(string: string, relativeTo: base) else { return nil }
+        self.init(url)
+    }
+
+    /// `scheme://host:port`, with the port always written.
+    package var description: String {
+        "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
+    /// Whether `url` belongs to this origin.
+    package func contains(_ url: URL?) -> Bool {
+        url.flatMap(Origin.init) == self
+    }
+
+    private static let defaultPorts = ["http": 80, "https": 443]
+
+    /// The host lowercased, percent-decoded, an IPv6 address without its brackets and in its shortest
+    /// form; `nil` for an empty host.
+    private static func canonicalHost(_ encoded: String) -> String? {
+        var host = (encoded.removingPercentEncoding ?? encoded).lowercased()
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+        }
+        guard !host.isEmpty else { return nil }
+        guard host.contains(":") else { return host }
+        return IPv6Address(host)?.description ?? host
+    }
+}
+
+/// An IPv6 address as 8 groups, enough to compare two spellings of one address.
+private struct IPv6Address: CustomStringConvertible {
+    let groups: [UInt16]
+
+    /// Parses `1:2::3` forms (no zone, no embedded IPv4); `nil` for anything else.
+    init?(_ text: String) {
+        let halves = text.components(separatedBy: "::")
+        guard halves.count <= 2 else { return nil }
+        func groups(_ part: String) -> [UInt16]? {
+            guard !part.isEmpty else { return [] }
+            let parsed = part.split(separator: ":", omittingEmptySubsequences: false).map {
+                $0.count <= 4 ? UInt16($0, radix: 16) : nil
+            }
+            return parsed.contains(nil) ? nil : parsed.compactMap { $0 }
+        }
+        guard let head = groups(halves[0]), let tail = halves.count == 2 ? groups(halves[1]) : [] else {
+            return nil
+        }
+        let missing = 8 - head.count - tail.count
+        guard halves.count == 2 ? missing >= 1 : missing == 0 else { return nil }
+        self.groups = head + [UInt16](repeating: 0, count: missing) + tail
+    }
+
+    /// Every group written, in lowercase hex, without leading zeros: one spelling per address.
+    var description: String {
+        groups.map { String($0, radix: 16) }.joined(separator: ":")
+    }
+}

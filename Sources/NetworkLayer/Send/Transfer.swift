@@ -1,0 +1,205 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One request on the session, the transfer engine: its task, its idle deadline, the stops the layer
+/// makes (cancel, timeout, size limit), a declined challenge, and exactly one completion. What happens
+/// to the reply is its sink's business (in memory, or to a file); an upload adds a body source.
+///
+/// Owned by the session's serial delegate queue: every event from the session delegate, every stop and
+/// the deadline sweep run there, so nothing here is locked. The one exception is the body source, which
+/// FoundationNetworking rewinds on libcurl's thread. Stopping only on that queue keeps a stop ordered
+/// against the task's completion and against a redirect being answered: that is what keeps
+/// FoundationNetworking's traps out of reach (see ``SessionDelegate``). Everything is set up before the
+/// task resumes, and a stop from elsewhere arrives as an operation on the delegate queue.
+final class Transfer: @unchecked Sendable {
+    typealias Completion = @Sendable (TransferResult) -> Void
+
+    /// The requesting layer's rules for following redirects; layers sharing a session may differ.
+    let redirectPolicy: RedirectPolicy
+    private let request: URLRequest
+    private let sink: any TransferSink
+    private let source: BodySource?
+    private let idleTimeout: TimeInterval
+    private let transport: SessionTransport
+
+    private var task: URLSessionTask?
+    private var completion: Completion?
+    private var stopReason: URLError?
+    private var declinedChallenge = false
+    private var response: URLResponse?
+    private var respondedAt: UInt64?
+    private var lastActivity: UInt64
+    private var holdsBackPressure = false
+    private var restarting = false
+
+    /// - Parameters:
+    ///   - request: What to send; its `timeoutInterval` is the idle timeout.
+    ///   - sink: Where the reply goes.
+    ///   - body: An upload's body, streamed; `nil` sends the request's own `httpBody`, if any.
+    ///   - progress: Told how much of an upload's body went out.
+    init(
+        _ request: URLRequest, sink: any TransferSink, body: UploadBody?, progress: ProgressReporter?,
+        redirectPolicy: RedirectPolicy, transport: SessionTransport, completion: @escaping Completion
+    ) {
+        self.request = request
+        self.sink = sink
+        source = body.map { BodySource($0, progress: progress) }
+        self.redirectPolicy = redirectPolicy
+        self.transport = transport
+        self.completion = completion
+        idleTimeout = request.timeoutInterval
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Starts the transfer, where the request is sent from (the caller's thread, the policy queue or,
+    /// for a retry, the delegate queue).
+    func start() {
+        switch sink.prepare(request) {
+        case .success(let prepared):
+            begin(prepared)
+        case .failure(let error):
+            stopReason = error
+            transport.delegateQueue.addOperation { self.finish(with: nil, response: nil) }
+        }
+    }
+
+    /// Creates the task, registers it and its deadline, and resumes it, in that order: once it runs, its
+    /// events may arrive on the delegate queue at once.
+    private func begin(_ request: URLRequest) {
+        var request = SessionTransport.withBackstopTimeout(request)
+        if let source { source.attach(to: &request) }
+        transport.delegateQueue.callingSession {
+            let task = transport.session.dataTask(with: request)
+            self.task = task
+            lastActivity = DispatchTime.now().uptimeNanoseconds
+            transport.delegate.add(self, for: task)
+            transport.clock.register(self, deadline: .now() + idleTimeout)
+            task.resume()
+        }
+    }
+
+    /// When the transfer times out unless data moves first; `nil` once it is stopped or over.
+    var deadline: DispatchTime? {
+        guard completion != nil, stopReason == nil else { return nil }
+        return DispatchTime(uptimeNanoseconds: lastActivity) + idleTimeout
+    }
+
+    // MARK: - Events from the session delegate (delegate queue)
+
+    /// A response head arrived; `false` cancels the task.
+    func receive(_ response: URLResponse) -> Bool {
+        touch()
+        respondedAt = lastActivity
+        self.response = response
+        switch sink.open(response) {
+        case .accept:
+            if sink.needsBackPressure && !holdsBackPressure {
+                holdsBackPressure = true
+                transport.delegateQueue.holdBackPressure()
+            }
+            return true
+        case .refuse(let error):
+            // Refusing the response alone doesn't end the task on Linux: it must be cancelled too.
+            stop(because: error)
+            return false
+        case .restart:
+            restarting = true
+            return false
+        }
+    }
+
+    /// Body bytes arrived. Once stopped, what FoundationNetworking still hands over is dropped.
+    func receive(_ data: Data) {
+        guard completion != nil, stopReason == nil else { return }
+        touch()
+        if let error = sink.write(data) { stop(because: error) }
+    }
+
+    /// Body bytes went out: a slow upload that is making progress is not idle.
+    func sent(bodyBytes: Int64) {
+        touch()
+        source?.sent(bodyBytes)
+    }
+
+    /// libcurl rewinds the body to send it again (a kept-alive connection turned out closed): a fresh
+    /// stream over the whole body. On libcurl's thread, which waits for the answer.
+    func newBodyStream() -> InputStream? {
+        source?.newStream()
+    }
+
+    /// The server's redirect is being followed: what arrived so far belonged to the 3xx.
+    func redirected() {
+        touch()
+        response = nil
+        sink.discard()
+    }
+
+    /// Whether a redirect or challenge may still be answered: not once the layer has stopped the
+    /// transfer (answering a cancelled task's redirect stops the process in FoundationNetworking).
+    var isStopped: Bool { stopReason != nil || completion == nil }
+
+    /// The server asked for credentials the layer doesn't have. FoundationNetworking would wait
+    /// forever for them; declining ends the task as cancelled, which ``finish(with:response:)`` turns
+    /// back into the challenge's own reply (a 401 or 407 with its headers).
+    func declineChallenge() {
+        declinedChallenge = true
+    }
+
+    /// The task is over: start over if the sink asked to, or deliver what arrived, or why it stopped,
+    /// exactly once.
+    func finish(with error: (any Error)?, response taskResponse: URLResponse?) {
+        guard let completion else { return }
+        if task != nil { transport.clock.remove(self) }
+        task = nil
+        if restarting, stopReason == nil, let request = sink.restartRequest() {
+            restarting = false
+            response = nil
+            return begin(request)
+        }
+        self.completion = nil
+        if holdsBackPressure {
+            holdsBackPressure = false
+            transport.delegateQueue.releaseBackPressure()
+        }
+        let declined = declinedChallenge && (error as? URLError)?.code == .cancelled
+        let response = response ?? taskResponse
+        var failure = stopReason ?? (declined ? nil : error)
+        if stopReason == nil, let source { failure = source.check(failure, response: response) }
+        if stopReason != nil { sink.discard() }
+        completion(sink.close(failure: failure, response: response, respondedAt: respondedAt))
+    }
+
+    // MARK: - Stopping (delegate queue)
+
+    /// Cancels the task for `reason` (`nil`: the caller cancelled) unless it has finished; the first
+    /// reason wins.
+    func stop(because reason: URLError?) {
+        guard completion != nil else { return }
+        if stopReason == nil { stopReason = reason ?? URLError(.cancelled) }
+        guard let task else { return }
+        if holdsBackPressure, reason?.code == .dataLengthExceedsMaximum {
+            // The body pours in faster than it is drained. The cancel waits for libcurl's thread, which
+            // yields only once it has read the socket empty: cancelling here would block the delegate
+            // queue while that thread reads on into queued operations (175–265 MB for a gzip bomb).
+            // Instead the cancel waits elsewhere, and libcurl is no longer held back: the delegate queue
+            // drops every chunk as it comes, so libcurl soon outpaces the server and the cancel lands.
+            holdsBackPressure = false
+            transport.delegateQueue.releaseBackPressure()
+            DispatchQueue.global(qos: .userInitiated).async { task.cancel() }
+        } else {
+            transport.delegateQueue.callingSession { task.cancel() }
+        }
+    }
+
+    /// Stops the transfer from any thread: the stop itself runs on the delegate queue.
+    func stopFromAnyThread(because reason: URLError?) {
+        transport.delegateQueue.addOperation { self.stop(because: reason) }
+    }
+
+    private func touch() {
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+    }
+}

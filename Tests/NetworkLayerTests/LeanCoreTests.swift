@@ -1,0 +1,130 @@
+import Foundation
+import NetworkTestSupport
+import TestKit
+import XCTest
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The lean core's promises that need its internals to observe: one timer per session, kept only while
+/// transfers run; nothing of a request left behind once it has ended; no lock held while a progress
+/// handler runs.
+final class LeanCoreTests: XCTestCase {
+    /// A port nothing listens on: a request to it fails at once with a refused connection.
+    private func closedPort() throws -> URL {
+        let server = MockServer()
+        try server.start()
+        let url = server.baseURL
+        server.stop()
+        return url
+    }
+
+    private func startedServer() throws -> MockServer {
+        let server = MockServer()
+        try server.start()
+        addTeardownBlock { server.stop() }
+        return server
+    }
+
+    func testAFastFailureReleasesItsDeadlineAtOnce() throws {
+        let network = NetworkLayer(
+            baseURL: try closedPort(), sessionConfiguration: .ephemeral, timeout: 60)
+        let clock = network.transport.clock
+        for _ in 0..<20 {
+            let result = outcome(of: Data.self) { recorder in
+                network.get(
+                    urlString: "nothing", successHandler: recorder.success, errorHandler: recorder.failure)
+            }
+            XCTAssertNotNil(result?.error)
+            // The transfer's deadline is dropped before its completion is handed on, so once the handler
+            // has run no deadline of it is kept (the 60 s timeout would otherwise hold it a minute).
+            XCTAssertEqual(clock.count, 0, "deadlines kept after the request failed")
+        }
+    }
+
+    func testAnIdleSessionHasNoTimerRunning() throws {
+        let server = try startedServer()
+        let network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, timeout: 0.3)
+        let clock = network.transport.clock
+        for index in 0..<5 {
+            server.enqueue(try .json([index]))
+            let result = outcome(of: [Int].self) { recorder in
+                network.get(urlString: "n", successHandler: recorder.success, errorHandler: recorder.failure)
+            }
+            XCTAssertEqual(result?.value, [index])
+        }
+        XCTAssertEqual(clock.count, 0)
+        // The timer armed for the first request's deadline fires once, finds nothing to watch, and is not
+        // armed again.
+        let disarmed = expectation(for: NSPredicate { _, _ in !clock.isArmed }, evaluatedWith: nil)
+        wait(for: [disarmed], timeout: 5)
+    }
+
+    func testFractionalTimeoutsFireOnTimeAmongLongerOnes() throws {
+        let server = try startedServer()
+        let network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, timeout: 30)
+        // A long request first arms the session's one timer for 30 s; the short one must move it sooner.
+        server.enqueue(MockResponse(body: Data("late".utf8)).delayed(beforeHeaders: 3))
+        server.enqueue(MockResponse(body: Data("late".utf8)).delayed(beforeHeaders: 3))
+        let long = network.get(urlString: "long", successHandler: { (_: Data) in }, errorHandler: { _ in })
+        defer { long.cancel() }
+        let started = DispatchTime.now()
+        let result = outcome(of: Data.self) { recorder in
+            network.send(
+                NetworkRequest<Data>(urlString: "short", timeout: 0.4),
+                successHandler: { recorder.success($0.value) },
+                errorHandler: recorder.failure)
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        guard case .timedOut? = result?.error else {
+            return XCTFail("expected a timeout, got \(String(describing: result))")
+        }
+        XCTAssertGreaterThanOrEqual(elapsed, 0.39)
+        XCTAssertLessThan(elapsed, 2.5, "the 0.4 s timeout waited for the 30 s one's timer")
+    }
+
+    /// A progress handler that cancels its own download and then waits for the error handler, on a
+    /// concurrent callback queue: the error handler must be able to run meanwhile. With a lock held
+    /// around the progress handler, it waited for the handler to return, and the handler for it.
+    func testAProgressHandlerThatReentersTheLayerDoesNotDeadlock() throws {
+        let server = try startedServer()
+        server.enqueue(
+            MockResponse(body: Data(repeating: 0x5A, count: 4 << 20)).throttled(bytes: 64 * 1024, every: 0.01)
+        )
+        let queue = DispatchQueue(label: "concurrent-callbacks", attributes: .concurrent)
+        let network = NetworkLayer(baseURL: server.baseURL, callbackQueue: queue)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let errorHandled = DispatchSemaphore(value: 0)
+        let sawErrorInTime = Locked<Bool?>(nil)
+        let task = Locked<NetworkTask?>(nil)
+        let finished = expectation(description: "the progress handler returned")
+        let once = Locked(false)
+        let started = network.download(
+            urlString: "big", to: folder.appendingPathComponent("big.bin"),
+            progressHandler: { _ in
+                guard
+                    once.withLock({ done in
+                        defer { done = true }
+                        return !done
+                    })
+                else { return }
+                task.withLock { $0 }?.cancel()
+                let inTime = errorHandled.wait(timeout: .now() + 5) == .success
+                sawErrorInTime.withLock { $0 = inTime }
+                finished.fulfill()
+            },
+            successHandler: { _ in }, errorHandler: { _ in errorHandled.signal() })
+        task.withLock { $0 = started }
+        wait(for: [finished], timeout: 15)
+        XCTAssertEqual(
+            sawErrorInTime.withLock { $0 }, true, "the error handler waited for the progress handler")
+    }
+}
