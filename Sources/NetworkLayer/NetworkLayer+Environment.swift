@@ -7,7 +7,7 @@ import Foundation
 extension NetworkLayer {
     /// Creates a layer for an API environment: its base URL and headers become the layer's ``baseURL``
     /// and ``defaultHeaders``. The other parameters are those of
-    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``.
+    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:)``.
     ///
     /// ```swift
     /// let network = NetworkLayer(environment: Servers.staging)
@@ -26,6 +26,7 @@ extension NetworkLayer {
     ///   - retryPolicy: When a failed request is sent again; ``RetryPolicy/none`` by default.
     ///   - interceptors: Stages that adapt each attempt and may ask for another, run in order.
     ///   - monitors: What watches every request, called in order on a queue of their own.
+    ///   - cache: Where replies to `GET` requests are kept; by default a memory-only cache, `nil` for none.
     public convenience init(
         environment: APIEnvironment,
         sessionConfiguration: URLSessionConfiguration? = nil,
@@ -37,13 +38,14 @@ extension NetworkLayer {
         redirectPolicy: RedirectPolicy = .default,
         retryPolicy: RetryPolicy = .none,
         interceptors: [any RequestInterceptor] = [],
-        monitors: [any NetworkMonitor] = []
+        monitors: [any NetworkMonitor] = [],
+        cache: ResponseCache? = ResponseCache()
     ) {
         self.init(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,
             sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
             callbackQueue: callbackQueue, timeout: timeout, maximumResponseSize: maximumResponseSize,
             redirectPolicy: redirectPolicy, retryPolicy: retryPolicy, interceptors: interceptors,
-            monitors: monitors)
+            monitors: monitors, cache: cache)
     }
 }

@@ -49,6 +49,9 @@ open class NetworkLayer: @unchecked Sendable {
     public let interceptors: [any RequestInterceptor]
     /// What watches every request, in order; see ``NetworkMonitor``.
     public let monitors: [any NetworkMonitor]
+    /// The layer's HTTP cache, or `nil` when caching is off. The layer's sessions never use `URLCache`:
+    /// this cache replaces it on every platform.
+    public let cache: ResponseCache?
     /// The monitors and their queue; `nil` without monitors, so nothing is spent on them.
     package let monitorGroup: MonitorGroup?
     /// The requests started and not yet answered, for ``cancelAll()``.
@@ -91,6 +94,8 @@ open class NetworkLayer: @unchecked Sendable {
     ///     another after a failure, run in order; see ``RequestInterceptor``.
     ///   - monitors: What watches every request (logging, metrics), called in order on a queue of their
     ///     own; see ``NetworkMonitor`` and ``NetworkLogger``.
+    ///   - cache: Where replies to `GET` requests are kept (RFC 9111); by default a 4 MB memory-only cache
+    ///     of this layer's own, `nil` for none. See <doc:CachingAndOffline>.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -103,8 +108,10 @@ open class NetworkLayer: @unchecked Sendable {
         redirectPolicy: RedirectPolicy = .default,
         retryPolicy: RetryPolicy = .none,
         interceptors: [any RequestInterceptor] = [],
-        monitors: [any NetworkMonitor] = []
+        monitors: [any NetworkMonitor] = [],
+        cache: ResponseCache? = ResponseCache()
     ) {
+        self.cache = cache
         self.monitors = monitors
         monitorGroup = MonitorGroup(monitors)
         self.retryPolicy = retryPolicy

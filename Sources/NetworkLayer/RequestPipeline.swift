@@ -53,7 +53,7 @@ extension NetworkLayer {
                 let response = NetworkResponse(
                     value: try decoding.decode(reply), statusCode: reply.response.statusCode,
                     headers: ResponseHeaders(reply.response), url: reply.response.url, data: reply.body,
-                    metrics: meter.metrics)
+                    metrics: meter.metrics, cacheStatus: reply.cacheStatus)
                 task.succeed(raw: monitors == nil ? nil : response.map { _ in reply.body }) {
                     progress?.finish()
                     successHandler(response)
@@ -88,6 +88,9 @@ extension NetworkLayer {
             return task
         }
         let transport = transport
+        let caching = cache.map {
+            CachingTransport(cache: $0, policy: request.cachePolicy, transport: transport)
+        }
         let redirectPolicy = request.redirectPolicy ?? redirectPolicy
         let checker = builder
         let adapts = !interceptors.isEmpty
@@ -106,10 +109,12 @@ extension NetworkLayer {
                     $0.didStart(monitoredAttempt)
                 }
             }
-            let cancel = transport.send(attempt, route: route, redirectPolicy: redirectPolicy) { result in
+            let completion: CachingTransport.Completion = { result, cacheStatus in
                 task.transportFinished()
                 meter.endAttempt(
-                    respondedAt: result.respondedAt, receiving: result.body.count + Int(result.storedBytes))
+                    respondedAt: result.respondedAt,
+                    // A reply from the cache received no body over the network.
+                    receiving: cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes))
                 // Only a reply that arrived in full: not one cut off by a cancel, a timeout or the size limit.
                 if let monitors, let monitoredAttempt, result.error == nil,
                     let response = result.response as? HTTPURLResponse
@@ -119,8 +124,18 @@ extension NetworkLayer {
                 done(
                     ResponseValidator.validate(
                         body: result.body, response: result.response, error: result.error,
-                        expecting: expectation))
+                        expecting: expectation
+                    ).map { reply in
+                        var reply = reply
+                        reply.cacheStatus = cacheStatus
+                        return reply
+                    })
             }
+            let cancel =
+                caching?.send(attempt, route: route, redirectPolicy: redirectPolicy, completion: completion)
+                ?? transport.send(attempt, route: route, redirectPolicy: redirectPolicy) {
+                    completion($0, .network)
+                }
             task.attach(cancellingWith: cancel)
         }
         let policy = request.retryPolicy ?? retryPolicy

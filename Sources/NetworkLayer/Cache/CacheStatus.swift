@@ -39,3 +39,15 @@ public enum CacheStatus: Sendable, Equatable {
         }
     }
 }
+
+extension CacheStatus: CustomStringConvertible {
+    /// `network`, `cache hit`, `revalidated`, or `stale` with the error's message, as logs show it.
+    public var description: String {
+        switch self {
+        case .network: return "network"
+        case .hit: return "cache hit"
+        case .revalidated: return "revalidated"
+        case .stale(let error): return "stale (\(error.message))"
+        }
+    }
+}

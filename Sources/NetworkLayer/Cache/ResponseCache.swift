@@ -19,6 +19,8 @@ import Foundation
 public final class ResponseCache: Sendable {
     let memory: MemoryStore
     let disk: DiskStore?
+    /// Identical requests in flight, sharing one send.
+    let flights = InFlightRequests<(TransferResult, CacheStatus)>()
 
     /// A cache with these capacities.
     ///

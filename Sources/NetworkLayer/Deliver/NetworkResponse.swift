@@ -1,6 +1,6 @@
 import Foundation
 
-/// A successful reply: the value it became, and what the server said around it.
+/// A successful reply: the value it became, and what the server (or the cache) said around it.
 ///
 /// ```swift
 /// network.get(urlString: "items", successHandler: { (response: NetworkResponse<[Item]>) in
@@ -22,6 +22,8 @@ public struct NetworkResponse<Value> {
     /// What the request cost: duration, time to first byte, bytes, attempts. `nil` from a test double
     /// that was not given any.
     public var metrics: RequestMetrics?
+    /// Whether the reply came from the layer's ``ResponseCache``: ``CacheStatus/network`` unless it did.
+    public var cacheStatus: CacheStatus = .network
 
     /// Creates a response; test doubles and adapters use it.
     ///
@@ -32,11 +34,13 @@ public struct NetworkResponse<Value> {
     ///   - url: The URL that answered, after any redirects.
     ///   - data: The body as it arrived.
     ///   - metrics: What the request cost, if it was measured.
+    ///   - cacheStatus: Whether the reply came from the cache.
     public init(
         value: Value, statusCode: Int = 200, headers: ResponseHeaders = ResponseHeaders(), url: URL? = nil,
-        data: Data = Data(), metrics: RequestMetrics? = nil
+        data: Data = Data(), metrics: RequestMetrics? = nil, cacheStatus: CacheStatus = .network
     ) {
         self.metrics = metrics
+        self.cacheStatus = cacheStatus
         self.value = value
         self.statusCode = statusCode
         self.headers = headers
@@ -51,7 +55,7 @@ public struct NetworkResponse<Value> {
     public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> NetworkResponse<NewValue> {
         NetworkResponse<NewValue>(
             value: try transform(value), statusCode: statusCode, headers: headers, url: url, data: data,
-            metrics: metrics)
+            metrics: metrics, cacheStatus: cacheStatus)
     }
 }
 

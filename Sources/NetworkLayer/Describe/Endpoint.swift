@@ -42,6 +42,9 @@ public protocol Endpoint {
     /// When this request is sent again after a failure; `nil`, the default, uses the layer's
     /// ``NetworkLayer/retryPolicy``.
     var retryPolicy: RetryPolicy? { get }
+    /// How requests to this endpoint use the layer's ``ResponseCache``; by default
+    /// ``CachePolicy/useProtocolCachePolicy``. See ``NetworkRequest/cachePolicy``.
+    var cachePolicy: CachePolicy { get }
 }
 
 extension Endpoint {
@@ -59,6 +62,8 @@ extension Endpoint {
     public var acceptableContentTypes: [String]? { nil }
     /// The layer's retry policy.
     public var retryPolicy: RetryPolicy? { nil }
+    /// HTTP caching as RFC 9111 describes it.
+    public var cachePolicy: CachePolicy { .useProtocolCachePolicy }
 }
 
 extension String.StringInterpolation {

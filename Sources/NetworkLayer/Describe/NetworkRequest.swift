@@ -59,6 +59,9 @@ public struct NetworkRequest<Value> {
     /// Monitors for this request alone, told of its events after the layer's ``NetworkLayer/monitors``,
     /// on the same queue.
     public var monitors: [any NetworkMonitor] = []
+    /// How this request uses the layer's ``ResponseCache``; ``CachePolicy/useProtocolCachePolicy`` (RFC
+    /// 9111) by default. Only `GET` requests without a body use the cache.
+    public var cachePolicy: CachePolicy = .useProtocolCachePolicy
 
     /// The endpoint this request was made from, if any; its path must stay below the base URL.
     package var endpoint: (any Endpoint)?
@@ -85,6 +88,7 @@ public struct NetworkRequest<Value> {
         self.maximumResponseSize = maximumResponseSize
         self.acceptableContentTypes = acceptableContentTypes
         self.retryPolicy = endpoint?.retryPolicy
+        self.cachePolicy = endpoint?.cachePolicy ?? .useProtocolCachePolicy
         self.endpoint = endpoint
         self.decoding = decoding
     }

@@ -171,7 +171,10 @@ public struct NetworkLogger: NetworkMonitor {
         switch result {
         case .success(let response):
             guard level != .errors else { return }
-            sink("✓ \(head) → \(response.statusCode), \(metrics.bytesReceived) bytes, \(cost)\(tries)")
+            let cached = response.cacheStatus.isFromCache ? ", \(response.cacheStatus)" : ""
+            sink(
+                "✓ \(head) → \(response.statusCode), \(metrics.bytesReceived) bytes, \(cost)\(tries)\(cached)"
+            )
         case .failure(let error):
             sink("✗ \(head) → \(error) (\(cost)\(tries)): \(error.message)")
             if level == .full, let last { sink("  " + curlCommand(for: last)) }

@@ -9,6 +9,8 @@ struct Reply {
     let body: Data
     let response: HTTPURLResponse
     let method: HTTPMethod
+    /// Whether it came from the layer's cache.
+    var cacheStatus: CacheStatus = .network
 
     /// 204, 205, a reply to HEAD, or a zero-length body: there is nothing to decode.
     var hasNoContent: Bool {

@@ -43,6 +43,24 @@ extension DummyNetworkLayer {
         stub(method, urlString, outcomes: [.response(value, statusCode: statusCode, headers: headers)])
     }
 
+    /// Answers `method` requests to `urlString` with `value`, as if from the layer's cache: the
+    /// `NetworkResponse` forms see `cacheStatus`. URL matching is that of ``stub(_:_:returning:)``.
+    ///
+    /// ```swift
+    /// network.stub(.get, "/items", returning: savedItems, cacheStatus: .stale(.timedOut))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method of the requests to answer.
+    ///   - urlString: The requests' URL, matched as by ``stub(_:_:returning:)``.
+    ///   - value: The answer, as for ``stub(_:_:returning:)``.
+    ///   - cacheStatus: Where the reply came from, such as `.stale(error)` for data served offline.
+    public func stub(
+        _ method: HTTPMethod, _ urlString: String, returning value: Any, cacheStatus: CacheStatus
+    ) {
+        stub(method, urlString, outcomes: [.cached(value, cacheStatus: cacheStatus)])
+    }
+
     /// Answers `method` requests to `urlString` with the contents of a file, such as a JSON fixture in
     /// the test bundle, decoded with the layer's `decoder` as a real reply would be (the
     /// `Data` forms receive the bytes). URL matching is that of ``stub(_:_:returning:)``.

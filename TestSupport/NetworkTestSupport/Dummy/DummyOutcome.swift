@@ -18,4 +18,7 @@ public enum DummyOutcome {
     case response(Any, statusCode: Int, headers: [String: String])
     /// The error handler receives this error.
     case failure(NetworkError)
+    /// Like ``success(_:)``, as if the layer's cache had answered: the response's `cacheStatus` is
+    /// `cacheStatus`, to test an "offline, showing saved data" banner.
+    case cached(Any, cacheStatus: CacheStatus)
 }

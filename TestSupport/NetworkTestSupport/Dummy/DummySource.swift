@@ -31,6 +31,14 @@ enum DummySource {
             return expected.response(request, value, statusCode, headers) {
                 expected.mismatch(request, "the stub \(stub) returned", value)
             }
+        case .stub(let stub, .cached(let value, let cacheStatus)?):
+            return expected.response(request, value, 200, [:]) {
+                expected.mismatch(request, "the stub \(stub) returned", value)
+            }.map { response in
+                var response = response
+                response.cacheStatus = cacheStatus
+                return response
+            }
         case .layerWide(let successResponse, let errorResponse, let stubs):
             if let value = expected.valueWhenUnstubbed {
                 return errorResponse.map { .failure($0) }

@@ -1,0 +1,169 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The cache around one attempt's transport send: answers from the cache, makes the request
+/// conditional, turns a 304 into the stored reply, stores what may be stored, serves a stale reply when
+/// the network fails, and shares one send among identical requests in flight.
+///
+/// It sees the attempt as the interceptors left it, so the credential actually sent keys the entry.
+struct CachingTransport: Sendable {
+    let cache: ResponseCache
+    let policy: CachePolicy
+    let transport: SessionTransport
+
+    typealias Completion = @Sendable (TransferResult, CacheStatus) -> Void
+
+    func send(
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        completion: @escaping Completion
+    ) -> @Sendable () -> Void {
+        let method = (request.httpMethod ?? "GET").uppercased()
+        let headers = ResponseHeaders(request.allHTTPHeaderFields ?? [:])
+        guard let url = request.url, case .data(let limit) = route, method == "GET", request.httpBody == nil,
+            request.httpBodyStream == nil, headers["Range"] == nil
+        else {
+            let cache = cache
+            return transport.send(request, route: route, redirectPolicy: redirectPolicy) { result in
+                if let response = result.response as? HTTPURLResponse, let url = request.url {
+                    for stale in CacheRules.invalidatedURLs(
+                        method: method, statusCode: response.statusCode, requestURL: url,
+                        response: ResponseHeaders(response))
+                    {
+                        cache.removeResponses(for: stale)
+                    }
+                }
+                completion(result, .network)
+            }
+        }
+        let callerConditional = CacheRules.isConditional(headers)
+        let stored = cache.entry(for: url, request: headers)
+        let now = Date()
+        if let stored {
+            switch policy {
+            case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
+                completion(Self.reply(from: stored, now: now), .hit)
+                return {}
+            case .useProtocolCachePolicy, .useCacheOnFailure:
+                if !callerConditional, CacheRules.isFresh(stored, request: headers, now: now) {
+                    completion(Self.reply(from: stored, now: now), .hit)
+                    return {}
+                }
+            case .reloadIgnoringCache, .revalidate: break
+            }
+        } else if policy == .returnCacheDataDontLoad {
+            completion(
+                TransferResult(
+                    body: Data(), response: nil, error: URLError(.resourceUnavailable), respondedAt: nil),
+                .network)
+            return {}
+        }
+        // Validators only for a request the caller didn't make conditional: then a 304 is ours to handle.
+        let candidate = callerConditional || policy == .reloadIgnoringCache ? nil : stored
+        let conditions: [String: String] = candidate.map { CacheRules.conditionalHeaders(for: $0) } ?? [:]
+        let validated = conditions.isEmpty ? nil : candidate
+        var sent = request
+        for (name, value) in conditions {
+            sent.setValue(value, forHTTPHeaderField: name)
+        }
+        // Only a request whose resource is known to be cacheable (a reply is stored) shares its send:
+        // identical requests for anything else stay independent, each reaching the server.
+        guard let stored else {
+            let cache = cache
+            let policy = policy
+            let requestTime = Date()
+            return transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
+                let (reply, status) = Self.handle(
+                    result, for: url, request: headers, stored: nil, validated: false, policy: policy,
+                    cache: cache,
+                    requestTime: requestTime)
+                completion(reply, status)
+            }
+        }
+        let key = Self.flightKey(sent, limit: limit, redirectPolicy: redirectPolicy)
+        let cache = cache
+        let policy = self.policy
+        let transport = transport
+        let start = { (finish: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void) in
+            let requestTime = Date()
+            return transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
+                finish(
+                    Self.handle(
+                        result, for: url, request: headers, stored: stored, validated: validated != nil,
+                        policy: policy, cache: cache, requestTime: requestTime))
+            }
+        }
+        return cache.flights.join(key, completion: { completion($0.0, $0.1) }, start: start)
+    }
+
+    /// What the network's answer becomes, and what it does to the cache.
+    private static func handle(
+        _ result: TransferResult, for url: URL, request: ResponseHeaders, stored: CachedResponse?,
+        validated: Bool,
+        policy: CachePolicy, cache: ResponseCache, requestTime: Date
+    ) -> (TransferResult, CacheStatus) {
+        let now = Date()
+        let response = result.response as? HTTPURLResponse
+        let failure: NetworkError? =
+            if let error = result.error {
+                NetworkError(transportError: error)
+            } else if let response, response.statusCode >= 500 {
+                .unacceptableStatusCode(
+                    response.statusCode, body: result.body, headers: ResponseHeaders(response))
+            } else {
+                nil
+            }
+        if let failure {
+            if case .cancelled = failure { return (result, .network) }
+            if let stored, policy == .useCacheOnFailure || CacheRules.canServeStaleOnError(stored, now: now) {
+                return (reply(from: stored, now: now), .stale(failure))
+            }
+            return (result, .network)
+        }
+        guard let response else { return (result, .network) }
+        if response.statusCode == 304, validated, let stored {
+            var fields: [String: String] = [:]
+            for case (let name as String, let value) in response.allHeaderFields { fields[name] = "\(value)" }
+            let merged = CacheRules.merging(
+                notModified: fields, into: stored, requestTime: requestTime, responseTime: now)
+            cache.store(merged)
+            return (reply(from: merged, now: now), .revalidated)
+        }
+        if response.statusCode != 304 {
+            cache.store(
+                statusCode: response.statusCode, headers: ResponseHeaders(response).fields, body: result.body,
+                url: url, request: request, requestTime: requestTime, responseTime: now)
+        }
+        return (result, .network)
+    }
+
+    /// A stored reply as the transport would have delivered it, with its current `Age`.
+    static func reply(from entry: CachedResponse, now: Date) -> TransferResult {
+        var headers = entry.headers
+        for name in headers.keys where name.caseInsensitiveCompare("Age") == .orderedSame {
+            headers[name] = nil
+        }
+        let age = CacheRules.currentAge(
+            headers: entry.fields, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
+        headers["Age"] = String(Int(min(age, Double(Int32.max))))
+        let response = HTTPURLResponse(
+            url: entry.url, statusCode: entry.statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
+        return TransferResult(body: entry.body, response: response, error: nil, respondedAt: nil)
+    }
+
+    /// Requests that would be sent identically share a send: same URL, headers, size limit and
+    /// redirect policy.
+    private static func flightKey(_ request: URLRequest, limit: Int, redirectPolicy: RedirectPolicy) -> String
+    {
+        let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }
+            .sorted()
+        return
+            ([
+                request.url?.absoluteString ?? "", "\(limit)", "\(request.timeoutInterval)",
+                "\(redirectPolicy)",
+            ]
+            + headers).joined(separator: "\n")
+    }
+}
