@@ -1,0 +1,92 @@
+import Foundation
+import NetworkLayer
+import NetworkTestSupport
+import XCTest
+
+// The Swift samples of the NetworkLayer catalog's "Caching and offline" article
+// (Sources/NetworkLayer/NetworkLayer.docc/CachingAndOffline.md), verbatim, so they keep compiling.
+
+enum CachingSnippets {
+    static func makeLayer() -> NetworkLayer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("api-cache")
+        let cache = ResponseCache(memoryCapacity: 4_000_000, diskCapacity: 50_000_000, directory: directory)
+        return NetworkLayer(baseURL: URL(string: "https://api.example.com")!, cache: cache)
+    }
+
+    static func reload(on network: NetworkLayer) {
+        var request = NetworkRequest<[Todo]>(urlString: "todos")
+        request.cachePolicy = .reloadIgnoringCache
+        network.send(request) { result in print(result) }
+    }
+
+    static func signOut(of network: NetworkLayer) {
+        network.cache?.removeAll()
+    }
+}
+
+protocol TodosView: AnyObject {
+    func show(_ todos: [Todo])
+    func showOfflineBanner(_ visible: Bool)
+    func showError(_ message: String)
+}
+
+final class TodosPresenter {
+    let network: NetworkLayer
+    weak var view: TodosView?
+
+    init(view: TodosView, network: NetworkLayer) {
+        self.view = view
+        self.network = network
+    }
+
+    func load() {
+        var request = NetworkRequest<[Todo]>(urlString: "todos")
+        request.cachePolicy = .useCacheOnFailure
+        network.send(
+            request,
+            successHandler: { response in
+                self.view?.show(response.value)
+                // Served from the cache because the network failed: say so.
+                self.view?.showOfflineBanner(response.cacheStatus.staleError != nil)
+            },
+            errorHandler: { error in self.view?.showError(error.message) })
+    }
+}
+
+final class TodosPresenterTests: XCTestCase {
+    final class SpyTodosView: TodosView {
+        var shown: [Todo]?
+        var bannerVisible = false
+        func show(_ todos: [Todo]) { shown = todos }
+        func showOfflineBanner(_ visible: Bool) { bannerVisible = visible }
+        func showError(_ message: String) {}
+    }
+
+    func testOfflineShowsTheSavedListWithABanner() {
+        let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com")!)
+        let view = SpyTodosView()
+        let saved = [Todo(id: 1, title: "Buy milk")]
+        network.stub(.get, "todos", returning: saved, cacheStatus: .stale(.timedOut))
+
+        TodosPresenter(view: view, network: network).load()
+
+        XCTAssertEqual(view.shown, saved)
+        XCTAssertTrue(view.bannerVisible)
+    }
+
+    func testTheSecondLoadIsInstant() throws {
+        let server = MockServer()
+        try server.start()
+        defer { server.stop() }
+        server.handler = { _ in try MockResponse.json(["ok"]).cacheControl("max-age=60") }
+        let network = NetworkLayer(baseURL: server.baseURL, callbackQueue: .global())
+        for _ in 0..<2 {
+            let done = expectation(description: "loaded")
+            network.get(
+                urlString: "todos", successHandler: { (_: [String]) in done.fulfill() },
+                errorHandler: { _ in })
+            wait(for: [done], timeout: 10)
+        }
+        XCTAssertEqual(server.requestCount(forPath: "/todos"), 1)
+    }
+}
