@@ -3,6 +3,10 @@ import NetworkLayer
 import NetworkTestSupport
 import XCTest
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The layer's RFC 9111 cache against MockServer, one test per rule.
 final class CacheEndToEndTests: XCTestCase {
     private var server: MockServer!
@@ -186,6 +190,43 @@ final class CacheEndToEndTests: XCTestCase {
         XCTAssertEqual(body(load()), "anonymous")
         XCTAssertEqual(body(load(headers: ["Authorization": "Bearer alice"])), "Bearer alice")
         XCTAssertEqual(server.requestCount(forPath: "/items"), 3)
+    }
+
+    func testTheCredentialAnInterceptorSendsKeysTheEntry() {
+        let token = TokenBox()
+        network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, callbackQueue: .global(), timeout: 5,
+            interceptors: [TokenInterceptor(token: token)], cache: cache)
+        server.handler = { request in
+            MockResponse(text: request.header("Authorization") ?? "none").cacheControl("private, max-age=60")
+        }
+        XCTAssertEqual(body(load()), "Bearer 1")
+        XCTAssertEqual(status(load()), .hit)
+        token.value = "2"  // a refreshed token is a new credential
+        let refreshed = load()
+        XCTAssertEqual(body(refreshed), "Bearer 2")
+        XCTAssertEqual(status(refreshed), .network)
+    }
+
+    func testTheLoggerAndMonitorsSeeTheCacheStatus() {
+        let lines = LineBox()
+        let logged = expectation(description: "two summaries")
+        logged.expectedFulfillmentCount = 2
+        let logger = NetworkLogger(level: .requests) { line in
+            if line.hasPrefix("✓") {
+                lines.append(line)
+                logged.fulfill()
+            }
+        }
+        network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, callbackQueue: .global(), timeout: 5,
+            monitors: [logger], cache: cache)
+        serve { MockResponse(text: "v1").cacheControl("max-age=60") }
+        _ = load()
+        _ = load()
+        wait(for: [logged], timeout: 10)
+        XCTAssertFalse(lines.all[0].contains("cache hit"))
+        XCTAssertTrue(lines.all[1].hasSuffix(", cache hit"), lines.all[1])
     }
 
     // MARK: - Invalidation
@@ -386,4 +427,32 @@ final class CacheCoalescingTests: XCTestCase {
         XCTAssertEqual(bodies.withLock { received }, Array(repeating: "v2", count: 100))
         XCTAssertEqual(server.requestCount(forPath: "/items"), 2)
     }
+}
+
+private final class TokenBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = "1"
+    var value: String {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+}
+
+private struct TokenInterceptor: RequestInterceptor {
+    let token: TokenBox
+
+    func adapt(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+    ) {
+        var request = request
+        request.setValue("Bearer \(token.value)", forHTTPHeaderField: "Authorization")
+        completion(.success(request))
+    }
+}
+
+private final class LineBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var all: [String] { lock.withLock { lines } }
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
 }
