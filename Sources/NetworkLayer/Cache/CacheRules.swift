@@ -21,6 +21,11 @@ enum CacheRules {
         return true
     }
 
+    /// Whether a reply says anything about caching: a `Cache-Control`, an `Expires`, or a validator.
+    static func declaresCaching(_ response: ResponseHeaders) -> Bool {
+        ["Cache-Control", "Expires", "ETag", "Last-Modified"].contains { response[$0] != nil }
+    }
+
     /// The lower-cased field names a reply's `Vary` lists.
     static func varyNames(_ response: ResponseHeaders) -> [String] {
         (response["Vary"] ?? "").split(separator: ",")

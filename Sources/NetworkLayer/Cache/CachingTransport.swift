@@ -68,15 +68,17 @@ struct CachingTransport: Sendable {
         for (name, value) in conditions {
             sent.setValue(value, forHTTPHeaderField: name)
         }
-        // Only a request whose resource is known to be cacheable (a reply is stored) shares its send:
-        // identical requests for anything else stay independent, each reaching the server.
-        guard let stored else {
+        // Only a request whose resource the server declared cacheable (a stored reply with freshness or a
+        // validator) shares its send: identical requests for anything else stay independent, each
+        // reaching the server, as they would without a cache.
+        guard let stored, CacheRules.declaresCaching(stored.fields) else {
             let cache = cache
             let policy = policy
             let requestTime = Date()
             return transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
                 let (reply, status) = Self.handle(
-                    result, for: url, request: headers, stored: nil, validated: false, policy: policy,
+                    result, for: url, request: headers, stored: stored, validated: validated != nil,
+                    policy: policy,
                     cache: cache,
                     requestTime: requestTime)
                 completion(reply, status)

@@ -368,3 +368,13 @@ final class CacheRulesTests: XCTestCase {
         XCTAssertNil(CacheStatus.hit.staleError)
     }
 }
+
+/// Which stored replies let identical requests share a send.
+final class CacheDeclarationTests: XCTestCase {
+    func testAReplyDeclaresCachingByAnyCachingHeader() {
+        for name in ["Cache-Control", "expires", "ETag", "Last-Modified"] {
+            XCTAssertTrue(CacheRules.declaresCaching([name: "x"]), name)
+        }
+        XCTAssertFalse(CacheRules.declaresCaching(["Content-Type": "application/json"]))
+    }
+}
