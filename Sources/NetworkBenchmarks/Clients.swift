@@ -14,7 +14,9 @@ protocol BenchmarkClient: AnyObject {
         _ path: String, body: Body, as type: T.Type, completion: @escaping (Bool) -> Void)
 }
 
-/// The library under test, on its default shared session.
+/// The library under test, on its default shared session. Every variant but ``Variant/cacheOn`` has no
+/// cache, so the transport rows measure the network path (nginx's static replies carry validators, which
+/// a cache would turn into hits).
 final class LayerClient: BenchmarkClient {
     let name: String
     private let network: NetworkLayer
@@ -29,13 +31,18 @@ final class LayerClient: BenchmarkClient {
         case policiesOn
         /// A `NetworkLogger` at `.requests` writing to a sink that drops the text.
         case logged
+        /// The layer's default cache, a memory-only `ResponseCache`.
+        case cacheOn
     }
 
     init(baseURL: URL, callbackQueue: DispatchQueue, variant: Variant = .plain) {
         switch variant {
         case .plain:
             name = "NetworkLayer"
-            network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue)
+            network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue, cache: nil)
+        case .cacheOn:
+            name = "NetworkLayer, cache on"
+            network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue, cache: ResponseCache())
         case .policiesOn:
             name = "NetworkLayer, policies on"
             let authenticator = BearerTokenAuthenticator(accessToken: "benchmark-token") { completion in
@@ -43,12 +50,12 @@ final class LayerClient: BenchmarkClient {
             }
             network = NetworkLayer(
                 baseURL: baseURL, callbackQueue: callbackQueue, retryPolicy: .default,
-                interceptors: [authenticator, ClientHeader()])
+                interceptors: [authenticator, ClientHeader()], cache: nil)
         case .logged:
             name = "NetworkLayer, logged"
             network = NetworkLayer(
                 baseURL: baseURL, callbackQueue: callbackQueue,
-                monitors: [NetworkLogger(level: .requests, sink: { _ in })])
+                monitors: [NetworkLogger(level: .requests, sink: { _ in })], cache: nil)
         }
     }
 

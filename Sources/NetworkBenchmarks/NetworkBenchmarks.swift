@@ -96,6 +96,7 @@ enum NetworkBenchmarks {
             raw: RawClient(baseURL: baseURL, callbackQueue: queue),
             policies: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .policiesOn),
             logged: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .logged),
+            cached: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .cacheOn),
             queue: queue, counts: counts)
         workloads.log = log
         workloads.only = only

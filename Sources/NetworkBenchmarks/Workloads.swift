@@ -44,6 +44,8 @@ struct Workloads {
     let policies: BenchmarkClient
     /// The layer with a `NetworkLogger` at `.requests` writing to a sink that drops the text.
     let logged: BenchmarkClient
+    /// The layer with its default memory cache, for the cache rows.
+    let cached: BenchmarkClient
     let queue: DispatchQueue
     let counts: Counts
     var log: (String) -> Void = { _ in }
@@ -75,6 +77,7 @@ struct Workloads {
         ].compactMap { $0 }
         rows += overhead(of: policies, named: "policies on", target: 0.97)
         rows += overhead(of: logged, named: "NetworkLogger(.requests) to a dropping sink", target: 0.95)
+        rows += cacheRows()
         rows += mainQueueTime()
         rows += costPerRequest()
         return rows
@@ -158,6 +161,54 @@ struct Workloads {
                 layer: plain, raw: bare, comparison: plain / max(bare, .leastNonzeroMagnitude),
                 target: "none", met: nil, layerRounds: rounds[1], rawRounds: rounds[2]),
         ]
+    }
+
+    /// What the cache saves and costs, on small sequential GETs: a fresh hit against the network round
+    /// trip, a 304 revalidation against a full 200, and the cache on but never hit against the cache
+    /// off (the cost a request pays for the cache when nothing useful is stored).
+    private func cacheRows() -> [Row] {
+        [
+            pair(
+                "GET ~1 KB JSON, sequential, fresh cache hit vs network", (cached, "fresh.json", "cache hit"),
+                (layer, "fresh.json", "network"), target: nil),
+            pair(
+                "GET ~1 KB JSON, sequential, 304 revalidation vs full 200", (cached, "etag.json", "304"),
+                (layer, "etag.json", "full 200"), target: nil),
+            pair(
+                "GET ~1 KB JSON, sequential, cache on but missing vs cache off",
+                (cached, "small.json", "cache on"), (layer, "small.json", "cache off"), target: 0.97),
+        ].compactMap { $0 }
+    }
+
+    /// Two clients (or paths) in the same rounds, alternating, on small sequential GETs.
+    private func pair(
+        _ name: String, _ measured: (BenchmarkClient, String, String),
+        _ baseline: (BenchmarkClient, String, String),
+        target: Double?
+    ) -> Row? {
+        guard selected(name) else { return nil }
+        log(name)
+        let sides = [measured, baseline]
+        let starts: [Start] = sides.map { side in { $0.get(side.1, as: [Record].self, completion: $1) } }
+        for index in sides.indices {
+            _ = requestsPerSecond(
+                sides[index].0, count: min(counts.smallSequential, 2), inFlight: 1, starts[index])
+        }
+        var rounds: [[Double]] = [[], []]
+        for round in 0..<counts.rounds {
+            for offset in 0..<2 {
+                let index = (round + offset) % 2
+                rounds[index].append(
+                    requestsPerSecond(
+                        sides[index].0, count: counts.smallSequential, inFlight: 1, starts[index]))
+            }
+        }
+        let (on, off) = (median(rounds[0]), median(rounds[1]))
+        let ratio = on / max(off, .leastNonzeroMagnitude)
+        return Row(
+            workload: name, unit: "requests/s", layer: on, raw: off, comparison: ratio,
+            target: target.map { "ratio ≥ \($0)" } ?? "none", met: target.map { ratio >= $0 },
+            layerRounds: rounds[0], rawRounds: rounds[1], measured: measured.2, baseline: baseline.2)
     }
 
     /// Resident memory growth per request over many small GETs, for each client in turn.

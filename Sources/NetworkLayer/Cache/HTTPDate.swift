@@ -12,6 +12,7 @@ enum HTTPDate {
     /// where it matters, for `Expires`).
     static func parse(_ text: String?) -> Date? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if let date = fixdate(text) { return date }
         // DateFormatter is not safe to share between threads on every platform we support: one per call.
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -31,5 +32,46 @@ enum HTTPDate {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = formats[0]
         return formatter.string(from: date)
+    }
+
+    private static let months = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+
+    /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form every current server sends, read without a
+    /// DateFormatter: making one costs more than the rest of a cache lookup.
+    static func fixdate(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == 32, bytes[7] == 32,
+            bytes[11] == 32,
+            bytes[16] == 32, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 32,
+            String(decoding: bytes[26..<29], as: UTF8.self) == "GMT",
+            let month = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
+            let day = number(bytes[5..<7]), let year = number(bytes[12..<16]),
+            let hour = number(bytes[17..<19]),
+            let minute = number(bytes[20..<22]), let second = number(bytes[23..<25]),
+            (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month + 1, day: day)
+        return Date(timeIntervalSince1970: TimeInterval(((days * 24 + hour) * 60 + minute) * 60 + second))
+    }
+
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for digit in digits {
+            guard (48...57).contains(digit) else { return nil }
+            value = value * 10 + Int(digit - 48)
+        }
+        return value
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }

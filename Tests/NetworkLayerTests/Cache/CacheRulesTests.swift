@@ -378,3 +378,24 @@ final class CacheDeclarationTests: XCTestCase {
         XCTAssertFalse(CacheRules.declaresCaching(["Content-Type": "application/json"]))
     }
 }
+
+/// The fast IMF-fixdate reader agrees with DateFormatter.
+final class HTTPDateTests: XCTestCase {
+    func testFixdateAgreesWithTheFormatter() {
+        var seconds: TimeInterval = -2_000_000_000
+        while seconds < 4_000_000_000 {
+            let date = Date(timeIntervalSince1970: seconds)
+            XCTAssertEqual(HTTPDate.fixdate(HTTPDate.string(from: date)), date, HTTPDate.string(from: date))
+            seconds += 7_654_321
+        }
+    }
+
+    func testMalformedFixdatesAreRejected() {
+        for text in [
+            "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT",
+            "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 0x Nov 1994 08:49:37 GMT",
+        ] {
+            XCTAssertNil(HTTPDate.fixdate(text), text)
+        }
+    }
+}
