@@ -41,6 +41,8 @@ struct CacheKey: Hashable, Sendable {
     }
 
     static func normalized(_ url: URL) -> String {
+        // The usual case, without parsing the URL again.
+        if url.fragment == nil { return url.absoluteString }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return url.absoluteString
         }
