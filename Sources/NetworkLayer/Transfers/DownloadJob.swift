@@ -7,23 +7,22 @@ import Foundation
 /// One download request, shared by its attempts: where it goes, its partial file, and whether the
 /// caller's `.restart` is still to be applied (only the first attempt discards a partial download; a
 /// retry resumes what the attempt before it received).
-final class DownloadJob: @unchecked Sendable {
+final class DownloadJob: Sendable {
     let target: DownloadTarget
     let partial: PartialDownload
-    private let lock = NSLock()
-    private var restartPending: Bool
+    private let restartPending: Locked<Bool>
 
     init(target: DownloadTarget) {
         self.target = target
         partial = PartialDownload(destination: target.destination)
-        restartPending = target.options.contains(.restart)
+        restartPending = Locked(target.options.contains(.restart))
     }
 
     /// `true` once: whether this attempt must discard the partial download first.
     func takeRestart() -> Bool {
-        lock.withLock {
-            defer { restartPending = false }
-            return restartPending
+        restartPending.withLock { pending in
+            defer { pending = false }
+            return pending
         }
     }
 }
