@@ -10,12 +10,22 @@ import Foundation
 final class DownloadJob: Sendable {
     let target: DownloadTarget
     let partial: PartialDownload
+    /// The media types a reply must have to be written to disk; `nil` accepts any.
+    let acceptableContentTypes: [String]?
     private let restartPending: Locked<Bool>
 
-    init(target: DownloadTarget) {
+    init(target: DownloadTarget, acceptableContentTypes: [String]? = nil) {
         self.target = target
+        self.acceptableContentTypes = acceptableContentTypes
         partial = PartialDownload(destination: target.destination)
         restartPending = Locked(target.options.contains(.restart))
+    }
+
+    /// Whether `response` may be written to disk: its type is acceptable, or no type was asked for.
+    func accepts(_ response: HTTPURLResponse) -> Bool {
+        guard let acceptable = acceptableContentTypes else { return true }
+        guard let type = response.value(forHTTPHeaderField: "Content-Type") else { return false }
+        return MediaType.matches(type, anyOf: acceptable)
     }
 
     /// `true` once: whether this attempt must discard the partial download first.
