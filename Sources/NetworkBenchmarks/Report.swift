@@ -17,7 +17,7 @@ struct Report: Codable, Sendable {
         func named(_ client: String?) -> String { client.map { " (\($0))" } ?? "" }
         for row in rows {
             let comparison =
-                row.unit.hasSuffix("/s")
+                row.unit.hasSuffix("/s") || row.target.hasPrefix("ratio")
                 ? String(format: "%.2f×", row.comparison) : String(format: "%+.1f", row.comparison)
             let met = row.met.map { $0 ? "yes" : "NO" } ?? "–"
             lines.append(

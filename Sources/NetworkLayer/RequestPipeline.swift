@@ -37,7 +37,7 @@ extension NetworkLayer {
                     errorHandler($0)
                 }
             } ?? errorHandler,
-            report: report)
+            report: report, cancelWaitsForTransport: request.transfer?.isDownload == true)
         let urlRequest: URLRequest
         do {
             urlRequest = try builder.urlRequest(for: request)
@@ -76,13 +76,16 @@ extension NetworkLayer {
             }
         }
         // A download writes a file for 2xx replies alone, whatever the request accepts.
+        let isDownload = request.transfer?.isDownload == true
         let expectation = ReplyExpectation(
             method: request.method, acceptableContentTypes: request.acceptableContentTypes,
-            acceptableStatusCodes: request.transfer?.isDownload == true ? nil : request.acceptableStatusCodes)
+            acceptableStatusCodes: isDownload ? nil : request.acceptableStatusCodes, isDownload: isDownload)
         let limit = request.maximumResponseSize ?? maximumResponseSize
         let route: TransportRoute
         do throws(NetworkError) {
-            route = try TransportRoute(request.transfer, limit: limit, progress: progress)
+            route = try TransportRoute(
+                request.transfer, limit: limit, acceptableContentTypes: request.acceptableContentTypes,
+                progress: progress)
         } catch {
             task.fail(error)
             return task

@@ -107,11 +107,25 @@ final class FailureTests: XCTestCase {
 
             let failure = try failure(answering: cut, on: queue, named: name)
 
-            // Measured: FoundationNetworking reports a truncated body as URLError.unknown (-1), not as
-            // networkConnectionLost; the layer passes it on unchanged.
-            XCTAssertEqual(failure.error.transportCode, .unknown, "\(name): \(failure.error)")
+            // FoundationNetworking reports a truncated body as URLError.unknown (-1); the layer reports
+            // it as the lost connection it is, as for a download, so a retry policy retries both.
+            XCTAssertEqual(failure.error.transportCode, .networkConnectionLost, "\(name): \(failure.error)")
             XCTAssertEqual(failure.server.requestCount, 1, name)
         }
+    }
+
+    func testAGetCutMidBodyIsRetriedAsADownloadIs() throws {
+        let server = try MockServer.started(in: self)
+        let network = NetworkLayer(baseURL: server.baseURL, retryPolicy: .default)
+        server.enqueue(MockResponse(body: body).withFault(.disconnectMidBody))
+        server.enqueue(MockResponse(body: body))
+
+        let result = outcome(of: Data.self) { recorder in
+            network.get(urlString: "cut", successHandler: recorder.success, errorHandler: recorder.failure)
+        }
+
+        XCTAssertEqual(result?.value, body, "\(String(describing: result))")
+        XCTAssertEqual(server.requestCount, 2, "the cut reply was retried once")
     }
 
     func testRefusedConnection() throws {

@@ -130,4 +130,30 @@ final class PerRequestRedirectTests: XCTestCase {
         let landings = server.recordedRequests.filter { $0.path == "/landing" }
         XCTAssertEqual(landings.map { $0.header("X-Trace") }, ["t1", nil])
     }
+
+    func testARequestThatFollowsNoRedirectGetsThe3xxItself() throws {
+        let server = MockServer()
+        try server.start()
+        addTeardownBlock { server.stop() }
+        server.enqueue(MockResponse(status: 302, headers: ["Location": "/landing"]))
+        server.enqueue(MockResponse(status: 302, headers: ["Location": "/landing"]))
+        let network = NetworkLayer(baseURL: server.baseURL)
+        var request = NetworkRequest<Data>(urlString: "moved")
+        request.redirectPolicy = .never
+
+        let refused = outcome(of: NetworkResponse<Data>.self) {
+            network.send(request, successHandler: $0.success, errorHandler: $0.failure)
+        }
+        guard case .unacceptableStatusCode(302, _, let headers)? = refused?.error else {
+            return XCTFail("expected the 302 itself, got \(String(describing: refused))")
+        }
+        XCTAssertEqual(headers["location"], "/landing")
+
+        request.acceptableStatusCodes = [302]
+        let accepted = outcome(of: NetworkResponse<Data>.self) {
+            network.send(request, successHandler: $0.success, errorHandler: $0.failure)
+        }
+        XCTAssertEqual(accepted?.value?.statusCode, 302)
+        XCTAssertEqual(server.recordedRequests.map(\.path), ["/moved", "/moved"], "nothing followed")
+    }
 }

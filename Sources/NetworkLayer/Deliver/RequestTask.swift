@@ -12,6 +12,11 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     private var failureHandler: ((NetworkError) -> Void)?
     private var phase = Phase.running
     private var cancelTransport: (@Sendable () -> Void)?
+    /// A download's `.cancelled` waits for its transport to end, so that when the handler runs the
+    /// partial file is complete on disk and ``NetworkLayer/partialDownloadSize(for:)`` reports it.
+    private let cancelWaitsForTransport: Bool
+    /// A cancel is settled and its delivery waits for ``transportFinished()``.
+    private var deliveryAwaitsTransport = false
     /// Told the outcome as it is delivered, for monitors: the raw response on success.
     private let report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
 
@@ -29,8 +34,10 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
 
     init(
         callbackQueue: DispatchQueue, failureHandler: @escaping (NetworkError) -> Void,
-        report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)? = nil
+        report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)? = nil,
+        cancelWaitsForTransport: Bool = false
     ) {
+        self.cancelWaitsForTransport = cancelWaitsForTransport
         self.callbackQueue = callbackQueue
         self.failureHandler = failureHandler
         self.report = report
@@ -58,7 +65,12 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     /// Drops the transport's cancel action once the transport is done with the request, so the session
     /// task is released where the transport finished, not on the callback queue.
     func transportFinished() {
-        lock.withLock { cancelTransport = nil }
+        let deliverNow = lock.withLock {
+            cancelTransport = nil
+            defer { deliveryAwaitsTransport = false }
+            return deliveryAwaitsTransport
+        }
+        if deliverNow { callbackQueue.async { self.deliver() } }
     }
 
     /// Settles with success; `deliver` calls the success handler. `raw` is what monitors are told.
@@ -75,7 +87,12 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
         // Reading the transport's cancel action and settling in one critical section: otherwise an
         // attempt attached in between would run on, uncancelled, after the caller was told `.cancelled`.
         let (shouldSchedule, cancelTransport) = lock.withLock {
-            (settleLocked(.failure(.cancelled), replacingSettled: true), self.cancelTransport)
+            var schedule = settleLocked(.failure(.cancelled), replacingSettled: true)
+            if schedule, cancelWaitsForTransport, self.cancelTransport != nil {
+                deliveryAwaitsTransport = true
+                schedule = false
+            }
+            return (schedule, self.cancelTransport)
         }
         if shouldSchedule { callbackQueue.async { self.deliver() } }
         cancelTransport?()

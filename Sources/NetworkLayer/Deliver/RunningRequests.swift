@@ -5,13 +5,15 @@ import Foundation
 ///
 /// Never cancels while holding its lock: `cancel()` may run a handler in place (a test double answering
 /// synchronously), and that handler leaves the registry, or starts another request.
-package final class RunningRequests: @unchecked Sendable {
-    // `tasks`, `finishedEarly` and `nextID` are guarded by `lock`.
-    private let lock = NSLock()
-    private var tasks: [Int: any NetworkTask] = [:]
-    /// Requests whose handler ran before `start` returned their task (a synchronous answer).
-    private var finishedEarly: Set<Int> = []
-    private var nextID = 0
+package final class RunningRequests: Sendable {
+    private struct State {
+        var tasks: [Int: any NetworkTask] = [:]
+        /// Requests whose handler ran before `start` returned their task (a synchronous answer).
+        var finishedEarly: Set<Int> = []
+        var nextID = 0
+    }
+
+    private let state = Locked(State())
 
     package init() {}
 
@@ -23,9 +25,9 @@ package final class RunningRequests: @unchecked Sendable {
         start: (_ successHandler: @escaping (Value) -> Void, _ errorHandler: @escaping (NetworkError) -> Void)
             -> any NetworkTask
     ) -> any NetworkTask {
-        let id = lock.withLock {
-            nextID += 1
-            return nextID
+        let id = state.withLock {
+            $0.nextID += 1
+            return $0.nextID
         }
         let task = start(
             { [self] value in
@@ -36,24 +38,24 @@ package final class RunningRequests: @unchecked Sendable {
                 finish(id)
                 errorHandler(error)
             })
-        lock.withLock {
-            if finishedEarly.remove(id) == nil { tasks[id] = task }
+        state.withLock {
+            if $0.finishedEarly.remove(id) == nil { $0.tasks[id] = task }
         }
         return task
     }
 
     /// Cancels every request still in the registry; each leaves it when its error handler runs.
     package func cancelAll() {
-        let running = lock.withLock { Array(tasks.values) }
+        let running = state.withLock { Array($0.tasks.values) }
         for task in running { task.cancel() }
     }
 
     /// How many requests are in the registry.
-    package var count: Int { lock.withLock { tasks.count } }
+    package var count: Int { state.withLock { $0.tasks.count } }
 
     private func finish(_ id: Int) {
-        lock.withLock {
-            if tasks.removeValue(forKey: id) == nil { finishedEarly.insert(id) }
+        state.withLock {
+            if $0.tasks.removeValue(forKey: id) == nil { $0.finishedEarly.insert(id) }
         }
     }
 }

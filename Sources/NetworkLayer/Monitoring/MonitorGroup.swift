@@ -76,14 +76,13 @@ package final class MonitorGroup: Sendable {
         }
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var lastID: UInt64 = 0
+    private static let lastID = Locked<UInt64>(0)
 
     /// A request identity for the events, unique within the process.
     package static func nextID() -> UInt64 {
-        lock.withLock {
-            lastID += 1
-            return lastID
+        lastID.withLock { id in
+            id += 1
+            return id
         }
     }
 }

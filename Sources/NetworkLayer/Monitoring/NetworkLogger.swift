@@ -280,16 +280,15 @@ public struct NetworkLogger: NetworkMonitor {
 }
 
 /// The latest attempt of each request in flight, for the curl command of a failure.
-private final class LastAttempts: @unchecked Sendable {
-    // Guarded by `lock`: one logger may serve several layers, each with its own monitors' queue.
-    private let lock = NSLock()
-    private var requests: [UInt64: URLRequest] = [:]
+/// Shared: one logger may serve several layers, each with its own monitors' queue.
+private final class LastAttempts: Sendable {
+    private let requests = Locked([UInt64: URLRequest]())
 
     func set(_ request: URLRequest, for id: UInt64) {
-        lock.withLock { requests[id] = request }
+        requests.withLock { $0[id] = request }
     }
 
     func take(_ id: UInt64) -> URLRequest? {
-        lock.withLock { requests.removeValue(forKey: id) }
+        requests.withLock { $0.removeValue(forKey: id) }
     }
 }

@@ -185,14 +185,12 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
 }
 
 /// A flag that can be claimed once, from any thread.
-final class Once: @unchecked Sendable {
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var claimed = false
+final class Once: Sendable {
+    private let claimed = Locked(false)
 
     /// `true` the first time only.
     func claim() -> Bool {
-        lock.withLock {
+        claimed.withLock { claimed in
             defer { claimed = true }
             return !claimed
         }

@@ -41,6 +41,10 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// `Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key` and `X-Auth-Token`. Matters only
     /// with ``forwardsHeadersAcrossOrigins``: without it no header of the caller's goes along anyway.
     public var credentialHeaders: Set<String>
+    /// Whether redirects are followed at all. Default `true`; with `false` every 3xx is the reply, which
+    /// fails as ``NetworkError/unacceptableStatusCode(_:body:headers:)`` unless the request accepts the
+    /// status (``NetworkRequest/acceptableStatusCodes``). See ``never``.
+    public var followsRedirects: Bool
 
     /// Creates a policy; the defaults are those of ``default``.
     ///
@@ -49,10 +53,12 @@ public struct RedirectPolicy: Sendable, Equatable {
     ///   - forwardsHeadersAcrossOrigins: Whether the caller's headers, credentials excepted, go along to
     ///     another origin.
     ///   - credentialHeaders: More header names that carry credentials, never forwarded.
+    ///   - followsRedirects: Whether redirects are followed at all.
     public init(
         allowsInsecureRedirects: Bool = false, forwardsHeadersAcrossOrigins: Bool = false,
-        credentialHeaders: Set<String> = []
+        credentialHeaders: Set<String> = [], followsRedirects: Bool = true
     ) {
+        self.followsRedirects = followsRedirects
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.forwardsHeadersAcrossOrigins = forwardsHeadersAcrossOrigins
         self.credentialHeaders = Set(credentialHeaders.map { $0.lowercased() })
@@ -61,6 +67,10 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// No redirects from `https` to `http`, and only `Accept` (with a resumed download's `Range`, `If-Range` and
     /// `Accept-Encoding`) goes along to another origin.
     public static let `default` = RedirectPolicy()
+
+    /// No redirect is followed: the 3xx itself is the reply. For one request, set it as that request's
+    /// ``NetworkRequest/redirectPolicy``.
+    public static let never = RedirectPolicy(followsRedirects: false)
 
     /// Headers that go along to any origin (lowercased).
     private static let neutralHeaders: Set<String> = ["accept", "range", "if-range", "accept-encoding"]
@@ -76,7 +86,7 @@ public struct RedirectPolicy: Sendable, Equatable {
     func request(
         following response: HTTPURLResponse, to proposed: URLRequest, from original: URLRequest?
     ) -> URLRequest? {
-        guard let target = proposed.url, Origin(target) != nil else { return nil }
+        guard followsRedirects, let target = proposed.url, Origin(target) != nil else { return nil }
         if !allowsInsecureRedirects && Self.isDowngrade(to: target, from: [response.url, original?.url]) {
             return nil
         }

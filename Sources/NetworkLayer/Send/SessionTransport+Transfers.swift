@@ -48,12 +48,19 @@ extension TransportRoute {
 extension TransportRoute {
     /// The route for a request that is a `transfer` (or an ordinary one, for `nil`); an upload's body is
     /// checked and measured here, before anything is sent.
-    init(_ transfer: TransferDescription?, limit: Int, progress: ProgressReporter?) throws(NetworkError) {
+    ///
+    /// A download writes a file only of a reply whose type is among `acceptableContentTypes`, when given.
+    init(
+        _ transfer: TransferDescription?, limit: Int, acceptableContentTypes: [String]? = nil,
+        progress: ProgressReporter?
+    ) throws(NetworkError) {
         switch transfer {
         case nil:
             self = .data(limit: limit)
         case .download(let target)?:
-            self = .download(DownloadJob(target: target), limit: limit, progress: progress)
+            self = .download(
+                DownloadJob(target: target, acceptableContentTypes: acceptableContentTypes), limit: limit,
+                progress: progress)
         case .upload(let source)?:
             self = .upload(try UploadBody.prepare(source), limit: limit, progress: progress)
         }

@@ -166,7 +166,7 @@ final class Transfer: @unchecked Sendable {
         }
         let declined = declinedChallenge && (error as? URLError)?.code == .cancelled
         let response = response ?? taskResponse
-        var failure = stopReason ?? (declined ? nil : error)
+        var failure = stopReason ?? (declined ? nil : error.map(Self.connectionLost))
         if stopReason == nil, let source { failure = source.check(failure, response: response) }
         if stopReason != nil { sink.discard() }
         completion(sink.close(failure: failure, response: response, respondedAt: respondedAt))
@@ -197,6 +197,18 @@ final class Transfer: @unchecked Sendable {
     /// Stops the transfer from any thread: the stop itself runs on the delegate queue.
     func stopFromAnyThread(because reason: URLError?) {
         transport.delegateQueue.addOperation { self.stop(because: reason) }
+    }
+
+    /// libcurl's "transfer closed with N bytes remaining" arrives as an unknown error (-1): it is a lost
+    /// connection, which a retry policy retries and a download resumes: the same
+    /// cause gives the same error, whether the reply was going to memory or to a file.
+    static func connectionLost(_ error: any Error) -> any Error {
+        guard let urlError = error as? URLError, urlError.code == .unknown else { return error }
+        return URLError(
+            .networkConnectionLost,
+            userInfo: [
+                NSUnderlyingErrorKey: urlError, NSLocalizedDescriptionKey: urlError.localizedDescription,
+            ])
     }
 
     private func touch() {

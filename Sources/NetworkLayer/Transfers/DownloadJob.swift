@@ -7,23 +7,32 @@ import Foundation
 /// One download request, shared by its attempts: where it goes, its partial file, and whether the
 /// caller's `.restart` is still to be applied (only the first attempt discards a partial download; a
 /// retry resumes what the attempt before it received).
-final class DownloadJob: @unchecked Sendable {
+final class DownloadJob: Sendable {
     let target: DownloadTarget
     let partial: PartialDownload
-    private let lock = NSLock()
-    private var restartPending: Bool
+    /// The media types a reply must have to be written to disk; `nil` accepts any.
+    let acceptableContentTypes: [String]?
+    private let restartPending: Locked<Bool>
 
-    init(target: DownloadTarget) {
+    init(target: DownloadTarget, acceptableContentTypes: [String]? = nil) {
         self.target = target
+        self.acceptableContentTypes = acceptableContentTypes
         partial = PartialDownload(destination: target.destination)
-        restartPending = target.options.contains(.restart)
+        restartPending = Locked(target.options.contains(.restart))
+    }
+
+    /// Whether `response` may be written to disk: its type is acceptable, or no type was asked for.
+    func accepts(_ response: HTTPURLResponse) -> Bool {
+        guard let acceptable = acceptableContentTypes else { return true }
+        guard let type = response.value(forHTTPHeaderField: "Content-Type") else { return false }
+        return MediaType.matches(type, anyOf: acceptable)
     }
 
     /// `true` once: whether this attempt must discard the partial download first.
     func takeRestart() -> Bool {
-        lock.withLock {
-            defer { restartPending = false }
-            return restartPending
+        restartPending.withLock { pending in
+            defer { pending = false }
+            return pending
         }
     }
 }

@@ -89,6 +89,11 @@ final class FileSink: TransferSink {
             return .restart
         case .restart, .invalid:
             return .refuse(URLError(.badServerResponse))
+        case .write where !job.accepts(http):
+            // Not the file asked for: nothing goes to disk, and the reply, kept in memory, fails its
+            // content-type check as any other reply would.
+            phase = .errorReply(Data())
+            return .accept
         case .write(let plan):
             return open(plan)
         }
@@ -165,7 +170,7 @@ final class FileSink: TransferSink {
             }
             if let failure {
                 keepOrRemovePartial(plan, size: size)
-                return result(Self.connectionLost(failure), stored: received)
+                return result(failure, stored: received)
             }
             if let expected = plan.expected, expected != size {
                 keepOrRemovePartial(plan, size: size)
@@ -187,17 +192,6 @@ final class FileSink: TransferSink {
             }
             return result(failure ?? URLError(.badServerResponse), stored: 0)
         }
-    }
-
-    /// libcurl's "transfer closed with N bytes remaining" arrives as an unknown error (-1): it is a lost
-    /// connection, which a retry policy retries and the next attempt resumes.
-    static func connectionLost(_ error: any Error) -> any Error {
-        guard let urlError = error as? URLError, urlError.code == .unknown else { return error }
-        return URLError(
-            .networkConnectionLost,
-            userInfo: [
-                NSUnderlyingErrorKey: urlError, NSLocalizedDescriptionKey: urlError.localizedDescription,
-            ])
     }
 
     /// After a failure: bytes that can be resumed stay for the next download; others go.

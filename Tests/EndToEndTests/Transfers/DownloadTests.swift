@@ -7,6 +7,12 @@ import XCTest
 /// Downloads end to end on MockServer: bytes on disk identical to what was served, the file in place
 /// only when complete, no temporary file left behind, progress by the rules.
 final class DownloadTests: XCTestCase {
+    private struct JSONFeed: Endpoint {
+        var path: String { "data" }
+        var method: HTTPMethod { .get }
+        var acceptableContentTypes: [String]? { ["application/json"] }
+    }
+
     private static let megabyte = 1_048_576
 
     private func download(
@@ -202,6 +208,7 @@ final class DownloadTests: XCTestCase {
         let started = expectation(description: "bytes arrived")
         started.assertForOverFulfill = false
         var task: NetworkTask?
+        var keptWhenTold: Int64?
 
         let result = outcome(of: URL.self) { recorder in
             let running = network.download(
@@ -209,7 +216,11 @@ final class DownloadTests: XCTestCase {
                 progressHandler: { progress in
                     if progress.completedBytes > 256 * 1024 { started.fulfill() }
                 },
-                successHandler: recorder.success, errorHandler: recorder.failure)
+                successHandler: recorder.success,
+                errorHandler: { error in
+                    keptWhenTold = NetworkLayer.partialDownloadSize(for: destination)
+                    recorder.failure(error)
+                })
             task = running
             return running
         } beforeWaiting: {
@@ -220,11 +231,9 @@ final class DownloadTests: XCTestCase {
         guard case .failure(.cancelled)? = result else {
             return XCTFail("expected .cancelled, got \(String(describing: result))")
         }
-        // The cancel reaches the transfer on the session's queue, which writes out what it holds; the
-        // bytes written by then (256 KB at a time) are kept with their validator.
-        waitUntil("the partial download is on disk", timeout: 5) {
-            (NetworkLayer.partialDownloadSize(for: destination) ?? 0) >= 256 * 1024
-        }
+        // The `.cancelled` handler runs once the transfer has written out what it holds: the partial
+        // download is complete on disk, with its validator, when the handler looks.
+        XCTAssertGreaterThanOrEqual(keptWhenTold ?? 0, 256 * 1024, "partial size seen by the handler")
         XCTAssertEqual(fileNames(in: folder), ["video.mp4.partial", "video.mp4.partial.json"])
         let kept = try XCTUnwrap(NetworkLayer.partialDownloadSize(for: destination))
         XCTAssertGreaterThanOrEqual(kept, 256 * 1024)
@@ -232,5 +241,66 @@ final class DownloadTests: XCTestCase {
 
         NetworkLayer.removePartialDownload(for: destination)
         XCTAssertEqual(fileNames(in: folder), [])
+    }
+
+    func testADownloadOfAnUnacceptableTypeFailsAndWritesNothing() throws {
+        let server = try MockServer.started(in: self)
+        let network = NetworkLayer(baseURL: server.baseURL)
+        let folder = try makeFolder()
+        let destination = folder.appendingPathComponent("data.json")
+        server.enqueue(MockResponse(headers: ["Content-Type": "application/xml"], body: Data("<feed/>".utf8)))
+
+        let result = outcome(of: URL.self) { recorder in
+            network.download(
+                JSONFeed(), to: destination, successHandler: recorder.success, errorHandler: recorder.failure)
+        }
+
+        guard case .failure(.unacceptableContentType(let type, let body, _))? = result else {
+            return XCTFail("expected an unacceptable content type, got \(String(describing: result))")
+        }
+        XCTAssertEqual(type, "application/xml")
+        XCTAssertEqual(body, Data("<feed/>".utf8))
+        XCTAssertEqual(fileNames(in: folder), [], "nothing written for a reply of the wrong type")
+    }
+
+    /// Cancelled before the first 256 KB reached the disk: the handler still finds the bytes received so
+    /// far written out and resumable.
+    func testTheCancelledHandlerSeesThePartialDownloadComplete() throws {
+        let server = try MockServer.started(in: self)
+        let network = NetworkLayer(baseURL: server.baseURL)
+        let folder = try makeFolder()
+        let destination = folder.appendingPathComponent("early.bin")
+        server.enqueue(
+            MockResponse.file(TestData.bytes(4 * Self.megabyte)).throttled(bytes: 16 * 1024, every: 0.02))
+        let started = expectation(description: "bytes arrived")
+        started.assertForOverFulfill = false
+        var task: NetworkTask?
+        var keptWhenTold: Int64?
+
+        let result = outcome(of: URL.self) { recorder in
+            let running = network.download(
+                urlString: "early", to: destination,
+                progressHandler: { progress in
+                    if progress.completedBytes > 0 { started.fulfill() }
+                },
+                successHandler: recorder.success,
+                errorHandler: { error in
+                    keptWhenTold = NetworkLayer.partialDownloadSize(for: destination)
+                    recorder.failure(error)
+                })
+            task = running
+            return running
+        } beforeWaiting: {
+            wait(for: [started], timeout: 10)
+            task?.cancel()
+        }
+
+        guard case .failure(.cancelled)? = result else {
+            return XCTFail("expected .cancelled, got \(String(describing: result))")
+        }
+        let kept = try XCTUnwrap(keptWhenTold, "the handler found no partial download")
+        XCTAssertGreaterThan(kept, 0)
+        XCTAssertLessThan(kept, 256 * 1024)
+        NetworkLayer.removePartialDownload(for: destination)
     }
 }

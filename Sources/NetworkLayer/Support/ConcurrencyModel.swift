@@ -1,0 +1,27 @@
+/// Where code runs, and which queue owns which state. One table, kept here and in the catalog's
+/// "Errors and threading" article; change both together.
+///
+/// | place | what runs there | state it owns |
+/// |---|---|---|
+/// | the caller's queue | building the request; creating and resuming the task | none after `send` returns |
+/// | the session's delegate queue (``BackPressureQueue``, serial) | every session event; every stop (cancel, timeout, size limit); the deadline sweep; a download's disk writes | every ``Transfer`` and its sink |
+/// | libcurl's thread | reading and inflating the reply; rewinding an upload's body | nothing of the layer's but the current body stream (``BodySource``, ``Locked``) |
+/// | the policy queue (concurrent) | interceptors' `adapt` and `retry`, retry waits | one ``RequestAttempts`` loop, one step at a time |
+/// | a global queue | decoding caller types (never the delegate queue, never the caller's) | the reply, handed over once |
+/// | the monitors' queue (serial, one per layer) | every monitor event, in order | each request's monitor channel |
+/// | `callbackQueue` | the success, error and progress handlers | nothing: handlers run with no lock held |
+///
+/// State that several places really share (the session delegate's task table, the deadline clock's
+/// registry, a request's outcome latch, its metrics, the layer's running requests) is kept in one small
+/// wrapper, ``Locked``, whose closures never call user code, never touch the disk and never call into
+/// URLSession. Two exceptions, each documented where it lives: ``BackPressureQueue`` waits on a condition
+/// (it must block libcurl's thread), and an upload's body stream is an `InputStream` subclass read on
+/// libcurl's thread.
+///
+/// Hops a small GET takes, with the contract that needs each: caller → libcurl (the request goes out),
+/// libcurl → delegate queue (FoundationNetworking's; three operations per delegate-driven task),
+/// delegate queue → global queue (only for caller types: decoding off the delegate and caller queues),
+/// → `callbackQueue` (the handler's queue). Replies the layer decodes itself (`Data`, `String`,
+/// `EmptyResponse`) decode in place on the delegate queue. The session's one deadline timer does not
+/// run per request (see ``DeadlineClock``).
+enum ConcurrencyModel {}
