@@ -3,21 +3,23 @@ import Foundation
 /// Identical requests in flight at once share one transport send: the first starts it, later ones wait
 /// for its result. Each waiter is told once; a waiter that leaves is never told, and the send is
 /// cancelled only when the last waiter leaves.
-final class InFlightRequests<Result: Sendable>: @unchecked Sendable {
-    // Guarded by `lock`, which is never held while a send starts, is cancelled or reports.
-    private let lock = NSLock()
-    private var flights: [String: Flight] = [:]
-    private var nextWaiter = 0
-
-    // Guarded by the owner's lock.
+final class InFlightRequests<Result: Sendable>: Sendable {
+    // Touched only under `state`'s lock, which is never held while a send starts, is cancelled or reports.
     private final class Flight: @unchecked Sendable {
         var waiters: [Int: @Sendable (Result) -> Void] = [:]
         var cancel: (@Sendable () -> Void)?
         var isOver = false
     }
 
+    private struct State {
+        var flights: [String: Flight] = [:]
+        var nextWaiter = 0
+    }
+
+    private let state = Locked(State())
+
     /// The number of sends under way, for tests.
-    var count: Int { lock.withLock { flights.count } }
+    var count: Int { state.withLock { $0.flights.count } }
 
     /// Joins the send for `key`, starting it with `start` if none is under way. `start` gets the closure
     /// to call with the result and returns the send's cancel action.
@@ -27,37 +29,38 @@ final class InFlightRequests<Result: Sendable>: @unchecked Sendable {
         _ key: String, completion: @escaping @Sendable (Result) -> Void,
         start: (@escaping @Sendable (Result) -> Void) -> @Sendable () -> Void
     ) -> @Sendable () -> Void {
-        let (flight, id, isFirst) = lock.withLock {
-            nextWaiter += 1
-            let existing = flights[key]
+        let (flight, id, isFirst) = state.withLock { state in
+            state.nextWaiter += 1
+            let existing = state.flights[key]
             let flight = existing ?? Flight()
-            flights[key] = flight
-            flight.waiters[nextWaiter] = completion
-            return (flight, nextWaiter, existing == nil)
+            state.flights[key] = flight
+            flight.waiters[state.nextWaiter] = completion
+            return (flight, state.nextWaiter, existing == nil)
         }
+        let state = state
         if isFirst {
-            let cancel = start { [self] result in
-                let waiters = lock.withLock {
+            let cancel = start { result in
+                let waiters = state.withLock { state in
                     flight.isOver = true
                     flight.cancel = nil
-                    if flights[key] === flight { flights[key] = nil }
+                    if state.flights[key] === flight { state.flights[key] = nil }
                     defer { flight.waiters = [:] }
                     return flight.waiters
                 }
                 for waiter in waiters.values { waiter(result) }
             }
-            let abandoned = lock.withLock {
+            let abandoned = state.withLock { _ in
                 guard !flight.isOver else { return false }
                 flight.cancel = cancel
                 return flight.waiters.isEmpty
             }
             if abandoned { cancel() }
         }
-        return { [self] in
-            let cancel: (@Sendable () -> Void)? = lock.withLock {
+        return {
+            let cancel: (@Sendable () -> Void)? = state.withLock { state in
                 guard flight.waiters.removeValue(forKey: id) != nil, flight.waiters.isEmpty, !flight.isOver
                 else { return nil }
-                if flights[key] === flight { flights[key] = nil }
+                if state.flights[key] === flight { state.flights[key] = nil }
                 return flight.cancel
             }
             cancel?()

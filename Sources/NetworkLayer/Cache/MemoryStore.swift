@@ -1,61 +1,64 @@
 import Foundation
 
 /// The in-memory entries, least recently used evicted first once their cost exceeds the capacity.
-final class MemoryStore: @unchecked Sendable {
+final class MemoryStore: Sendable {
+    private struct State {
+        var entries: [CacheKey: (entry: CachedResponse, lastUse: UInt64)] = [:]
+        var clock: UInt64 = 0
+        var usage = 0
+
+        mutating func remove(_ key: CacheKey) {
+            if let old = entries.removeValue(forKey: key) { usage -= old.entry.cost }
+        }
+    }
+
     private let capacity: Int
-    // Guarded by `lock`; the lock is never held while anything else runs.
-    private let lock = NSLock()
-    private var entries: [CacheKey: (entry: CachedResponse, lastUse: UInt64)] = [:]
-    private var clock: UInt64 = 0
-    private var usage = 0
+    private let state = Locked(State())
 
     init(capacity: Int) {
         self.capacity = max(0, capacity)
     }
 
-    var currentUsage: Int { lock.withLock { usage } }
+    var currentUsage: Int { state.withLock { $0.usage } }
 
     func entry(for key: CacheKey) -> CachedResponse? {
-        lock.withLock {
-            guard let found = entries[key] else { return nil }
-            clock += 1
-            entries[key] = (found.entry, clock)
+        state.withLock { state in
+            guard let found = state.entries[key] else { return nil }
+            state.clock += 1
+            state.entries[key] = (found.entry, state.clock)
             return found.entry
         }
     }
 
     func store(_ entry: CachedResponse) {
         let cost = entry.cost
-        lock.withLock {
-            removeLocked(entry.key)
+        let key = entry.key
+        let capacity = capacity
+        state.withLock { state in
+            state.remove(key)
             guard cost <= capacity else { return }
-            clock += 1
-            entries[entry.key] = (entry, clock)
-            usage += cost
-            while usage > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                removeLocked(oldest.key)
+            state.clock += 1
+            state.entries[key] = (entry, state.clock)
+            state.usage += cost
+            while state.usage > capacity,
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
+                state.remove(oldest.key)
             }
         }
     }
 
     func remove(_ key: CacheKey) {
-        lock.withLock { removeLocked(key) }
+        state.withLock { $0.remove(key) }
     }
 
     func removeAll(url: String) {
-        lock.withLock {
-            for key in entries.keys where key.url == url { removeLocked(key) }
+        state.withLock { state in
+            for key in state.entries.keys where key.url == url { state.remove(key) }
         }
     }
 
     func removeAll() {
-        lock.withLock {
-            entries.removeAll()
-            usage = 0
-        }
-    }
-
-    private func removeLocked(_ key: CacheKey) {
-        if let old = entries.removeValue(forKey: key) { usage -= old.entry.cost }
+        state.withLock { $0 = State() }
     }
 }
