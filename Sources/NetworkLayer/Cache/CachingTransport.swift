@@ -20,6 +20,22 @@ struct CachingTransport: Sendable {
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
         completion: @escaping Completion
     ) -> @Sendable () -> Void {
+        guard cache.disk != nil else {
+            return decide(request, route: route, redirectPolicy: redirectPolicy, completion: completion)
+        }
+        // A lookup may read the disk: never on the caller's queue (usually the main queue).
+        let cancel = DeferredCancel()
+        DispatchQueue.global(qos: .userInitiated).async {
+            cancel.attach(
+                decide(request, route: route, redirectPolicy: redirectPolicy, completion: completion))
+        }
+        return { cancel.cancel() }
+    }
+
+    private func decide(
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        completion: @escaping Completion
+    ) -> @Sendable () -> Void {
         let method = (request.httpMethod ?? "GET").uppercased()
         let headers = ResponseHeaders(request.allHTTPHeaderFields ?? [:])
         guard let url = request.url, case .data(let limit) = route, method == "GET", request.httpBody == nil,
@@ -130,13 +146,13 @@ struct CachingTransport: Sendable {
             for case (let name as String, let value) in response.allHeaderFields { fields[name] = "\(value)" }
             let merged = CacheRules.merging(
                 notModified: fields, into: stored, requestTime: requestTime, responseTime: now)
-            cache.store(merged)
+            cache.storeInBackground(merged)
             return (reply(from: merged, now: now), .revalidated)
         }
         if response.statusCode != 304 {
             cache.store(
                 statusCode: response.statusCode, headers: ResponseHeaders(response).fields, body: result.body,
-                url: url, request: request, requestTime: requestTime, responseTime: now)
+                url: url, request: request, requestTime: requestTime, responseTime: now, inBackground: true)
         }
         return (result, .network)
     }
@@ -167,5 +183,27 @@ struct CachingTransport: Sendable {
                 "\(redirectPolicy)",
             ]
             + headers).joined(separator: "\n")
+    }
+}
+
+/// A cancel action that arrives later than the request to cancel: a cancel before it arrives runs it
+/// as soon as it does.
+private final class DeferredCancel: Sendable {
+    private let state = Locked<(isCancelled: Bool, action: (@Sendable () -> Void)?)>((false, nil))
+
+    func attach(_ action: @escaping @Sendable () -> Void) {
+        let cancelNow = state.withLock { state in
+            state.action = action
+            return state.isCancelled
+        }
+        if cancelNow { action() }
+    }
+
+    func cancel() {
+        let action = state.withLock { state in
+            state.isCancelled = true
+            return state.action
+        }
+        action?()
     }
 }

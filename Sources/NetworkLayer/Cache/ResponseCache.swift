@@ -19,6 +19,8 @@ import Foundation
 public final class ResponseCache: Sendable {
     let memory: MemoryStore
     let disk: DiskStore?
+    /// Orders this cache's disk writes and removals, so an invalidation is never undone by an older write.
+    private let diskQueue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", qos: .utility)
     /// Identical requests in flight, sharing one send.
     let flights = InFlightRequests<(TransferResult, CacheStatus)>()
 
@@ -37,7 +39,7 @@ public final class ResponseCache: Sendable {
     /// Removes every stored reply, from memory and from disk.
     public func removeAll() {
         memory.removeAll()
-        disk?.removeAll()
+        if let disk { diskQueue.sync { disk.removeAll() } }
     }
 
     /// Removes the stored replies for a URL, for every credential they were stored for.
@@ -45,7 +47,7 @@ public final class ResponseCache: Sendable {
     /// - Parameter url: The request URL the replies were stored for (its fragment is ignored).
     public func removeResponses(for url: URL) {
         memory.removeAll(url: CacheKey.normalized(url))
-        disk?.removeAll(prefix: CacheKey.filePrefix(for: url))
+        if let disk { diskQueue.sync { disk.removeAll(prefix: CacheKey.filePrefix(for: url)) } }
     }
 
     /// Bytes of replies held in memory.
@@ -70,7 +72,7 @@ public final class ResponseCache: Sendable {
     /// Stores a reply if RFC 9111 allows it; otherwise removes any older reply it replaces.
     func store(
         statusCode: Int, headers: [String: String], body: Data, url: URL, request: ResponseHeaders,
-        requestTime: Date, responseTime: Date
+        requestTime: Date, responseTime: Date, inBackground: Bool = false
     ) {
         let response = ResponseHeaders(headers)
         let credential = Fingerprint.credential(of: request)
@@ -79,11 +81,11 @@ public final class ResponseCache: Sendable {
             remove(CacheKey(url: url, credential: credential))
             return
         }
-        store(
-            CachedResponse(
-                url: url, statusCode: statusCode, headers: headers, body: body, requestTime: requestTime,
-                responseTime: responseTime, varying: CacheRules.varying(request: request, response: response),
-                credential: credential))
+        let entry = CachedResponse(
+            url: url, statusCode: statusCode, headers: headers, body: body, requestTime: requestTime,
+            responseTime: responseTime, varying: CacheRules.varying(request: request, response: response),
+            credential: credential)
+        if inBackground { storeInBackground(entry) } else { store(entry) }
     }
 
     func store(_ entry: CachedResponse) {
@@ -91,8 +93,15 @@ public final class ResponseCache: Sendable {
         disk?.store(entry)
     }
 
+    /// Stores in memory now and on disk in the background: the caller is the session's delegate queue,
+    /// which every other request waits on.
+    func storeInBackground(_ entry: CachedResponse) {
+        memory.store(entry)
+        if let disk { diskQueue.async { disk.store(entry) } }
+    }
+
     func remove(_ key: CacheKey) {
         memory.remove(key)
-        disk?.remove(key)
+        if let disk { diskQueue.sync { disk.remove(key) } }
     }
 }

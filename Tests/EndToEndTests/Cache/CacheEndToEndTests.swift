@@ -229,6 +229,26 @@ final class CacheEndToEndTests: XCTestCase {
         XCTAssertTrue(lines.all[1].hasSuffix(", cache hit"), lines.all[1])
     }
 
+    func testTwoLayersOnOneDirectoryShareTheDiskAndServeOffline() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-e2e-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = ResponseCache(memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory)
+        network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, callbackQueue: .global(), timeout: 5,
+            cache: first)
+        serve { MockResponse(text: "saved").cacheControl("max-age=0") }
+        XCTAssertEqual(body(load()), "saved")
+        first.removeResponses(for: server.baseURL.appendingPathComponent("unrelated"))  // waits for the write
+        let baseURL = server.baseURL
+        server.stop()
+        network = NetworkLayer(
+            baseURL: baseURL, sessionConfiguration: .ephemeral, callbackQueue: .global(), timeout: 5,
+            cache: ResponseCache(memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory))
+        let offline = load(policy: .useCacheOnFailure)
+        XCTAssertEqual(body(offline), "saved")
+        XCTAssertNotNil(status(offline)?.staleError)
+    }
+
     // MARK: - Invalidation
 
     func testUnsafeMethodInvalidatesItsURLAndLocation() {
