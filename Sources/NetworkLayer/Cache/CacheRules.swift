@@ -11,7 +11,7 @@ enum CacheRules {
 
     /// Whether a reply to this request may be stored (RFC 9111 §3).
     static func canStore(
-        method: String, statusCode: Int, request: ResponseHeaders, response: ResponseHeaders
+        method: String, statusCode: Int, request: HeaderFields, response: HeaderFields
     ) -> Bool {
         guard method.uppercased() == "GET", storableStatuses.contains(statusCode) else { return false }
         if CacheControl(request["Cache-Control"]).noStore { return false }
@@ -22,18 +22,18 @@ enum CacheRules {
     }
 
     /// Whether a reply says anything about caching: a `Cache-Control`, an `Expires`, or a validator.
-    static func declaresCaching(_ response: ResponseHeaders) -> Bool {
+    static func declaresCaching(_ response: HeaderFields) -> Bool {
         ["Cache-Control", "Expires", "ETag", "Last-Modified"].contains { response[$0] != nil }
     }
 
     /// The lower-cased field names a reply's `Vary` lists.
-    static func varyNames(_ response: ResponseHeaders) -> [String] {
+    static func varyNames(_ response: HeaderFields) -> [String] {
         (response["Vary"] ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
     }
 
     /// The fingerprints of the request headers a reply varies on, to store with it.
-    static func varying(request: ResponseHeaders, response: ResponseHeaders) -> [String: String] {
+    static func varying(request: HeaderFields, response: HeaderFields) -> [String: String] {
         var result: [String: String] = [:]
         for name in varyNames(response) where name != "*" {
             if let value = request[name] { result[name] = Fingerprint.hex(normalized(value)) }
@@ -42,7 +42,7 @@ enum CacheRules {
     }
 
     /// Whether a stored reply's `Vary` headers match a new request (RFC 9111 §4.1); `Vary: *` never does.
-    static func varyMatches(_ entry: CachedResponse, request: ResponseHeaders) -> Bool {
+    static func varyMatches(_ entry: CachedResponse, request: HeaderFields) -> Bool {
         let names = varyNames(entry.fields)
         if names.contains("*") { return false }
         for name in names {
@@ -60,7 +60,7 @@ enum CacheRules {
     /// How long a reply stays fresh after it was generated (RFC 9111 §4.2.1): `max-age`, else `Expires`
     /// minus `Date`, else a heuristic from `Last-Modified` for a status that allows one; `s-maxage` is for
     /// shared caches and ignored.
-    static func freshnessLifetime(statusCode: Int, headers: ResponseHeaders, responseTime: Date)
+    static func freshnessLifetime(statusCode: Int, headers: HeaderFields, responseTime: Date)
         -> TimeInterval
     {
         let control = CacheControl(headers["Cache-Control"])
@@ -78,7 +78,7 @@ enum CacheRules {
     }
 
     /// The reply's current age (RFC 9111 §4.2.3).
-    static func currentAge(headers: ResponseHeaders, requestTime: Date, responseTime: Date, now: Date)
+    static func currentAge(headers: HeaderFields, requestTime: Date, responseTime: Date, now: Date)
         -> TimeInterval
     {
         let dateValue = HTTPDate.parse(headers["Date"]) ?? responseTime
@@ -103,7 +103,7 @@ enum CacheRules {
 
     /// Whether the stored reply may be served without asking the server (RFC 9111 §4.2, with the
     /// request's own `Cache-Control` directives `no-cache`, `max-age`, `min-fresh` and `max-stale`).
-    static func isFresh(_ entry: CachedResponse, request: ResponseHeaders, now: Date) -> Bool {
+    static func isFresh(_ entry: CachedResponse, request: HeaderFields, now: Date) -> Bool {
         let control = CacheControl(entry.fields["Cache-Control"])
         if control.noCache { return false }
         let requestControl = CacheControl(request["Cache-Control"])
@@ -143,7 +143,7 @@ enum CacheRules {
     }
 
     /// Whether a request's headers already make it conditional: then its caller wants to see a 304.
-    static func isConditional(_ request: ResponseHeaders) -> Bool {
+    static func isConditional(_ request: HeaderFields) -> Bool {
         ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"].contains {
             request[$0] != nil
         }
@@ -174,7 +174,7 @@ enum CacheRules {
     }
 
     /// Whether a 304 is about this stored reply: same strong or weak `ETag` when both have one.
-    static func notModified(_ headers: ResponseHeaders, matches entry: CachedResponse) -> Bool {
+    static func notModified(_ headers: HeaderFields, matches entry: CachedResponse) -> Bool {
         guard let new = headers["ETag"], let old = entry.fields["ETag"] else { return true }
         return weak(new) == weak(old)
     }
@@ -191,7 +191,7 @@ enum CacheRules {
     /// request's, and those of `Location` and `Content-Location` when they share its origin. Only a
     /// successful (2xx or 3xx) reply invalidates.
     static func invalidatedURLs(
-        method: String, statusCode: Int, requestURL: URL, response: ResponseHeaders
+        method: String, statusCode: Int, requestURL: URL, response: HeaderFields
     ) -> [URL] {
         guard !safeMethods.contains(method.uppercased()), (200..<400).contains(statusCode) else { return [] }
         var urls = [requestURL]

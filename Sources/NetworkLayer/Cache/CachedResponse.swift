@@ -19,7 +19,7 @@ struct CachedResponse: Sendable, Equatable {
     /// The fingerprint of the request's `Authorization` and `Cookie` values ("" without either).
     var credential: String
 
-    var fields: ResponseHeaders { ResponseHeaders(headers) }
+    var fields: HeaderFields { HeaderFields(headers) }
 
     var key: CacheKey { CacheKey(url: url, credential: credential) }
 
@@ -82,7 +82,7 @@ enum Fingerprint {
     }
 
     /// The fingerprint of a request's credentials: a reply stored for one is never served to another.
-    static func credential(of request: ResponseHeaders) -> String {
+    static func credential(of request: HeaderFields) -> String {
         let authorization = request["Authorization"]
         let cookie = request["Cookie"]
         guard authorization != nil || cookie != nil else { return "" }

@@ -37,7 +37,7 @@ struct CachingTransport: Sendable {
         completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let method = (request.httpMethod ?? "GET").uppercased()
-        let headers = ResponseHeaders(request.allHTTPHeaderFields ?? [:])
+        let headers = HeaderFields(request.allHTTPHeaderFields ?? [:])
         guard let url = request.url, case .data(let limit) = route, method == "GET", request.httpBody == nil,
             request.httpBodyStream == nil, headers["Range"] == nil
         else {
@@ -46,7 +46,7 @@ struct CachingTransport: Sendable {
                 if let response = result.response as? HTTPURLResponse, let url = request.url {
                     for stale in CacheRules.invalidatedURLs(
                         method: method, statusCode: response.statusCode, requestURL: url,
-                        response: ResponseHeaders(response))
+                        response: HeaderFields(ResponseHeaders(response).fields))
                     {
                         cache.removeResponses(for: stale)
                     }
@@ -118,7 +118,7 @@ struct CachingTransport: Sendable {
 
     /// What the network's answer becomes, and what it does to the cache.
     private static func handle(
-        _ result: TransferResult, for url: URL, request: ResponseHeaders, stored: CachedResponse?,
+        _ result: TransferResult, for url: URL, request: HeaderFields, stored: CachedResponse?,
         validated: Bool,
         policy: CachePolicy, cache: ResponseCache, requestTime: Date
     ) -> (TransferResult, CacheStatus) {

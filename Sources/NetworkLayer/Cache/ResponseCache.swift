@@ -58,7 +58,7 @@ public final class ResponseCache: Sendable {
     public var currentDiskUsage: Int { disk?.currentUsage ?? 0 }
 
     /// The stored reply for a request, if one matches its URL, credential and `Vary` headers.
-    func entry(for url: URL, request: ResponseHeaders) -> CachedResponse? {
+    func entry(for url: URL, request: HeaderFields) -> CachedResponse? {
         let key = CacheKey(url: url, credential: Fingerprint.credential(of: request))
         var found = memory.entry(for: key)
         if found == nil, let disk, let stored = disk.entry(for: key) {
@@ -71,10 +71,10 @@ public final class ResponseCache: Sendable {
 
     /// Stores a reply if RFC 9111 allows it; otherwise removes any older reply it replaces.
     func store(
-        statusCode: Int, headers: [String: String], body: Data, url: URL, request: ResponseHeaders,
+        statusCode: Int, headers: [String: String], body: Data, url: URL, request: HeaderFields,
         requestTime: Date, responseTime: Date, inBackground: Bool = false
     ) {
-        let response = ResponseHeaders(headers)
+        let response = HeaderFields(headers)
         let credential = Fingerprint.credential(of: request)
         guard CacheRules.canStore(method: "GET", statusCode: statusCode, request: request, response: response)
         else {

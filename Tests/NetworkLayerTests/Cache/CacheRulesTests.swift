@@ -105,31 +105,31 @@ final class CacheRulesTests: XCTestCase {
     // MARK: - Freshness lifetime
 
     func testMaxAgeWinsOverExpires() {
-        let headers: ResponseHeaders = [
+        let headers: HeaderFields = [
             "Cache-Control": "max-age=60", "Expires": date(3600), "Date": date(0),
         ]
         XCTAssertEqual(CacheRules.freshnessLifetime(statusCode: 200, headers: headers, responseTime: now), 60)
     }
 
     func testExpiresMinusDate() {
-        let headers: ResponseHeaders = ["Expires": date(100), "Date": date(-20)]
+        let headers: HeaderFields = ["Expires": date(100), "Date": date(-20)]
         XCTAssertEqual(
             CacheRules.freshnessLifetime(statusCode: 200, headers: headers, responseTime: now), 120)
     }
 
     func testExpiresWithoutDateUsesResponseTime() {
-        let headers: ResponseHeaders = ["Expires": date(100)]
+        let headers: HeaderFields = ["Expires": date(100)]
         XCTAssertEqual(
             CacheRules.freshnessLifetime(statusCode: 200, headers: headers, responseTime: now), 100)
     }
 
     func testInvalidExpiresIsExpired() {
-        let headers: ResponseHeaders = ["Expires": "0", "Last-Modified": date(-10_000)]
+        let headers: HeaderFields = ["Expires": "0", "Last-Modified": date(-10_000)]
         XCTAssertEqual(CacheRules.freshnessLifetime(statusCode: 200, headers: headers, responseTime: now), 0)
     }
 
     func testHeuristicIsTenPercentOfTimeSinceLastModified() {
-        let headers: ResponseHeaders = ["Date": date(0), "Last-Modified": date(-1000)]
+        let headers: HeaderFields = ["Date": date(0), "Last-Modified": date(-1000)]
         XCTAssertEqual(
             CacheRules.freshnessLifetime(statusCode: 200, headers: headers, responseTime: now), 100)
         XCTAssertEqual(
@@ -137,9 +137,9 @@ final class CacheRulesTests: XCTestCase {
     }
 
     func testNoHeuristicForOtherStatusesUnlessPublic() {
-        let headers: ResponseHeaders = ["Date": date(0), "Last-Modified": date(-1000)]
+        let headers: HeaderFields = ["Date": date(0), "Last-Modified": date(-1000)]
         XCTAssertEqual(CacheRules.freshnessLifetime(statusCode: 302, headers: headers, responseTime: now), 0)
-        let publicHeaders: ResponseHeaders = [
+        let publicHeaders: HeaderFields = [
             "Date": date(0), "Last-Modified": date(-1000), "Cache-Control": "public",
         ]
         XCTAssertEqual(
@@ -163,7 +163,7 @@ final class CacheRulesTests: XCTestCase {
 
     func testAgeCalculation() {
         // Sent at -2, received at 0, generated at -5 by the server's clock, Age: 10 from an upstream cache.
-        let headers: ResponseHeaders = ["Date": date(-5), "Age": "10"]
+        let headers: HeaderFields = ["Date": date(-5), "Age": "10"]
         let age = CacheRules.currentAge(
             headers: headers, requestTime: now.addingTimeInterval(-2), responseTime: now,
             now: now.addingTimeInterval(30))
@@ -172,19 +172,19 @@ final class CacheRulesTests: XCTestCase {
     }
 
     func testApparentAgeWinsWhenLarger() {
-        let headers: ResponseHeaders = ["Date": date(-50), "Age": "3"]
+        let headers: HeaderFields = ["Date": date(-50), "Age": "3"]
         let age = CacheRules.currentAge(headers: headers, requestTime: now, responseTime: now, now: now)
         XCTAssertEqual(age, 50)
     }
 
     func testDateInTheFutureIsNoNegativeAge() {
-        let headers: ResponseHeaders = ["Date": date(500)]
+        let headers: HeaderFields = ["Date": date(500)]
         XCTAssertEqual(
             CacheRules.currentAge(headers: headers, requestTime: now, responseTime: now, now: now), 0)
     }
 
     func testInvalidAgeIsIgnored() {
-        let headers: ResponseHeaders = ["Age": "-3"]
+        let headers: HeaderFields = ["Age": "-3"]
         XCTAssertEqual(
             CacheRules.currentAge(headers: headers, requestTime: now, responseTime: now, now: now), 0)
     }
@@ -285,8 +285,8 @@ final class CacheRulesTests: XCTestCase {
     // MARK: - Vary
 
     func testVaryMatching() {
-        let response: ResponseHeaders = ["Vary": "Accept-Language, accept"]
-        let request: ResponseHeaders = ["Accept-Language": "en", "Accept": "application/json"]
+        let response: HeaderFields = ["Vary": "Accept-Language, accept"]
+        let request: HeaderFields = ["Accept-Language": "en", "Accept": "application/json"]
         let stored = entry(
             ["Vary": "Accept-Language, accept"],
             varying: CacheRules.varying(request: request, response: response))

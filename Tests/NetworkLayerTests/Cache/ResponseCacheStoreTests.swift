@@ -21,7 +21,7 @@ final class ResponseCacheStoreTests: XCTestCase {
     private func url(_ path: String) -> URL { URL(string: "https://api.example.com/\(path)")! }
 
     private func store(
-        _ cache: ResponseCache, _ path: String, body: String, request: ResponseHeaders = [:],
+        _ cache: ResponseCache, _ path: String, body: String, request: HeaderFields = [:],
         headers: [String: String] = ["Cache-Control": "max-age=60"]
     ) {
         cache.store(
@@ -29,7 +29,7 @@ final class ResponseCacheStoreTests: XCTestCase {
             requestTime: now, responseTime: now)
     }
 
-    private func body(_ cache: ResponseCache, _ path: String, request: ResponseHeaders = [:]) -> String? {
+    private func body(_ cache: ResponseCache, _ path: String, request: HeaderFields = [:]) -> String? {
         cache.entry(for: url(path), request: request).map { String(decoding: $0.body, as: UTF8.self) }
     }
 
