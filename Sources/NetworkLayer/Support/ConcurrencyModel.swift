@@ -8,6 +8,7 @@
 /// | libcurl's thread | reading and inflating the reply; rewinding an upload's body | nothing of the layer's but the current body stream (``BodySource``, ``Locked``) |
 /// | the policy queue (concurrent) | interceptors' `adapt` and `retry`, retry waits | one ``RequestAttempts`` loop, one step at a time |
 /// | a global queue | decoding caller types (never the delegate queue, never the caller's) | the reply, handed over once |
+/// | the cache's serial queue (a disk cache) | writing and removing entries, in order | the disk store's files (the memory index and the in-flight table are ``Locked``) |
 /// | the monitors' queue (serial, one per layer) | every monitor event, in order | each request's monitor channel |
 /// | `callbackQueue` | the success, error and progress handlers | nothing: handlers run with no lock held |
 ///
