@@ -1,14 +1,40 @@
 import Foundation
 
 /// The in-memory entries, least recently used evicted first once their cost exceeds the capacity.
+///
+/// Each use stamps an entry with the next tick of a clock, and `byUse` finds an entry by its stamp, so
+/// the least recently used is found by walking the stamps upward from the oldest one still possible:
+/// eviction costs O(1) amortised instead of a scan of every entry on every store (which made a full cache
+/// cost a miss about a quarter of its throughput).
 final class MemoryStore: Sendable {
     private struct State {
         var entries: [CacheKey: (entry: CachedResponse, lastUse: UInt64)] = [:]
+        var byUse: [UInt64: CacheKey] = [:]
+        /// Every stamp below this one is gone from `byUse`.
+        var oldestUse: UInt64 = 1
         var clock: UInt64 = 0
         var usage = 0
 
         mutating func remove(_ key: CacheKey) {
-            if let old = entries.removeValue(forKey: key) { usage -= old.entry.cost }
+            guard let old = entries.removeValue(forKey: key) else { return }
+            usage -= old.entry.cost
+            byUse[old.lastUse] = nil
+        }
+
+        mutating func stamp(_ key: CacheKey, _ entry: CachedResponse) {
+            if let old = entries[key] { byUse[old.lastUse] = nil }
+            clock += 1
+            entries[key] = (entry, clock)
+            byUse[clock] = key
+        }
+
+        /// The least recently used key, if any.
+        mutating func leastRecentlyUsed() -> CacheKey? {
+            while oldestUse <= clock {
+                if let key = byUse[oldestUse] { return key }
+                oldestUse += 1
+            }
+            return nil
         }
     }
 
@@ -24,8 +50,7 @@ final class MemoryStore: Sendable {
     func entry(for key: CacheKey) -> CachedResponse? {
         state.withLock { state in
             guard let found = state.entries[key] else { return nil }
-            state.clock += 1
-            state.entries[key] = (found.entry, state.clock)
+            state.stamp(key, found.entry)
             return found.entry
         }
     }
@@ -37,13 +62,10 @@ final class MemoryStore: Sendable {
         state.withLock { state in
             state.remove(key)
             guard cost <= capacity else { return }
-            state.clock += 1
-            state.entries[key] = (entry, state.clock)
+            state.stamp(key, entry)
             state.usage += cost
-            while state.usage > capacity,
-                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
-            {
-                state.remove(oldest.key)
+            while state.usage > capacity, let oldest = state.leastRecentlyUsed() {
+                state.remove(oldest)
             }
         }
     }
