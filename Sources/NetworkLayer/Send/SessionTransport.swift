@@ -29,7 +29,8 @@ final class SessionTransport: Sendable {
         delegate = SessionDelegate()
         delegateQueue = BackPressureQueue()
         delegateQueue.name = "NetworkLayer.SessionTransport"
-        clock = DeadlineClock(delegateQueue: delegateQueue)
+        let queue = delegateQueue
+        clock = DeadlineClock(label: "NetworkLayer.SessionTransport.deadlines") { queue.addOperation($0) }
         session = URLSession(
             configuration: Self.safeConfiguration(from: configuration), delegate: delegate,
             delegateQueue: delegateQueue)

@@ -14,7 +14,7 @@ import Foundation
 /// against the task's completion and against a redirect being answered: that is what keeps
 /// FoundationNetworking's traps out of reach (see ``SessionDelegate``). Everything is set up before the
 /// task resumes, and a stop from elsewhere arrives as an operation on the delegate queue.
-final class Transfer: @unchecked Sendable {
+final class Transfer: Expiring, @unchecked Sendable {
     typealias Completion = @Sendable (TransferResult) -> Void
 
     /// The requesting layer's rules for following redirects; layers sharing a session may differ.
@@ -85,6 +85,11 @@ final class Transfer: @unchecked Sendable {
     var deadline: DispatchTime? {
         guard completion != nil, stopReason == nil else { return nil }
         return DispatchTime(uptimeNanoseconds: lastActivity) + idleTimeout
+    }
+
+    /// The idle deadline passed without data moving (the session's deadline sweep, delegate queue).
+    func expire() {
+        stop(because: URLError(.timedOut))
     }
 
     // MARK: - Events from the session delegate (delegate queue)
