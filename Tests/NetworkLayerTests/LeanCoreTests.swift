@@ -69,7 +69,8 @@ final class LeanCoreTests: XCTestCase {
             }
             XCTAssertEqual(result?.value, [index])
         }
-        XCTAssertEqual(DeadlineClock.policies.count, before, "policy deadlines kept after their hooks answered")
+        XCTAssertEqual(
+            DeadlineClock.policies.count, before, "policy deadlines kept after their hooks answered")
     }
 
     func testAnIdleSessionHasNoTimerRunning() throws {
