@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "NetworkLayer",
-    platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6)],
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
         .library(name: "NetworkTestSupport", targets: ["NetworkTestSupport"]),

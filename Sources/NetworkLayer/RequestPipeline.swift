@@ -38,6 +38,10 @@ extension NetworkLayer {
                 }
             } ?? errorHandler,
             report: report, cancelWaitsForTransport: request.transfer?.isDownload == true)
+        if let refusal = transport.refusal {
+            task.fail(.invalidRequest(refusal))
+            return task
+        }
         let urlRequest: URLRequest
         do {
             urlRequest = try builder.urlRequest(for: request)

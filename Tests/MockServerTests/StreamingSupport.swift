@@ -75,24 +75,34 @@ enum ExternalGunzip {
             .appendingPathComponent("mockserver-\(UUID().uuidString).gz")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: decoder.executable)
-        process.arguments = decoder.arguments + [file.path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read before waiting, or a full pipe would block the decoder forever.
-        let inflated = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(
-                description: "\(decoder.executable) failed: \(String(decoding: message, as: UTF8.self))")
-        }
-        return inflated
+        #if os(macOS) || os(Linux)
+            return try run(decoder, on: file)
+        #else
+            throw XCTSkip("Process is unavailable on iOS, tvOS and watchOS")
+        #endif
     }
+
+    #if os(macOS) || os(Linux)
+        private static func run(_ decoder: Decoder, on file: URL) throws -> Data {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: decoder.executable)
+            process.arguments = decoder.arguments + [file.path]
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            // Read before waiting, or a full pipe would block the decoder forever.
+            let inflated = output.fileHandleForReading.readDataToEndOfFile()
+            let message = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw Failure(
+                    description: "\(decoder.executable) failed: \(String(decoding: message, as: UTF8.self))")
+            }
+            return inflated
+        }
+    #endif
 }
 
 /// Reads one reply through URLSession until `limit` body bytes (inflated, for gzip) have

@@ -155,4 +155,21 @@ final class LeanCoreTests: XCTestCase {
         XCTAssertEqual(
             sawErrorInTime.withLock { $0 }, true, "the error handler waited for the progress handler")
     }
+
+    #if !canImport(FoundationNetworking)
+        /// Apple platforms only (FoundationNetworking has no background configurations): data tasks and
+        /// streamed uploads don't run in a background session, so a layer given one says so on every request.
+        func testAppleABackgroundConfigurationIsRefusedWithAClearError() throws {
+            let network = NetworkLayer(
+                baseURL: URL(string: "http://127.0.0.1:9/"),
+                sessionConfiguration: .background(withIdentifier: "com.example.refused"))
+            let result = outcome(of: Data.self) { recorder in
+                network.get(urlString: "x", successHandler: recorder.success, errorHandler: recorder.failure)
+            }
+            guard case .invalidRequest(let reason)? = result?.error else {
+                return XCTFail("expected invalidRequest, got \(String(describing: result))")
+            }
+            XCTAssertTrue(reason.contains("background"), reason)
+        }
+    #endif
 }

@@ -89,9 +89,11 @@ public struct NetworkLogger: NetworkMonitor {
         self.sink = sink
     }
 
-    /// Writes `line` and a line break to standard error.
+    /// Writes `line` and a line break to standard error. A failed write (a closed descriptor) is dropped:
+    /// `FileHandle.write(_:)` would raise an Objective-C exception on Apple platforms, which Swift can't
+    /// catch, so the throwing `write(contentsOf:)` is used.
     public static let standardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
     }
 
     // MARK: - Events

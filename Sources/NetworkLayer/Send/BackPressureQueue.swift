@@ -19,25 +19,25 @@ import Foundation
 /// creating a task), which waits for libcurl's thread, runs inside ``withoutWaiting(_:)``, which lets a
 /// waiting `addOperation` through at once; and as a safety net a wait gives up when the queue makes no
 /// progress for ``stallTimeout``.
-final class BackPressureQueue: OperationQueue, @unchecked Sendable {
-    /// Queued operations beyond which `addOperation` waits: 32 chunks, 512 KB of reply.
-    static let limit = 32
-    /// How long a wait lasts without the queue running anything before it gives up.
-    static let stallTimeout: TimeInterval = 0.02
+#if canImport(FoundationNetworking)
+    final class BackPressureQueue: OperationQueue, @unchecked Sendable {
+        /// Queued operations beyond which `addOperation` waits: 32 chunks, 512 KB of reply.
+        static let limit = 32
+        /// How long a wait lasts without the queue running anything before it gives up.
+        static let stallTimeout: TimeInterval = 0.02
 
-    // Guarded by `condition`.
-    private let condition = NSCondition()
-    private var queued = 0
-    private var finished = 0
-    private var bypasses = 0
-    private var holders = 0
+        // Guarded by `condition`.
+        private let condition = NSCondition()
+        private var queued = 0
+        private var finished = 0
+        private var bypasses = 0
+        private var holders = 0
 
-    override init() {
-        super.init()
-        maxConcurrentOperationCount = 1
-    }
+        override init() {
+            super.init()
+            maxConcurrentOperationCount = 1
+        }
 
-    #if canImport(FoundationNetworking)
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
             condition.withLock {
                 var progressMark = finished
@@ -56,39 +56,54 @@ final class BackPressureQueue: OperationQueue, @unchecked Sendable {
                 self.operationFinished()
             }
         }
-    #endif
 
-    /// A reply that may outrun the delegate started: from now on, until it ends, `addOperation` may wait.
-    func holdBackPressure() {
-        condition.withLock { holders += 1 }
-    }
+        /// A reply that may outrun the delegate started: from now on, until it ends, `addOperation` may wait.
+        func holdBackPressure() {
+            condition.withLock { holders += 1 }
+        }
 
-    /// Such a reply ended.
-    func releaseBackPressure() {
-        condition.withLock {
-            holders -= 1
-            condition.broadcast()
+        /// Such a reply ended.
+        func releaseBackPressure() {
+            condition.withLock {
+                holders -= 1
+                condition.broadcast()
+            }
+        }
+
+        /// Runs `body`, which waits for libcurl's thread, letting any waiting `addOperation` through.
+        func withoutWaiting<T>(_ body: () -> T) -> T {
+            condition.withLock {
+                bypasses += 1
+                condition.broadcast()
+            }
+            defer { condition.withLock { bypasses -= 1 } }
+            return body()
+        }
+
+        private func operationFinished() {
+            condition.withLock {
+                queued -= 1
+                finished &+= 1
+                condition.broadcast()
+            }
         }
     }
-
-    /// Runs `body`, which waits for libcurl's thread, letting any waiting `addOperation` through.
-    func withoutWaiting<T>(_ body: () -> T) -> T {
-        condition.withLock {
-            bypasses += 1
-            condition.broadcast()
+#else
+    /// On Apple platforms URLSession needs no back-pressure from its delegate queue: a plain serial queue,
+    /// with the same interface. (`OperationQueue` is already `Sendable` there.)
+    final class BackPressureQueue: OperationQueue {
+        override init() {
+            super.init()
+            maxConcurrentOperationCount = 1
         }
-        defer { condition.withLock { bypasses -= 1 } }
-        return body()
-    }
 
-    private func operationFinished() {
-        condition.withLock {
-            queued -= 1
-            finished &+= 1
-            condition.broadcast()
-        }
+        func holdBackPressure() {}
+
+        func releaseBackPressure() {}
+
+        func withoutWaiting<T>(_ body: () -> T) -> T { body() }
     }
-}
+#endif
 
 extension OperationQueue {
     /// Runs `body`, which calls into URLSession and so waits for libcurl's thread, without a

@@ -90,7 +90,9 @@ public struct RedirectPolicy: Sendable, Equatable {
         if !allowsInsecureRedirects && Self.isDowngrade(to: target, from: [response.url, original?.url]) {
             return nil
         }
-        if Self.hasBody(original) && !Self.becomesBodilessGet(response, proposed, original) {
+        if PlatformSession.losesRedirectedBodies && Self.hasBody(original)
+            && !Self.becomesBodilessGet(response, proposed, original)
+        {
             return nil
         }
         guard let origin = (original?.url ?? response.url).flatMap(Origin.init), origin.contains(target)

@@ -62,7 +62,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard let transfer = transfer(for: task), !transfer.isStopped, task.state == .running else { return }
+        guard let transfer = transfer(for: task), !transfer.isStopped, task.state == .running else {
+            if !PlatformSession.leavesStoppedTasksUnanswered { completionHandler(nil) }
+            return
+        }
         let next = transfer.redirectPolicy.request(
             following: response, to: request, from: task.originalRequest)
         if next != nil { transfer.redirected() }
@@ -73,16 +76,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        #if canImport(FoundationNetworking)
-            // Only HTTP authentication reaches here on Linux (libcurl checks certificates itself).
-            guard let transfer = transfer(for: task), !transfer.isStopped, task.state == .running else {
-                return
-            }
-            transfer.declineChallenge()
-            completionHandler(.cancelAuthenticationChallenge, nil)
-        #else
-            // Apple's URLSession delivers the 401 itself, and evaluates server trust as usual.
-            completionHandler(.performDefaultHandling, nil)
-        #endif
+        PlatformSession.answer(
+            challenge, for: transfer(for: task), task: task, completionHandler: completionHandler)
     }
 }

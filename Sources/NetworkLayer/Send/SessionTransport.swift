@@ -22,6 +22,9 @@ final class SessionTransport: Sendable {
     let delegateQueue: BackPressureQueue
     /// The idle deadlines of every transfer on the session, kept by one timer.
     let clock: DeadlineClock
+    /// Why the layer can't run on the configuration it was given (a background one): every request then
+    /// fails with ``NetworkError/invalidRequest(_:)`` saying so, and no session of that kind is made.
+    let refusal: String?
 
     /// A session for a copy of `configuration`, with the changes the layer needs to keep its contract
     /// (see ``safeConfiguration(from:)``).
@@ -31,9 +34,10 @@ final class SessionTransport: Sendable {
         delegateQueue.name = "NetworkLayer.SessionTransport"
         let queue = delegateQueue
         clock = DeadlineClock(label: "NetworkLayer.SessionTransport.deadlines") { queue.addOperation($0) }
+        refusal = PlatformSession.unsupported(configuration)
         session = URLSession(
-            configuration: Self.safeConfiguration(from: configuration), delegate: delegate,
-            delegateQueue: delegateQueue)
+            configuration: Self.safeConfiguration(from: refusal == nil ? configuration : .ephemeral),
+            delegate: delegate, delegateQueue: delegateQueue)
     }
 
     /// A copy of `configuration` without a URL cache. With a cache, FoundationNetworking looks the
@@ -43,7 +47,7 @@ final class SessionTransport: Sendable {
     static func safeConfiguration(from configuration: URLSessionConfiguration) -> URLSessionConfiguration {
         // `copy()` of a URLSessionConfiguration is always one; the fallback keeps the caller's object.
         let copy = configuration.copy() as? URLSessionConfiguration ?? configuration
-        copy.urlCache = nil
+        PlatformSession.adapt(copy)
         return copy
     }
 

@@ -16,7 +16,7 @@ let networkLayer = Target.Dependency.product(name: "NetworkLayer", package: root
 
 let package = Package(
     name: "UnannotatedReply",
-    platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6)],
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
     dependencies: [.package(path: "../../..")],
     targets: [
         .target(

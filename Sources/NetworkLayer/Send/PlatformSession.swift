@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one boundary between the layer and the URLSession it runs on: every place where
+/// FoundationNetworking (swift-corelibs-foundation, on Linux) needs a workaround that Apple's URLSession
+/// doesn't, so that on Apple platforms the native behaviour is used wherever it is correct.
+///
+/// | workaround | Linux (FoundationNetworking) | Apple |
+/// |---|---|---|
+/// | a redirect that would keep a body (307, 308; 301/302 of PUT, PATCH, DELETE) | refused: libcurl re-sends it with an empty body | followed: the body is sent again |
+/// | a redirect or challenge of a task the layer has stopped | left unanswered: answering it stops the process | answered (`nil`, cancel): every completion handler must be called |
+/// | an HTTP authentication challenge (`Basic`, `Digest`, NTLM) | cancelled, and turned back into the 401 or 407: it would wait forever | its protection space rejected, so the 401 or 407 arrives as the reply; server trust is evaluated as usual |
+/// | an upload's `Content-Length` next to a body stream | a blank `Transfer-Encoding` stops libcurl adding `chunked` | native |
+/// | the delegate queue | holds libcurl's thread back while a large reply arrives (``BackPressureQueue``) | a plain serial queue |
+/// | URL cache | off: a lookup opens a window in which a cancel stops the process | off too: the layer's own ``ResponseCache`` replaces it on every platform |
+/// | `waitsForConnectivity` | doesn't exist | turned off: the layer's idle deadline would fire while URLSession waits; a retry policy covers a missing connection |
+/// | background configurations | refused | refused: data tasks and stream uploads don't run in them |
+///
+/// On both platforms the contract is the same: a challenge never sends stored credentials (the layer's
+/// interceptors are where credentials come from), and a 401 or 407 is the reply.
+enum PlatformSession {
+    #if canImport(FoundationNetworking)
+        /// Whether a redirected request loses its body.
+        static let losesRedirectedBodies = true
+        /// Whether a stopped task's redirect or challenge must be left unanswered.
+        static let leavesStoppedTasksUnanswered = true
+    #else
+        static let losesRedirectedBodies = false
+        static let leavesStoppedTasksUnanswered = false
+    #endif
+
+    /// Why the layer can't run on `configuration`, or `nil` when it can.
+    static func unsupported(_ configuration: URLSessionConfiguration) -> String? {
+        guard configuration.identifier == nil else {
+            return "A background session configuration (\(configuration.identifier ?? "")) can't run the "
+                + "layer's data tasks and streamed uploads; pass a default or ephemeral configuration."
+        }
+        return nil
+    }
+
+    /// `configuration` as the layer needs it on this platform.
+    static func adapt(_ configuration: URLSessionConfiguration) {
+        configuration.urlCache = nil
+        #if !canImport(FoundationNetworking)
+            configuration.waitsForConnectivity = false
+            // Stored credentials never answer a challenge: the 401 is the reply, as on Linux.
+            configuration.urlCredentialStorage = nil
+        #endif
+    }
+
+    /// Answers an HTTP authentication or server-trust challenge for `transfer`.
+    static func answer(
+        _ challenge: URLAuthenticationChallenge, for transfer: Transfer?, task: URLSessionTask,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+            // Only HTTP authentication reaches here on Linux (libcurl checks certificates itself).
+            guard let transfer, !transfer.isStopped, task.state == .running else { return }
+            transfer.declineChallenge()
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+            let method = challenge.protectionSpace.authenticationMethod
+            if method == NSURLAuthenticationMethodServerTrust
+                || method == NSURLAuthenticationMethodClientCertificate
+            {
+                completionHandler(.performDefaultHandling, nil)
+            } else {
+                completionHandler(.rejectProtectionSpace, nil)
+            }
+        #endif
+    }
+}
