@@ -70,6 +70,24 @@ open class NetworkLayer: @unchecked Sendable {
     /// actually sent, so a test double that never sends creates no session at all.
     var transport: SessionTransport { ownTransport ?? .shared }
 
+    /// The configuration of the layer's own session, if it has one: its streams get a session of their
+    /// own made from it.
+    private let sessionConfiguration: URLSessionConfiguration?
+    private let ownStreamTransport = Locked<SessionTransport?>(nil)
+
+    /// The session streams go out on, apart from ordinary requests: a stream whose consumer is behind
+    /// holds back its session's connections on Linux (see ``PlatformSession/pauseReading(task:on:)``),
+    /// and must never hold back an ordinary request. Made by the first stream.
+    var streamTransport: SessionTransport {
+        guard let sessionConfiguration else { return .sharedStreams }
+        return ownStreamTransport.withLock { transport in
+            if let transport { return transport }
+            let made = SessionTransport(configuration: sessionConfiguration)
+            transport = made
+            return made
+        }
+    }
+
     /// Creates a layer.
     ///
     /// - Parameters:
@@ -132,6 +150,7 @@ open class NetworkLayer: @unchecked Sendable {
             resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders, encoder: encoder,
             timeout: timeout)
         ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
+        self.sessionConfiguration = sessionConfiguration?.copy() as? URLSessionConfiguration
     }
 
     // MARK: - The funnel
@@ -154,6 +173,49 @@ open class NetworkLayer: @unchecked Sendable {
     ) -> NetworkTask {
         runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
             perform(request, successHandler: $0, errorHandler: $1)
+        }
+    }
+
+    /// Streams the reply to `request` as it arrives: each element (an event, a line, a chunk) goes to
+    /// `eventHandler` in order, then `completionHandler` runs exactly once, after the last one. The
+    /// second entry point beside ``send(_:successHandler:errorHandler:)``: a test double overrides both.
+    ///
+    /// The stream goes through the layer's interceptors (a token is refreshed before it starts, and a
+    /// 401 at the start refreshes once) and monitors (one request, with its event count), has no size
+    /// limit as a whole, and holds the connection back while `eventHandler` is behind. A reply that
+    /// isn't 2xx fails with ``NetworkError/unacceptableStatusCode(_:body:headers:)`` before any event.
+    /// After a cancel no event is delivered, and the completion handler receives
+    /// ``NetworkError/cancelled``. See <doc:StreamingReplies>.
+    ///
+    /// - Parameters:
+    ///   - request: What to send; its `acceptableContentTypes`, when set, are checked before any event.
+    ///   - format: How the bytes become elements: ``StreamFormat/serverSentEvents``,
+    ///     ``StreamFormat/jsonLines(_:)``, ``StreamFormat/serverSentEvents(decoding:)`` or
+    ///     ``StreamFormat/chunks``.
+    ///   - options: Reconnection, idle timeout and event size; `nil` uses the request's
+    ///     ``NetworkRequest/streamOptions``, else ``ServerSentEventsOptions/default``.
+    ///   - eventHandler: Receives each element on ``callbackQueue``.
+    ///   - completionHandler: Receives how the stream ended on ``callbackQueue``, once.
+    /// - Returns: The stream, which can be cancelled.
+    @discardableResult
+    open func stream<Element>(
+        _ request: NetworkRequest<Data>, as format: StreamFormat<Element>,
+        options: ServerSentEventsOptions? = nil,
+        eventHandler: @escaping (Element) -> Void,
+        completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
+    ) -> NetworkTask {
+        runningRequests.track(
+            successHandler: { (summary: StreamSummary) in completionHandler(.success(summary)) },
+            errorHandler: { completionHandler(.failure($0)) }
+        ) { succeed, fail in
+            performStream(
+                request, as: format, options: options, eventHandler: eventHandler,
+                completionHandler: { result in
+                    switch result {
+                    case .success(let summary): succeed(summary)
+                    case .failure(let error): fail(error)
+                    }
+                })
         }
     }
 

@@ -7,15 +7,18 @@ import Foundation
 extension NetworkLayer {
     /// The pipeline behind ``send(_:successHandler:errorHandler:)``: build, send, validate, decode,
     /// deliver.
+    ///
+    /// A `stream` takes the reply as it arrives, on the streams' session, reconnecting by its own rules.
     func perform<Value>(
-        _ request: NetworkRequest<Value>,
+        _ request: NetworkRequest<Value>, stream: StreamSetup? = nil,
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        let meter = RequestMeter()
+        let meter = RequestMeter(stream: stream?.state)
+        let transport = stream == nil ? transport : streamTransport
         // A request's own monitors and interceptors come after the layer's.
         let monitorGroup = MonitorGroup.forRequest(layer: monitorGroup, extra: request.monitors)
-        let interceptors = interceptors + request.interceptors
+        let interceptors = interceptors + request.interceptors + (stream.map { [$0.reconnection] } ?? [])
         let monitors = monitorGroup?.channel()
         let monitored = monitors.map { _ in
             MonitoredRequest(method: request.method, url: try? builder.url(for: request))
@@ -30,7 +33,7 @@ extension NetworkLayer {
         }
         let progress = request.progressHandler.map { ProgressReporter(queue: callbackQueue, handler: $0) }
         let task = RequestTask(
-            callbackQueue: callbackQueue,
+            callbackQueue: stream?.callbackQueue ?? callbackQueue,
             failureHandler: progress.map { progress in
                 {
                     progress.end()
@@ -87,17 +90,24 @@ extension NetworkLayer {
         let limit = request.maximumResponseSize ?? maximumResponseSize
         let route: TransportRoute
         do throws(NetworkError) {
-            route = try TransportRoute(
-                request.transfer, limit: limit, acceptableContentTypes: request.acceptableContentTypes,
-                progress: progress)
+            if let stream {
+                route = .stream(stream.route)
+            } else {
+                route = try TransportRoute(
+                    request.transfer, limit: limit, acceptableContentTypes: request.acceptableContentTypes,
+                    progress: progress)
+            }
         } catch {
             task.fail(error)
             return task
         }
-        let transport = transport
-        let caching = cache.map {
-            CachingTransport(cache: $0, policy: request.cachePolicy, transport: transport)
-        }
+        // A stream is never stored: its events are delivered as they arrive.
+        let caching =
+            stream != nil
+            ? nil
+            : cache.map {
+                CachingTransport(cache: $0, policy: request.cachePolicy, transport: transport)
+            }
         let redirectPolicy = request.redirectPolicy ?? redirectPolicy
         let checker = builder
         let adapts = !interceptors.isEmpty
@@ -154,7 +164,9 @@ extension NetworkLayer {
         // usually the main queue, nor on the session's delegate queue.
         let attempts = RequestAttempts(
             request: urlRequest, method: request.method, interceptors: interceptors, policy: policy,
-            isCancelled: { task.isSettled }, usesPolicyQueue: true, send: send, finish: deliver)
+            isCancelled: { task.isSettled }, usesPolicyQueue: true,
+            attemptLimit: stream == nil ? RequestAttempts<Reply>.attemptLimit : .max, send: send,
+            finish: deliver)
         if let monitors, let monitored {
             attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
                 let attempt = MonitoredAttempt(of: monitored, number: failed.number)
@@ -175,4 +187,15 @@ extension NetworkLayer {
             NetworkRequest(method: method, urlString: urlString, headers: headers, body: .json(body)),
             successHandler: successHandler, errorHandler: errorHandler)
     }
+}
+
+/// What makes a request a stream for ``NetworkLayer/perform(_:stream:successHandler:errorHandler:)``.
+struct StreamSetup {
+    /// Makes each connection's sink.
+    let route: any StreamRoute
+    /// Sends `Last-Event-ID` and reconnects, as the last interceptor.
+    let reconnection: StreamReconnection
+    /// Where the completion runs: the layer's callback queue, or an async stream's own queue.
+    let callbackQueue: DispatchQueue
+    let state: StreamState
 }

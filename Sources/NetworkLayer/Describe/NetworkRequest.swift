@@ -63,6 +63,14 @@ public struct NetworkRequest<Value> {
     /// 9111) by default. Only `GET` requests without a body use the cache.
     public var cachePolicy: CachePolicy = .useProtocolCachePolicy
 
+    /// How a stream of this request behaves (reconnection, idle timeout, event size); `nil` uses
+    /// ``ServerSentEventsOptions/default``. The options passed to a `stream` call win over these.
+    public var streamOptions: ServerSentEventsOptions?
+
+    /// Where the `async` form of `stream` wants its elements, straight from the transport; a test double
+    /// ignores it and calls the event handler instead.
+    package var streamConsumer: (any Sendable)?
+
     /// The endpoint this request was made from, if any; its path must stay below the base URL.
     package var endpoint: (any Endpoint)?
     /// What makes this request a download or an upload; `nil` for an ordinary request.

@@ -145,6 +145,11 @@ extension NetworkError {
     /// out. So `dump(error)` and `String(reflecting: error)`, what crash reporters capture, are as clean
     /// as ``message``.
     init(transportError error: any Error) {
+        // A sink's own verdict (a stream element that didn't decode) passes unchanged.
+        if let error = error as? NetworkError {
+            self = error
+            return
+        }
         guard let urlError = error as? URLError else {
             self = .transport(URLError(.unknown, userInfo: Self.redactedUserInfo(of: error as NSError)))
             return

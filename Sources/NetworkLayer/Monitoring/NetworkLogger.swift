@@ -170,15 +170,16 @@ public struct NetworkLogger: NetworkMonitor {
         // Not String(format:), which is slow on Linux: this line is written for every request.
         let cost = "\(Int((metrics.duration * 1_000).rounded())) ms"
         let tries = metrics.attempts > 1 ? ", \(metrics.attempts) attempts" : ""
+        let events = metrics.eventCount.map { ", \($0) events" } ?? ""
         switch result {
         case .success(let response):
             guard level != .errors else { return }
             let cached = response.cacheStatus.isFromCache ? ", \(response.cacheStatus)" : ""
             sink(
-                "✓ \(head) → \(response.statusCode), \(metrics.bytesReceived) bytes, \(cost)\(tries)\(cached)"
+                "✓ \(head) → \(response.statusCode), \(metrics.bytesReceived) bytes\(events), \(cost)\(tries)\(cached)"
             )
         case .failure(let error):
-            sink("✗ \(head) → \(error) (\(cost)\(tries)): \(error.message)")
+            sink("✗ \(head) → \(error) (\(cost)\(tries)\(events)): \(error.message)")
             if level == .full, let last { sink("  " + curlCommand(for: last)) }
         }
     }

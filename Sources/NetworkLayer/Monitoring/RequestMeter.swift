@@ -16,8 +16,17 @@ package final class RequestMeter: Sendable {
     private let startDate = Date()
     private let start = DispatchTime.now().uptimeNanoseconds
     private let counts = Locked(Counts())
+    /// A stream's state, whose event count the metrics report.
+    private let stream: StreamState?
 
-    package init() {}
+    package init() {
+        stream = nil
+    }
+
+    /// A meter for a stream, reporting its event count.
+    init(stream: StreamState?) {
+        self.stream = stream
+    }
 
     /// An attempt sending `bodyBytes` starts; returns its number (1 for the first).
     package func beginAttempt(sending bodyBytes: Int) -> Int {
@@ -49,7 +58,7 @@ package final class RequestMeter: Sendable {
                 Self.seconds($0 >= counts.attemptStart ? $0 - counts.attemptStart : 0)
             },
             bytesSent: counts.bytesSent, bytesReceived: counts.bytesReceived,
-            attempts: max(counts.attempts, 1))
+            attempts: max(counts.attempts, 1), eventCount: stream?.eventCount)
     }
 
     private static func seconds(_ nanoseconds: UInt64) -> TimeInterval {

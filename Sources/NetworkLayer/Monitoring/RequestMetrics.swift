@@ -13,8 +13,10 @@ public struct RequestMetrics: Sendable, Equatable {
     public var bytesSent: Int
     /// Body bytes received (after gzip inflation), over all attempts.
     public var bytesReceived: Int
-    /// How many attempts were made: 1 without retries.
+    /// How many attempts were made: 1 without retries (a stream's reconnections count).
     public var attempts: Int
+    /// How many elements (events, lines or chunks) a stream delivered; `nil` for any other request.
+    public var eventCount: Int?
 
     /// Metrics with these values; test doubles and adapters make them.
     ///
@@ -25,10 +27,12 @@ public struct RequestMetrics: Sendable, Equatable {
     ///   - bytesSent: Body bytes sent, over all attempts.
     ///   - bytesReceived: Body bytes received, over all attempts.
     ///   - attempts: How many attempts were made.
+    ///   - eventCount: How many elements a stream delivered; `nil` for any other request.
     public init(
         startDate: Date, duration: TimeInterval, timeToFirstByte: TimeInterval?, bytesSent: Int,
-        bytesReceived: Int, attempts: Int
+        bytesReceived: Int, attempts: Int, eventCount: Int? = nil
     ) {
+        self.eventCount = eventCount
         self.startDate = startDate
         self.duration = duration
         self.timeToFirstByte = timeToFirstByte

@@ -25,6 +25,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
 
     /// However interceptors answer, a request never makes more attempts than this.
     static var attemptLimit: Int { 16 }
+    /// This request's limit: ``attemptLimit``, or more for a stream that reconnects (which bounds its
+    /// reconnections itself).
+    private let attemptLimit: Int
 
     private let request: URLRequest
     private let method: HTTPMethod
@@ -56,7 +59,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     package init(
         request: URLRequest, method: HTTPMethod, interceptors: [any RequestInterceptor], policy: RetryPolicy,
         isCancelled: @escaping @Sendable () -> Bool, usesPolicyQueue: Bool,
-        waitsBetweenAttempts: Bool = true, send: @escaping Send,
+        waitsBetweenAttempts: Bool = true, attemptLimit: Int = RequestAttempts.attemptLimit,
+        send: @escaping Send,
         finish: @escaping (Result<Success, NetworkError>) -> Void
     ) {
         self.request = request
@@ -66,6 +70,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         self.isCancelled = isCancelled
         self.usesPolicyQueue = usesPolicyQueue
         self.waitsBetweenAttempts = waitsBetweenAttempts
+        self.attemptLimit = attemptLimit
         hookTimeout = usesPolicyQueue ? request.timeoutInterval : nil
         self.send = send
         self.finish = finish
@@ -133,7 +138,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
             defer { errors.append(error) }
             return FailedAttempt(request: sent, error: error, number: errors.count + 1, earlierErrors: errors)
         }
-        guard failed.number < Self.attemptLimit else { return finish(.failure(error)) }
+        guard failed.number < attemptLimit else { return finish(.failure(error)) }
         let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout) { [self] in
             finish(.failure(.timedOut))
         }

@@ -32,6 +32,9 @@ import Foundation
         private var finished = 0
         private var bypasses = 0
         private var holders = 0
+        /// Streams whose consumer is behind: while any is, libcurl's thread waits at `addOperation`
+        /// however short the queue, and without the stall timeout (the queue itself runs freely).
+        private var closedGates = 0
 
         override init() {
             super.init()
@@ -42,7 +45,11 @@ import Foundation
             condition.withLock {
                 var progressMark = finished
                 var deadline = Date(timeIntervalSinceNow: Self.stallTimeout)
-                while queued >= Self.limit, bypasses == 0, holders > 0 {
+                while bypasses == 0, closedGates > 0 || (queued >= Self.limit && holders > 0) {
+                    if closedGates > 0 {
+                        condition.wait()
+                        continue
+                    }
                     if !condition.wait(until: deadline) {
                         guard finished != progressMark else { break }
                         progressMark = finished
@@ -54,6 +61,30 @@ import Foundation
             super.addOperation {
                 block()
                 self.operationFinished()
+            }
+        }
+
+        /// Adds the layer's own operation (a stop, a deadline sweep), which never waits: only
+        /// FoundationNetworking's, from libcurl's thread, are held back. A caller on the callback queue
+        /// must never wait for a stream's consumer, which may be that very queue.
+        func enqueue(_ block: @escaping @Sendable () -> Void) {
+            condition.withLock { queued += 1 }
+            super.addOperation {
+                block()
+                self.operationFinished()
+            }
+        }
+
+        /// A stream's consumer fell behind: libcurl's thread waits until ``openGate()``.
+        func closeGate() {
+            condition.withLock { closedGates += 1 }
+        }
+
+        /// That consumer caught up, or its stream ended.
+        func openGate() {
+            condition.withLock {
+                closedGates -= 1
+                condition.broadcast()
             }
         }
 
@@ -102,6 +133,14 @@ import Foundation
         func releaseBackPressure() {}
 
         func withoutWaiting<T>(_ body: () -> T) -> T { body() }
+
+        func enqueue(_ block: @escaping @Sendable () -> Void) {
+            addOperation(block)
+        }
+
+        func closeGate() {}
+
+        func openGate() {}
     }
 #endif
 

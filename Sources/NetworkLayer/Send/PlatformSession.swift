@@ -72,4 +72,25 @@ enum PlatformSession {
             }
         #endif
     }
+
+    /// Stops reading a stream's reply while its consumer is behind (delegate queue). On Linux a data
+    /// task can't be suspended mid-reply (resuming sends the request again), so libcurl's thread is held
+    /// at the delegate queue's gate, which holds back the streams session's other transfers too. On
+    /// Apple platforms the task is suspended.
+    static func pauseReading(task: URLSessionTask, on queue: BackPressureQueue) {
+        #if canImport(FoundationNetworking)
+            queue.closeGate()
+        #else
+            task.suspend()
+        #endif
+    }
+
+    /// Reads on after ``pauseReading(task:on:)`` (delegate queue); `task` is `nil` once it has ended.
+    static func resumeReading(task: URLSessionTask?, on queue: BackPressureQueue) {
+        #if canImport(FoundationNetworking)
+            queue.openGate()
+        #else
+            task?.resume()
+        #endif
+    }
 }

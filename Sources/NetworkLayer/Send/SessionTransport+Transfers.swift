@@ -13,6 +13,9 @@ enum TransportRoute: Sendable {
     case download(DownloadJob, limit: Int, progress: ProgressReporter?)
     /// An upload: the body streamed from memory or disk; the reply in memory, up to `limit` bytes.
     case upload(UploadBody, limit: Int, progress: ProgressReporter?)
+    /// A stream: a 2xx reply parsed and delivered as it arrives, with no size limit; an error reply in
+    /// memory.
+    case stream(any StreamRoute)
 
     /// The body bytes an attempt sends, for metrics; `nil` when it is the request's `httpBody`.
     var bodyLength: Int64? {
@@ -29,6 +32,8 @@ extension TransportRoute {
             return MemorySink(limit: limit, method: request.httpMethod)
         case .download(let job, let limit, let progress):
             return FileSink(job: job, request: request, errorBodyLimit: limit, progress: progress)
+        case .stream(let route):
+            return route.makeSink(for: request)
         }
     }
 

@@ -13,6 +13,8 @@ final class SessionTransport: Sendable {
     /// The session `NetworkLayer()` uses. Creating and tearing down sessions crashes libcurl under load
     /// on Linux, so layers without their own configuration share this one and never invalidate it.
     static let shared = SessionTransport(configuration: .default)
+    /// The session streams of layers without their own configuration share, for the same reason.
+    static let sharedStreams = SessionTransport(configuration: .default)
 
     let session: URLSession
     /// The session's delegate; tests watch it to see that an owned session was invalidated.
@@ -33,7 +35,7 @@ final class SessionTransport: Sendable {
         delegateQueue = BackPressureQueue()
         delegateQueue.name = "NetworkLayer.SessionTransport"
         let queue = delegateQueue
-        clock = DeadlineClock(label: "NetworkLayer.SessionTransport.deadlines") { queue.addOperation($0) }
+        clock = DeadlineClock(label: "NetworkLayer.SessionTransport.deadlines") { queue.enqueue($0) }
         refusal = PlatformSession.unsupported(configuration)
         session = URLSession(
             configuration: Self.safeConfiguration(from: refusal == nil ? configuration : .ephemeral),

@@ -14,7 +14,7 @@ import Foundation
 /// against the task's completion and against a redirect being answered: that is what keeps
 /// FoundationNetworking's traps out of reach (see ``SessionDelegate``). Everything is set up before the
 /// task resumes, and a stop from elsewhere arrives as an operation on the delegate queue.
-final class Transfer: Expiring, @unchecked Sendable {
+final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     typealias Completion = @Sendable (TransferResult) -> Void
 
     /// The requesting layer's rules for following redirects; layers sharing a session may differ.
@@ -34,6 +34,8 @@ final class Transfer: Expiring, @unchecked Sendable {
     private var lastActivity: UInt64
     private var holdsBackPressure = false
     private var restarting = false
+    /// Reading is paused for a stream whose consumer is behind.
+    private var isPaused = false
 
     /// - Parameters:
     ///   - request: What to send; its `timeoutInterval` is the idle timeout.
@@ -52,6 +54,7 @@ final class Transfer: Expiring, @unchecked Sendable {
         self.completion = completion
         idleTimeout = request.timeoutInterval
         lastActivity = DispatchTime.now().uptimeNanoseconds
+        sink.attach(self)
     }
 
     /// Starts the transfer, where the request is sent from (the caller's thread, the policy queue or,
@@ -62,7 +65,7 @@ final class Transfer: Expiring, @unchecked Sendable {
             begin(prepared)
         case .failure(let error):
             stopReason = error
-            transport.delegateQueue.addOperation { self.finish(with: nil, response: nil) }
+            transport.delegateQueue.enqueue { self.finish(with: nil, response: nil) }
         }
     }
 
@@ -84,7 +87,10 @@ final class Transfer: Expiring, @unchecked Sendable {
     /// When the transfer times out unless data moves first; `nil` once it is stopped or over.
     var deadline: DispatchTime? {
         guard completion != nil, stopReason == nil else { return nil }
-        return DispatchTime(uptimeNanoseconds: lastActivity) + idleTimeout
+        let timeout = response == nil ? idleTimeout : sink.bodyIdleTimeout ?? idleTimeout
+        // A consumer that is behind isn't the server being idle.
+        if isPaused { return .now() + timeout }
+        return DispatchTime(uptimeNanoseconds: lastActivity) + timeout
     }
 
     /// The idle deadline passed without data moving (the session's deadline sweep, delegate queue).
@@ -101,6 +107,10 @@ final class Transfer: Expiring, @unchecked Sendable {
         self.response = response
         switch sink.open(response) {
         case .accept:
+            if let bodyTimeout = sink.bodyIdleTimeout, bodyTimeout < idleTimeout {
+                // The clock is armed for the request's timeout: bring it forward.
+                transport.clock.register(self, deadline: .now() + bodyTimeout)
+            }
             if sink.needsBackPressure && !holdsBackPressure {
                 holdsBackPressure = true
                 transport.delegateQueue.holdBackPressure()
@@ -165,6 +175,10 @@ final class Transfer: Expiring, @unchecked Sendable {
             return begin(request)
         }
         self.completion = nil
+        if isPaused {
+            isPaused = false
+            PlatformSession.resumeReading(task: nil, on: transport.delegateQueue)
+        }
         if holdsBackPressure {
             holdsBackPressure = false
             transport.delegateQueue.releaseBackPressure()
@@ -185,6 +199,11 @@ final class Transfer: Expiring, @unchecked Sendable {
         guard completion != nil else { return }
         if stopReason == nil { stopReason = reason ?? URLError(.cancelled) }
         guard let task else { return }
+        if isPaused {
+            // Held back, libcurl's thread couldn't report the cancel.
+            isPaused = false
+            PlatformSession.resumeReading(task: task, on: transport.delegateQueue)
+        }
         if holdsBackPressure, reason?.code == .dataLengthExceedsMaximum {
             // The body pours in faster than it is drained. The cancel waits for libcurl's thread, which
             // yields only once it has read the socket empty: cancelling here would block the delegate
@@ -201,7 +220,24 @@ final class Transfer: Expiring, @unchecked Sendable {
 
     /// Stops the transfer from any thread: the stop itself runs on the delegate queue.
     func stopFromAnyThread(because reason: URLError?) {
-        transport.delegateQueue.addOperation { self.stop(because: reason) }
+        transport.delegateQueue.enqueue { self.stop(because: reason) }
+    }
+
+    // MARK: - Flow (a stream's consumer falling behind)
+
+    func pauseReading() {
+        guard completion != nil, !isPaused, let task else { return }
+        isPaused = true
+        PlatformSession.pauseReading(task: task, on: transport.delegateQueue)
+    }
+
+    func resumeReading() {
+        transport.delegateQueue.enqueue {
+            guard self.isPaused else { return }
+            self.isPaused = false
+            self.touch()
+            PlatformSession.resumeReading(task: self.task, on: self.transport.delegateQueue)
+        }
     }
 
     /// libcurl's "transfer closed with N bytes remaining" arrives as an unknown error (-1): it is a lost

@@ -28,6 +28,20 @@ protocol TransferSink: AnyObject {
     /// Whether the reply may arrive faster than the delegate queue drains it: FoundationNetworking is
     /// then held back (see ``BackPressureQueue``). Read after ``open(_:)`` accepted a reply.
     var needsBackPressure: Bool { get }
+    /// How long the body may go without data once the response head arrived; `nil` keeps the request's
+    /// timeout. A stream sets its own idle timeout between events.
+    var bodyIdleTimeout: TimeInterval? { get }
+    /// The transfer this sink belongs to, for a sink that holds the connection back (a stream whose
+    /// consumer is behind). Held weakly.
+    func attach(_ flow: any TransferFlow)
+}
+
+/// What a sink may ask of its transfer: to stop reading the connection for a while.
+protocol TransferFlow: AnyObject, Sendable {
+    /// Stops reading the reply until ``resumeReading()`` (delegate queue).
+    func pauseReading()
+    /// Reads on, from any thread.
+    func resumeReading()
 }
 
 /// What a sink makes of a response head.
@@ -43,6 +57,8 @@ enum SinkDecision {
 extension TransferSink {
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError> { .success(request) }
     func restartRequest() -> URLRequest? { nil }
+    var bodyIdleTimeout: TimeInterval? { nil }
+    func attach(_ flow: any TransferFlow) {}
 }
 
 /// The reply in memory, up to a limit: every ordinary request, and an upload's reply.

@@ -32,6 +32,9 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
     private var storedHeldQueue: DispatchQueue?
     /// Tells the layer's monitors that the request was cancelled, when a cancel replaces a delivery.
     private var reportCancel: (() -> Void)?
+    /// Cancelled after the request was recorded but before its reply was scheduled: the reply, when it
+    /// comes, is delivered as `.cancelled`, as the real layer's cancel wins over a reply not yet delivered.
+    private var cancelledBeforeReply = false
 
     private enum Phase {
         case idle
@@ -80,7 +83,9 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
                 // The cancellation takes the hold's place; `claimHold()` now finds nothing to release.
                 phase = .idle
                 return (cancels == 1, true, storedHeldQueue)
-            case .idle, .delivered:
+            case .idle:
+                cancelledBeforeReply = true
+            case .delivered:
                 break
             }
             return (cancels == 1, false, nil)
@@ -123,6 +128,7 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
         report: ((Result<Value, NetworkError>) -> Void)? = nil
     ) {
         let delivery: () -> Void
+        let result = lock.withLock { cancelledBeforeReply } ? .failure(.cancelled) : result
         switch result {
         case .success(let value):
             delivery = {

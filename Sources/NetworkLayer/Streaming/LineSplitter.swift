@@ -1,0 +1,67 @@
+import Foundation
+
+/// Cuts a byte stream into lines as its chunks arrive: a line ends at CRLF, LF or CR, and a CRLF split
+/// between two chunks is still one line end. Shared by server-sent events and JSON Lines.
+///
+/// Owned by one transfer, on the session's delegate queue.
+struct LineSplitter {
+    /// The longest line kept; a longer one fails the stream instead of growing memory.
+    let maximumLineLength: Int
+    private var pending: [UInt8] = []
+    /// The last chunk ended in CR: an LF opening the next one belongs to it.
+    private var skipsLineFeed = false
+
+    init(maximumLineLength: Int) {
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// The lines `chunk` completes, in order, each without its line end; `nil` when one is too long.
+    mutating func lines(in chunk: Data) -> [ArraySlice<UInt8>]? {
+        var lines: [ArraySlice<UInt8>] = []
+        var bytes = [UInt8](chunk)
+        var start = 0
+        if skipsLineFeed, bytes.first == 0x0A { start = 1 }
+        skipsLineFeed = false
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x0A || byte == 0x0D else {
+                index += 1
+                continue
+            }
+            if pending.isEmpty {
+                lines.append(bytes[start..<index])
+            } else {
+                pending.append(contentsOf: bytes[start..<index])
+                lines.append(pending[...])
+                pending = []
+            }
+            if byte == 0x0D {
+                if index + 1 < bytes.count {
+                    if bytes[index + 1] == 0x0A { index += 1 }
+                } else {
+                    skipsLineFeed = true
+                }
+            }
+            index += 1
+            start = index
+        }
+        if start < bytes.count {
+            if pending.isEmpty, start == 0 {
+                swap(&pending, &bytes)
+            } else {
+                pending.append(contentsOf: bytes[start...])
+            }
+        }
+        if lines.contains(where: { $0.count > maximumLineLength }) || pending.count > maximumLineLength {
+            return nil
+        }
+        return lines
+    }
+
+    /// What is left after the last line end when the stream ends: a last line without its line end.
+    mutating func remainder() -> ArraySlice<UInt8>? {
+        defer { pending = [] }
+        return pending.isEmpty ? nil : pending[...]
+    }
+}

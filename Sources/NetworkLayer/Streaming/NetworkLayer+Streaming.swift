@@ -1,0 +1,94 @@
+import Foundation
+
+extension NetworkLayer {
+    /// The pipeline behind ``stream(_:as:options:eventHandler:completionHandler:)``: the request goes
+    /// through ``perform(_:stream:successHandler:errorHandler:)`` with a stream route, and its elements
+    /// go to `eventHandler` on the callback queue, or straight to an `async` stream's buffer.
+    func performStream<Element>(
+        _ request: NetworkRequest<Data>, as format: StreamFormat<Element>, options: ServerSentEventsOptions?,
+        eventHandler: @escaping (Element) -> Void,
+        completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
+    ) -> NetworkTask {
+        var request = request
+        let options = options ?? request.streamOptions ?? .default
+        if let accept = format.kind.accept,
+            !request.headers.keys.contains(where: { $0.lowercased() == "accept" })
+        {
+            request.headers["Accept"] = accept
+        }
+        let state = StreamState()
+        let buffer = request.streamConsumer as? AsyncStreamBuffer<Element>
+        let queue = buffer == nil ? callbackQueue : AsyncStreamBuffer<Element>.completionQueue
+        let delivery = StreamDelivery<Element>(
+            consumer: buffer.map { buffer in buffer.append } ?? Self.handing(to: eventHandler, on: queue))
+        let reconnects = format.kind == .serverSentEvents && (options.reconnects ?? (request.method == .get))
+        let context = StreamParserContext(
+            decoder: UncheckedSendable(value: decoder), maximumEventSize: max(1, options.maximumEventSize),
+            state: state)
+        let channel = StreamChannel(
+            format: format, context: context, delivery: delivery,
+            acceptableContentTypes: request.acceptableContentTypes, reconnects: reconnects,
+            idleTimeout: options.idleTimeout,
+            errorBodyLimit: request.maximumResponseSize ?? maximumResponseSize)
+        let setup = StreamSetup(
+            route: channel,
+            reconnection: StreamReconnection(
+                state: state, options: options,
+                maximumDelay: (request.retryPolicy ?? retryPolicy).maximumDelay, reconnects: reconnects),
+            callbackQueue: queue, state: state)
+        let task = perform(
+            request, stream: setup,
+            successHandler: { response in
+                // Elements queued behind the completion are dropped: none may follow it.
+                delivery.close()
+                completionHandler(
+                    .success(
+                        StreamSummary(
+                            statusCode: response.statusCode, headers: response.headers, url: response.url,
+                            eventCount: state.eventCount, byteCount: state.byteCount,
+                            reconnectCount: state.reconnectCount,
+                            lastEventID: state.lastEventID.isEmpty ? nil : state.lastEventID,
+                            metrics: response.metrics)))
+            },
+            errorHandler: { error in
+                delivery.close()
+                completionHandler(.failure(error))
+            })
+        return StreamTask(task) { delivery.close() }
+    }
+
+    /// A consumer that runs `eventHandler` for each element on `queue`, in order, until the delivery
+    /// closes, and then reports the batch consumed.
+    private static func handing<Element>(
+        to eventHandler: @escaping (Element) -> Void, on queue: DispatchQueue
+    ) -> StreamDelivery<Element>.Consumer {
+        // The handler is not Sendable: it runs only on `queue` (see UncheckedSendable).
+        let handler = UncheckedSendable(value: eventHandler)
+        return { batch, receipt in
+            let batch = UncheckedSendable(value: batch)
+            queue.async {
+                for element in batch.value {
+                    guard receipt.isWanted() else { break }
+                    handler.value(element)
+                }
+                receipt.consumed()
+            }
+        }
+    }
+}
+
+/// A stream's task: a cancel stops its elements at once, before the request itself is stopped.
+final class StreamTask: NetworkTask {
+    private let request: any NetworkTask
+    private let stopElements: @Sendable () -> Void
+
+    init(_ request: any NetworkTask, stopElements: @escaping @Sendable () -> Void) {
+        self.request = request
+        self.stopElements = stopElements
+    }
+
+    func cancel() {
+        stopElements()
+        request.cancel()
+    }
+}

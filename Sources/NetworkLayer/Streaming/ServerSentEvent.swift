@@ -1,0 +1,43 @@
+import Foundation
+
+/// One event of a `text/event-stream` reply, as the WHATWG HTML standard's event-stream parsing
+/// dispatches it.
+public struct ServerSentEvent: Sendable, Hashable {
+    /// The event's type: its `event:` field, or `"message"` when it had none.
+    public var event: String
+    /// The event's `data:` lines, joined by line feeds.
+    public var data: String
+    /// The last event ID at this event: set by this event's `id:` field or an earlier one, and sent back
+    /// as `Last-Event-ID` when the stream reconnects; `nil` when none was set (or it was set empty).
+    public var id: String?
+    /// The reconnection time this event's `retry:` field set, in seconds; `nil` when it had none.
+    public var retry: TimeInterval?
+
+    /// An event with these fields: what a test double or a scripted server sends.
+    ///
+    /// - Parameters:
+    ///   - event: The event's type; `"message"` by default.
+    ///   - data: The event's data.
+    ///   - id: The last event ID at this event.
+    ///   - retry: The reconnection time the event set, in seconds.
+    public init(event: String = "message", data: String, id: String? = nil, retry: TimeInterval? = nil) {
+        self.event = event
+        self.data = data
+        self.id = id
+        self.retry = retry
+    }
+}
+
+extension ServerSentEvent {
+    /// The event in the wire format a server writes: each field on its own line, ending in a blank line.
+    /// Test servers use it; parsing it gives back this event.
+    public var wireFormat: String {
+        var text = event == "message" ? "" : "event: \(event)\n"
+        if let id { text += "id: \(id)\n" }
+        if let retry { text += "retry: \(Int((retry * 1000).rounded()))\n" }
+        for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
+            text += "data: \(line)\n"
+        }
+        return text + "\n"
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where a streamed reply goes: a 2xx reply of the right type through its format's parser to the
+/// stream's delivery, as it arrives, with no limit on its size; any other reply in memory, up to the
+/// layer's limit, to fail with its body as every request does.
+///
+/// One per connection; on the session's delegate queue (see ``TransferSink``).
+final class StreamSink<Element>: TransferSink {
+    private let parser: StreamParser<Element>
+    private let delivery: StreamDelivery<Element>
+    private let state: StreamState
+    private let acceptableContentTypes: [String]?
+    /// A server-sent event stream that reconnects: its clean end is a lost connection, to reconnect.
+    private let endIsLostConnection: Bool
+    private let errorBody: MemorySink
+    let bodyIdleTimeout: TimeInterval?
+    private weak var flow: (any TransferFlow)?
+    private var isStreaming = false
+    private var failure: NetworkError?
+    private var bytes = 0
+    private(set) var needsBackPressure = false
+
+    init(
+        parser: StreamParser<Element>, delivery: StreamDelivery<Element>, state: StreamState,
+        acceptableContentTypes: [String]?, endIsLostConnection: Bool, idleTimeout: TimeInterval?,
+        errorBodyLimit: Int, method: String?
+    ) {
+        self.parser = parser
+        self.delivery = delivery
+        self.state = state
+        self.acceptableContentTypes = acceptableContentTypes
+        self.endIsLostConnection = endIsLostConnection
+        bodyIdleTimeout = idleTimeout
+        errorBody = MemorySink(limit: errorBodyLimit, method: method)
+    }
+
+    func attach(_ flow: any TransferFlow) {
+        self.flow = flow
+    }
+
+    func open(_ response: URLResponse) -> SinkDecision {
+        let http = response as? HTTPURLResponse
+        let status = http?.statusCode ?? 0
+        let type = http?.value(forHTTPHeaderField: "Content-Type")
+        let typeMatches =
+            acceptableContentTypes.map { types in type.map { MediaType.matches($0, anyOf: types) } ?? false }
+            ?? true
+        // 204 is a server's way to say "no stream" (and to stop reconnecting).
+        guard (200..<300).contains(status), status != 204, typeMatches else {
+            return errorBody.open(response)
+        }
+        isStreaming = true
+        // A stream is as long as the server likes: libcurl is held back whenever the delegate queue lags.
+        needsBackPressure = true
+        return .accept
+    }
+
+    func write(_ data: Data) -> URLError? {
+        guard isStreaming else { return errorBody.write(data) }
+        bytes += data.count
+        do throws(NetworkError) {
+            hand(try parser.parse(data), bytes: data.count)
+            return nil
+        } catch {
+            failure = error
+            return URLError(.cancelled)
+        }
+    }
+
+    private func hand(_ batch: [(Element, Int)], bytes: Int) {
+        state.received(bytes: bytes, events: batch.count)
+        let flow = flow
+        delivery.deliver(batch, pause: { flow?.pauseReading() }, resume: { flow?.resumeReading() })
+    }
+
+    func discard() {
+        errorBody.discard()
+    }
+
+    func close(failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?) -> TransferResult {
+        var failure: (any Error)? = self.failure ?? failure
+        if isStreaming, failure == nil {
+            do throws(NetworkError) {
+                hand(try parser.end(), bytes: 0)
+            } catch {
+                failure = error
+            }
+        }
+        if isStreaming, failure == nil, endIsLostConnection {
+            failure = URLError(
+                .networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: "The server ended the stream."])
+        }
+        var result = errorBody.close(failure: failure, response: response, respondedAt: respondedAt)
+        result.storedBytes = Int64(bytes)
+        return result
+    }
+}
+
+/// A route's stream: makes each connection's sink. Shared by every attempt of one stream.
+final class StreamChannel<Element>: StreamRoute, @unchecked Sendable {
+    let format: StreamFormat<Element>
+    let context: StreamParserContext
+    let delivery: StreamDelivery<Element>
+    let acceptableContentTypes: [String]?
+    let reconnects: Bool
+    let idleTimeout: TimeInterval?
+    let errorBodyLimit: Int
+
+    init(
+        format: StreamFormat<Element>, context: StreamParserContext, delivery: StreamDelivery<Element>,
+        acceptableContentTypes: [String]?, reconnects: Bool, idleTimeout: TimeInterval?, errorBodyLimit: Int
+    ) {
+        self.format = format
+        self.context = context
+        self.delivery = delivery
+        self.acceptableContentTypes = acceptableContentTypes
+        self.reconnects = reconnects
+        self.idleTimeout = idleTimeout
+        self.errorBodyLimit = errorBodyLimit
+    }
+
+    func makeSink(for request: URLRequest) -> any TransferSink {
+        StreamSink(
+            parser: format.makeParser(context), delivery: delivery, state: context.state,
+            acceptableContentTypes: acceptableContentTypes,
+            endIsLostConnection: reconnects && format.kind == .serverSentEvents, idleTimeout: idleTimeout,
+            errorBodyLimit: errorBodyLimit, method: request.httpMethod)
+    }
+}
+
+/// A stream, as a ``TransportRoute`` sees it: whatever its elements are.
+protocol StreamRoute: Sendable {
+    func makeSink(for request: URLRequest) -> any TransferSink
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// How a stream ended well: what its completion handler receives after the last event.
+public struct StreamSummary: Sendable {
+    /// The status code of the last connection's reply.
+    public let statusCode: Int
+    /// The header fields of the last connection's reply.
+    public let headers: ResponseHeaders
+    /// The URL of the last connection's reply, after redirects.
+    public let url: URL?
+    /// How many elements (events, lines or chunks) were delivered, over every connection.
+    public let eventCount: Int
+    /// Body bytes received, over every connection (after gzip inflation).
+    public let byteCount: Int
+    /// How many times the stream reconnected.
+    public let reconnectCount: Int
+    /// The last event ID a server-sent event stream set, if any: what a later stream may send back as
+    /// `Last-Event-ID` to resume.
+    public let lastEventID: String?
+    /// What the stream cost, measured by the layer; `nil` from a test double that gave none.
+    public let metrics: RequestMetrics?
+
+    /// A summary with these values; test doubles make them.
+    ///
+    /// - Parameters:
+    ///   - statusCode: The last reply's status code.
+    ///   - headers: The last reply's header fields.
+    ///   - url: The last reply's URL.
+    ///   - eventCount: Elements delivered.
+    ///   - byteCount: Body bytes received.
+    ///   - reconnectCount: Reconnections made.
+    ///   - lastEventID: The last event ID set, if any.
+    ///   - metrics: What the stream cost.
+    public init(
+        statusCode: Int = 200, headers: ResponseHeaders = ResponseHeaders([:]), url: URL? = nil,
+        eventCount: Int, byteCount: Int, reconnectCount: Int = 0, lastEventID: String? = nil,
+        metrics: RequestMetrics? = nil
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.url = url
+        self.eventCount = eventCount
+        self.byteCount = byteCount
+        self.reconnectCount = reconnectCount
+        self.lastEventID = lastEventID
+        self.metrics = metrics
+    }
+}
+
+/// What one stream knows across its connections: counts, the last event ID and the server's
+/// reconnection time. Written on the delegate queue, read by the reconnection logic on the policy queue
+/// and by the completion: hence its lock.
+final class StreamState: Sendable {
+    private struct Counts {
+        var events = 0
+        var bytes = 0
+        var reconnects = 0
+        /// Reconnections since the last event.
+        var reconnectsInARow = 0
+        var lastEventID = ""
+        var retry: TimeInterval?
+    }
+
+    private let counts = Locked(Counts())
+
+    var lastEventID: String { counts.withLock { $0.lastEventID } }
+    var retry: TimeInterval? { counts.withLock { $0.retry } }
+    var eventCount: Int { counts.withLock { $0.events } }
+    var byteCount: Int { counts.withLock { $0.bytes } }
+    var reconnectCount: Int { counts.withLock { $0.reconnects } }
+
+    func record(lastEventID: String, retry: TimeInterval?) {
+        counts.withLock {
+            $0.lastEventID = lastEventID
+            if let retry { $0.retry = retry }
+        }
+    }
+
+    func received(bytes: Int, events: Int) {
+        counts.withLock {
+            $0.bytes += bytes
+            $0.events += events
+            if events > 0 { $0.reconnectsInARow = 0 }
+        }
+    }
+
+    /// Takes one reconnection, unless `maximum` were made in a row without an event between them.
+    func claimReconnect(maximum: Int) -> Bool {
+        counts.withLock {
+            guard $0.reconnectsInARow < maximum else { return false }
+            $0.reconnectsInARow += 1
+            $0.reconnects += 1
+            return true
+        }
+    }
+}
