@@ -204,12 +204,14 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             isPaused = false
             PlatformSession.resumeReading(task: task, on: transport.delegateQueue)
         }
-        if holdsBackPressure, reason?.code == .dataLengthExceedsMaximum {
-            // The body pours in faster than it is drained. The cancel waits for libcurl's thread, which
-            // yields only once it has read the socket empty: cancelling here would block the delegate
-            // queue while that thread reads on into queued operations (175–265 MB for a gzip bomb).
-            // Instead the cancel waits elsewhere, and libcurl is no longer held back: the delegate queue
-            // drops every chunk as it comes, so libcurl soon outpaces the server and the cancel lands.
+        if holdsBackPressure {
+            // The body may pour in faster than it is drained (a gzip bomb, an endless stream). The cancel
+            // waits for libcurl's thread, which yields only once it has read the socket empty: cancelling
+            // here would block the delegate queue while that thread reads on into queued operations
+            // (175–265 MB for a gzip bomb), or for good against a fast endless stream. Instead the cancel
+            // waits elsewhere, and libcurl is no longer held back: the delegate queue drops every chunk as
+            // it comes, so libcurl soon outpaces the server and the cancel lands. A body is arriving, so
+            // no redirect can race the cancel.
             holdsBackPressure = false
             transport.delegateQueue.releaseBackPressure()
             DispatchQueue.global(qos: .userInitiated).async { task.cancel() }

@@ -17,6 +17,8 @@ struct LineSplitter {
 
     /// The lines `chunk` completes, in order, each without its line end; `nil` when one is too long.
     mutating func lines(in chunk: Data) -> [ArraySlice<UInt8>]? {
+        // An empty chunk must not forget a CR that ended the last one.
+        guard !chunk.isEmpty else { return [] }
         var lines: [ArraySlice<UInt8>] = []
         var bytes = [UInt8](chunk)
         var start = 0

@@ -31,6 +31,9 @@ extension NetworkLayer {
 /// The elements of a streamed reply, as an `AsyncSequence`: see
 /// ``NetworkLayer/stream(_:as:options:)``. Iterate it once.
 public struct NetworkStream<Element: Sendable>: AsyncSequence, Sendable {
+    /// What iterating it throws.
+    public typealias Failure = NetworkError
+
     private let start: @Sendable (AsyncStreamBuffer<Element>) -> NetworkTask
 
     init(
@@ -49,12 +52,16 @@ public struct NetworkStream<Element: Sendable>: AsyncSequence, Sendable {
         }
     }
 
+    /// The iterator; the request starts with its first `next()`.
     public func makeAsyncIterator() -> Iterator {
         Iterator(buffer: AsyncStreamBuffer(start: start))
     }
 
     /// Takes the stream's elements one at a time.
     public struct Iterator: AsyncIteratorProtocol {
+        /// What `next()` throws.
+        public typealias Failure = NetworkError
+
         private let buffer: AsyncStreamBuffer<Element>
         private let cancelOnRelease: CancelOnRelease
 
