@@ -11,7 +11,7 @@ final class ServerSentEventParserTests: XCTestCase {
     ) throws -> (events: [ServerSentEvent], parser: ServerSentEventParser) {
         var parser = ServerSentEventParser(maximumEventSize: maximumEventSize, lastEventID: lastEventID)
         var events: [ServerSentEvent] = []
-        for chunk in chunks { events += try parser.events(in: chunk) }
+        for chunk in chunks { try parser.events(in: chunk, into: &events) }
         return (events, parser)
     }
 
@@ -171,8 +171,8 @@ final class ServerSentEventParserTests: XCTestCase {
 
     func testTheLineSplitterKeepsACRLFSplitAcrossChunksAsOneEnd() {
         var lines = LineSplitter(maximumLineLength: 100)
-        let first = lines.lines(in: Data("a\r".utf8))?.map { Array($0) }
-        let second = lines.lines(in: Data("\nb\n".utf8))?.map { Array($0) }
+        let first = lines.lines(in: Data("a\r".utf8)).lines.map { Array($0) }
+        let second = lines.lines(in: Data("\nb\n".utf8)).lines.map { Array($0) }
         XCTAssertEqual(first, [Array("a".utf8)])
         XCTAssertEqual(second, [Array("b".utf8)])
         XCTAssertNil(lines.remainder())
@@ -180,8 +180,8 @@ final class ServerSentEventParserTests: XCTestCase {
 
     func testTheLineSplitterHandsBackALastLineWithoutItsEnd() {
         var lines = LineSplitter(maximumLineLength: 100)
-        XCTAssertEqual(lines.lines(in: Data("{\"a\":1}\n{\"a\"".utf8))?.count, 1)
-        XCTAssertEqual(lines.lines(in: Data(":2}".utf8))?.count, 0)
+        XCTAssertEqual(lines.lines(in: Data("{\"a\":1}\n{\"a\"".utf8)).lines.count, 1)
+        XCTAssertEqual(lines.lines(in: Data(":2}".utf8)).lines.count, 0)
         XCTAssertEqual(lines.remainder().map { Array($0) }, Array("{\"a\":2}".utf8))
     }
 }

@@ -15,10 +15,11 @@ struct LineSplitter {
         self.maximumLineLength = maximumLineLength
     }
 
-    /// The lines `chunk` completes, in order, each without its line end; `nil` when one is too long.
-    mutating func lines(in chunk: Data) -> [ArraySlice<UInt8>]? {
+    /// The lines `chunk` completes, in order, each without its line end; when one is too long, the lines
+    /// before it and `overflow`.
+    mutating func lines(in chunk: Data) -> (lines: [ArraySlice<UInt8>], overflow: Bool) {
         // An empty chunk must not forget a CR that ended the last one.
-        guard !chunk.isEmpty else { return [] }
+        guard !chunk.isEmpty else { return ([], false) }
         var lines: [ArraySlice<UInt8>] = []
         var bytes = [UInt8](chunk)
         var start = 0
@@ -55,10 +56,10 @@ struct LineSplitter {
                 pending.append(contentsOf: bytes[start...])
             }
         }
-        if lines.contains(where: { $0.count > maximumLineLength }) || pending.count > maximumLineLength {
-            return nil
+        if let tooLong = lines.firstIndex(where: { $0.count > maximumLineLength }) {
+            return (Array(lines[..<tooLong]), true)
         }
-        return lines
+        return (lines, pending.count > maximumLineLength)
     }
 
     /// What is left after the last line end when the stream ends: a last line without its line end.

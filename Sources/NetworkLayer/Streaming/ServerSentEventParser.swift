@@ -34,24 +34,24 @@ struct ServerSentEventParser {
         idBuffer = lastEventID
     }
 
-    /// The events `chunk` completes, in order.
-    mutating func events(in chunk: Data) throws(StreamLimitError) -> [ServerSentEvent] {
+    /// Appends the events `chunk` completes to `events`, in order; throws once a line or an event is too
+    /// long, after appending those before it.
+    mutating func events(in chunk: Data, into events: inout [ServerSentEvent]) throws(StreamLimitError) {
         var chunk = chunk
         if atStart {
             // The byte order mark may itself arrive split over chunks.
             startBytes.append(contentsOf: chunk)
             let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-            if startBytes.count < 3, bom.starts(with: startBytes) { return [] }
+            if startBytes.count < 3, bom.starts(with: startBytes) { return }
             atStart = false
             chunk = Data(startBytes.starts(with: bom) ? startBytes.dropFirst(3) : startBytes[...])
             startBytes = []
         }
-        guard let complete = lines.lines(in: chunk) else { throw StreamLimitError(limit: maximumEventSize) }
-        var events: [ServerSentEvent] = []
-        for line in complete {
+        let complete = lines.lines(in: chunk)
+        for line in complete.lines {
             if let event = try process(line) { events.append(event) }
         }
-        return events
+        if complete.overflow { throw StreamLimitError(limit: maximumEventSize) }
     }
 
     private mutating func process(_ line: ArraySlice<UInt8>) throws(StreamLimitError) -> ServerSentEvent? {

@@ -14,7 +14,7 @@ public struct StreamFormat<Element>: Sendable {
     /// What kind of stream it is: the media type asked for in `Accept`, and whether reconnection applies.
     let kind: Kind
     /// A parser for one connection of the stream.
-    let makeParser: @Sendable (StreamParserContext) -> StreamParser<Element>
+    package let makeParser: @Sendable (StreamParserContext) -> StreamParser<Element>
 
     enum Kind: Sendable {
         case serverSentEvents
@@ -38,16 +38,18 @@ extension StreamFormat where Element == ServerSentEvent {
         StreamFormat(kind: .serverSentEvents) { context in
             var parser = ServerSentEventParser(
                 maximumEventSize: context.maximumEventSize, lastEventID: context.state.lastEventID)
-            return StreamParser { chunk throws(NetworkError) in
-                do {
-                    let events = try parser.events(in: chunk)
-                    context.state.record(lastEventID: parser.lastEventID, retry: parser.reconnectionTime)
-                    return events.map { ($0, $0.data.utf8.count) }
+            return StreamParser { chunk in
+                var events: [ServerSentEvent] = []
+                var failure: NetworkError?
+                do throws(StreamLimitError) {
+                    try parser.events(in: chunk, into: &events)
                 } catch {
-                    throw context.tooLarge()
+                    failure = context.tooLarge()
                 }
+                context.state.record(lastEventID: parser.lastEventID, retry: parser.reconnectionTime)
+                return StreamBatch(events.map { ($0, $0.data.utf8.count) }, failure: failure)
             } end: {
-                []
+                StreamBatch([])
             }
         }
     }
@@ -64,13 +66,21 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
         return StreamFormat(kind: .serverSentEvents) { context in
             let parser = events.makeParser(context)
             var number = 0
-            return StreamParser { chunk throws(NetworkError) in
-                try parser.parse(chunk).map { event, size throws(NetworkError) in
+            return StreamParser { chunk in
+                let events = parser.parse(chunk)
+                var values: [(Element, Int)] = []
+                for (event, size) in events.elements {
                     number += 1
-                    return (try context.decode(Element.self, Data(event.data.utf8), event: number), size)
+                    do throws(NetworkError) {
+                        values.append(
+                            (try context.decode(Element.self, Data(event.data.utf8), event: number), size))
+                    } catch {
+                        return StreamBatch(values, failure: error)
+                    }
                 }
+                return StreamBatch(values, failure: events.failure)
             } end: {
-                []
+                StreamBatch([])
             }
         }
     }
@@ -85,20 +95,25 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
         StreamFormat(kind: .jsonLines) { context in
             var lines = LineSplitter(maximumLineLength: context.maximumEventSize)
             var number = 0
-            let decode = { (batch: [ArraySlice<UInt8>]) throws(NetworkError) -> [(Element, Int)] in
+            let decode = { (batch: [ArraySlice<UInt8>], overflow: Bool) -> StreamBatch<Element> in
                 var values: [(Element, Int)] = []
                 for line in batch {
                     number += 1
-                    guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
-                    values.append((try context.decode(Element.self, Data(line), line: number), line.count))
+                    guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+                    do throws(NetworkError) {
+                        values.append(
+                            (try context.decode(Element.self, Data(line), line: number), line.count))
+                    } catch {
+                        return StreamBatch(values, failure: error)
+                    }
                 }
-                return values
+                return StreamBatch(values, failure: overflow ? context.tooLarge() : nil)
             }
-            return StreamParser { chunk throws(NetworkError) in
-                guard let batch = lines.lines(in: chunk) else { throw context.tooLarge() }
-                return try decode(batch)
-            } end: { () throws(NetworkError) in
-                try decode(lines.remainder().map { [$0] } ?? [])
+            return StreamParser { chunk in
+                let split = lines.lines(in: chunk)
+                return decode(split.lines, split.overflow)
+            } end: {
+                decode(lines.remainder().map { [$0] } ?? [], false)
             }
         }
     }
@@ -109,9 +124,9 @@ extension StreamFormat where Element == Data {
     public static var chunks: Self {
         StreamFormat(kind: .chunks) { _ in
             StreamParser { chunk in
-                chunk.isEmpty ? [] : [(chunk, chunk.count)]
+                StreamBatch(chunk.isEmpty ? [] : [(chunk, chunk.count)])
             } end: {
-                []
+                StreamBatch([])
             }
         }
     }
@@ -119,24 +134,45 @@ extension StreamFormat where Element == Data {
 
 /// One connection's parser: the elements each chunk completes, with the bytes each took, and what the
 /// end of the reply completes. Owned by the connection's sink, on the session's delegate queue.
-struct StreamParser<Element> {
-    let parse: (Data) throws(NetworkError) -> [(Element, Int)]
-    let end: () throws(NetworkError) -> [(Element, Int)]
+package struct StreamParser<Element> {
+    package let parse: (Data) -> StreamBatch<Element>
+    package let end: () -> StreamBatch<Element>
 
-    init(
-        _ parse: @escaping (Data) throws(NetworkError) -> [(Element, Int)],
-        end: @escaping () throws(NetworkError) -> [(Element, Int)]
-    ) {
+    init(_ parse: @escaping (Data) -> StreamBatch<Element>, end: @escaping () -> StreamBatch<Element>) {
         self.parse = parse
         self.end = end
     }
 }
 
+/// What one chunk (or the end) completes: the elements with the bytes each took, and, when the stream
+/// must fail there, why. The elements before a failure are delivered: nothing that arrived whole is lost.
+package struct StreamBatch<Element> {
+    package let elements: [(Element, Int)]
+    package let failure: NetworkError?
+
+    init(_ elements: [(Element, Int)], failure: NetworkError? = nil) {
+        self.elements = elements
+        self.failure = failure
+    }
+}
+
 /// What a parser is made with: the layer's decoder, the size limit and the stream's state.
-struct StreamParserContext: Sendable {
+package struct StreamParserContext: Sendable {
     let decoder: UncheckedSendable<JSONDecoder>
     let maximumEventSize: Int
     let state: StreamState
+
+    /// A context for a parser outside the transport (a test double parsing a scripted body).
+    package init(decoder: JSONDecoder, maximumEventSize: Int, state: StreamState) {
+        self.init(
+            decoder: UncheckedSendable(value: decoder), maximumEventSize: maximumEventSize, state: state)
+    }
+
+    init(decoder: UncheckedSendable<JSONDecoder>, maximumEventSize: Int, state: StreamState) {
+        self.decoder = decoder
+        self.maximumEventSize = maximumEventSize
+        self.state = state
+    }
 
     func tooLarge() -> NetworkError {
         .transport(

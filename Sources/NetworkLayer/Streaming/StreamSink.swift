@@ -62,13 +62,11 @@ final class StreamSink<Element>: TransferSink {
     func write(_ data: Data) -> URLError? {
         guard isStreaming else { return errorBody.write(data) }
         bytes += data.count
-        do throws(NetworkError) {
-            hand(try parser.parse(data), bytes: data.count)
-            return nil
-        } catch {
-            failure = error
-            return URLError(.cancelled)
-        }
+        let batch = parser.parse(data)
+        hand(batch.elements, bytes: data.count)
+        guard let failure = batch.failure else { return nil }
+        self.failure = failure
+        return URLError(.cancelled)
     }
 
     private func hand(_ batch: [(Element, Int)], bytes: Int) {
@@ -84,11 +82,9 @@ final class StreamSink<Element>: TransferSink {
     func close(failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?) -> TransferResult {
         var failure: (any Error)? = self.failure ?? failure
         if isStreaming, failure == nil {
-            do throws(NetworkError) {
-                hand(try parser.end(), bytes: 0)
-            } catch {
-                failure = error
-            }
+            let batch = parser.end()
+            hand(batch.elements, bytes: 0)
+            failure = batch.failure
         }
         if isStreaming, failure == nil, endIsLostConnection {
             failure = URLError(

@@ -50,7 +50,7 @@ public struct StreamSummary: Sendable {
 /// What one stream knows across its connections: counts, the last event ID and the server's
 /// reconnection time. Written on the delegate queue, read by the reconnection logic on the policy queue
 /// and by the completion: hence its lock.
-final class StreamState: Sendable {
+package final class StreamState: Sendable {
     private struct Counts {
         var events = 0
         var bytes = 0
@@ -63,20 +63,22 @@ final class StreamState: Sendable {
 
     private let counts = Locked(Counts())
 
-    var lastEventID: String { counts.withLock { $0.lastEventID } }
-    var retry: TimeInterval? { counts.withLock { $0.retry } }
-    var eventCount: Int { counts.withLock { $0.events } }
-    var byteCount: Int { counts.withLock { $0.bytes } }
-    var reconnectCount: Int { counts.withLock { $0.reconnects } }
+    package init() {}
 
-    func record(lastEventID: String, retry: TimeInterval?) {
+    package var lastEventID: String { counts.withLock { $0.lastEventID } }
+    package var retry: TimeInterval? { counts.withLock { $0.retry } }
+    package var eventCount: Int { counts.withLock { $0.events } }
+    package var byteCount: Int { counts.withLock { $0.bytes } }
+    package var reconnectCount: Int { counts.withLock { $0.reconnects } }
+
+    package func record(lastEventID: String, retry: TimeInterval?) {
         counts.withLock {
             $0.lastEventID = lastEventID
             if let retry { $0.retry = retry }
         }
     }
 
-    func received(bytes: Int, events: Int) {
+    package func received(bytes: Int, events: Int) {
         counts.withLock {
             $0.bytes += bytes
             $0.events += events

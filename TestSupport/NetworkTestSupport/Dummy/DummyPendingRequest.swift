@@ -67,6 +67,45 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     }
 
     /// `held METHOD URL`, as a failing test wants to print it.
+    /// Sends `bytes` of a held stream's body: each element they complete goes to the stream's event
+    /// handler now (on the dummy's ``DummyNetworkLayer/deliveryQueue``, else on this thread). Does nothing
+    /// for a request that isn't a stream, or once it was released or cancelled.
+    ///
+    /// - Parameter bytes: The next piece of the body, in the stream's wire format.
+    public func push(_ bytes: Data) {
+        guard task.isHeldNow else { return }
+        stream?.push(bytes)
+    }
+
+    /// Sends `event` of a held server-sent event stream (see ``push(_:)-(Data)``).
+    ///
+    /// - Parameter event: The next event.
+    public func push(_ event: ServerSentEvent) {
+        push(Data(event.wireFormat.utf8))
+    }
+
+    /// Sends `value` as the next line of a held JSON Lines stream (see ``push(_:)-(Data)``).
+    ///
+    /// - Parameter value: The next line's value, encoded as JSON.
+    public func push(jsonLine value: some Encodable) {
+        guard let line = try? JSONEncoder().encode(value) else { return }
+        push(line + Data("\n".utf8))
+    }
+
+    /// Ends a held stream well: its completion handler receives the summary now. For any other request
+    /// it is ``respond()``.
+    public func finishStream() {
+        stream == nil ? respond() : succeed(with: Data())
+    }
+
+    /// The stream this request feeds, when it is one.
+    var stream: (any DummyStreamFeeding)? {
+        get { streamLock.withLock { storedStream } }
+        set { streamLock.withLock { storedStream = newValue } }
+    }
+    private let streamLock = NSLock()
+    private var storedStream: (any DummyStreamFeeding)?
+
     public var description: String { "held \(request)" }
 
     private func release(_ reply: Reply) {

@@ -110,6 +110,14 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
         lock.withLock { storedHeldQueue }
     }
 
+    /// Whether the request is held right now: not released, not cancelled.
+    var isHeldNow: Bool {
+        lock.withLock {
+            if case .held = phase { return true }
+            return false
+        }
+    }
+
     /// Takes the hold for a release: `true` once, for the first caller, unless `cancel()` came first.
     func claimHold() -> Bool {
         lock.withLock {

@@ -1,0 +1,137 @@
+import Foundation
+import NetworkLayer
+
+extension DummyNetworkLayer {
+    /// The stream behind ``stream(_:as:options:eventHandler:completionHandler:)``: `send` answers with the
+    /// body; the body is parsed and delivered before the completion.
+    func answerStream<Element>(
+        _ request: NetworkRequest<Data>, as format: StreamFormat<Element>, options: ServerSentEventsOptions?,
+        eventHandler: @escaping (Element) -> Void,
+        completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
+    ) -> NetworkTask {
+        let options = options ?? request.streamOptions ?? .default
+        let feed = DummyStreamFeed(
+            parser: format.makeParser(
+                StreamParserContext(
+                    decoder: decoder, maximumEventSize: max(1, options.maximumEventSize), state: StreamState()
+                )),
+            eventHandler: eventHandler)
+        let task = send(
+            request,
+            successHandler: { response in
+                // A body answered at once (not pushed) is the whole stream.
+                let outcome = feed.finish(with: response.value)
+                feed.close()
+                completionHandler(outcome.map { feed.summary(of: response) })
+            },
+            errorHandler: { error in
+                feed.close()
+                completionHandler(.failure(error))
+            })
+        if let held = pendingRequests.last(where: { $0.task === task }) {
+            held.stream = feed
+            feed.deliveryQueue = deliveryQueue
+        }
+        return task
+    }
+}
+
+/// What a held stream's pushes go to.
+protocol DummyStreamFeeding: AnyObject, Sendable {
+    func push(_ bytes: Data)
+}
+
+/// One dummy stream: the format's parser and the event handler. Pushes come from the test, one at a
+/// time; the lock keeps a push on one thread from overlapping a cancel on another.
+final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
+    private let lock = NSLock()
+    private let parser: StreamParser<Element>
+    private let eventHandler: (Element) -> Void
+    private var isOpen = true
+    private var failure: NetworkError?
+    private var count = 0
+    private var bytes = 0
+    /// Where pushed elements are delivered; `nil` delivers on the pushing thread.
+    var deliveryQueue: DispatchQueue?
+
+    init(parser: StreamParser<Element>, eventHandler: @escaping (Element) -> Void) {
+        self.parser = parser
+        self.eventHandler = eventHandler
+    }
+
+    func push(_ bytes: Data) {
+        let elements = parse(bytes)
+        guard !elements.isEmpty else { return }
+        let deliver = UncheckedSendable(value: { [self] in
+            for element in elements where lock.withLock({ isOpen }) { eventHandler(element) }
+        })
+        if let deliveryQueue { deliveryQueue.async { deliver.value() } } else { deliver.value() }
+    }
+
+    private func parse(_ bytes: Data) -> [Element] {
+        lock.withLock { () -> [Element] in
+            guard isOpen, failure == nil else { return [] }
+            let batch = parser.parse(bytes)
+            self.bytes += bytes.count
+            count += batch.elements.count
+            failure = batch.failure
+            return batch.elements.map(\.0)
+        }
+    }
+
+    /// The rest of the body (`body`, when answered at once) and the end of the stream: delivered here and
+    /// now, on the thread the answer runs on, before the completion.
+    func finish(with body: Data) -> Result<Void, NetworkError> {
+        var elements = parse(body)
+        let ending: NetworkError? = lock.withLock {
+            guard failure == nil else { return failure }
+            let batch = parser.end()
+            count += batch.elements.count
+            elements += batch.elements.map(\.0)
+            return batch.failure
+        }
+        for element in elements { eventHandler(element) }
+        return ending.map { .failure($0) } ?? .success(())
+    }
+
+    /// The completion is about to run: nothing more is delivered.
+    func close() {
+        lock.withLock { isOpen = false }
+    }
+
+    func summary(of response: NetworkResponse<Data>) -> StreamSummary {
+        lock.withLock {
+            StreamSummary(
+                statusCode: response.statusCode, headers: response.headers, url: response.url,
+                eventCount: count,
+                byteCount: bytes, metrics: response.metrics)
+        }
+    }
+}
+
+extension Data {
+    /// A `text/event-stream` body of `events`: what a test double answers a stream with.
+    ///
+    /// ```swift
+    /// network.successResponse = Data.eventStream([ServerSentEvent(data: "Hello")])
+    /// ```
+    ///
+    /// - Parameter events: The events, in their wire format.
+    /// - Returns: The body.
+    public static func eventStream(_ events: [ServerSentEvent]) -> Data {
+        Data(events.map(\.wireFormat).joined().utf8)
+    }
+
+    /// A JSON Lines body of `values`, one JSON value per line.
+    ///
+    /// - Parameters:
+    ///   - values: The values.
+    ///   - encoder: Encodes each value.
+    /// - Returns: The body.
+    public static func jsonLines<Value: Encodable>(_ values: [Value], encoder: JSONEncoder = JSONEncoder())
+        throws
+        -> Data
+    {
+        try values.reduce(into: Data()) { body, value in body += try encoder.encode(value) + Data("\n".utf8) }
+    }
+}
