@@ -29,6 +29,10 @@ final class Demo {
                 { self.presenter.loadReport(then: $0) }
             ),
             (
+                "Asking the assistant, its answer streamed word by word",
+                { ChatStream(networkLayer: self.presenter.networkLayer).run(then: $0) }
+            ),
+            (
                 "Downloading the employee handbook",
                 { HandbookDownload(networkLayer: self.presenter.networkLayer).run(then: $0) }
             ),

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 import NetworkTestSupport
 
 /// A small employees API served by MockServer on 127.0.0.1, so the demo runs offline.
@@ -19,6 +20,11 @@ enum DemoServer {
             case ("POST", "/employees"):
                 let new = try request.decodedBody(as: Employee.self)
                 return try .json(store.add(new), status: 201)
+            case ("POST", "/chat"):
+                // The assistant's answer, a word every 80 ms, as chat APIs stream tokens.
+                let words = "Streams arrive as they are written: each word is an event, shown at once.".split(
+                    separator: " ")
+                return .serverSentEvents(words.map { ServerSentEvent(data: $0 + " ") }, interval: 0.08)
             case ("GET", "/reports/slow"):
                 return MockResponse(status: 200, text: "[]").delayed(beforeHeaders: 5)
             case ("GET", let path) where path.hasPrefix("/employees/"):

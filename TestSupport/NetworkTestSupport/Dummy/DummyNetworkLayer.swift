@@ -157,7 +157,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     /// with is the stream's body, parsed by the format's real parser: each element goes to
     /// `eventHandler`, then the completion runs. A held stream is fed one piece at a time with
     /// ``DummyPendingRequest/push(_:)-(Data)`` and ended with ``DummyPendingRequest/finishStream()`` or
-    /// ``DummyPendingRequest/fail(with:)``. See <doc:TestingWithTheDummy>.
+    /// ``DummyPendingRequest/fail(with:)``. See <doc:TestingPresenters>.
     ///
     /// - Parameters:
     ///   - request: The request; recorded as the real layer would send it.
