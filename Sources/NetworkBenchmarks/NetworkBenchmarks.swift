@@ -7,6 +7,8 @@ import NetworkTestSupport
 /// `swift run -c release NetworkBenchmarks --hostile [--rounds N]` measures memory under hostile replies.
 /// `swift run -c release NetworkBenchmarks --transfers [--bytes N]` measures memory while 1 GB is downloaded
 /// and uploaded.
+/// `swift run -c release NetworkBenchmarks --streams [--rounds N] [--events N] [--bytes N]` measures server-sent
+/// events: throughput, delay and memory over a 1 GB stream.
 @main
 enum NetworkBenchmarks {
     static func main() {
@@ -24,6 +26,20 @@ enum NetworkBenchmarks {
         if let index = arguments.firstIndex(of: "--transfer-case"), arguments.count > index + 3 {
             let (transfer, client, bytes) = (arguments[index + 1], arguments[index + 2], arguments[index + 3])
             exit(TransferMemory.runCase(transfer, client: client, bytes: Int(bytes) ?? 1_000_000_000) ? 0 : 1)
+        }
+        if let index = arguments.firstIndex(of: "--stream-memory-case"), arguments.count > index + 2 {
+            exit(
+                StreamBenchmarks.runMemoryCase(
+                    arguments[index + 1], bytes: Int(arguments[index + 2]) ?? 1_000_000_000)
+                    ? 0 : 1)
+        }
+        if arguments.contains("--streams") {
+            let rounds = value(of: "--rounds", in: arguments).flatMap(Int.init) ?? 3
+            let events = value(of: "--events", in: arguments).flatMap(Int.init) ?? 200_000
+            let bytes = value(of: "--bytes", in: arguments).flatMap(Int.init) ?? 1_000_000_000
+            exit(
+                StreamBenchmarks.run(rounds: max(1, rounds), events: max(1, events), bytes: max(1, bytes))
+                    ? 0 : 1)
         }
         if arguments.contains("--transfers") {
             let bytes = value(of: "--bytes", in: arguments).flatMap(Int.init) ?? 1_000_000_000
