@@ -206,17 +206,17 @@ open class NetworkLayer: @unchecked Sendable {
     ) -> NetworkTask {
         runningRequests.track(
             successHandler: { (summary: StreamSummary) in completionHandler(.success(summary)) },
-            errorHandler: { completionHandler(.failure($0)) }
-        ) { succeed, fail in
-            performStream(
-                request, as: format, options: options, eventHandler: eventHandler,
-                completionHandler: { result in
-                    switch result {
-                    case .success(let summary): succeed(summary)
-                    case .failure(let error): fail(error)
-                    }
-                })
-        }
+            errorHandler: { completionHandler(.failure($0)) },
+            start: { succeed, fail in
+                performStream(
+                    request, as: format, options: options, eventHandler: eventHandler,
+                    completionHandler: { result in
+                        switch result {
+                        case .success(let summary): succeed(summary)
+                        case .failure(let error): fail(error)
+                        }
+                    })
+            })
     }
 
     /// Cancels every request this layer has started whose handler has not run yet: each one's error

@@ -30,9 +30,28 @@ public struct RequestMetrics: Sendable, Equatable {
     ///   - eventCount: How many elements a stream delivered; `nil` for any other request.
     public init(
         startDate: Date, duration: TimeInterval, timeToFirstByte: TimeInterval?, bytesSent: Int,
-        bytesReceived: Int, attempts: Int, eventCount: Int? = nil
+        bytesReceived: Int, attempts: Int, eventCount: Int?
     ) {
+        self.init(
+            startDate: startDate, duration: duration, timeToFirstByte: timeToFirstByte, bytesSent: bytesSent,
+            bytesReceived: bytesReceived, attempts: attempts)
         self.eventCount = eventCount
+    }
+
+    /// Metrics of a request that isn't a stream.
+    ///
+    /// - Parameters:
+    ///   - startDate: When the request method was called.
+    ///   - duration: Seconds from the call to the outcome.
+    ///   - timeToFirstByte: Seconds from the last attempt's start to its response head, if one came.
+    ///   - bytesSent: Body bytes sent, over all attempts.
+    ///   - bytesReceived: Body bytes received, over all attempts.
+    ///   - attempts: How many attempts were made.
+    public init(
+        startDate: Date, duration: TimeInterval, timeToFirstByte: TimeInterval?, bytesSent: Int,
+        bytesReceived: Int, attempts: Int
+    ) {
+        eventCount = nil
         self.startDate = startDate
         self.duration = duration
         self.timeToFirstByte = timeToFirstByte

@@ -153,7 +153,7 @@ final class AsyncStreamBuffer<Element>: @unchecked Sendable {
                 return (state.task, state.batches.map(\.receipt), state.waiter)
             }
         task?.cancel()
-        receipts.forEach { $0.consumed() }
+        for receipt in receipts { receipt.consumed() }
         waiter?.resume()
     }
 

@@ -206,6 +206,7 @@ public struct StreamDecodingError: Error, CustomStringConvertible {
     /// What the decoder threw.
     public let underlyingError: any Error
 
+    /// Which element didn't decode, and what the decoder said.
     public var description: String {
         let position = line.map { "Line \($0)" } ?? event.map { "Event \($0)" } ?? "An element"
         return "\(position) of the stream could not be decoded: \(underlyingError)"

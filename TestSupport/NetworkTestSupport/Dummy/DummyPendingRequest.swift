@@ -66,7 +66,6 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
         release(.stubs)
     }
 
-    /// `held METHOD URL`, as a failing test wants to print it.
     /// Sends `bytes` of a held stream's body: each element they complete goes to the stream's event
     /// handler now (on the dummy's ``DummyNetworkLayer/deliveryQueue``, else on this thread). Does nothing
     /// for a request that isn't a stream, or once it was released or cancelled.
@@ -106,6 +105,7 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     private let streamLock = NSLock()
     private var storedStream: (any DummyStreamFeeding)?
 
+    /// `held METHOD URL`, as a failing test wants to print it.
     public var description: String { "held \(request)" }
 
     private func release(_ reply: Reply) {

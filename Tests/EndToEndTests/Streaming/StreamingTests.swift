@@ -104,7 +104,8 @@ final class StreamingTests: XCTestCase {
         server.enqueue(try .jsonLines([Token(index: 1, text: "a"), Token(index: 2, text: "b")]))
         let lines = [#"{"index":1,"text":"a"}"#, "", #"{"index":3,"text":}"#, #"{"index":4,"text":"d"}"#]
         // One chunk: the good line before the bad one is still delivered.
-        server.enqueue(.streamed([Data(lines.joined(separator: "\n").utf8)], contentType: "application/jsonl"))
+        let body = Data(lines.joined(separator: "\n").utf8)
+        server.enqueue(.streamed([body], contentType: "application/jsonl"))
         let network = NetworkLayer(baseURL: server.baseURL)
 
         let good = record(network, NetworkRequest(urlString: "log"), as: .jsonLines(Token.self))
