@@ -4,16 +4,19 @@
 /// | place | what runs there | state it owns |
 /// |---|---|---|
 /// | the caller's queue | building the request; creating and resuming the task | none after `send` returns |
-/// | the session's delegate queue (``BackPressureQueue``, serial) | every session event; every stop (cancel, timeout, size limit); the deadline sweep; a download's disk writes | every ``Transfer`` and its sink |
+/// | the session's delegate queue (``BackPressureQueue``, serial) | every session event; every stop (cancel, timeout, size limit); the deadline sweep; a download's disk writes; parsing a stream | every ``Transfer`` and its sink (a stream's parser included) |
+/// | the streams' delegate queue (a second session, for streams only) | the same, for streams: a stream held back for its consumer holds back only other streams | every stream's ``Transfer`` |
 /// | libcurl's thread | reading and inflating the reply; rewinding an upload's body | nothing of the layer's but the current body stream (``BodySource``, ``Locked``) |
 /// | the policy queue (concurrent) | interceptors' `adapt` and `retry`, retry waits | one ``RequestAttempts`` loop, one step at a time |
 /// | a global queue | decoding caller types (never the delegate queue, never the caller's) | the reply, handed over once |
 /// | the cache's serial queue (a disk cache) | writing and removing entries, in order | the disk store's files (the memory index and the in-flight table are ``Locked``) |
 /// | the monitors' queue (serial, one per layer) | every monitor event, in order | each request's monitor channel |
-/// | `callbackQueue` | the success, error and progress handlers | nothing: handlers run with no lock held |
+/// | `callbackQueue` | the success, error, progress and stream event handlers | nothing: handlers run with no lock held |
+/// | the task iterating a ``NetworkStream`` | `next()` | nothing: elements wait in the stream's buffer (``Locked``) |
 ///
 /// State that several places really share (the session delegate's task table, the deadline clock's
-/// registry, a request's outcome latch, its metrics, the layer's running requests) is kept in one small
+/// registry, a request's outcome latch, its metrics, the layer's running requests, a stream's delivery
+/// counts and its state across reconnections) is kept in one small
 /// wrapper, ``Locked``, whose closures never call user code, never touch the disk and never call into
 /// URLSession. Two exceptions, each documented where it lives: ``BackPressureQueue`` waits on a condition
 /// (it must block libcurl's thread), and an upload's body stream is an `InputStream` subclass read on
