@@ -215,6 +215,11 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             holdsBackPressure = false
             transport.delegateQueue.releaseBackPressure()
             DispatchQueue.global(qos: .userInitiated).async { task.cancel() }
+            // Nor does the outcome wait for it: against a server that writes faster than libcurl hands
+            // chunks over, the cancel may land only when the server pauses. The transfer ends now (a
+            // download's partial file closed, the reason delivered), and what the task still reports is
+            // dropped.
+            finish(with: nil, response: nil)
         } else {
             transport.delegateQueue.callingSession { task.cancel() }
         }

@@ -47,6 +47,53 @@ final class StreamFlowTests: XCTestCase {
         wait(for: [completed], timeout: 10)
     }
 
+    func testAStreamHeldBackForItsConsumerIsNotIdle() throws {
+        let server = try MockServer.started(in: self)
+        let events = (0..<600).map { ServerSentEvent(data: String(repeating: "x", count: 1_000) + "\($0)") }
+        server.enqueue(.serverSentEvents(events))
+        let network = NetworkLayer(
+            baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "slow consumer"))
+        // The connection is held back for about 0.25 s at a time, more than twice the idle timeout.
+        let options = ServerSentEventsOptions(reconnects: false, idleTimeout: 0.1)
+
+        let recording = record(
+            network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options, timeout: 30
+        ) { _, _ in
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+
+        XCTAssertEqual(
+            try recording.outcome?.get().eventCount, 600, "\(String(describing: recording.outcome))")
+        XCTAssertEqual(recording.elements.count, 600)
+    }
+
+    /// On Linux a cancel lands only once libcurl has read the socket empty, which a server writing small
+    /// pieces flat out may never let happen: a stream that fails must end without waiting for it.
+    func testAStreamFailingWhileTheServerPoursEndsAtOnce() throws {
+        let server = try MockServer.started(in: self)
+        let good = Data(#"{"index":1,"text":"a"}"#.utf8 + [0x0A])
+        server.enqueue(
+            MockResponse(
+                headers: ["Content-Type": "application/jsonl"],
+                content: .stream(length: nil) {
+                    var sent = 0
+                    return {
+                        sent += 1
+                        return sent == 500 ? Data("{oops}\n".utf8) : good
+                    }
+                }))
+        let network = NetworkLayer(baseURL: server.baseURL)
+
+        let recording = record(
+            network, NetworkRequest(urlString: "log"), as: .jsonLines(Token.self), timeout: 10)
+
+        XCTAssertEqual(recording.elements.count, 499)
+        guard case .failure(.decodingFailed(let error as StreamDecodingError, _)) = recording.outcome else {
+            return XCTFail("\(String(describing: recording.outcome))")
+        }
+        XCTAssertEqual(error.line, 500)
+    }
+
     func testAnAsyncConsumerThatStopsAsking() async throws {
         let server = try MockServer.started(in: self)
         let produced = ByteCount()
