@@ -162,11 +162,13 @@ extension NetworkLayer {
         }
         // Interceptors may do real work (sign a body, wait for a token): never on the caller's queue,
         // usually the main queue, nor on the session's delegate queue.
+        var streamProgress: (@Sendable () -> Int)?
+        if let state = stream?.state { streamProgress = { state.eventCount } }
         let attempts = RequestAttempts(
             request: urlRequest, method: request.method, interceptors: interceptors, policy: policy,
             isCancelled: { task.isSettled }, usesPolicyQueue: true,
-            attemptLimit: stream == nil ? RequestAttempts<Reply>.attemptLimit : .max, send: send,
-            finish: deliver)
+            attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
+            progress: streamProgress, send: send, finish: deliver)
         if let monitors, let monitored {
             attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
                 let attempt = MonitoredAttempt(of: monitored, number: failed.number)

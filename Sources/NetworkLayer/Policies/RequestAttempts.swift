@@ -28,6 +28,11 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     /// This request's limit: ``attemptLimit``, or more for a stream that reconnects (which bounds its
     /// reconnections itself).
     private let attemptLimit: Int
+    /// For a stream: how many elements it has handed over so far. A failure after new elements starts
+    /// the count of attempts afresh, so that a stream reconnecting hours later gets its own attempts
+    /// (a second token refresh among them) instead of inheriting its first connection's failures.
+    private let progress: (@Sendable () -> Int)?
+    private var progressAtLastFailure = 0
 
     private let request: URLRequest
     private let method: HTTPMethod
@@ -53,6 +58,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     ///     caller's code. `false` runs everything in place (a test double answering synchronously).
     ///   - waitsBetweenAttempts: `false` retries at once, whatever the delay (a test double answering
     ///     synchronously).
+    ///   - attemptLimit: The most attempts since the last progress.
+    ///   - progress: A stream's element count (see ``progress``); `nil` for a request.
     ///   - send: Sends one attempt and reports its outcome once.
     ///   - finish: Receives the outcome of the request, exactly once: `.cancelled` when the loop finds the
     ///     request cancelled between steps.
@@ -60,7 +67,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         request: URLRequest, method: HTTPMethod, interceptors: [any RequestInterceptor], policy: RetryPolicy,
         isCancelled: @escaping @Sendable () -> Bool, usesPolicyQueue: Bool,
         waitsBetweenAttempts: Bool = true, attemptLimit: Int = RequestAttempts.attemptLimit,
-        send: @escaping Send,
+        progress: (@Sendable () -> Int)? = nil, send: @escaping Send,
         finish: @escaping (Result<Success, NetworkError>) -> Void
     ) {
         self.request = request
@@ -71,6 +78,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         self.usesPolicyQueue = usesPolicyQueue
         self.waitsBetweenAttempts = waitsBetweenAttempts
         self.attemptLimit = attemptLimit
+        self.progress = progress
         hookTimeout = usesPolicyQueue ? request.timeoutInterval : nil
         self.send = send
         self.finish = finish
@@ -134,7 +142,12 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     private func decide(after error: NetworkError, of sent: URLRequest) {
         // A request cancelled mid-attempt: no interceptor is asked (no refresh starts for it).
         guard !isCancelled() else { return finish(.failure(.cancelled)) }
+        let progressNow = progress?()
         let failed: FailedAttempt = lock.withLock {
+            if let progressNow, progressNow != progressAtLastFailure {
+                progressAtLastFailure = progressNow
+                errors.removeAll()
+            }
             defer { errors.append(error) }
             return FailedAttempt(request: sent, error: error, number: errors.count + 1, earlierErrors: errors)
         }

@@ -34,8 +34,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private var lastActivity: UInt64
     private var holdsBackPressure = false
     private var restarting = false
-    /// Reading is paused for a stream whose consumer is behind.
-    private var isPaused = false
+    /// Pauses for a stream whose consumer is behind.
+    private var pauses = ReadingPauses()
 
     /// - Parameters:
     ///   - request: What to send; its `timeoutInterval` is the idle timeout.
@@ -89,7 +89,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         guard completion != nil, stopReason == nil else { return nil }
         let timeout = response == nil ? idleTimeout : sink.bodyIdleTimeout ?? idleTimeout
         // A consumer that is behind isn't the server being idle.
-        if isPaused { return .now() + timeout }
+        if pauses.isPaused { return .now() + timeout }
         return DispatchTime(uptimeNanoseconds: lastActivity) + timeout
     }
 
@@ -175,8 +175,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             return begin(request)
         }
         self.completion = nil
-        if isPaused {
-            isPaused = false
+        if pauses.removeAll() {
             PlatformSession.resumeReading(task: nil, on: transport.delegateQueue)
         }
         if holdsBackPressure {
@@ -199,9 +198,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         guard completion != nil else { return }
         if stopReason == nil { stopReason = reason ?? URLError(.cancelled) }
         guard let task else { return }
-        if isPaused {
+        if pauses.removeAll() {
             // Held back, libcurl's thread couldn't report the cancel.
-            isPaused = false
             PlatformSession.resumeReading(task: task, on: transport.delegateQueue)
         }
         if holdsBackPressure {
@@ -233,15 +231,13 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     // MARK: - Flow (a stream's consumer falling behind)
 
     func pauseReading() {
-        guard completion != nil, !isPaused, let task else { return }
-        isPaused = true
+        guard completion != nil, let task, pauses.pause() else { return }
         PlatformSession.pauseReading(task: task, on: transport.delegateQueue)
     }
 
     func resumeReading() {
         transport.delegateQueue.enqueue {
-            guard self.isPaused else { return }
-            self.isPaused = false
+            guard self.pauses.resume() else { return }
             self.touch()
             PlatformSession.resumeReading(task: self.task, on: self.transport.delegateQueue)
         }

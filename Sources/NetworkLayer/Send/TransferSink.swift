@@ -38,9 +38,10 @@ protocol TransferSink: AnyObject {
 
 /// What a sink may ask of its transfer: to stop reading the connection for a while.
 protocol TransferFlow: AnyObject, Sendable {
-    /// Stops reading the reply until ``resumeReading()`` (delegate queue).
+    /// Stops reading the reply until ``resumeReading()`` (delegate queue). Pauses are counted: each
+    /// is lifted by one resume.
     func pauseReading()
-    /// Reads on, from any thread.
+    /// Lifts one pause, from any thread; reading goes on once none is left.
     func resumeReading()
 }
 

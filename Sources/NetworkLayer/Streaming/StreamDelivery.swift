@@ -54,6 +54,13 @@ final class StreamDelivery<Element>: @unchecked Sendable {
         if holdsBack { pause() }
     }
 
+    /// A new connection of the stream (a reconnection) starts delivering. The last one has ended, and its
+    /// pause with it: what would have lifted that pause is dropped, so that the new connection is held
+    /// back in turn while the consumer is still behind.
+    func connectionOpened() {
+        flow.withLock { $0.resume = nil }
+    }
+
     /// No element is wanted any more: the completion is about to run, or the stream was cancelled. A held
     /// connection reads on (into nothing) so that it can end.
     func close() {

@@ -7,7 +7,8 @@ import Foundation
 /// Reconnects a server-sent event stream, as the last of its interceptors: every connection after the
 /// first sends `Last-Event-ID`, and a connection that ended, was lost or fell idle is opened again after
 /// the reconnection time, up to ``ServerSentEventsOptions/maximumReconnects`` times in a row without an
-/// event. Being an interceptor, a reconnection goes through the layer's own interceptors again (a fresh
+/// event. Once a stream has handed over an element, nothing else sends it again: the retry policy only
+/// retries a stream that failed before its first element. Being an interceptor, a reconnection goes through the layer's own interceptors again (a fresh
 /// token) and monitors see it as a retry.
 struct StreamReconnection: RequestInterceptor {
     let state: StreamState
@@ -31,12 +32,21 @@ struct StreamReconnection: RequestInterceptor {
     }
 
     func retry(_ attempt: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void) {
-        guard reconnects, Self.reconnectsAfter(attempt.error),
-            state.claimReconnect(maximum: options.maximumReconnects)
-        else { return completion(.doNotRetry) }
-        let delay = state.retry ?? options.reconnectionDelay
-        completion(.retryAfter(min(max(0, delay), maximumDelay)))
+        if reconnects, Self.reconnectsAfter(attempt.error) {
+            // Reconnections are counted here; the retry policy must not add its own on top.
+            guard state.claimReconnect(maximum: options.maximumReconnects) else {
+                return completion(.fail(attempt.error))
+            }
+            let delay = state.retry ?? options.reconnectionDelay
+            return completion(.retryAfter(min(max(0, delay), maximumDelay)))
+        }
+        // Sent again from the start, a stream would hand its elements over a second time; before the
+        // first, the retry policy decides, as for any request.
+        completion(state.eventCount == 0 ? .doNotRetry : .fail(attempt.error))
     }
+
+    /// How many reconnections in a row this stream may make: attempts beyond the usual limit.
+    var reconnectLimit: Int { reconnects ? max(0, options.maximumReconnects) : 0 }
 
     static func reconnectsAfter(_ error: NetworkError) -> Bool {
         switch error {

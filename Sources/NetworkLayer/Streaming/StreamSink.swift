@@ -54,6 +54,7 @@ final class StreamSink<Element>: TransferSink {
             return errorBody.open(response)
         }
         isStreaming = true
+        delivery.connectionOpened()
         // A stream is as long as the server likes: libcurl is held back whenever the delegate queue lags.
         needsBackPressure = true
         return .accept

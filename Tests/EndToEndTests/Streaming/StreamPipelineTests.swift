@@ -31,6 +31,88 @@ final class StreamPipelineTests: XCTestCase {
             server.recordedRequests.map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
     }
 
+    /// Sent again, a stream that already handed over elements would hand them over twice.
+    func testTheRetryPolicyNeverRepeatsAStreamThatDeliveredElements() throws {
+        let server = try MockServer.started(in: self)
+        let tokens = (1...3).map { Token(index: $0, text: "t\($0)") }
+        server.enqueue(try .jsonLines(tokens, ending: .disconnectMidEvent))
+        server.enqueue(try .jsonLines(tokens))
+        let network = NetworkLayer(
+            baseURL: server.baseURL, retryPolicy: RetryPolicy(initialDelay: 0.01))
+
+        let recording = record(network, NetworkRequest(urlString: "log"), as: .jsonLines(Token.self))
+
+        XCTAssertEqual(recording.elements, Array(tokens.prefix(2)))
+        guard case .failure(.transport(let error)) = recording.outcome else {
+            return XCTFail("\(String(describing: recording.outcome))")
+        }
+        XCTAssertEqual(error.code, .networkConnectionLost)
+        XCTAssertEqual(server.recordedRequests.count, 1)
+    }
+
+    func testTheRetryPolicyRetriesAStreamThatFailedBeforeItsFirstElement() throws {
+        let server = try MockServer.started(in: self)
+        let tokens = (1...3).map { Token(index: $0, text: "t\($0)") }
+        server.enqueue(MockResponse(status: 503, text: "warming up"))
+        server.enqueue(try .jsonLines(tokens))
+        let network = NetworkLayer(
+            baseURL: server.baseURL, retryPolicy: RetryPolicy(initialDelay: 0.01))
+
+        let recording = record(network, NetworkRequest(urlString: "log"), as: .jsonLines(Token.self))
+
+        XCTAssertEqual(recording.elements, tokens)
+        XCTAssertEqual(try recording.outcome?.get().eventCount, 3)
+        XCTAssertEqual(server.recordedRequests.count, 2)
+    }
+
+    /// Reconnections are bounded by the stream's own maximum, not by the retry policy's on top of it.
+    func testAStreamOutOfReconnectsIsNotRetriedByThePolicy() throws {
+        let server = try MockServer.started(in: self)
+        server.handler = { _ in MockResponse(status: 200, headers: ["Content-Type": "text/event-stream"]) }
+        let network = NetworkLayer(
+            baseURL: server.baseURL, retryPolicy: RetryPolicy(maximumAttempts: 5, initialDelay: 0.01))
+        let options = ServerSentEventsOptions(reconnects: true, maximumReconnects: 1, reconnectionDelay: 0)
+
+        let recording = record(
+            network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options)
+
+        guard case .failure = recording.outcome else {
+            return XCTFail("\(String(describing: recording.outcome))")
+        }
+        XCTAssertEqual(server.recordedRequests.count, 2)
+    }
+
+    /// A stream that ran a while counts its attempts afresh when it reconnects: a token that expired
+    /// meanwhile is refreshed again, although the first connection already had its 401.
+    func testAReconnectionAfterEventsRefreshesAnExpiredTokenAgain() throws {
+        let server = try MockServer.started(in: self)
+        let served = Counter()
+        server.handler = { request in
+            served.increment()
+            switch (served.value, request.header("Authorization")) {
+            case (1, _): return MockResponse(status: 401, text: "expired")
+            case (2, "Bearer t1"): return .serverSentEvents([ServerSentEvent(data: "one", id: "1")])
+            case (3, _): return MockResponse(status: 401, text: "expired again")
+            case (4, "Bearer t2"): return .serverSentEvents([ServerSentEvent(data: "two", id: "2")])
+            default: return MockResponse(status: 204)
+            }
+        }
+        let refreshes = Counter()
+        let authenticator = BearerTokenAuthenticator(accessToken: "t0") { completion in
+            refreshes.increment()
+            completion(.success("t\(refreshes.value)"))
+        }
+        let network = NetworkLayer(baseURL: server.baseURL, interceptors: [authenticator])
+        let options = ServerSentEventsOptions(reconnects: true, reconnectionDelay: 0)
+
+        let recording = record(
+            network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options)
+
+        XCTAssertEqual(recording.elements.map(\.data), ["one", "two"])
+        XCTAssertEqual(refreshes.value, 2)
+        XCTAssertNoThrow(try recording.outcome?.get())
+    }
+
     func testTheLoggerWritesOneLinePerStreamWithItsEventCount() throws {
         let server = try MockServer.started(in: self)
         server.enqueue(.serverSentEvents(events))
