@@ -62,6 +62,15 @@ final class StreamDeliveryTests: XCTestCase {
         XCTAssertFalse(second.pauses.isPaused)
     }
 
+    /// Events with empty data, arriving without end, take memory all the same.
+    func testElementsWithoutBytesAreHeldBackToo() {
+        let flow = Flow()
+        for _ in 0..<10_000 {
+            delivery.deliver([(1, 0)], pause: { flow.pauseReading() }, resume: { flow.resumeReading() })
+        }
+        XCTAssertTrue(flow.pauses.isPaused)
+    }
+
     func testAClosedDeliveryLiftsItsPause() {
         let flow = Flow()
         overflow(through: flow)

@@ -104,6 +104,25 @@ final class DummyStreamTests: XCTestCase {
         XCTAssertEqual(received, events)
     }
 
+    /// A loop whose task was cancelled before it began sends nothing.
+    func testAnAsyncLoopInACancelledTaskSendsNoRequest() async {
+        network.successResponse = Data.eventStream(events)
+        let stream = network.stream(NetworkRequest(urlString: "feed"), as: .serverSentEvents)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            var iterator = stream.makeAsyncIterator()
+            do {
+                let first = try await iterator.next()
+                return "element \(String(describing: first))"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let outcome = await task.value
+        XCTAssertEqual(outcome, "\(NetworkError.cancelled)")
+        XCTAssertEqual(network.recordedRequests.count, 0)
+    }
+
     func testAnErrorScriptFailsTheStreamBeforeAnyEvent() {
         network.errorResponse = .unacceptableStatusCode(429, body: Data(), headers: [:])
         let log = Log()

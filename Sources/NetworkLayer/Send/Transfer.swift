@@ -212,7 +212,11 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             // no redirect can race the cancel.
             holdsBackPressure = false
             transport.delegateQueue.releaseBackPressure()
-            DispatchQueue.global(qos: .userInitiated).async { task.cancel() }
+            // It waits for libcurl's thread all the same: that thread mustn't meanwhile wait at a gate
+            // another stream's consumer closed, or a global thread would be stuck for as long as that
+            // consumer is behind.
+            let queue = transport.delegateQueue
+            DispatchQueue.global(qos: .userInitiated).async { queue.callingSession { task.cancel() } }
             // Nor does the outcome wait for it: against a server that writes faster than libcurl hands
             // chunks over, the cancel may land only when the server pauses. The transfer ends now (a
             // download's partial file closed, the reason delivered), and what the task still reports is

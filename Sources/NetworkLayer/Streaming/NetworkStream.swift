@@ -158,9 +158,11 @@ final class AsyncStreamBuffer<Element>: @unchecked Sendable {
     }
 
     func next() async throws(NetworkError) -> Element? {
+        // A task cancelled before it began sends nothing.
+        if Task.isCancelled { cancel() }
         let begin = state.withLock { state -> Bool in
             defer { state.started = true }
-            return !state.started
+            return !state.started && !state.cancelled
         }
         if begin {
             let task = start(self)

@@ -41,3 +41,8 @@ extension ServerSentEvent {
         return text + "\n"
     }
 }
+
+extension ServerSentEvent {
+    /// The bytes the event holds, for back-pressure: its data, name and ID.
+    var byteCount: Int { data.utf8.count + event.utf8.count + (id?.utf8.count ?? 0) }
+}

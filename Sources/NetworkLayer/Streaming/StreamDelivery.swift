@@ -11,6 +11,9 @@ final class StreamDelivery<Element>: @unchecked Sendable {
     /// Bytes handed over but not yet consumed beyond which the connection is held back. It reads on
     /// once the consumer is down to half of it.
     static var limit: Int { 256 * 1024 }
+    /// What an element costs beyond its bytes (the value itself, its strings' storage): an endless run of
+    /// empty events must be held back too.
+    static var elementOverhead: Int { 64 }
 
     /// Takes one batch (on the delegate queue) and hands it on without blocking; it tells the receipt
     /// once it is done with it, from any thread.
@@ -40,7 +43,7 @@ final class StreamDelivery<Element>: @unchecked Sendable {
         _ batch: [(Element, Int)], pause: () -> Void, resume: @escaping @Sendable () -> Void
     ) {
         guard !batch.isEmpty else { return }
-        let size = batch.reduce(0) { $0 + $1.1 }
+        let size = batch.reduce(0) { $0 + $1.1 + Self.elementOverhead }
         let holdsBack: Bool = flow.withLock {
             guard !$0.isClosed else { return false }
             $0.pending += size

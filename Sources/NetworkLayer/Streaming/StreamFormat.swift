@@ -47,7 +47,7 @@ extension StreamFormat where Element == ServerSentEvent {
                     failure = context.tooLarge()
                 }
                 context.state.record(lastEventID: parser.lastEventID, retry: parser.reconnectionTime)
-                return StreamBatch(events.map { ($0, $0.data.utf8.count) }, failure: failure)
+                return StreamBatch(events.map { ($0, $0.byteCount) }, failure: failure)
             } end: {
                 StreamBatch([])
             }
