@@ -18,7 +18,8 @@ extension NetworkLayer {
         }
         let state = StreamState()
         let buffer = request.streamConsumer as? AsyncStreamBuffer<Element>
-        let queue = buffer == nil ? callbackQueue : AsyncStreamBuffer<Element>.completionQueue
+        let queue =
+            buffer == nil ? Self.serialQueue(on: callbackQueue) : AsyncStreamBuffer<Element>.completionQueue
         let delivery = StreamDelivery<Element>(
             consumer: buffer.map { buffer in buffer.append } ?? Self.handing(to: eventHandler, on: queue))
         let reconnects = format.kind == .serverSentEvents && (options.reconnects ?? (request.method == .get))
@@ -55,6 +56,14 @@ extension NetworkLayer {
                 completionHandler(.failure(error))
             })
         return StreamTask(task) { delivery.close() }
+    }
+
+    /// Where one stream's handlers run: the callback queue, one block at a time, so that elements keep
+    /// their order and the completion follows the last of them even on a concurrent callback queue.
+    private static func serialQueue(on callbackQueue: DispatchQueue) -> DispatchQueue {
+        // The main queue is serial already, and handlers written for the main actor stay on it as such.
+        callbackQueue === DispatchQueue.main
+            ? callbackQueue : DispatchQueue(label: "NetworkLayer.stream", target: callbackQueue)
     }
 
     /// A consumer that runs `eventHandler` for each element on `queue`, in order, until the delivery

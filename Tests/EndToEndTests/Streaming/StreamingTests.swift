@@ -25,6 +25,30 @@ final class StreamingTests: XCTestCase {
         XCTAssertEqual(server.takeRequest()?.header("Accept"), "text/event-stream")
     }
 
+    func testOnAConcurrentCallbackQueueEventHandlersRunOneAtATimeInOrder() throws {
+        let server = try MockServer.started(in: self)
+        let many = (1...100).map { ServerSentEvent(data: "token \($0)") }
+        server.enqueue(.serverSentEvents(many, interval: 0.001))
+        let network = NetworkLayer(
+            baseURL: server.baseURL,
+            callbackQueue: DispatchQueue(label: "concurrent callbacks", attributes: .concurrent))
+
+        let running = Counter()
+        let overlaps = Counter()
+        let recording = record(
+            network, NetworkRequest(method: .post, urlString: "chat"), as: .serverSentEvents
+        ) { _, _ in
+            // Slow enough that later events arrive while earlier ones are being handled.
+            if running.incremented() > 1 { overlaps.increment() }
+            Thread.sleep(forTimeInterval: 0.003)
+            running.decrement()
+        }
+
+        XCTAssertEqual(overlaps.value, 0, "event handlers ran at the same time")
+        XCTAssertEqual(recording.elements.map(\.data), many.map(\.data))
+        XCTAssertEqual(try recording.outcome?.get().eventCount, 100)
+    }
+
     func testAPOSTStreamIsNeverRepeated() throws {
         let server = try MockServer.started(in: self)
         server.enqueue(.serverSentEvents(events, ending: .disconnectMidEvent))

@@ -114,5 +114,15 @@ final class Counter: @unchecked Sendable {
 
     func increment() { lock.withLock { count += 1 } }
 
+    func decrement() { lock.withLock { count -= 1 } }
+
+    /// Increments, and returns the new value.
+    func incremented() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
+
     var value: Int { lock.withLock { count } }
 }
