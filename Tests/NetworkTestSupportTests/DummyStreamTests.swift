@@ -38,7 +38,18 @@ final class DummyStreamTests: XCTestCase {
 
         XCTAssertEqual(log.entries, ["event Hel", "event lo", "end 2"])
         XCTAssertEqual(network.recordedRequests.map(\.url.path), ["/chat"])
+        // Sent as the real layer sends it.
+        XCTAssertEqual(network.recordedRequests.first?.headers["Accept"], "text/event-stream")
         XCTAssertEqual(network.recordedRequests.first?.method, .post)
+    }
+
+    func testTheSummaryNamesTheLastEventIDAsTheRealLayerDoes() {
+        network.successResponse = Data.eventStream(events)
+        var summary: StreamSummary?
+        network.stream(
+            NetworkRequest(urlString: "feed"), as: .serverSentEvents, eventHandler: { _ in },
+            completionHandler: { summary = try? $0.get() })
+        XCTAssertEqual(summary?.lastEventID, "2")
     }
 
     func testAHeldStreamIsFedOneEventAtATime() throws {

@@ -9,13 +9,8 @@ extension NetworkLayer {
         eventHandler: @escaping (Element) -> Void,
         completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
     ) -> NetworkTask {
-        var request = request
+        let request = request.accepting(format)
         let options = options ?? request.streamOptions ?? .default
-        if let accept = format.kind.accept,
-            !request.headers.keys.contains(where: { $0.lowercased() == "accept" })
-        {
-            request.headers["Accept"] = accept
-        }
         let state = StreamState()
         let buffer = request.streamConsumer as? AsyncStreamBuffer<Element>
         let queue =
@@ -48,7 +43,7 @@ extension NetworkLayer {
                             statusCode: response.statusCode, headers: response.headers, url: response.url,
                             eventCount: state.eventCount, byteCount: state.byteCount,
                             reconnectCount: state.reconnectCount,
-                            lastEventID: state.lastEventID.isEmpty ? nil : state.lastEventID,
+                            lastEventID: state.reportedLastEventID,
                             metrics: response.metrics)))
             },
             errorHandler: { error in

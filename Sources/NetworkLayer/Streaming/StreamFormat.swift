@@ -212,3 +212,16 @@ public struct StreamDecodingError: Error, CustomStringConvertible {
         return "\(position) of the stream could not be decoded: \(underlyingError)"
     }
 }
+
+extension NetworkRequest where Value == Data {
+    /// This request asking for `format`'s media type, unless it names one itself: what the layer and its
+    /// test doubles send alike.
+    package func accepting<Element>(_ format: StreamFormat<Element>) -> Self {
+        guard let accept = format.kind.accept,
+            !headers.keys.contains(where: { $0.lowercased() == "accept" })
+        else { return self }
+        var request = self
+        request.headers["Accept"] = accept
+        return request
+    }
+}

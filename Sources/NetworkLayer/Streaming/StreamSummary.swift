@@ -66,6 +66,8 @@ package final class StreamState: Sendable {
     package init() {}
 
     package var lastEventID: String { counts.withLock { $0.lastEventID } }
+    /// The last event ID as a summary reports it: `nil` when none was set.
+    package var reportedLastEventID: String? { lastEventID.isEmpty ? nil : lastEventID }
     package var retry: TimeInterval? { counts.withLock { $0.retry } }
     package var eventCount: Int { counts.withLock { $0.events } }
     package var byteCount: Int { counts.withLock { $0.bytes } }

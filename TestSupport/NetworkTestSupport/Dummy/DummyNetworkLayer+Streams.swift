@@ -10,14 +10,14 @@ extension DummyNetworkLayer {
         completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
     ) -> NetworkTask {
         let options = options ?? request.streamOptions ?? .default
+        let state = StreamState()
         let feed = DummyStreamFeed(
             parser: format.makeParser(
                 StreamParserContext(
-                    decoder: decoder, maximumEventSize: max(1, options.maximumEventSize), state: StreamState()
-                )),
-            eventHandler: eventHandler)
+                    decoder: decoder, maximumEventSize: max(1, options.maximumEventSize), state: state)),
+            state: state, eventHandler: eventHandler)
         let task = send(
-            request,
+            request.accepting(format),
             successHandler: { response in
                 // A body answered at once (not pushed) is the whole stream.
                 let outcome = feed.finish(with: response.value)
@@ -47,6 +47,7 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
     private let lock = NSLock()
     private let parser: StreamParser<Element>
     private let eventHandler: (Element) -> Void
+    private let state: StreamState
     private var isOpen = true
     private var failure: NetworkError?
     private var count = 0
@@ -54,8 +55,9 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
     /// Where pushed elements are delivered; `nil` delivers on the pushing thread.
     var deliveryQueue: DispatchQueue?
 
-    init(parser: StreamParser<Element>, eventHandler: @escaping (Element) -> Void) {
+    init(parser: StreamParser<Element>, state: StreamState, eventHandler: @escaping (Element) -> Void) {
         self.parser = parser
+        self.state = state
         self.eventHandler = eventHandler
     }
 
@@ -103,8 +105,8 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
         lock.withLock {
             StreamSummary(
                 statusCode: response.statusCode, headers: response.headers, url: response.url,
-                eventCount: count,
-                byteCount: bytes, metrics: response.metrics)
+                eventCount: count, byteCount: bytes, lastEventID: state.reportedLastEventID,
+                metrics: response.metrics)
         }
     }
 }
