@@ -108,6 +108,9 @@ final class AsyncCancellationTests: XCTestCase {
         let answered = await waitUntil { !network.recordedRequests.isEmpty }
         XCTAssertTrue(answered)
         task.cancel()
+        // The cancel reaches the request once `send` has returned it: only then may the delivery run.
+        let cancelled = await waitUntil { !network.cancelledRequests.isEmpty }
+        XCTAssertTrue(cancelled)
         delivery.resume()
         let result = await task.value
         XCTAssertTrue(result.isCancelled, "\(result)")
