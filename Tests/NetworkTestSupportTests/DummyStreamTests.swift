@@ -89,6 +89,25 @@ final class DummyStreamTests: XCTestCase {
         XCTAssertEqual(cancelled.entries, ["error \(NetworkError.cancelled)"])
     }
 
+    func testAPushedLineThatDoesNotDecodeEndsTheHeldStream() throws {
+        struct Line: Codable, Equatable { var n: Int }
+        network.holdsReplies = true
+        var lines: [Line] = []
+        var outcomes: [String] = []
+        network.stream(
+            NetworkRequest(urlString: "log"), as: .jsonLines(Line.self), eventHandler: { lines.append($0) },
+            completionHandler: { outcomes.append("\($0)") })
+        let held = try XCTUnwrap(network.pendingRequests.first)
+
+        held.push(jsonLine: Line(n: 1))
+        held.push(Data("{\"n\":}\n".utf8))
+
+        XCTAssertEqual(lines, [Line(n: 1)])
+        XCTAssertEqual(outcomes.count, 1)
+        XCTAssertTrue(outcomes.first?.contains("decodingFailed") == true, "\(outcomes)")
+        XCTAssertTrue(network.pendingRequests.isEmpty)
+    }
+
     func testJSONLinesAndABadLineAsTheRealLayerDecodesThem() throws {
         struct Line: Codable, Equatable { var n: Int }
         network.successResponse = try Data.jsonLines([Line(n: 1), Line(n: 2)]) + Data("{\"n\":}\n".utf8)

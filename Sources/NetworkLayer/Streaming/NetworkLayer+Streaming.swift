@@ -23,7 +23,8 @@ extension NetworkLayer {
             state: state)
         let channel = StreamChannel(
             format: format, context: context, delivery: delivery,
-            acceptableContentTypes: request.acceptableContentTypes, reconnects: reconnects,
+            acceptableContentTypes: request.acceptableContentTypes,
+            acceptableStatusCodes: request.acceptableStatusCodes, reconnects: reconnects,
             idleTimeout: options.idleTimeout,
             errorBodyLimit: request.maximumResponseSize ?? maximumResponseSize)
         let setup = StreamSetup(

@@ -14,6 +14,8 @@ final class StreamSink<Element>: TransferSink {
     private let delivery: StreamDelivery<Element>
     private let state: StreamState
     private let acceptableContentTypes: [String]?
+    /// The request's own, else 2xx: the statuses whose body is the stream.
+    private let acceptableStatusCodes: Set<Int>?
     /// A server-sent event stream that reconnects: its clean end is a lost connection, to reconnect.
     private let endIsLostConnection: Bool
     private let errorBody: MemorySink
@@ -26,13 +28,14 @@ final class StreamSink<Element>: TransferSink {
 
     init(
         parser: StreamParser<Element>, delivery: StreamDelivery<Element>, state: StreamState,
-        acceptableContentTypes: [String]?, endIsLostConnection: Bool, idleTimeout: TimeInterval?,
-        errorBodyLimit: Int, method: String?
+        acceptableContentTypes: [String]?, acceptableStatusCodes: Set<Int>?, endIsLostConnection: Bool,
+        idleTimeout: TimeInterval?, errorBodyLimit: Int, method: String?
     ) {
         self.parser = parser
         self.delivery = delivery
         self.state = state
         self.acceptableContentTypes = acceptableContentTypes
+        self.acceptableStatusCodes = acceptableStatusCodes
         self.endIsLostConnection = endIsLostConnection
         bodyIdleTimeout = idleTimeout
         errorBody = MemorySink(limit: errorBodyLimit, method: method)
@@ -50,7 +53,8 @@ final class StreamSink<Element>: TransferSink {
             acceptableContentTypes.map { types in type.map { MediaType.matches($0, anyOf: types) } ?? false }
             ?? true
         // 204 is a server's way to say "no stream" (and to stop reconnecting).
-        guard (200..<300).contains(status), status != 204, typeMatches else {
+        let statusMatches = acceptableStatusCodes?.contains(status) ?? (200..<300).contains(status)
+        guard statusMatches, status != 204, typeMatches else {
             return errorBody.open(response)
         }
         isStreaming = true
@@ -103,18 +107,21 @@ final class StreamChannel<Element>: StreamRoute, @unchecked Sendable {
     let context: StreamParserContext
     let delivery: StreamDelivery<Element>
     let acceptableContentTypes: [String]?
+    let acceptableStatusCodes: Set<Int>?
     let reconnects: Bool
     let idleTimeout: TimeInterval?
     let errorBodyLimit: Int
 
     init(
         format: StreamFormat<Element>, context: StreamParserContext, delivery: StreamDelivery<Element>,
-        acceptableContentTypes: [String]?, reconnects: Bool, idleTimeout: TimeInterval?, errorBodyLimit: Int
+        acceptableContentTypes: [String]?, acceptableStatusCodes: Set<Int>?, reconnects: Bool,
+        idleTimeout: TimeInterval?, errorBodyLimit: Int
     ) {
         self.format = format
         self.context = context
         self.delivery = delivery
         self.acceptableContentTypes = acceptableContentTypes
+        self.acceptableStatusCodes = acceptableStatusCodes
         self.reconnects = reconnects
         self.idleTimeout = idleTimeout
         self.errorBodyLimit = errorBodyLimit
@@ -123,7 +130,7 @@ final class StreamChannel<Element>: StreamRoute, @unchecked Sendable {
     func makeSink(for request: URLRequest) -> any TransferSink {
         StreamSink(
             parser: format.makeParser(context), delivery: delivery, state: context.state,
-            acceptableContentTypes: acceptableContentTypes,
+            acceptableContentTypes: acceptableContentTypes, acceptableStatusCodes: acceptableStatusCodes,
             endIsLostConnection: reconnects && format.kind == .serverSentEvents, idleTimeout: idleTimeout,
             errorBodyLimit: errorBodyLimit, method: request.httpMethod)
     }

@@ -15,7 +15,7 @@ extension DummyNetworkLayer {
             parser: format.makeParser(
                 StreamParserContext(
                     decoder: decoder, maximumEventSize: max(1, options.maximumEventSize), state: state)),
-            state: state, eventHandler: eventHandler)
+            state: state, deliveryQueue: deliveryQueue, eventHandler: eventHandler)
         let task = send(
             request.accepting(format),
             successHandler: { response in
@@ -28,17 +28,16 @@ extension DummyNetworkLayer {
                 feed.close()
                 completionHandler(.failure(error))
             })
-        if let held = pendingRequests.last(where: { $0.task === task }) {
-            held.stream = feed
-            feed.deliveryQueue = deliveryQueue
-        }
+        pendingRequests.last(where: { $0.task === task })?.stream = feed
         return task
     }
 }
 
 /// What a held stream's pushes go to.
 protocol DummyStreamFeeding: AnyObject, Sendable {
-    func push(_ bytes: Data)
+    /// Delivers the elements `bytes` complete; returns the error that ends the stream (an element that
+    /// doesn't decode, an event too large) the first time one occurs.
+    func push(_ bytes: Data) -> NetworkError?
 }
 
 /// One dummy stream: the format's parser and the event handler. Pushes come from the test, one at a
@@ -52,39 +51,47 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
     private var failure: NetworkError?
     private var count = 0
     private var bytes = 0
-    /// Where pushed elements are delivered; `nil` delivers on the pushing thread.
-    var deliveryQueue: DispatchQueue?
+    /// Where pushed elements are delivered (the layer's at the time of the request); `nil` delivers on
+    /// the pushing thread.
+    private let deliveryQueue: DispatchQueue?
 
-    init(parser: StreamParser<Element>, state: StreamState, eventHandler: @escaping (Element) -> Void) {
+    init(
+        parser: StreamParser<Element>, state: StreamState, deliveryQueue: DispatchQueue?,
+        eventHandler: @escaping (Element) -> Void
+    ) {
         self.parser = parser
         self.state = state
+        self.deliveryQueue = deliveryQueue
         self.eventHandler = eventHandler
     }
 
-    func push(_ bytes: Data) {
-        let elements = parse(bytes)
-        guard !elements.isEmpty else { return }
-        let deliver = UncheckedSendable(value: { [self] in
-            for element in elements where lock.withLock({ isOpen }) { eventHandler(element) }
-        })
-        if let deliveryQueue { deliveryQueue.async { deliver.value() } } else { deliver.value() }
+    func push(_ bytes: Data) -> NetworkError? {
+        let (elements, failure) = parse(bytes)
+        if !elements.isEmpty {
+            let deliver = UncheckedSendable(value: { [self] in
+                for element in elements where lock.withLock({ isOpen }) { eventHandler(element) }
+            })
+            if let deliveryQueue { deliveryQueue.async { deliver.value() } } else { deliver.value() }
+        }
+        return failure
     }
 
-    private func parse(_ bytes: Data) -> [Element] {
-        lock.withLock { () -> [Element] in
-            guard isOpen, failure == nil else { return [] }
+    /// Parses `bytes`: the elements they complete, and the error they first hit.
+    private func parse(_ bytes: Data) -> (elements: [Element], failure: NetworkError?) {
+        lock.withLock {
+            guard isOpen, failure == nil else { return ([], nil) }
             let batch = parser.parse(bytes)
             self.bytes += bytes.count
             count += batch.elements.count
             failure = batch.failure
-            return batch.elements.map(\.0)
+            return (batch.elements.map(\.0), batch.failure)
         }
     }
 
     /// The rest of the body (`body`, when answered at once) and the end of the stream: delivered here and
     /// now, on the thread the answer runs on, before the completion.
     func finish(with body: Data) -> Result<Void, NetworkError> {
-        var elements = parse(body)
+        var elements = parse(body).elements
         let ending: NetworkError? = lock.withLock {
             guard failure == nil else { return failure }
             let batch = parser.end()

@@ -67,13 +67,14 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     }
 
     /// Sends `bytes` of a held stream's body: each element they complete goes to the stream's event
-    /// handler now (on the dummy's ``DummyNetworkLayer/deliveryQueue``, else on this thread). Does nothing
-    /// for a request that isn't a stream, or once it was released or cancelled.
+    /// handler now (on the dummy's ``DummyNetworkLayer/deliveryQueue``, else on this thread). An element
+    /// that doesn't decode, or an event too large, ends the stream with that error, as the real layer
+    /// does. Does nothing for a request that isn't a stream, or once it was released or cancelled.
     ///
     /// - Parameter bytes: The next piece of the body, in the stream's wire format.
     public func push(_ bytes: Data) {
-        guard task.isHeldNow else { return }
-        stream?.push(bytes)
+        guard task.isHeldNow, let failure = stream?.push(bytes) else { return }
+        fail(with: failure)
     }
 
     /// Sends `event` of a held server-sent event stream (see ``push(_:)-(Data)``).

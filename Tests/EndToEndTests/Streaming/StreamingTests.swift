@@ -166,6 +166,24 @@ final class StreamingTests: XCTestCase {
         }
     }
 
+    /// The request's acceptable statuses decide which replies are the stream, as they decide success.
+    func testTheRequestsAcceptableStatusCodesDecideWhatIsStreamed() throws {
+        let server = try MockServer.started(in: self)
+        server.enqueue(.serverSentEvents(events, status: 206))
+        server.enqueue(.serverSentEvents(events, status: 203))
+        let network = NetworkLayer(baseURL: server.baseURL)
+        var request = NetworkRequest<Data>(method: .post, urlString: "chat")
+        request.acceptableStatusCodes = [200, 206]
+
+        let accepted = record(network, request, as: .serverSentEvents)
+        XCTAssertEqual(accepted.elements, events)
+        XCTAssertEqual(try accepted.outcome?.get().statusCode, 206)
+
+        let refused = record(network, request, as: .serverSentEvents)
+        XCTAssertEqual(refused.elements, [])
+        XCTAssertEqual(refused.outcome?.error?.statusCode, 203)
+    }
+
     func testAStalledStreamTimesOutOnItsIdleTimeout() throws {
         let server = try MockServer.started(in: self)
         server.enqueue(.serverSentEvents(Array(events.prefix(2)), ending: .stall))
