@@ -70,6 +70,15 @@ open class NetworkLayer: @unchecked Sendable {
     /// actually sent, so a test double that never sends creates no session at all.
     var transport: SessionTransport { ownTransport ?? .shared }
 
+    /// Whether uploads go out as an upload task's file or bytes (Apple platforms) rather than as the
+    /// layer's body stream; see ``PlatformSession/sendsUploadsNatively``. Only a layer with a session of
+    /// its own can change it: a stub transport, whose URLProtocol must see the body, or a test of the
+    /// native form on Linux.
+    package var sendsUploadsNatively: Bool {
+        get { transport.sendsUploadsNatively }
+        set { ownTransport?.sendsUploadsNatively = newValue }
+    }
+
     /// The configuration of the layer's own session, if it has one: its streams get a session of their
     /// own made from it.
     private let sessionConfiguration: URLSessionConfiguration?

@@ -13,6 +13,7 @@ import Foundation
 /// | a redirect that would keep a body (307, 308; 301/302 of PUT, PATCH, DELETE) | refused: libcurl re-sends it with an empty body | followed: the body is sent again |
 /// | a redirect or challenge of a task the layer has stopped | left unanswered: answering it stops the process | answered (`nil`, cancel): every completion handler must be called |
 /// | an HTTP authentication challenge (`Basic`, `Digest`, NTLM) | cancelled, and turned back into the 401 or 407: it would wait forever | its protection space rejected, so the 401 or 407 arrives as the reply; server trust is evaluated as usual |
+/// | an upload's body | the layer's own `InputStream` with the exact `Content-Length`, a fresh one when libcurl rewinds (fast, flat memory; `uploadTask(fromFile:)` is 4–6× slower) | an upload task from the body's file, from its bytes, or from a temporary file holding a multipart body (``NativeUploadBody``): CFNetwork doesn't support `InputStream` subclasses as body streams |
 /// | an upload's `Content-Length` next to a body stream | a blank `Transfer-Encoding` stops libcurl adding `chunked` | native |
 /// | the delegate queue | holds libcurl's thread back while a large reply arrives (``BackPressureQueue``) | a plain serial queue |
 /// | URL cache | off: a lookup opens a window in which a cancel stops the process | off too: the layer's own ``ResponseCache`` replaces it on every platform |
@@ -30,6 +31,14 @@ enum PlatformSession {
     #else
         static let losesRedirectedBodies = false
         static let leavesStoppedTasksUnanswered = false
+    #endif
+
+    #if canImport(FoundationNetworking)
+        /// Whether uploads go out as an upload task's file or bytes (``NativeUploadBody``) rather than as
+        /// the layer's body stream.
+        static let sendsUploadsNatively = false
+    #else
+        static let sendsUploadsNatively = true
     #endif
 
     /// Why the layer can't run on `configuration`, or `nil` when it can.

@@ -27,6 +27,15 @@ final class SessionTransport: Sendable {
     /// Why the layer can't run on the configuration it was given (a background one): every request then
     /// fails with ``NetworkError/invalidRequest(_:)`` saying so, and no session of that kind is made.
     let refusal: String?
+    private let nativeUploads = Locked(PlatformSession.sendsUploadsNatively)
+
+    /// Whether uploads go out as a file or bytes URLSession sends natively (an upload task) rather than
+    /// as the layer's body stream: ``PlatformSession/sendsUploadsNatively``. Tests run that path on Linux
+    /// by setting it on a layer's own session.
+    var sendsUploadsNatively: Bool {
+        get { nativeUploads.withLock { $0 } }
+        set { nativeUploads.withLock { $0 = newValue } }
+    }
 
     /// A session for a copy of `configuration`, with the changes the layer needs to keep its contract
     /// (see ``safeConfiguration(from:)``).

@@ -62,7 +62,22 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     func start() {
         switch sink.prepare(request) {
         case .success(let prepared):
-            begin(prepared)
+            guard let source, transport.sendsUploadsNatively else { return begin(prepared) }
+            // The native form may mean writing a temporary file: never on the caller's queue nor the
+            // delegate queue. A stop meanwhile finds no task, and is delivered here instead of sending.
+            DispatchQueue.global(qos: .userInitiated).async {
+                let native = source.prepareNative()
+                self.transport.delegateQueue.enqueue {
+                    switch native {
+                    case .success(let native):
+                        source.adopt(native)
+                        if self.stopReason == nil { return self.begin(prepared) }
+                    case .failure(let error):
+                        if self.stopReason == nil { self.stopReason = error }
+                    }
+                    self.finish(with: nil, response: nil)
+                }
+            }
         case .failure(let error):
             stopReason = error
             transport.delegateQueue.enqueue { self.finish(with: nil, response: nil) }
@@ -75,7 +90,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         var request = SessionTransport.withBackstopTimeout(request)
         if let source { source.attach(to: &request) }
         transport.delegateQueue.callingSession {
-            let task = transport.session.dataTask(with: request)
+            let task = makeTask(for: request)
             self.task = task
             lastActivity = DispatchTime.now().uptimeNanoseconds
             transport.delegate.add(self, for: task)
@@ -186,8 +201,18 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         let response = response ?? taskResponse
         var failure = stopReason ?? (declined ? nil : error.map(Self.connectionLost))
         if stopReason == nil, let source { failure = source.check(failure, response: response) }
+        source?.discardNative()
         if stopReason != nil { sink.discard() }
         completion(sink.close(failure: failure, response: response, respondedAt: respondedAt))
+    }
+
+    /// A data task; an upload task for a body sent natively.
+    private func makeTask(for request: URLRequest) -> URLSessionTask {
+        switch source?.native {
+        case .file(let url, _)?: transport.session.uploadTask(with: request, fromFile: url)
+        case .data(let data)?: transport.session.uploadTask(with: request, from: data)
+        case nil: transport.session.dataTask(with: request)
+        }
     }
 
     // MARK: - Stopping (delegate queue)

@@ -8,7 +8,7 @@
 /// | the streams' delegate queue (a second session, for streams only) | the same, for streams: a stream held back for its consumer holds back only other streams | every stream's ``Transfer`` |
 /// | libcurl's thread | reading and inflating the reply; rewinding an upload's body | nothing of the layer's but the current body stream (``BodySource``, ``Locked``) |
 /// | the policy queue (concurrent) | interceptors' `adapt` and `retry`, retry waits | one ``RequestAttempts`` loop, one step at a time |
-/// | a global queue | decoding caller types (never the delegate queue, never the caller's) | the reply, handed over once |
+/// | a global queue | decoding caller types (never the delegate queue, never the caller's); on Apple platforms, writing and removing a multipart upload's temporary file | the reply, handed over once; that file |
 /// | the cache's serial queue (a disk cache) | writing and removing entries, in order | the disk store's files (the memory index and the in-flight table are ``Locked``) |
 /// | the monitors' queue (serial, one per layer) | every monitor event, in order | each request's monitor channel |
 /// | `callbackQueue` | the success, error, progress and stream event handlers | nothing: handlers run with no lock held |

@@ -14,13 +14,18 @@ import Foundation
 /// stream over the whole body, and a retry after a 401 is a new attempt with a new stream. As a last
 /// guard, a 2xx reply to a body that was not handed out whole fails the request.
 ///
+/// On Apple platforms the body goes out in a form URLSession sends natively instead (a file or bytes, see
+/// ``NativeUploadBody``), and URLSession itself sends it whole.
+///
 /// The stream is replaced on libcurl's thread and read on the delegate queue, hence ``Locked``; the
-/// count of bytes sent is the delegate queue's.
+/// count of bytes sent and the native form are the delegate queue's.
 final class BodySource: @unchecked Sendable {
     private let body: UploadBody
     private let progress: ProgressReporter?
     private let stream: Locked<UploadBodyStream?>
     private var sentBytes: Int64 = 0
+    /// The body as URLSession sends it natively, once ``prepareNative()`` made it.
+    private(set) var native: NativeUploadBody?
 
     init(_ body: UploadBody, progress: ProgressReporter?) {
         self.body = body
@@ -28,9 +33,26 @@ final class BodySource: @unchecked Sendable {
         stream = Locked(nil)
     }
 
-    /// Gives `request` a fresh stream over the body and its exact length.
+    /// Makes the native form of the body (see ``NativeUploadBody/prepare(_:)``), off the delegate queue;
+    /// the transfer keeps it with ``adopt(_:)`` on the delegate queue.
+    func prepareNative() -> Result<NativeUploadBody, URLError> {
+        NativeUploadBody.prepare(body)
+    }
+
+    /// Sends the body in its native form from now on (delegate queue).
+    func adopt(_ native: NativeUploadBody) {
+        self.native = native
+    }
+
+    /// The transfer ended: a temporary file is removed.
+    func discardNative() {
+        native?.discard()
+        native = nil
+    }
+
+    /// Gives `request` a fresh stream over the body (unless it goes out natively) and its exact length.
     func attach(to request: inout URLRequest) {
-        request.httpBodyStream = newStream()
+        if native == nil { request.httpBodyStream = newStream() }
         // The exact length, whatever an interceptor did to the header.
         request.setValue(String(body.length), forHTTPHeaderField: "Content-Length")
         #if canImport(FoundationNetworking)
@@ -57,7 +79,8 @@ final class BodySource: @unchecked Sendable {
     /// The failure the request ends with, given the transport's `error` and the reply.
     func check(_ error: (any Error)?, response: URLResponse?) -> (any Error)? {
         let current = stream.withLock { $0 }
-        let delivered = current?.delivered ?? 0
+        // Sent natively, URLSession sends the body whole or fails.
+        let delivered = native == nil ? current?.delivered ?? 0 : body.length
         // A file that changed while it was sent aborts the request; say so rather than libcurl's code.
         if error != nil, let failure = current?.streamError as? URLError { return failure }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0

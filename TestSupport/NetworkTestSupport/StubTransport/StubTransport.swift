@@ -130,13 +130,17 @@ public final class StubTransport: @unchecked Sendable {
         interceptors: [any RequestInterceptor] = [],
         monitors: [any NetworkMonitor] = []
     ) -> NetworkLayer {
-        NetworkLayer(
+        let network = NetworkLayer(
             baseURL: baseURL, defaultHeaders: defaultHeaders,
             sessionConfiguration: makeConfiguration(from: sessionConfiguration), encoder: encoder,
             decoder: decoder, callbackQueue: callbackQueue, timeout: timeout,
             maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
             retryPolicy: retryPolicy,
             interceptors: interceptors, monitors: monitors)
+        // The stub's URLProtocol reads an upload's body from its stream; an upload task's body would reach
+        // no URLProtocol on any platform.
+        network.sendsUploadsNatively = false
+        return network
     }
 
     /// A `NetworkLayer` for an API environment whose requests this transport answers; the parameters are
