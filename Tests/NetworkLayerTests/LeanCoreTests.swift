@@ -29,6 +29,62 @@ final class LeanCoreTests: XCTestCase {
         return server
     }
 
+    /// A download whose disk is far slower than the network shares its session with a request whose
+    /// server never answers: that request's timeout fires on time, however far behind the disk is.
+    func testASlowDiskHoldsUpNoOtherRequestsTimeout() throws {
+        DiskWriter.testingDelay.withLock { $0 = 0.5 }
+        defer { DiskWriter.testingDelay.withLock { $0 = 0 } }
+        let server = try startedServer()
+        server.handler = { request in
+            guard request.path == "/silent" else {
+                return MockResponse(
+                    headers: ["Content-Type": "application/octet-stream"], body: Data(count: 16 << 20))
+            }
+            var reply = MockResponse(status: 200, text: "too late")
+            reply.delayBeforeHeaders = 30
+            return reply
+        }
+        let network = NetworkLayer(baseURL: server.baseURL, sessionConfiguration: .ephemeral)
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("LeanCoreTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+
+        // The request waits for its reply first; then a download runs, and the disk falls far behind
+        // before the request's timeout.
+        let timeout: TimeInterval = 2
+        let started = Date()
+        let timedOut = expectation(description: "timed out")
+        nonisolated(unsafe) var outcome: Result<Data, NetworkError>?
+        nonisolated(unsafe) var elapsed: TimeInterval = 0
+        network.send(
+            NetworkRequest<Data>(urlString: "silent", timeout: timeout),
+            successHandler: {
+                outcome = .success($0.value)
+                timedOut.fulfill()
+            },
+            errorHandler: {
+                outcome = .failure($0)
+                elapsed = Date().timeIntervalSince(started)
+                timedOut.fulfill()
+            })
+        let behind = expectation(description: "3 MB handed to the disk")
+        behind.assertForOverFulfill = false
+        let downloadEnded = expectation(description: "download ended")
+        let download = network.download(
+            urlString: "big", to: folder.appendingPathComponent("big.bin"),
+            progressHandler: { if $0.completedBytes > 3 << 20 { behind.fulfill() } },
+            successHandler: { _ in downloadEnded.fulfill() }, errorHandler: { _ in downloadEnded.fulfill() })
+        wait(for: [behind, timedOut], timeout: 20)
+
+        guard case .failure(.timedOut) = outcome else { return XCTFail("\(String(describing: outcome))") }
+        XCTAssertLessThan(elapsed, timeout + 0.8, "the \(timeout) s timeout fired after \(elapsed) s")
+        // Stopped, the download writes what arrived before it ends: let the disk catch up.
+        DiskWriter.testingDelay.withLock { $0 = 0 }
+        download.cancel()
+        wait(for: [downloadEnded], timeout: 10)
+    }
+
     func testAFastFailureReleasesItsDeadlineAtOnce() throws {
         let network = NetworkLayer(
             baseURL: try closedPort(), sessionConfiguration: .ephemeral, timeout: 60)

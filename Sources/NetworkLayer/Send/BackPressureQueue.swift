@@ -32,8 +32,9 @@ import Foundation
         private var finished = 0
         private var bypasses = 0
         private var holders = 0
-        /// Streams whose consumer is behind: while any is, libcurl's thread waits at `addOperation`
-        /// however short the queue, and without the stall timeout (the queue itself runs freely).
+        /// Transfers whose consumer is behind (a stream's handler, a download's disk): while any is,
+        /// libcurl's thread waits at `addOperation` however short the queue, and without the stall
+        /// timeout (the queue itself runs freely).
         private var closedGates = 0
 
         override init() {
@@ -75,10 +76,14 @@ import Foundation
             }
         }
 
-        /// A stream's consumer fell behind: libcurl's thread waits until ``openGate()``.
+        /// A transfer's consumer fell behind: libcurl's thread waits until ``openGate()``.
         func closeGate() {
             condition.withLock { closedGates += 1 }
         }
+
+        /// Whether libcurl may be held back now: a reply that can outrun the queue is arriving, or a gate
+        /// is closed. A cancel must then not let libcurl past (see ``Transfer/stop(because:)``).
+        var isHoldingBack: Bool { condition.withLock { closedGates > 0 || holders > 0 } }
 
         /// That consumer caught up, or its stream ended.
         func openGate() {
@@ -139,6 +144,8 @@ import Foundation
         }
 
         func closeGate() {}
+
+        var isHoldingBack: Bool { false }
 
         func openGate() {}
     }

@@ -82,10 +82,11 @@ enum PlatformSession {
         #endif
     }
 
-    /// Stops reading a stream's reply while its consumer is behind (delegate queue). On Linux a data
-    /// task can't be suspended mid-reply (resuming sends the request again), so libcurl's thread is held
-    /// at the delegate queue's gate, which holds back the streams session's other transfers too. On
-    /// Apple platforms the task is suspended.
+    /// Stops reading a reply while its consumer is behind: a stream's handler, or a download's disk
+    /// (delegate queue). On Linux a data task can't be suspended mid-reply (resuming sends the request
+    /// again), so libcurl's thread is held at the delegate queue's gate, which holds back the session's
+    /// other transfers too (their deadlines still run, and a stopped one ends at once). On Apple platforms
+    /// the task is suspended.
     static func pauseReading(task: URLSessionTask, on queue: BackPressureQueue) {
         #if canImport(FoundationNetworking)
             queue.closeGate()

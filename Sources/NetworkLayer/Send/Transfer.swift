@@ -203,7 +203,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         if stopReason == nil, let source { failure = source.check(failure, response: response) }
         source?.discardNative()
         if stopReason != nil { sink.discard() }
-        completion(sink.close(failure: failure, response: response, respondedAt: respondedAt))
+        sink.close(failure: failure, response: response, respondedAt: respondedAt, then: completion)
     }
 
     /// A data task; an upload task for a body sent natively.
@@ -227,27 +227,28 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             // Held back, libcurl's thread couldn't report the cancel.
             PlatformSession.resumeReading(task: task, on: transport.delegateQueue)
         }
-        if holdsBackPressure {
-            // The body may pour in faster than it is drained (a gzip bomb, an endless stream). The cancel
-            // waits for libcurl's thread, which yields only once it has read the socket empty: cancelling
-            // here would block the delegate queue while that thread reads on into queued operations
-            // (175–265 MB for a gzip bomb), or for good against a fast endless stream. Instead the cancel
-            // waits elsewhere, and libcurl is no longer held back: the delegate queue drops every chunk as
-            // it comes, so libcurl soon outpaces the server and the cancel lands. A body is arriving, so
-            // no redirect can race the cancel.
-            holdsBackPressure = false
-            transport.delegateQueue.releaseBackPressure()
-            // It waits for libcurl's thread all the same: that thread mustn't meanwhile wait at a gate
-            // another stream's consumer closed, or a global thread would be stuck for as long as that
-            // consumer is behind.
-            let queue = transport.delegateQueue
-            DispatchQueue.global(qos: .userInitiated).async { queue.callingSession { task.cancel() } }
-            // Nor does the outcome wait for it: against a server that writes faster than libcurl hands
-            // chunks over, the cancel may land only when the server pauses. The transfer ends now (a
-            // download's partial file closed, the reason delivered), and what the task still reports is
-            // dropped.
+        if holdsBackPressure || transport.delegateQueue.isHoldingBack {
+            // A reply may be pouring in faster than it is drained (a gzip bomb, an endless stream): this
+            // one, or another of the session's. A cancel waits for libcurl's thread, which takes it only
+            // once it has read the socket empty. Cancelled here, the delegate queue would wait while that
+            // thread, let past the back-pressure so as not to deadlock, reads on into queued operations
+            // (175–265 MB for a gzip bomb, or a paused download's whole body), or for good against a fast
+            // endless stream. So the cancel waits on a thread of its own instead, without letting libcurl
+            // past: it lands once libcurl's thread moves (this transfer's own chunks are dropped as they
+            // come, and a gate another transfer closed opens once its consumer catches up). Not on one
+            // queue for all cancels: against a server writing flat out, one cancel may wait for as long as
+            // the server writes, and must not hold back the next.
+            if holdsBackPressure {
+                holdsBackPressure = false
+                transport.delegateQueue.releaseBackPressure()
+            }
+            DispatchQueue.global(qos: .userInitiated).async { task.cancel() }
+            // Nor does the outcome wait for it. The transfer ends now (a download's partial file closed,
+            // the reason delivered), and what the task still reports is dropped; a redirect or challenge
+            // racing the cancel finds the transfer stopped, and is left unanswered.
             finish(with: nil, response: nil)
         } else {
+            // Nothing is held back: the cancel is quick, and the task reports its own end.
             transport.delegateQueue.callingSession { task.cancel() }
         }
     }

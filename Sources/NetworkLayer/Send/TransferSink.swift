@@ -25,6 +25,12 @@ protocol TransferSink: AnyObject {
     func restartRequest() -> URLRequest?
     /// The transfer is over: what it delivers. `failure` is why it failed, if it did.
     func close(failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?) -> TransferResult
+    /// The same, for a sink that must finish elsewhere first (a download's file, on its disk queue):
+    /// `completion` receives the result once, from any thread. By default, ``close(failure:response:respondedAt:)``
+    /// here and now.
+    func close(
+        failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?,
+        then completion: @escaping @Sendable (TransferResult) -> Void)
     /// Whether the reply may arrive faster than the delegate queue drains it: FoundationNetworking is
     /// then held back (see ``BackPressureQueue``). Read after ``open(_:)`` accepted a reply.
     var needsBackPressure: Bool { get }
@@ -56,6 +62,13 @@ enum SinkDecision {
 }
 
 extension TransferSink {
+    func close(
+        failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?,
+        then completion: @escaping @Sendable (TransferResult) -> Void
+    ) {
+        completion(close(failure: failure, response: response, respondedAt: respondedAt))
+    }
+
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError> { .success(request) }
     func restartRequest() -> URLRequest? { nil }
     var bodyIdleTimeout: TimeInterval? { nil }

@@ -9,16 +9,17 @@ import Foundation
 ///
 /// Why a data task and not a download task: on Linux a download task keeps its bytes in a temporary file
 /// it never names, so nothing survives a failure to resume from, and it never deletes that file. A data
-/// task hands each chunk to the delegate queue, which writes it (256 KB at a time, see
-/// ``BufferedFileWriter``); the session's ``BackPressureQueue`` holds libcurl back when writing falls
-/// behind, so the chunks waiting in memory never exceed about 512 KB.
+/// task hands each chunk to the delegate queue, which passes it to the download's ``DiskWriter``: the
+/// disk is written on a queue of its own, 256 KB at a time, so a slow disk never holds up the session's
+/// other transfers, and the transfer is paused while more than 1 MB waits for the disk.
 ///
 /// What memory still grows by is FoundationNetworking's: for every 16 KB chunk it creates a timeout timer
 /// on libcurl's queue, and the timers it replaced are freed only when libcurl's read loop returns, which
 /// at full loopback speed is hundreds of megabytes later (heaptrack: 53,000 live timers, 11 MB of heap, at
 /// the peak of a 1 GB download). A raw download task pays the same.
 ///
-/// Owned by the delegate queue, like its ``Transfer``: no lock is held while the disk is touched.
+/// Owned by the delegate queue, like its ``Transfer``; its file by the ``DiskWriter``'s queue, where the
+/// download also ends (the file closed, kept for a resume or moved into place) before its completion runs.
 final class FileSink: TransferSink {
     private let job: DownloadJob
     private let request: URLRequest
@@ -27,11 +28,12 @@ final class FileSink: TransferSink {
     /// Whether the server may be asked to continue the bytes on disk; not when the caller sent a Range.
     private let resumable: Bool
     private var restarted = false
+    private weak var flow: (any TransferFlow)?
     private var phase = Phase.awaitingResponse(offset: 0, info: nil)
 
     private enum Phase {
         case awaitingResponse(offset: Int64, info: PartialDownload.Info?)
-        case writing(DownloadPlan, file: BufferedFileWriter, received: Int64)
+        case writing(DownloadPlan, file: DiskWriter, received: Int64)
         case errorReply(Data)
         /// The reply can't continue the bytes on disk: once this task ends, start over from zero.
         case restarting
@@ -48,8 +50,12 @@ final class FileSink: TransferSink {
 
     private var partial: PartialDownload { job.partial }
 
-    /// Every download is held back when the disk falls behind.
+    /// Every download is held back when the delegate queue falls behind.
     var needsBackPressure: Bool { true }
+
+    func attach(_ flow: any TransferFlow) {
+        self.flow = flow
+    }
 
     /// Claims the destination and continues the partial download when there is one to continue.
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError> {
@@ -99,26 +105,23 @@ final class FileSink: TransferSink {
         }
     }
 
-    /// Opens the partial file for `plan`.
+    /// Opens the partial file for `plan`, on the disk's queue; a failure to open it ends the download
+    /// as a failed write would.
     private func open(_ plan: DownloadPlan) -> SinkDecision {
-        if plan.offset == 0 {
+        let partial = partial
+        let writer = DiskWriter(url: partial.file, keeping: plan.offset, flow: flow) {
+            guard plan.offset == 0 else { return }
             if let info = plan.info { partial.save(info) } else { partial.removeInfo() }
         }
-        switch POSIXFile.openForWriting(partial.file, keeping: plan.offset) {
-        case .success(let file):
-            phase = .writing(plan, file: BufferedFileWriter(file), received: 0)
-            progress?.update(completed: plan.offset, expected: plan.expected)
-            return .accept
-        case .failure(let failure):
-            phase = .done
-            return .refuse(FileError.writeFailed(partial.file, reason: failure.reason))
-        }
+        phase = .writing(plan, file: writer, received: 0)
+        progress?.update(completed: plan.offset, expected: plan.expected)
+        return .accept
     }
 
     func write(_ data: Data) -> URLError? {
         switch phase {
         case .writing(let plan, let file, let received):
-            if case .failure(let failure) = file.append(data) {
+            if let failure = file.append(data) {
                 return FileError.writeFailed(partial.file, reason: failure.reason)
             }
             let total = received + Int64(data.count)
@@ -150,48 +153,70 @@ final class FileSink: TransferSink {
         return request
     }
 
+    /// A download being written ends on the disk's queue, once every byte is there: the file closed, then
+    /// kept for a resume or moved into place, then `completion`.
+    func close(
+        failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?,
+        then completion: @escaping @Sendable (TransferResult) -> Void
+    ) {
+        guard case .writing(let plan, let file, let received) = phase else {
+            return completion(close(failure: failure, response: response, respondedAt: respondedAt))
+        }
+        phase = .done
+        // From here on only the sink's constants are read, on the disk's queue.
+        let sink = UncheckedSendable(value: self)
+        file.close { closing in
+            var result = TransferResult(
+                body: Data(), response: response,
+                error: sink.value.endWriting(plan, size: plan.offset + received, failure, closing: closing),
+                respondedAt: respondedAt)
+            result.storedBytes = received
+            DownloadClaims.release(sink.value.job.target.destination, by: sink.value)
+            completion(result)
+        }
+    }
+
     func close(failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?) -> TransferResult {
         defer {
             phase = .done
             DownloadClaims.release(job.target.destination, by: self)
         }
-        func result(_ error: (any Error)?, stored: Int64) -> TransferResult {
-            var result = TransferResult(
-                body: Data(), response: response, error: error, respondedAt: respondedAt)
-            result.storedBytes = stored
-            return result
-        }
         switch phase {
-        case .writing(let plan, let file, let received):
-            let size = plan.offset + received
-            if case .failure(let closing) = file.close(), failure == nil {
-                keepOrRemovePartial(plan, size: size)
-                return result(FileError.writeFailed(partial.file, reason: closing.reason), stored: received)
-            }
-            if let failure {
-                keepOrRemovePartial(plan, size: size)
-                return result(failure, stored: received)
-            }
-            if let expected = plan.expected, expected != size {
-                keepOrRemovePartial(plan, size: size)
-                return result(URLError(.networkConnectionLost), stored: received)
-            }
-            if let moveError = moveIntoPlace() {
-                return result(moveError, stored: received)
-            }
-            progress?.complete(completed: size, expected: plan.expected)
-            return result(nil, stored: received)
         case .errorReply(let body):
             return TransferResult(body: body, response: response, error: failure, respondedAt: respondedAt)
-        case .awaitingResponse, .restarting, .done:
+        case .writing, .awaitingResponse, .restarting, .done:
             // A declined challenge ends before the delegate sees the reply: the 401 itself is the answer.
             if failure == nil, let reply = response as? HTTPURLResponse,
                 !(200..<300).contains(reply.statusCode)
             {
-                return result(nil, stored: 0)
+                return TransferResult(body: Data(), response: response, error: nil, respondedAt: respondedAt)
             }
-            return result(failure ?? URLError(.badServerResponse), stored: 0)
+            return TransferResult(
+                body: Data(), response: response, error: failure ?? URLError(.badServerResponse),
+                respondedAt: respondedAt)
         }
+    }
+
+    /// The outcome of a download whose file is closed (`closing`: the failure of a write or of closing
+    /// it): the file kept for a resume, removed, or moved into place (disk queue).
+    private func endWriting(
+        _ plan: DownloadPlan, size: Int64, _ failure: (any Error)?, closing: POSIXFailure?
+    ) -> (any Error)? {
+        if let closing, failure == nil {
+            keepOrRemovePartial(plan, size: size)
+            return FileError.writeFailed(partial.file, reason: closing.reason)
+        }
+        if let failure {
+            keepOrRemovePartial(plan, size: size)
+            return failure
+        }
+        if let expected = plan.expected, expected != size {
+            keepOrRemovePartial(plan, size: size)
+            return URLError(.networkConnectionLost)
+        }
+        if let moveError = moveIntoPlace() { return moveError }
+        progress?.complete(completed: size, expected: plan.expected)
+        return nil
     }
 
     /// After a failure: bytes that can be resumed stay for the next download; others go.

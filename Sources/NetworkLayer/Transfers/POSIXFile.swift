@@ -149,35 +149,3 @@ private enum System {
         }
     #endif
 }
-
-/// Writes a download's chunks to its file in pieces of ``capacity`` bytes: 16 KB chunks written one by
-/// one cost a system call each, which made the delegate queue slower than libcurl.
-final class BufferedFileWriter {
-    static let capacity = 256 * 1024
-
-    private let file: POSIXFile
-    private var buffer = Data(capacity: capacity)
-
-    init(_ file: POSIXFile) {
-        self.file = file
-    }
-
-    /// Adds `data`, writing the buffer out once it is full.
-    func append(_ data: Data) -> Result<Void, POSIXFailure> {
-        buffer.append(data)
-        return buffer.count >= Self.capacity ? flush() : .success(())
-    }
-
-    /// Writes out what is buffered.
-    func flush() -> Result<Void, POSIXFailure> {
-        guard !buffer.isEmpty else { return .success(()) }
-        defer { buffer.removeAll(keepingCapacity: true) }
-        return file.write(buffer)
-    }
-
-    /// Writes out what is buffered and closes the file.
-    func close() -> Result<Void, POSIXFailure> {
-        defer { file.close() }
-        return flush()
-    }
-}
