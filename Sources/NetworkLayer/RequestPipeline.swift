@@ -9,13 +9,16 @@ extension NetworkLayer {
     /// deliver.
     ///
     /// A `stream` takes the reply as it arrives, on the streams' session, reconnecting by its own rules.
+    /// A test double passes an in-process transport and where its handlers run: the rest is the same.
     func perform<Value>(
         _ request: NetworkRequest<Value>, stream: StreamSetup? = nil,
+        through inProcess: InProcessTransport? = nil,
+        delivery: CallbackDelivery? = nil,
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         let meter = RequestMeter(stream: stream?.state)
-        let transport = stream == nil ? transport : streamTransport
+        let transport: any AttemptTransport = inProcess ?? (stream == nil ? transport : streamTransport)
         // A request's own monitors and interceptors come after the layer's.
         let monitorGroup = MonitorGroup.forRequest(layer: monitorGroup, extra: request.monitors)
         let interceptors = interceptors + request.interceptors + (stream.map { [$0.reconnection] } ?? [])
@@ -33,7 +36,7 @@ extension NetworkLayer {
         }
         let progress = request.progressHandler.map { ProgressReporter(queue: callbackQueue, handler: $0) }
         let task = RequestTask(
-            callbackQueue: stream?.callbackQueue ?? callbackQueue,
+            delivery: delivery ?? CallbackDelivery(queue: stream?.callbackQueue ?? callbackQueue),
             failureHandler: progress.map { progress in
                 {
                     progress.end()
@@ -57,8 +60,16 @@ extension NetworkLayer {
         // decodes, and the handler on to the callback queue (see UncheckedSendable).
         let finish = UncheckedSendable(value: { (reply: Reply) in
             do throws(NetworkError) {
+                // A test double's answer is used as it is when it has the type asked for.
+                let value: Value
+                // Not `providedValue?.value as? Value`: that casts a missing value to an optional `Value`.
+                if let provided = reply.providedValue, let typed = provided.value as? Value {
+                    value = typed
+                } else {
+                    value = try decoding.decode(reply)
+                }
                 let response = NetworkResponse(
-                    value: try decoding.decode(reply), statusCode: reply.response.statusCode,
+                    value: value, statusCode: reply.response.statusCode,
                     headers: ResponseHeaders(reply.response), url: reply.response.url, data: reply.body,
                     metrics: meter.metrics, cacheStatus: reply.cacheStatus)
                 task.succeed(raw: monitors == nil ? nil : response.map { _ in reply.body }) {
@@ -69,7 +80,7 @@ extension NetworkLayer {
                 task.fail(error)
             }
         })
-        let decodesInPlace = !decoding.runsCallerCode
+        let decodesInPlace = !decoding.runsCallerCode || transport.answersInPlace
         let deliver: @Sendable (Result<Reply, NetworkError>) -> Void = { result in
             switch result {
             case .failure(let error):
@@ -145,13 +156,14 @@ extension NetworkLayer {
                     ).map { reply in
                         var reply = reply
                         reply.cacheStatus = cacheStatus
+                        reply.providedValue = result.providedValue
                         return reply
                     })
             }
             let cancel =
                 caching?.send(attempt, route: route, redirectPolicy: redirectPolicy, completion: completion)
                 ?? transport.send(attempt, route: route, redirectPolicy: redirectPolicy) {
-                    completion($0, .network)
+                    completion($0, $0.cacheStatus)
                 }
             task.attach(cancellingWith: cancel)
         }
@@ -166,7 +178,8 @@ extension NetworkLayer {
         if let state = stream?.state { streamProgress = { state.eventCount } }
         let attempts = RequestAttempts(
             request: urlRequest, method: request.method, interceptors: interceptors, policy: policy,
-            isCancelled: { task.isSettled }, usesPolicyQueue: true,
+            isCancelled: { task.isSettled }, usesPolicyQueue: !transport.answersInPlace,
+            waitsBetweenAttempts: !transport.answersInPlace,
             attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
             progress: streamProgress, send: send, finish: deliver)
         if let monitors, let monitored {
@@ -177,6 +190,18 @@ extension NetworkLayer {
         }
         attempts.start()
         return task
+    }
+
+    /// The pipeline over `transport`, handlers run by `delivery`: how `DummyNetworkLayer` answers every
+    /// request it is sent, by the layer's own rules.
+    package func perform<Value>(
+        _ request: NetworkRequest<Value>, through transport: InProcessTransport, delivery: CallbackDelivery,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        perform(
+            request, stream: nil, through: transport, delivery: delivery, successHandler: successHandler,
+            errorHandler: errorHandler)
     }
 
     /// The request a body-carrying convenience method stands for, sent through the funnel.

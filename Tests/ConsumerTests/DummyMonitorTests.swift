@@ -173,16 +173,17 @@ final class DummyMonitorTests: XCTestCase {
         XCTAssertEqual(monitor.lines.filter { $0.hasPrefix("finish") }.count, 1)
     }
 
-    func testWithoutMonitorsTheDummyMeasuresNothing() {
+    func testWithoutMonitorsTheDummyMeasuresAsTheRealLayerDoes() {
         let network = DummyNetworkLayer()
-        network.successResponse = [Todo(id: 1, title: "Write tests")]
-        var metrics: RequestMetrics? = RequestMetrics(
-            startDate: Date(), duration: 1, timeToFirstByte: nil, bytesSent: 0, bytesReceived: 0, attempts: 1)
+        network.stub(.get, "https://api.example.com/todos", returning: Data("[]".utf8))
+        var metrics: RequestMetrics?
         network.get(
             urlString: "https://api.example.com/todos",
             successHandler: { (response: NetworkResponse<[Todo]>) in metrics = response.metrics },
             errorHandler: { XCTFail("\($0)") })
-        XCTAssertNil(metrics)
+        XCTAssertEqual(metrics?.attempts, 1)
+        XCTAssertEqual(metrics?.bytesReceived, 2, "the stubbed body, as the real layer counts a reply's")
+        XCTAssertNotNil(metrics?.timeToFirstByte)
         XCTAssertTrue(network.monitors.isEmpty)
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 struct CachingTransport: Sendable {
     let cache: ResponseCache
     let policy: CachePolicy
-    let transport: SessionTransport
+    let transport: any AttemptTransport
 
     typealias Completion = @Sendable (TransferResult, CacheStatus) -> Void
 

@@ -1,14 +1,15 @@
 import Foundation
 
 /// The delivery stage: a one-shot latch that makes sure exactly one handler runs, exactly once, on the
-/// callback queue, whatever order the reply, a failure and `cancel()` arrive in.
+/// callback queue, whatever order the reply, a failure and `cancel()` arrive in. The test doubles use the
+/// same latch, delivering in place where they answer synchronously (see ``CallbackDelivery``).
 ///
 /// Handlers are released as soon as one has run, so a caller that keeps the task (to cancel it later)
 /// does not keep alive whatever its handlers captured.
 final class RequestTask: NetworkTask, @unchecked Sendable {
-    // Everything mutable is guarded by `lock`; handlers run only on `callbackQueue`.
+    // Everything mutable is guarded by `lock`; handlers run only where `delivery` runs them.
     private let lock = NSLock()
-    private let callbackQueue: DispatchQueue
+    private let delivery: CallbackDelivery
     private var failureHandler: ((NetworkError) -> Void)?
     private var phase = Phase.running
     private var cancelTransport: (@Sendable () -> Void)?
@@ -33,12 +34,12 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     }
 
     init(
-        callbackQueue: DispatchQueue, failureHandler: @escaping (NetworkError) -> Void,
+        delivery: CallbackDelivery, failureHandler: @escaping (NetworkError) -> Void,
         report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)? = nil,
         cancelWaitsForTransport: Bool = false
     ) {
         self.cancelWaitsForTransport = cancelWaitsForTransport
-        self.callbackQueue = callbackQueue
+        self.delivery = delivery
         self.failureHandler = failureHandler
         self.report = report
     }
@@ -70,7 +71,7 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
             defer { deliveryAwaitsTransport = false }
             return deliveryAwaitsTransport
         }
-        if deliverNow { callbackQueue.async { self.deliver() } }
+        if deliverNow { delivery.run { self.deliver() } }
     }
 
     /// Settles with success; `deliver` calls the success handler. `raw` is what monitors are told.
@@ -94,14 +95,16 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
             }
             return (schedule, self.cancelTransport)
         }
-        if shouldSchedule { callbackQueue.async { self.deliver() } }
+        // The transport first: a transport that answers in place (a test double's held reply) forgets
+        // the request before a handler delivered in place can look for it.
         cancelTransport?()
+        if shouldSchedule { delivery.run { self.deliver() } }
     }
 
     private func settle(_ outcome: Outcome, replacingSettled: Bool) {
         let shouldSchedule = lock.withLock { settleLocked(outcome, replacingSettled: replacingSettled) }
         if shouldSchedule {
-            callbackQueue.async { self.deliver() }
+            delivery.run { self.deliver() }
         }
     }
 

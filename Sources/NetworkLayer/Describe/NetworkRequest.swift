@@ -153,16 +153,3 @@ extension NetworkRequest where Value: Decodable & SendableMetatype {
             decoding: { ResponseDecoding.decoding($0) })
     }
 }
-
-extension NetworkRequest {
-    /// `data` turned into `Value` as the layer turns a 200 reply's body into it: test doubles use it to
-    /// answer with stubbed bytes exactly as the real layer would decode them.
-    package func value(from data: Data, decoder: JSONDecoder) throws(NetworkError) -> Value {
-        // A literal http URL always parses, and HTTPURLResponse accepts any status in 100...599.
-        guard let url = URL(string: "http://localhost/"),
-            let response = HTTPURLResponse(
-                url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])
-        else { throw .invalidResponse }
-        return try decoding(decoder).decode(Reply(body: data, response: response, method: method))
-    }
-}

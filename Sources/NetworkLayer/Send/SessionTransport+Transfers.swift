@@ -37,6 +37,14 @@ extension TransportRoute {
         }
     }
 
+    /// The most bytes a reply kept in memory may have; `nil` where the reply goes elsewhere.
+    var memoryLimit: Int? {
+        switch self {
+        case .data(let limit), .upload(_, let limit, _): limit
+        case .download, .stream: nil
+        }
+    }
+
     /// An upload's body.
     var body: UploadBody? {
         if case .upload(let body, _, _) = self { return body }

@@ -142,4 +142,8 @@ struct TransferResult: Sendable {
     let respondedAt: UInt64?
     /// Body bytes a download wrote to its file instead of keeping in ``body``.
     var storedBytes: Int64 = 0
+    /// Where the reply came from: only an in-process transport answers as a cache would.
+    var cacheStatus: CacheStatus = .network
+    /// The value an in-process transport answered with, in place of decoding ``body``.
+    var providedValue: ProvidedValue?
 }

@@ -29,4 +29,9 @@
 /// → `callbackQueue` (the handler's queue). Replies the layer decodes itself (`Data`, `String`,
 /// `EmptyResponse`) decode in place on the delegate queue. The session's one deadline timer does not
 /// run per request (see ``DeadlineClock``).
+///
+/// `DummyNetworkLayer` runs the same pipeline over an ``InProcessTransport``, which answers on the thread
+/// that sends the attempt: interceptors, decoding and delivery then run there too (``CallbackDelivery``
+/// runs a handler in place while the caller is still inside the request method), so a presenter test sees
+/// the handler run before the call returns.
 enum ConcurrencyModel {}

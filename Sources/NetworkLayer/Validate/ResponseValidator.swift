@@ -11,6 +11,8 @@ struct Reply {
     let method: HTTPMethod
     /// Whether it came from the layer's cache.
     var cacheStatus: CacheStatus = .network
+    /// A value a test double answered with: used as it is when it has the type the request expects.
+    var providedValue: ProvidedValue?
 
     /// 204, 205, a reply to HEAD, or a zero-length body: there is nothing to decode.
     var hasNoContent: Bool {

@@ -1,23 +1,46 @@
 import Foundation
 
-/// Tells whether the policy stage finished inside the `send` call that started it (every interceptor and
-/// refresh completed in place) or later, from wherever an asynchronous completion ran.
+/// Tells whether a dummy's answer comes while the code that asked for it is still inside the call on this
+/// very thread: the `send` call that started the request, or a test releasing or cancelling a held reply
+/// (several threads may do that at once).
 ///
-/// The dummy answers in place only in the first case; otherwise it delivers on the layer's callback queue,
-/// as the real layer always does, so a handler never runs on the thread a token refresh finished on.
+/// The dummy delivers in place only then; otherwise (an interceptor or refresh that completed later,
+/// elsewhere) it delivers on the layer's callback queue, as the real layer always does, so a handler never
+/// runs on the thread a token refresh finished on.
 final class DummyCallWindow: @unchecked Sendable {
-    // `isOpen` and `caller` are guarded by `lock`.
+    // Guarded by `lock`: the threads inside a call now, once per call.
     private let lock = NSLock()
-    private var isOpen = true
-    private let caller = pthread_self()
+    private var callers: [pthread_t]
+    private let sender = pthread_self()
 
-    /// Ends the window: the `send` call has returned, so any later finish is asynchronous.
-    func close() {
-        lock.withLock { isOpen = false }
+    init() {
+        callers = [sender]
     }
 
-    /// Whether the caller of `send` is still inside it, on this very thread: the finish is synchronous.
+    /// Ends the window of the `send` call, which has returned: a later answer is asynchronous.
+    func close() {
+        leave(sender)
+    }
+
+    /// Runs `body` with the window open on this thread: a test's release or cancel answers in place.
+    func reopen(_ body: () -> Void) {
+        let thread = pthread_self()
+        lock.withLock { callers.append(thread) }
+        body()
+        leave(thread)
+    }
+
+    /// Whether the answer comes inside a call, on its thread: it is delivered in place.
     var isInsideCall: Bool {
-        lock.withLock { isOpen && pthread_equal(caller, pthread_self()) != 0 }
+        let thread = pthread_self()
+        return lock.withLock { callers.contains { pthread_equal($0, thread) != 0 } }
+    }
+
+    private func leave(_ thread: pthread_t) {
+        lock.withLock {
+            if let index = callers.firstIndex(where: { pthread_equal($0, thread) != 0 }) {
+                callers.remove(at: index)
+            }
+        }
     }
 }

@@ -23,36 +23,4 @@ extension DummyNetworkLayer {
     public var pendingRequests: [DummyPendingRequest] {
         state.withLock { $0.pending }
     }
-
-    /// The pending request that answers `request`'s handlers: `answer` turns the test's reply into the
-    /// result the handler receives, by the same rules as an unheld request.
-    func heldRequest<Value>(
-        _ request: RecordedRequest, task: DummyTask, expected: DummyExpectation<Value>,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void
-    ) -> DummyPendingRequest {
-        // Weak: the layer's state lists its pending requests, and one kept by a test must not keep the
-        // layer's state alive (nor can it answer from stubs once the layer is gone).
-        let answer = { [weak state] (reply: DummyPendingRequest.Reply) in
-            let result: Result<NetworkResponse<Value>, NetworkError>
-            switch reply {
-            case .value(let value):
-                result = expected.response(request, value, 200, [:]) {
-                    expected.mismatch(request, "it was released with", value)
-                }
-            case .failure(let error):
-                result = .failure(error)
-            case .stubs:
-                if let source = state?.withLock({ $0.source(for: request) }) {
-                    result = source.result(for: request, expecting: expected)
-                } else {
-                    let gone = "respond() has no stubs to answer from: its DummyNetworkLayer is gone"
-                    result = .failure(expected.mismatch(request, gone))
-                }
-            }
-            task.deliver(result, to: successHandler, on: task.heldQueue)
-        }
-        return DummyPendingRequest(request: request, task: task, answer: answer) { [weak state] pending in
-            state?.withLock { $0.pending.removeAll { $0 === pending } }
-        }
-    }
 }

@@ -8,6 +8,11 @@ import NetworkLayer
 /// A `NetworkLayer` for presenter tests: it sends nothing, answers from what the test stubbed, and
 /// records every request exactly as the real layer would have sent it.
 ///
+/// It runs the layer's own pipeline, with the stubs in place of the network: the real builder,
+/// interceptors and retry policy, the real checks of each reply (status, `acceptableContentTypes`, size
+/// limit, HEAD and 204 replies), the real decoding, monitors and metrics, and the real task latch that lets
+/// exactly one handler run exactly once. Whatever the real layer refuses, the dummy refuses the same way.
+///
 /// ```swift
 /// let network = DummyNetworkLayer()
 /// network.successResponse = [Employee(name: "Ann", salary: "1", age: "30")]
@@ -30,7 +35,8 @@ import NetworkLayer
 ///   as JSON with the layer's `decoder` (a fixture file's bytes work), or `.decodingFailed`.
 /// - the `NetworkResponse` forms get status 200 and no headers, unless the stub gives them
 ///   (``stub(_:_:returning:statusCode:headers:)``); their `url` is the recorded request's, their `data`
-///   the stubbed bytes when the stub was `Data`.
+///   the stubbed bytes when the stub was `Data`, their `metrics` the real layer's. A request that names
+///   `acceptableContentTypes` is answered in the first of them, unless the stub gives a `Content-Type`.
 ///
 /// **Downloads and uploads.** A download is answered with a stubbed `Data` (or the URL of a file),
 /// which the dummy writes to the destination before the success handler receives it; a destination the
@@ -96,7 +102,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         super.init(
             baseURL: baseURL, defaultHeaders: defaultHeaders, encoder: encoder, decoder: decoder,
             callbackQueue: deliveryQueue ?? .main, retryPolicy: retryPolicy, interceptors: interceptors,
-            monitors: monitors)
+            monitors: monitors, cache: nil)
     }
 
     /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's
@@ -178,98 +184,105 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             completionHandler: completionHandler)
     }
 
+    /// Answers `request` by the layer's own pipeline over an in-process transport: the real builder,
+    /// interceptors, retries, validation, decoding, monitors and delivery latch, with the stubs in place
+    /// of the network.
     private func answerFromStubs<Value>(
         _ request: NetworkRequest<Value>,
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         if let endpoint = request.endpoint { state.withLock { $0.endpoints.append(endpoint) } }
-        let built: URLRequest
-        do throws(NetworkError) {
-            built = try builder.urlRequest(for: request)
-        } catch {
-            // Refused requests are never held: they fail at once, as the real layer's do.
-            let refused = RefusedRequest(method: request.method, urlString: request.urlString, error: error)
-            state.withLock { $0.refused.append(refused) }
-            let task = DummyTask(request: nil, errorHandler: errorHandler) { _ in }
-            // As the real layer: the monitors hear of the refusal, without an attempt.
-            let monitors = DummyMonitoring(
-                MonitorGroup.forRequest(layer: monitorGroup, extra: request.monitors), method: request.method,
-                url: try? builder.url(for: request))
-            var report: ((Result<NetworkResponse<Value>, NetworkError>) -> Void)?
-            if let monitors {
-                let metrics = monitors.metrics
-                report = { monitors.finished($0, metrics: metrics) }
-            }
-            task.deliver(.failure(error), to: successHandler, on: deliveryQueue, report: report)
-            return task
-        }
-        let first = RecordedRequest(built, transfer: request.transfer)
-        let task = DummyTask(request: first, errorHandler: errorHandler) { [weak self] task in
-            self?.state.withLock { state in
-                state.cancelled.append(first)
-                state.pending.removeAll { $0.task === task }
-            }
-        }
-        let expected = DummyExpectation.value(Value.self, from: request, decoder: decoder)
-        let held = heldRequest(first, task: task, expected: expected, successHandler: successHandler)
-        // Recording and the choice between holding and answering are one step, so a request is held
-        // exactly when `holdsReplies` was set at the moment it was recorded.
-        let isHeld: Bool = state.withLock { state in
-            guard state.holdsReplies else { return false }
-            state.recorded.append(first)
-            task.hold(deliveringOn: state.deliveryQueue)
-            state.pending.append(held)
-            return true
-        }
-        if isHeld { return task }
-        // A request's own monitors and interceptors come after the layer's, as in the real layer.
-        let monitorGroup = MonitorGroup.forRequest(layer: monitorGroup, extra: request.monitors)
-        let interceptors = interceptors + request.interceptors
-        let monitors = DummyMonitoring(monitorGroup, method: request.method, url: built.url)
-        let answer = { [state] (attempt: URLRequest) -> Result<NetworkResponse<Value>, NetworkError> in
-            let recorded = RecordedRequest(attempt, transfer: request.transfer)
-            let number = monitors?.willSend(attempt)
-            let result = state.withLock { $0.record(recorded) }.result(for: recorded, expecting: expected)
-            if let number { monitors?.answered(result, attempt: number) }
-            return result
-        }
-        let configuredQueue = deliveryQueue
-        let callbackQueue = callbackQueue
         let window = DummyCallWindow()
         defer { window.close() }
-        let progress = DummyProgress(request, script: state.withLock { $0.scriptedProgress })
-        let deliver = { (result: Result<NetworkResponse<Value>, NetworkError>) in
-            // An interceptor or a token refresh that completed later, elsewhere, must not have the handler
-            // run on its thread: the real layer always delivers on its callback queue.
-            let deliveryQueue = configuredQueue ?? (window.isInsideCall ? nil : callbackQueue)
-            progress?.report(before: result, on: deliveryQueue)
-            guard let monitors else { return task.deliver(result, to: successHandler, on: deliveryQueue) }
-            // The handler and the monitors see the same metrics; the monitors see the outcome the handler
-            // gets, `.cancelled` included.
-            let metrics = monitors.metrics
-            task.deliver(
-                result.map { $0.withMetrics(metrics) }, to: successHandler, on: deliveryQueue,
-                report: { monitors.finished($0, metrics: metrics) })
+        let delivery =
+            deliveryQueue.map { CallbackDelivery(queue: $0) }
+            ?? CallbackDelivery(queue: callbackQueue, runsInPlace: { window.isInsideCall })
+        var recorded: RecordedRequest?
+        do throws(NetworkError) {
+            recorded = RecordedRequest(try builder.urlRequest(for: request), transfer: request.transfer)
+        } catch {
+            // The pipeline refuses it the same way, before any attempt: it is listed, never recorded.
+            let refused = RefusedRequest(method: request.method, urlString: request.urlString, error: error)
+            state.withLock { $0.refused.append(refused) }
         }
-        let policy = request.retryPolicy ?? retryPolicy
-        guard !interceptors.isEmpty || policy.retries else {
-            deliver(answer(built))
-            return task
+        let task = DummyTask(request: recorded, window: window) { [weak state] task in
+            guard let recorded = task.request else { return }
+            state?.withLock { $0.cancelled.append(recorded) }
         }
-        // The real layer's policy stage, on the dummy's answers: interceptors adapt what is recorded, and
-        // a stubbed sequence (401, then 200) plays out across retries, at once rather than after a wait.
-        let attempts = RequestAttempts<NetworkResponse<Value>>(
-            request: built, method: request.method, interceptors: interceptors, policy: policy,
-            isCancelled: { task.isCancelled }, usesPolicyQueue: false, waitsBetweenAttempts: false,
-            send: { attempt, done in done(answer(attempt)) },
-            finish: deliver)
-        if let monitors {
-            attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
-                monitors.willRetry(failed, after: delay)
-            }
-        }
-        attempts.start()
+        let transport = answering(request, task: task, window: window, delivery: delivery)
+        task.attach(
+            perform(
+                request, through: transport, delivery: delivery, successHandler: successHandler,
+                errorHandler: errorHandler))
         return task
+    }
+
+    /// The transport that answers each attempt of `request` from the stubs as they are at that moment, or
+    /// holds it for the test when ``holdsReplies`` is set.
+    private func answering<Value>(
+        _ request: NetworkRequest<Value>, task: DummyTask, window: DummyCallWindow, delivery: CallbackDelivery
+    ) -> InProcessTransport {
+        let transfer = request.transfer
+        // Not Sendable (closures of the caller's types); used only by this request's attempts, one at a time.
+        let rules = UncheckedSendable(
+            value: (
+                expected: DummyExpectation.value(Value.self, from: request),
+                progress: DummyProgress(request, script: state.withLock { $0.scriptedProgress })
+            ))
+        return InProcessTransport { [state] attempt, respond in
+            let recorded = RecordedRequest(attempt, transfer: transfer)
+            let (expected, progress) = rules.value
+            let give = { (answer: Result<InProcessReply, NetworkError>) in
+                let succeeds = (try? answer.get()).map { expected.accepts($0.statusCode) } ?? false
+                progress?.report(beforeAnswerThat: succeeds, delivery: delivery)
+                respond(answer)
+            }
+            let pending = DummyPendingRequest(
+                request: recorded, task: task,
+                answer: { [weak state] reply in
+                    let answer = Self.answer(recorded, releasedWith: reply, expected: expected, state: state)
+                    // Released by the test: answered on its thread, now, unless there is a delivery queue.
+                    window.reopen { give(answer) }
+                },
+                forget: { [weak state] pending in
+                    state?.withLock { $0.pending.removeAll { $0 === pending } }
+                })
+            // Recording and the choice between holding and answering are one step, so an attempt is held
+            // exactly when `holdsReplies` was set at the moment it was recorded.
+            let source: DummySource? = state.withLock { state in
+                guard state.holdsReplies else { return state.record(recorded) }
+                state.recorded.append(recorded)
+                state.pending.append(pending)
+                return nil
+            }
+            guard let source else {
+                task.hold()
+                return { pending.cancel() }
+            }
+            give(source.answer(for: recorded, expecting: expected))
+            return {}
+        }
+    }
+
+    /// The answer a test's release of a held request gives.
+    private static func answer<Value>(
+        _ request: RecordedRequest, releasedWith reply: DummyPendingRequest.Reply,
+        expected: DummyExpectation<Value>, state: DummyStateLock?
+    ) -> Result<InProcessReply, NetworkError> {
+        switch reply {
+        case .value(let value):
+            return expected.reply(request, value, 200, [:]) {
+                expected.mismatch(request, "it was released with", value)
+            }
+        case .failure(let error):
+            return .failure(error)
+        case .stubs:
+            guard let source = state?.withLock({ $0.source(for: request) }) else {
+                let gone = "respond() has no stubs to answer from: its DummyNetworkLayer is gone"
+                return .failure(expected.mismatch(request, gone))
+            }
+            return source.answer(for: request, expecting: expected)
+        }
     }
 }

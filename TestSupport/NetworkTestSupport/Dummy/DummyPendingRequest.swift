@@ -27,12 +27,15 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
 
     /// The request as recorded, also in ``DummyNetworkLayer/recordedRequests``.
     public let request: RecordedRequest
-    /// The task the request method returned; it decides which of a release and a cancellation wins.
+    /// The task the request method returned.
     let task: DummyTask
-    // Immutable. It runs at most once, after `task.claimHold()` has let exactly one release through, so
-    // the handler it calls is never touched by two threads.
+    // Immutable. It runs at most once, after `claim()` has let exactly one release through, so the
+    // transport's answer it gives is never given twice.
     private let answer: (Reply) -> Void
     private let forget: @Sendable (DummyPendingRequest) -> Void
+    // Guarded by `holdLock`: `true` until the first release or cancel claims the request.
+    private let holdLock = NSLock()
+    private var isHeldNow = true
 
     init(
         request: RecordedRequest, task: DummyTask, answer: @escaping (Reply) -> Void,
@@ -42,6 +45,11 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
         self.task = task
         self.answer = answer
         self.forget = forget
+    }
+
+    /// Whether the request waits for the test right now: not released, not cancelled.
+    var isHeld: Bool {
+        holdLock.withLock { isHeldNow }
     }
 
     /// Answers with `value`, as a stub's `.success(value)` would: a value of the type the request
@@ -73,7 +81,7 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     ///
     /// - Parameter bytes: The next piece of the body, in the stream's wire format.
     public func push(_ bytes: Data) {
-        guard task.isHeldNow, let failure = stream?.push(bytes) else { return }
+        guard isHeld, let failure = stream?.push(bytes) else { return }
         fail(with: failure)
     }
 
@@ -109,9 +117,26 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     /// `held METHOD URL`, as a failing test wants to print it.
     public var description: String { "held \(request)" }
 
+    /// The request's task was cancelled: no release answers it any more. `false` when a release came
+    /// first.
+    @discardableResult
+    func cancel() -> Bool {
+        guard claim() else { return false }
+        forget(self)
+        return true
+    }
+
     private func release(_ reply: Reply) {
-        guard task.claimHold() else { return }
+        guard claim() else { return }
         forget(self)
         answer(reply)
+    }
+
+    /// `true` once, for the first release or cancel.
+    private func claim() -> Bool {
+        holdLock.withLock {
+            defer { isHeldNow = false }
+            return isHeldNow
+        }
     }
 }

@@ -9,44 +9,43 @@ enum DummySource {
     /// No stub matched: the seed-style `successResponse` and `errorResponse`, and the stubs there are.
     case layerWide(successResponse: Any?, errorResponse: NetworkError?, stubs: [String])
 
-    /// The result for `request`.
+    /// The answer to `request`, as a server's reply (and the value itself) for the layer's pipeline to
+    /// validate, decode and deliver.
     ///
     /// Precedence: a matching stub decides alone. Otherwise a request expecting a value takes
     /// `successResponse` when it has the expected type, else `errorResponse`, else a `.custom` error
     /// saying what was expected and what was stubbed; a `() -> Void` (or `EmptyResponse`) request fails
     /// with `errorResponse` when it is set and succeeds otherwise.
-    func result<Value>(
+    func answer<Value>(
         for request: RecordedRequest, expecting expected: DummyExpectation<Value>
-    ) -> Result<NetworkResponse<Value>, NetworkError> {
+    ) -> Result<InProcessReply, NetworkError> {
         switch self {
         case .stub(let stub, nil):
             return .failure(expected.mismatch(request, "the stub \(stub) was given no outcomes"))
         case .stub(_, .failure(let error)?):
             return .failure(error)
         case .stub(let stub, .success(let value)?):
-            return expected.response(request, value, 200, [:]) {
+            return expected.reply(request, value, 200, [:]) {
                 expected.mismatch(request, "the stub \(stub) returned", value)
             }
         case .stub(let stub, .response(let value, let statusCode, let headers)?):
-            return expected.response(request, value, statusCode, headers) {
+            return expected.reply(request, value, statusCode, headers) {
                 expected.mismatch(request, "the stub \(stub) returned", value)
             }
         case .stub(let stub, .cached(let value, let cacheStatus)?):
-            return expected.response(request, value, 200, [:]) {
+            return expected.reply(request, value, 200, [:]) {
                 expected.mismatch(request, "the stub \(stub) returned", value)
-            }.map { response in
-                var response = response
-                response.cacheStatus = cacheStatus
-                return response
+            }.map { reply in
+                var reply = reply
+                reply.cacheStatus = cacheStatus
+                return reply
             }
         case .layerWide(let successResponse, let errorResponse, let stubs):
             if let value = expected.valueWhenUnstubbed {
-                return errorResponse.map { .failure($0) }
-                    ?? .success(NetworkResponse(value: value, url: request.url))
+                return errorResponse.map { .failure($0) } ?? .success(expected.reply(value: value))
             }
             if let successResponse, let typed = expected.cast(successResponse) {
-                let data = successResponse as? Data ?? Data()
-                return .success(NetworkResponse(value: typed, url: request.url, data: data))
+                return .success(expected.reply(value: typed, body: successResponse as? Data ?? Data()))
             }
             if let errorResponse { return .failure(errorResponse) }
             let listed = stubs.isEmpty ? "" : ". Stubs: \(stubs.joined(separator: "; "))"
@@ -59,65 +58,82 @@ enum DummySource {
     }
 }
 
-/// What a request's success handler takes, and how a stubbed value becomes it.
+/// What a request's success handler takes, and how a stubbed value becomes the reply that gives it.
 struct DummyExpectation<Value> {
     /// The type the success handler takes.
     let type: Any.Type
     /// The stubbed value as `Value`, or `nil` when it has another type.
     let cast: (Any) -> Value?
-    /// Stubbed bytes decoded as the real layer decodes a reply's body into `Value`.
-    let decode: (Data) throws(NetworkError) -> Value
+    /// Why stubbed bytes that `cast` refused fail the request; `nil` makes them a body for the layer to
+    /// decode, as any reply's body. A download's bytes are written to its file by `cast`, or fail.
+    var dataFailure: NetworkError?
     /// What a request succeeds with when no stub matched and no `errorResponse` is set: `EmptyResponse()`
     /// for a `() -> Void` or `EmptyResponse` handler; `nil` for a typed one, which needs a
     /// `successResponse` of its type.
     let valueWhenUnstubbed: Value?
     /// The statuses that are success, as the request says; `nil` accepts `200..<300`.
     var acceptableStatusCodes: Set<Int>? = nil
+    /// The media types the request accepts; a stub that names no `Content-Type` answers in the first.
+    var acceptableContentTypes: [String]? = nil
 
     /// A request whose reply becomes a `Value`. `EmptyResponse` (which the `() -> Void` forms ask for)
     /// takes any stubbed value, as the real layer takes any 2xx reply.
-    static func value(
-        _ type: Value.Type, from request: NetworkRequest<Value>, decoder: JSONDecoder
-    ) -> DummyExpectation<Value> {
-        if case .download(let target)? = request.transfer { return .download(type, to: target.destination) }
-        let decode = { (data: Data) throws(NetworkError) -> Value in
-            try request.value(from: data, decoder: decoder)
+    static func value(_ type: Value.Type, from request: NetworkRequest<Value>) -> DummyExpectation<Value> {
+        var expectation: DummyExpectation
+        if case .download(let target)? = request.transfer {
+            expectation = .download(type, to: target.destination)
+        } else if let empty = EmptyResponse() as? Value {
+            expectation = DummyExpectation(type: type, cast: { _ in empty }, valueWhenUnstubbed: empty)
+        } else {
+            expectation = DummyExpectation(type: type, cast: { $0 as? Value }, valueWhenUnstubbed: nil)
         }
-        var expectation =
-            if let empty = EmptyResponse() as? Value {
-                DummyExpectation(type: type, cast: { _ in empty }, decode: decode, valueWhenUnstubbed: empty)
-            } else {
-                DummyExpectation(type: type, cast: { $0 as? Value }, decode: decode, valueWhenUnstubbed: nil)
-            }
         expectation.acceptableStatusCodes = request.acceptableStatusCodes
+        expectation.acceptableContentTypes = request.acceptableContentTypes
         return expectation
     }
 
-    /// The response a stubbed `value` gives: the value itself when it has the expected type, else
-    /// `Data` decoded as the real layer would, else the `mismatch` error.
-    func response(
+    /// Whether `statusCode` is a success for the request.
+    func accepts(_ statusCode: Int) -> Bool {
+        acceptableStatusCodes?.contains(statusCode) ?? (200..<300).contains(statusCode)
+    }
+
+    /// The reply a stubbed `value` gives: the value itself when it has the expected type, else `Data` as
+    /// the body the layer decodes, else the `mismatch` error. A status the request doesn't accept is
+    /// answered as it is, whatever the value, and the layer fails it as it fails any such reply.
+    func reply(
         _ request: RecordedRequest, _ value: Any, _ statusCode: Int, _ headers: [String: String],
         mismatch: () -> NetworkError
-    ) -> Result<NetworkResponse<Value>, NetworkError> {
+    ) -> Result<InProcessReply, NetworkError> {
         let data = value as? Data ?? Data()
-        // As the real layer: a status outside 2xx (or outside what the request accepts) is an error,
-        // whatever the stubbed value.
-        guard acceptableStatusCodes?.contains(statusCode) ?? (200..<300).contains(statusCode) else {
-            return .failure(
-                .unacceptableStatusCode(statusCode, body: data, headers: ResponseHeaders(headers)))
+        guard accepts(statusCode) else {
+            return .success(reply(value: nil, body: data, statusCode: statusCode, headers: headers))
         }
-        let respond = { (typed: Value) in
-            NetworkResponse(
-                value: typed, statusCode: statusCode, headers: ResponseHeaders(headers), url: request.url,
-                data: data)
+        if let typed = cast(value) {
+            return .success(reply(value: typed, body: data, statusCode: statusCode, headers: headers))
         }
-        if let typed = cast(value) { return .success(respond(typed)) }
         guard let bytes = value as? Data else { return .failure(mismatch()) }
-        do {
-            return .success(respond(try decode(bytes)))
-        } catch {
-            return .failure(error)
+        if let dataFailure { return .failure(dataFailure) }
+        return .success(reply(value: nil, body: bytes, statusCode: statusCode, headers: headers))
+    }
+
+    /// A reply carrying `value` (or `body` to decode), in the type the request accepts unless `headers`
+    /// name one.
+    func reply(
+        value: Value?, body: Data = Data(), statusCode: Int = 200, headers: [String: String] = [:]
+    ) -> InProcessReply {
+        var headers = headers
+        if let accepted = acceptableContentTypes?.first,
+            !headers.keys.contains(where: { $0.lowercased() == "content-type" })
+        {
+            headers["Content-Type"] = Self.concrete(accepted)
         }
+        return InProcessReply(statusCode: statusCode, headers: headers, body: body, value: value)
+    }
+
+    /// A media type a reply can have that `pattern` accepts: `image/*` gives `image/octet-stream`.
+    private static func concrete(_ pattern: String) -> String {
+        pattern == "*/*"
+            ? "application/octet-stream" : pattern.replacingOccurrences(of: "/*", with: "/octet-stream")
     }
 
     /// The `.custom` error for a request that cannot succeed with what was stubbed: it names the type

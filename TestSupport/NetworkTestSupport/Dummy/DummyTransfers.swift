@@ -5,20 +5,15 @@ extension DummyExpectation {
     /// A download: a stubbed `Data` is written to `destination`, a stubbed file URL copied there, and the
     /// request succeeds with `destination`, as the real layer's does once the file is complete.
     static func download(_ type: Value.Type, to destination: URL) -> DummyExpectation<Value> {
-        let write = { (value: Any) -> Value? in
-            guard DummyDownload.write(value, to: destination) else { return nil }
-            return destination as? Value
-        }
-        return DummyExpectation(
-            type: type, cast: write,
-            decode: { data throws(NetworkError) in
-                guard let value = write(data) else {
-                    throw .custom(
-                        "DummyNetworkLayer: the download could not be written to \(destination.path)")
-                }
-                return value
-            },
-            valueWhenUnstubbed: nil)
+        var expectation = DummyExpectation(
+            type: type,
+            cast: { value in
+                guard DummyDownload.write(value, to: destination) else { return nil }
+                return destination as? Value
+            }, valueWhenUnstubbed: nil)
+        expectation.dataFailure = .custom(
+            "DummyNetworkLayer: the download could not be written to \(destination.path)")
+        return expectation
     }
 }
 
@@ -54,19 +49,17 @@ struct DummyProgress {
         self.script = script
     }
 
-    /// Reports, before `result` is delivered: at once without a queue, else on `queue` ahead of it.
-    func report<Value>(before result: Result<Value, NetworkError>, on queue: DispatchQueue?) {
+    /// Reports before an answer that `succeeds` (or not) is delivered, where `delivery` runs handlers:
+    /// in place, or on its queue ahead of the answer.
+    func report(beforeAnswerThat succeeds: Bool, delivery: CallbackDelivery) {
         var steps = script ?? []
-        if script == nil, case .success = result, let total = totalBytes() {
+        if script == nil, succeeds, let total = totalBytes() {
             steps = [TransferProgress(completedBytes: total, expectedBytes: total)]
         }
-        for step in steps {
-            if let queue {
-                let handler = handler
-                queue.async { handler.value(step) }
-            } else {
-                handler.value(step)
-            }
+        guard !steps.isEmpty else { return }
+        let handler = handler
+        delivery.run { [steps] in
+            for step in steps { handler.value(step) }
         }
     }
 

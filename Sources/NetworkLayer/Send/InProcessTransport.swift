@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Answers attempts in process instead of sending them: the transport under `DummyNetworkLayer`, so a
+/// test double runs the layer's own pipeline and checks, refuses, retries and delivers as it does.
+package struct InProcessTransport: AttemptTransport {
+    /// Answers one attempt: calls `respond` once (in place, or later for a reply the test holds) and
+    /// returns what cancels an answer not yet given.
+    package typealias Answer =
+        @Sendable (
+            _ attempt: URLRequest,
+            _ respond: @escaping @Sendable (Result<InProcessReply, NetworkError>) -> Void
+        ) -> @Sendable () -> Void
+
+    private let answer: Answer
+
+    /// A transport whose every attempt `answer` answers.
+    package init(answer: @escaping Answer) {
+        self.answer = answer
+    }
+
+    var refusal: String? { nil }
+    var answersInPlace: Bool { true }
+
+    func send(
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        completion: @escaping @Sendable (TransferResult) -> Void
+    ) -> @Sendable () -> Void {
+        // One completion, whichever of the answer and a cancel comes first.
+        let isComplete = Locked(false)
+        let complete: @Sendable (TransferResult) -> Void = { result in
+            let isFirst = isComplete.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            if isFirst { completion(result) }
+        }
+        let cancelAnswer = answer(request) { complete(Self.result(of: $0, for: request, route: route)) }
+        return {
+            cancelAnswer()
+            complete(
+                TransferResult(body: Data(), response: nil, error: URLError(.cancelled), respondedAt: nil))
+        }
+    }
+
+    /// What a network transport would have handed back for `reply`, the size limit applied.
+    private static func result(
+        of answer: Result<InProcessReply, NetworkError>, for request: URLRequest, route: TransportRoute
+    ) -> TransferResult {
+        let reply: InProcessReply
+        switch answer {
+        case .failure(let error):
+            return TransferResult(body: Data(), response: nil, error: error, respondedAt: nil)
+        case .success(let answered):
+            reply = answered
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard let url = request.url,
+            let response = HTTPURLResponse(
+                url: url, statusCode: reply.statusCode, httpVersion: "HTTP/1.1", headerFields: reply.headers)
+        else {
+            return TransferResult(
+                body: Data(), response: nil, error: NetworkError.invalidResponse, respondedAt: now)
+        }
+        if let limit = route.memoryLimit, reply.body.count > limit {
+            return TransferResult(
+                body: Data(), response: response, error: MemorySink.tooLarge(limit), respondedAt: now)
+        }
+        var result = TransferResult(body: reply.body, response: response, error: nil, respondedAt: now)
+        result.cacheStatus = reply.cacheStatus
+        result.providedValue = reply.value.map(ProvidedValue.init)
+        return result
+    }
+}
+
+/// One answer of an ``InProcessTransport``: what a server would have sent, and optionally the value
+/// itself, which the pipeline uses as it is instead of decoding the body.
+package struct InProcessReply: @unchecked Sendable {
+    // Unchecked: `value` is a test's stubbed value, handed from the answer to the one delivery.
+    package var statusCode: Int
+    package var headers: [String: String]
+    package var body: Data
+    /// The value the success handler receives, when it has the type the request expects; `nil` decodes
+    /// ``body`` as the layer decodes any reply.
+    package var value: Any?
+    package var cacheStatus: CacheStatus
+
+    /// A reply of `statusCode`, `headers` and `body`, with `value` in place of decoding.
+    package init(
+        statusCode: Int = 200, headers: [String: String] = [:], body: Data = Data(), value: Any? = nil,
+        cacheStatus: CacheStatus = .network
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.value = value
+        self.cacheStatus = cacheStatus
+    }
+}
+
+/// A value answered in process, carried from the transport to the decoding stage.
+struct ProvidedValue: @unchecked Sendable {
+    // Unchecked: see `InProcessReply`.
+    let value: Any
+}
