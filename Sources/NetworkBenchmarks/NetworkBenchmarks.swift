@@ -9,6 +9,8 @@ import NetworkTestSupport
 /// and uploaded.
 /// `swift run -c release NetworkBenchmarks --streams [--rounds N] [--events N] [--bytes N]` measures server-sent
 /// events: throughput, delay and memory over a 1 GB stream.
+/// `swift run -c release NetworkBenchmarks --alone layer|raw --base-url URL [--path P] [--count N] [--in-flight N]`
+/// runs one client alone, for a profiler.
 @main
 enum NetworkBenchmarks {
     static func main() {
@@ -48,6 +50,21 @@ enum NetworkBenchmarks {
         if arguments.contains("--hostile") {
             let rounds = value(of: "--rounds", in: arguments).flatMap(Int.init) ?? 3
             exit(HostileReplies.run(rounds: max(1, rounds)) ? 0 : 1)
+        }
+        if let client = value(of: "--alone", in: arguments),
+            let baseURL = value(of: "--base-url", in: arguments).flatMap(URL.init(string:))
+        {
+            let count = value(of: "--count", in: arguments).flatMap(Int.init) ?? 20_000
+            let inFlight = value(of: "--in-flight", in: arguments).flatMap(Int.init) ?? 64
+            let path = value(of: "--path", in: arguments) ?? "small.json"
+            let driver = Thread {
+                exit(
+                    AloneRun.run(
+                        client: client, baseURL: baseURL, path: path, count: count, inFlight: inFlight)
+                        ? 0 : 1)
+            }
+            driver.start()
+            RunLoop.main.run()
         }
         // The benchmark drives requests from a background thread; handlers arrive on the main queue,
         // which the main thread's run loop drains, so main-thread CPU time is main-queue time.

@@ -15,6 +15,12 @@ import Foundation
 /// cancel landed grew memory by 175–265 MB. ``Transfer`` cancels such a reply from another queue, so
 /// libcurl stays held back until the cancel lands, instead of being let through to meet it.
 ///
+/// FoundationNetworking only ever adds blocks to its delegate queue (`addOperation(_:)` with a closure), so
+/// on Linux those blocks run on one serial `DispatchQueue` instead of going through `Operation` objects:
+/// an `OperationQueue` locks, allocates and observes each operation, and with three events per request
+/// (response, data, completion) that bookkeeping, contended between libcurl's thread and the queue's,
+/// cost more context switches per request than the rest of the layer.
+///
 /// Waiting must never deadlock. Delegate-queue code that calls into URLSession (`cancel()`, `resume()`,
 /// creating a task), which waits for libcurl's thread, runs inside ``withoutWaiting(_:)``, which lets a
 /// waiting `addOperation` through at once; and as a safety net a wait gives up when the queue makes no
@@ -26,6 +32,8 @@ import Foundation
         /// How long a wait lasts without the queue running anything before it gives up.
         static let stallTimeout: TimeInterval = 0.02
 
+        /// Where every block runs, one at a time, in the order added.
+        private let serial = DispatchQueue(label: "NetworkLayer.SessionTransport.delegate")
         // Guarded by `condition`.
         private let condition = NSCondition()
         private var queued = 0
@@ -59,7 +67,7 @@ import Foundation
                 }
                 queued += 1
             }
-            super.addOperation {
+            serial.async {
                 block()
                 self.operationFinished()
             }
@@ -70,7 +78,7 @@ import Foundation
         /// must never wait for a stream's consumer, which may be that very queue.
         func enqueue(_ block: @escaping @Sendable () -> Void) {
             condition.withLock { queued += 1 }
-            super.addOperation {
+            serial.async {
                 block()
                 self.operationFinished()
             }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// `NetworkBenchmarks --alone layer|raw [--path small.json] [--count N] [--in-flight N] --base-url URL`:
+/// one client alone, for a profiler (`perf stat -e context-switches,task-clock`, `perf record`) to watch
+/// without the other client in the same process. Prints requests per second.
+enum AloneRun {
+    static func run(client name: String, baseURL: URL, path: String, count: Int, inFlight: Int) -> Bool {
+        let client: any BenchmarkClient =
+            name == "raw"
+            ? RawClient(baseURL: baseURL, callbackQueue: .main)
+            : LayerClient(baseURL: baseURL, callbackQueue: .main)
+        let start: (@escaping (Bool) -> Void) -> Void = {
+            client.get(path, as: [Record].self, completion: $0)
+        }
+        // Warm the connections first, as the table's workloads do.
+        _ = LoadRunner.run(count: inFlight * 2, inFlight: inFlight, on: .main, start: start)
+        guard
+            let (seconds, failures) = LoadRunner.run(
+                count: count, inFlight: inFlight, on: .main, start: start)
+        else {
+            say("\(client.name): timed out")
+            return false
+        }
+        say(
+            "\(client.name) alone: \(count) × \(path), \(inFlight) in flight: \(Int(Double(count - failures) / seconds)) requests/s, \(failures) failed"
+        )
+        return failures == 0
+    }
+}
