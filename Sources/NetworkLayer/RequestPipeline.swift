@@ -60,10 +60,13 @@ extension NetworkLayer {
         // decodes, and the handler on to the callback queue (see UncheckedSendable).
         let finish = UncheckedSendable(value: { (reply: Reply) in
             do throws(NetworkError) {
-                // A test double's answer is used as it is when it has the type asked for.
+                // A test double's answer is used as it is when it has the type asked for, and when a
+                // reply could carry it: a HEAD or 204 reply decodes as it would from the network.
                 let value: Value
                 // Not `providedValue?.value as? Value`: that casts a missing value to an optional `Value`.
-                if let provided = reply.providedValue, let typed = provided.value as? Value {
+                if let provided = reply.providedValue, !reply.cannotHaveContent,
+                    let typed = provided.value as? Value
+                {
                     value = typed
                 } else {
                     value = try decoding.decode(reply)
@@ -128,6 +131,7 @@ extension NetworkLayer {
             case .success(let checked): attempt = checked
             case .failure(let error): return done(.failure(error))
             }
+            let taskAttempt = task.beginAttempt()
             let number = meter.beginAttempt(
                 sending: route.bodyLength.map(Int.init) ?? attempt.httpBody?.count ?? 0)
             let monitoredAttempt = monitored.map { MonitoredAttempt(of: $0, number: number) }
@@ -165,7 +169,7 @@ extension NetworkLayer {
                 ?? transport.send(attempt, route: route, redirectPolicy: redirectPolicy) {
                     completion($0, $0.cacheStatus)
                 }
-            task.attach(cancellingWith: cancel)
+            task.attach(cancellingWith: cancel, toAttempt: taskAttempt)
         }
         let policy = request.retryPolicy ?? retryPolicy
         guard !interceptors.isEmpty || policy.retries else {

@@ -12,7 +12,11 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     private let delivery: CallbackDelivery
     private var failureHandler: ((NetworkError) -> Void)?
     private var phase = Phase.running
+    /// The newest attempt's cancel action, while that attempt runs.
     private var cancelTransport: (@Sendable () -> Void)?
+    /// The newest attempt's number, and whether its transport is done with it.
+    private var attempt = 0
+    private var attemptEnded = false
     /// A download's `.cancelled` waits for its transport to end, so that when the handler runs the
     /// partial file is complete on disk and ``NetworkLayer/partialDownloadSize(for:)`` reports it.
     private let cancelWaitsForTransport: Bool
@@ -52,21 +56,35 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
         }
     }
 
-    /// Links the transport's cancel action so `cancel()` can stop the request; a task already cancelled
-    /// stops it at once.
-    func attach(cancellingWith cancelTransport: @escaping @Sendable () -> Void) {
-        let isRunning = lock.withLock {
-            guard case .running = phase else { return false }
-            self.cancelTransport = cancelTransport
-            return true
+    /// An attempt is about to be sent: its number, for ``attach(cancellingWith:toAttempt:)``.
+    func beginAttempt() -> Int {
+        lock.withLock {
+            attempt += 1
+            attemptEnded = false
+            cancelTransport = nil
+            return attempt
         }
-        if !isRunning { cancelTransport() }
     }
 
-    /// Drops the transport's cancel action once the transport is done with the request, so the session
+    /// Links attempt `number`'s cancel action so `cancel()` can stop it; a task already cancelled stops
+    /// it at once. An attempt that already ended, or was followed by another, before its `send` returned
+    /// (a transport answering in place, a fast failure) is not linked: its action would stop nothing, and
+    /// would take the place of the running attempt's.
+    func attach(cancellingWith cancelTransport: @escaping @Sendable () -> Void, toAttempt number: Int) {
+        let cancelNow = lock.withLock {
+            guard number == attempt, !attemptEnded else { return false }
+            guard case .running = phase else { return true }
+            self.cancelTransport = cancelTransport
+            return false
+        }
+        if cancelNow { cancelTransport() }
+    }
+
+    /// Drops the transport's cancel action once the transport is done with the attempt, so the session
     /// task is released where the transport finished, not on the callback queue.
     func transportFinished() {
         let deliverNow = lock.withLock {
+            attemptEnded = true
             cancelTransport = nil
             defer { deliveryAwaitsTransport = false }
             return deliveryAwaitsTransport

@@ -34,6 +34,11 @@ import Foundation
 
         /// Where every block runs, one at a time, in the order added.
         private let serial = DispatchQueue(label: "NetworkLayer.SessionTransport.delegate")
+        /// Marks `serial`: `OperationQueue.current` is `nil` in blocks that don't run as operations.
+        private static let marker = DispatchSpecificKey<Bool>()
+
+        /// Whether the caller runs on a session's delegate queue.
+        static var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
         // Guarded by `condition`.
         private let condition = NSCondition()
         private var queued = 0
@@ -48,6 +53,7 @@ import Foundation
         override init() {
             super.init()
             maxConcurrentOperationCount = 1
+            serial.setSpecific(key: Self.marker, value: true)
         }
 
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
@@ -141,6 +147,9 @@ import Foundation
             maxConcurrentOperationCount = 1
         }
 
+        /// Whether the caller runs on a session's delegate queue.
+        static var isCurrent: Bool { OperationQueue.current is BackPressureQueue }
+
         func holdBackPressure() {}
 
         func releaseBackPressure() {}
@@ -166,3 +175,7 @@ extension OperationQueue {
         (self as? BackPressureQueue)?.withoutWaiting(body) ?? body()
     }
 }
+
+/// Whether the caller runs on a session's delegate queue, where no caller code may run: for tests that
+/// check where monitors, decoders and handlers run.
+package var isOnSessionDelegateQueue: Bool { BackPressureQueue.isCurrent }

@@ -15,8 +15,11 @@ struct Reply {
     var providedValue: ProvidedValue?
 
     /// 204, 205, a reply to HEAD, or a zero-length body: there is nothing to decode.
-    var hasNoContent: Bool {
-        body.isEmpty || method == .head || response.statusCode == 204 || response.statusCode == 205
+    var hasNoContent: Bool { body.isEmpty || cannotHaveContent }
+
+    /// 204, 205 or a reply to HEAD: no body, whatever was sent (or, from a test double, provided).
+    var cannotHaveContent: Bool {
+        method == .head || response.statusCode == 204 || response.statusCode == 205
     }
 }
 

@@ -12,9 +12,11 @@ import NetworkLayer
 /// XCTAssertEqual(view.todos, [todo])
 /// ```
 ///
-/// Releasing runs the handler synchronously, before the method returns, on the caller's thread (on the
-/// layer's ``DummyNetworkLayer/deliveryQueue`` instead when it had one at the time of the request), and
-/// removes the request from ``DummyNetworkLayer/pendingRequests``. Only the first release counts. A
+/// Releasing removes the request from ``DummyNetworkLayer/pendingRequests`` and runs the handler
+/// synchronously, before the method returns, on the caller's thread (on the layer's
+/// ``DummyNetworkLayer/deliveryQueue`` instead when it had one at the time of the request); unless the
+/// layer's retry policy or an interceptor retries the answer, as the real layer would: then the retry is
+/// held in its turn. Only the first release counts. A
 /// request whose task was cancelled has already received `.cancelled` and left the list; releasing it
 /// does nothing. Any thread may release a request.
 public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvertible {

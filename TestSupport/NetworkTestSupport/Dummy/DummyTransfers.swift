@@ -37,10 +37,14 @@ enum DummyDownload {
 
 /// The progress ``DummyNetworkLayer`` reports for a transfer: the scripted steps, or else one call with
 /// every byte before a success, as the real layer's last call.
-struct DummyProgress {
+final class DummyProgress: @unchecked Sendable {
     let handler: UncheckedSendable<(TransferProgress) -> Void>
     let transfer: TransferDescription
     let script: [TransferProgress]?
+    // Guarded by `lock`. Progress never goes backwards in the real layer: a retried request's handler
+    // sees the script once, not once per attempt.
+    private let lock = NSLock()
+    private var reported = false
 
     init?<Value>(_ request: NetworkRequest<Value>, script: [TransferProgress]?) {
         guard let handler = request.progressHandler, let transfer = request.transfer else { return nil }
@@ -50,16 +54,23 @@ struct DummyProgress {
     }
 
     /// Reports before an answer that `succeeds` (or not) is delivered, where `delivery` runs handlers:
-    /// in place, or on its queue ahead of the answer.
+    /// in place, or on its queue ahead of the answer. Only the first attempt that reports anything does.
     func report(beforeAnswerThat succeeds: Bool, delivery: CallbackDelivery) {
         var steps = script ?? []
         if script == nil, succeeds, let total = totalBytes() {
             steps = [TransferProgress(completedBytes: total, expectedBytes: total)]
         }
-        guard !steps.isEmpty else { return }
+        guard !steps.isEmpty, claimFirstReport() else { return }
         let handler = handler
         delivery.run { [steps] in
             for step in steps { handler.value(step) }
+        }
+    }
+
+    private func claimFirstReport() -> Bool {
+        lock.withLock {
+            defer { reported = true }
+            return !reported
         }
     }
 

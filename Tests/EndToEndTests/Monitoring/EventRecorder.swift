@@ -48,7 +48,7 @@ enum MonitorEvent: @unchecked Sendable {
 struct EventContext: Sendable {
     var isMainThread: Bool
     var queueMark: String?
-    var operationQueueName: String?
+    var isOnDelegateQueue: Bool
 }
 
 /// A monitor that records every event and where it ran, and fulfils an expectation per finished
@@ -84,7 +84,7 @@ final class EventRecorder: NetworkMonitor, @unchecked Sendable {
     private func record(_ event: MonitorEvent) {
         let context = EventContext(
             isMainThread: Thread.isMainThread, queueMark: QueueMark.current,
-            operationQueueName: OperationQueue.current?.name)
+            isOnDelegateQueue: isOnSessionDelegateQueue)
         let waiters: [XCTestExpectation] = lock.withLock {
             recorded.append((event, context))
             return event.isFinish ? finishedWaiters : []

@@ -35,7 +35,7 @@ final class MonitorQueueTests: XCTestCase {
         for (event, context) in zip(recorder.events, recorder.contexts) {
             XCTAssertFalse(context.isMainThread, event.summary)
             XCTAssertNil(context.queueMark, "\(event.summary) ran on \(context.queueMark ?? "")")
-            XCTAssertNotEqual(context.operationQueueName, "NetworkLayer.SessionTransport", event.summary)
+            XCTAssertFalse(context.isOnDelegateQueue, event.summary)
         }
     }
 
