@@ -1,14 +1,16 @@
 import Foundation
 
-/// `NetworkBenchmarks --alone layer|policies|logged|raw [--path small.json] [--count N] [--in-flight N]
-/// --base-url URL`: one client alone, for a profiler (`perf stat -e context-switches,task-clock`,
-/// `perf record`) to watch without the others in the same process. `policies` and `logged` are the
-/// layer as the table's "policies on" and `NetworkLogger` rows run it. Prints requests per second.
+/// `NetworkBenchmarks --alone layer|policies|logged|raw|rawdelegate [--path small.json] [--count N]
+/// [--in-flight N] --base-url URL`: one client alone, for a profiler (`perf stat -e
+/// context-switches,task-clock`, `perf record`) to watch without the others in the same process.
+/// `policies` and `logged` are the layer as the table's "policies on" and `NetworkLogger` rows run it;
+/// `rawdelegate` is ``RawDelegateClient``. Prints requests per second.
 enum AloneRun {
     static func run(client name: String, baseURL: URL, path: String, count: Int, inFlight: Int) -> Bool {
         let client: any BenchmarkClient =
             switch name {
             case "raw": RawClient(baseURL: baseURL, callbackQueue: .main)
+            case "rawdelegate": RawDelegateClient(baseURL: baseURL, callbackQueue: .main)
             case "policies": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .policiesOn)
             case "logged": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .logged)
             default: LayerClient(baseURL: baseURL, callbackQueue: .main)

@@ -9,8 +9,8 @@ import NetworkTestSupport
 /// and uploaded.
 /// `swift run -c release NetworkBenchmarks --streams [--rounds N] [--events N] [--bytes N]` measures server-sent
 /// events: throughput, delay and memory over a 1 GB stream.
-/// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|raw --base-url URL [--path P] [--count N]
-/// [--in-flight N]` runs one client alone, for a profiler.
+/// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|raw|rawdelegate --base-url URL
+/// [--path P] [--count N] [--in-flight N]` runs one client alone, for a profiler.
 @main
 enum NetworkBenchmarks {
     static func main() {
@@ -127,6 +127,7 @@ enum NetworkBenchmarks {
         var workloads = Workloads(
             layer: LayerClient(baseURL: baseURL, callbackQueue: queue),
             raw: RawClient(baseURL: baseURL, callbackQueue: queue),
+            rawDelegate: RawDelegateClient(baseURL: baseURL, callbackQueue: queue),
             policies: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .policiesOn),
             logged: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .logged),
             cached: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .cacheOn),

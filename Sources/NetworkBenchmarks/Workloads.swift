@@ -40,6 +40,8 @@ struct Counts: Sendable {
 struct Workloads {
     let layer: BenchmarkClient
     let raw: BenchmarkClient
+    /// Raw URLSession driven by a delegate, as the layer must drive it (see ``RawDelegateClient``).
+    let rawDelegate: BenchmarkClient
     /// The layer with a retry policy and interceptors, for the "policies on" workload.
     let policies: BenchmarkClient
     /// The layer with a `NetworkLogger` at `.requests` writing to a sink that drops the text.
@@ -60,6 +62,12 @@ struct Workloads {
             },
             throughput(
                 "GET ~1 KB JSON, 64 in flight", count: counts.smallConcurrent, inFlight: 64, target: 1.0
+            ) {
+                $0.get("small.json", as: [Record].self, completion: $1)
+            },
+            throughput(
+                "GET ~1 KB JSON, 64 in flight, vs raw URLSession driven by a delegate",
+                count: counts.smallConcurrent, inFlight: 64, target: nil, against: rawDelegate
             ) {
                 $0.get("small.json", as: [Record].self, completion: $1)
             },
@@ -103,19 +111,22 @@ struct Workloads {
         return Double(count - failures) / seconds
     }
 
+    /// The layer against `baseline` (raw URLSession with a completion handler unless named).
     private func throughput(
-        _ name: String, count: Int, inFlight: Int, target: Double?, _ start: @escaping Start
+        _ name: String, count: Int, inFlight: Int, target: Double?, against baseline: BenchmarkClient? = nil,
+        _ start: @escaping Start
     ) -> Row? {
         guard selected(name) else { return nil }
         log(name)
+        let other = baseline ?? raw
         // Warm both clients' connections and code paths before measuring.
         _ = requestsPerSecond(layer, count: min(count, inFlight * 2), inFlight: inFlight, start)
-        _ = requestsPerSecond(raw, count: min(count, inFlight * 2), inFlight: inFlight, start)
+        _ = requestsPerSecond(other, count: min(count, inFlight * 2), inFlight: inFlight, start)
         var layerRounds: [Double] = []
         var rawRounds: [Double] = []
         for _ in 0..<counts.rounds {
             layerRounds.append(requestsPerSecond(layer, count: count, inFlight: inFlight, start))
-            rawRounds.append(requestsPerSecond(raw, count: count, inFlight: inFlight, start))
+            rawRounds.append(requestsPerSecond(other, count: count, inFlight: inFlight, start))
         }
         let ratio = median(layerRounds) / max(median(rawRounds), .leastNonzeroMagnitude)
         return Row(
@@ -123,7 +134,7 @@ struct Workloads {
             comparison: ratio,
             target: target.map { "ratio ≥ \($0)" } ?? "none", met: target.map { ratio >= $0 },
             layerRounds: layerRounds,
-            rawRounds: rawRounds)
+            rawRounds: rawRounds, baseline: baseline?.name)
     }
 
     /// What a variant of the layer costs on small sequential GETs: the variant, the plain layer and raw

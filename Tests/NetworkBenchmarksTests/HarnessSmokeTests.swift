@@ -12,12 +12,15 @@ final class HarnessSmokeTests: XCTestCase {
         let queue = DispatchQueue(label: "benchmark-smoke")
         let report = NetworkBenchmarks.measure(baseURL: server.baseURL, counts: .smoke, queue: queue)
         XCTAssertEqual(
-            report.rows.count, 12 + 6 + 3,
-            "every workload but main-queue time (which needs the main queue), the cost per request (context "
+            report.rows.count, 13 + 6 + 3,
+            "every workload (the 64-in-flight one also against raw URLSession driven by a delegate) but "
+                + "main-queue time (which needs the main queue), the cost per request (context "
                 + "switches and CPU), and the transfers: speed and memory against raw downloadTask, "
                 + "uploadTask(fromFile:) and httpBody; and the three cache rows")
         let hit = try XCTUnwrap(report.rows.first { $0.measured == "cache hit" })
         XCTAssertEqual(hit.baseline, "network")
+        let delegate = try XCTUnwrap(report.rows.first { $0.baseline == "raw URLSession, delegate" })
+        XCTAssertGreaterThan(delegate.raw, 0, "raw URLSession driven by a delegate answered")
         let policies = try XCTUnwrap(report.rows.first { $0.measured == "policies on" })
         XCTAssertEqual(policies.baseline, "plain layer")
         XCTAssertTrue(report.table.contains("(policies on)"), report.table)
