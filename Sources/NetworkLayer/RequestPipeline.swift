@@ -131,7 +131,7 @@ extension NetworkLayer {
             case .success(let checked): attempt = checked
             case .failure(let error): return done(.failure(error))
             }
-            let taskAttempt = task.beginAttempt()
+            guard let taskAttempt = task.beginAttempt() else { return done(.failure(.cancelled)) }
             let number = meter.beginAttempt(
                 sending: route.bodyLength.map(Int.init) ?? attempt.httpBody?.count ?? 0)
             let monitoredAttempt = monitored.map { MonitoredAttempt(of: $0, number: number) }

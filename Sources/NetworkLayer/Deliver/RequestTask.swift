@@ -56,12 +56,15 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
         }
     }
 
-    /// An attempt is about to be sent: its number, for ``attach(cancellingWith:toAttempt:)``.
-    func beginAttempt() -> Int {
+    /// An attempt is about to be sent: its number, for ``attach(cancellingWith:toAttempt:)``; `nil` once
+    /// the task is cancelled (a cancel that came after the attempt loop last looked), so nothing is sent.
+    /// Every attempt that begins ends with ``transportFinished()``: a cancelled download's handler waits
+    /// for it.
+    func beginAttempt() -> Int? {
         lock.withLock {
+            guard case .running = phase else { return nil }
             attempt += 1
             attemptEnded = false
-            cancelTransport = nil
             return attempt
         }
     }
@@ -107,7 +110,8 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
         // attempt attached in between would run on, uncancelled, after the caller was told `.cancelled`.
         let (shouldSchedule, cancelTransport) = lock.withLock {
             var schedule = settleLocked(.failure(.cancelled), replacingSettled: true)
-            if schedule, cancelWaitsForTransport, self.cancelTransport != nil {
+            // An attempt that began will end (`attach` stops it if it isn't linked yet).
+            if schedule, cancelWaitsForTransport, attempt > 0, !attemptEnded {
                 deliveryAwaitsTransport = true
                 schedule = false
             }
