@@ -19,6 +19,7 @@ import Foundation
 /// | URL cache | off: a lookup opens a window in which a cancel stops the process | off too: the layer's own ``ResponseCache`` replaces it on every platform |
 /// | `waitsForConnectivity` | doesn't exist | turned off: the layer's idle deadline would fire while URLSession waits; a retry policy covers a missing connection |
 /// | background configurations | refused | refused: data tasks and stream uploads don't run in them |
+/// | cookies replies set | stored by the layer, for replies with `Set-Cookie` (``ResponseCookies``): FoundationNetworking parses every header line as one | stored by URLSession |
 ///
 /// On both platforms the contract is the same: a challenge never sends stored credentials (the layer's
 /// interceptors are where credentials come from), and a 401 or 407 is the reply.
@@ -60,6 +61,22 @@ enum PlatformSession {
         #endif
     }
 
+    /// Who stores the cookies replies set on a session made with `configuration`: on Linux the layer
+    /// (``ResponseCookies``), switching FoundationNetworking's parsing of every header line off in
+    /// `configuration`; on Apple platforms URLSession itself (`nil`). `nil` too when the configuration
+    /// accepts no cookies or has no storage.
+    static func keepsCookies(of configuration: URLSessionConfiguration) -> ResponseCookies? {
+        #if canImport(FoundationNetworking)
+            guard configuration.httpCookieAcceptPolicy != .never,
+                let storage = configuration.httpCookieStorage
+            else { return nil }
+            configuration.httpCookieAcceptPolicy = .never
+            return ResponseCookies(storage: storage)
+        #else
+            return nil
+        #endif
+    }
+
     /// Answers an HTTP authentication or server-trust challenge for `transfer`.
     static func answer(
         _ challenge: URLAuthenticationChallenge, for transfer: Transfer?, task: URLSessionTask,
@@ -67,6 +84,7 @@ enum PlatformSession {
     ) {
         #if canImport(FoundationNetworking)
             // Only HTTP authentication reaches here on Linux (libcurl checks certificates itself).
+            transfer?.keepCookies(of: challenge.failureResponse)
             guard let transfer, !transfer.isStopped, task.state == .running else { return }
             transfer.declineChallenge()
             completionHandler(.cancelAuthenticationChallenge, nil)

@@ -62,6 +62,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
+        transfer(for: task)?.keepCookies(of: response)
         guard let transfer = transfer(for: task), !transfer.isStopped, task.state == .running else {
             if !PlatformSession.leavesStoppedTasksUnanswered { completionHandler(nil) }
             return

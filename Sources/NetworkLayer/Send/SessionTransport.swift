@@ -27,6 +27,9 @@ final class SessionTransport: Sendable {
     /// Why the layer can't run on the configuration it was given (a background one): every request then
     /// fails with ``NetworkError/invalidRequest(_:)`` saying so, and no session of that kind is made.
     let refusal: String?
+    /// Who stores the cookies replies set, when the layer does it instead of URLSession (Linux: see
+    /// ``ResponseCookies``); `nil` when URLSession does, or the configuration accepts no cookies.
+    let cookies: ResponseCookies?
     private let nativeUploads = Locked(PlatformSession.sendsUploadsNatively)
 
     /// Whether uploads go out as a file or bytes URLSession sends natively (an upload task) rather than
@@ -46,9 +49,9 @@ final class SessionTransport: Sendable {
         let queue = delegateQueue
         clock = DeadlineClock(label: "NetworkLayer.SessionTransport.deadlines") { queue.enqueue($0) }
         refusal = PlatformSession.unsupported(configuration)
-        session = URLSession(
-            configuration: Self.safeConfiguration(from: refusal == nil ? configuration : .ephemeral),
-            delegate: delegate, delegateQueue: delegateQueue)
+        let safe = Self.safeConfiguration(from: refusal == nil ? configuration : .ephemeral)
+        cookies = PlatformSession.keepsCookies(of: safe)
+        session = URLSession(configuration: safe, delegate: delegate, delegateQueue: delegateQueue)
     }
 
     /// A copy of `configuration` without a URL cache. With a cache, FoundationNetworking looks the

@@ -118,6 +118,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// A response head arrived; `false` cancels the task.
     func receive(_ response: URLResponse) -> Bool {
         touch()
+        keepCookies(of: response)
         respondedAt = lastActivity
         self.response = response
         switch sink.open(response) {
@@ -158,6 +159,12 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// stream over the whole body. On libcurl's thread, which waits for the answer.
     func newBodyStream() -> InputStream? {
         source?.newStream()
+    }
+
+    /// Stores the cookies a reply on the way sets (a redirect, a challenge's 401), where the layer keeps
+    /// cookies (see ``ResponseCookies``).
+    func keepCookies(of response: URLResponse?) {
+        transport.cookies?.store(from: response)
     }
 
     /// The server's redirect is being followed: what arrived so far belonged to the 3xx.
