@@ -92,4 +92,33 @@ final class CookieTests: XCTestCase {
 
         XCTAssertEqual(cookieNames(in: storage), [])
     }
+
+    func testARedirectThatCannotBeFollowedSetsItsCookie() throws {
+        let server = try MockServer.started(in: self)
+        // No Location: FoundationNetworking hands the 302 over only when the task ends.
+        server.enqueue(MockResponse(status: 302, headers: ["Set-Cookie": "moved=0; Path=/"]))
+        let (configuration, storage) = configuration()
+        let network = NetworkLayer(baseURL: server.baseURL, sessionConfiguration: configuration, cache: nil)
+
+        _ = get("start", from: network)
+
+        XCTAssertEqual(cookieNames(in: storage), ["moved"])
+    }
+
+    func testEveryRepeatedSetCookieFieldIsStored() throws {
+        let server = try MockServer.started(in: self)
+        var reply = MockResponse(text: "ok")
+        // The second name is not a plain token: the fields, folded into one, must still be told apart.
+        reply.headers += [
+            (name: "Set-Cookie", value: "a=1; Path=/; Expires=Wed, 09 Jun 2077 10:18:14 GMT"),
+            (name: "Set-Cookie", value: "cart[item]=3; Path=/"),
+        ]
+        server.enqueue(reply)
+        let (configuration, storage) = configuration()
+        let network = NetworkLayer(baseURL: server.baseURL, sessionConfiguration: configuration, cache: nil)
+
+        XCTAssertNotNil(try get("basket", from: network)?.get())
+
+        XCTAssertEqual(cookieNames(in: storage), ["a", "cart[item]"])
+    }
 }

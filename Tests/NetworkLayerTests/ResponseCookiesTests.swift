@@ -33,4 +33,13 @@ final class ResponseCookiesTests: XCTestCase {
     func testAReplyWithoutSetCookieStoresNothing() throws {
         XCTAssertEqual(try stored(from: ["Content-Type": "application/json", "Cookie": "x=1"]), [:])
     }
+
+    func testFoldedFieldsAreSplitBeforeEachCookieNotInsideADate() {
+        let folded = "a=1; Expires=Wed, 09 Jun 2077 10:18:14 GMT, cart[item]=3, b=2; Max-Age=60"
+        XCTAssertEqual(
+            ResponseCookies.fields(folded: folded),
+            ["a=1; Expires=Wed, 09 Jun 2077 10:18:14 GMT", "cart[item]=3", "b=2; Max-Age=60"])
+        XCTAssertEqual(ResponseCookies.fields(folded: "a=1"), ["a=1"])
+        XCTAssertEqual(ResponseCookies.fields(folded: "a=1,"), ["a=1,"])
+    }
 }

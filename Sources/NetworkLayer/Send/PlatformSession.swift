@@ -84,7 +84,6 @@ enum PlatformSession {
     ) {
         #if canImport(FoundationNetworking)
             // Only HTTP authentication reaches here on Linux (libcurl checks certificates itself).
-            transfer?.keepCookies(of: challenge.failureResponse)
             guard let transfer, !transfer.isStopped, task.state == .running else { return }
             transfer.declineChallenge()
             completionHandler(.cancelAuthenticationChallenge, nil)

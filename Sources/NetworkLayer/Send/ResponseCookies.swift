@@ -10,8 +10,10 @@ import Foundation
 /// is a `Set-Cookie` line: 6.2–6.5% of the process's CPU for small GETs at 64 in flight. So on Linux the
 /// session runs with `httpCookieAcceptPolicy` `.never`, which switches that parsing off (and nothing
 /// else: requests still carry the storage's cookies), and the layer stores the cookies of each reply that
-/// has a `Set-Cookie` field: a final reply, a redirect, a 401 or 407. Into the same storage, by the same
-/// parser, for the reply's URL, as FoundationNetworking did. (``PlatformSession/keepsCookies(of:)``)
+/// has a `Set-Cookie` field: a final reply, a redirect followed, a 3xx not followed, a 401 or 407. Into
+/// the same storage, by the same parser, for the reply's URL, as FoundationNetworking did
+/// (``PlatformSession/keepsCookies(of:)``). One difference: a field spelled `set-cookie` (as every HTTP/2
+/// reply spells it) is stored too, as on Apple platforms; FoundationNetworking only read `Set-Cookie`.
 ///
 /// A reply is stored on the session's delegate queue, before the transfer goes on, so a request sent
 /// from its handler carries the cookie. `HTTPCookieStorage.shared` writes its file on each change: that
@@ -34,8 +36,31 @@ final class ResponseCookies: @unchecked Sendable {
             guard let name = name as? String, name.caseInsensitiveCompare("Set-Cookie") == .orderedSame,
                 let value = value as? String
             else { continue }
-            let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
+            let cookies = Self.fields(folded: value).flatMap { field in
+                HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": String(field)], for: url)
+            }
             if !cookies.isEmpty { storage.setCookies(cookies, for: url, mainDocumentURL: nil) }
         }
+    }
+
+    /// The `Set-Cookie` fields a reply's repeated fields were folded from (joined by ", "). Foundation's
+    /// parser splits them only where a plain token and `=` follow, so a cookie named like `cart[item]`
+    /// would be swallowed by the one before. Split here where the next `=` comes before any space, `;` or
+    /// `,`: a comma in an `Expires` date is followed by a day and a space (`Wed, 09 Jun 2027 …`).
+    static func fields(folded value: String) -> [Substring] {
+        var fields: [Substring] = []
+        var start = value.startIndex
+        var index = value.startIndex
+        while let comma = value[index...].firstIndex(of: ",") {
+            let next = value.index(after: comma)
+            index = next
+            guard next < value.endIndex, value[next] == " " else { continue }
+            let name = value[value.index(after: next)...].prefix { !"= ;,".contains($0) }
+            guard !name.isEmpty, name.endIndex < value.endIndex, value[name.endIndex] == "=" else { continue }
+            fields.append(value[start..<comma])
+            start = name.startIndex
+        }
+        fields.append(value[start...])
+        return fields
     }
 }

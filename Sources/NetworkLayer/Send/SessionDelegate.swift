@@ -62,14 +62,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        transfer(for: task)?.keepCookies(of: response)
         guard let transfer = transfer(for: task), !transfer.isStopped, task.state == .running else {
+            transfer(for: task)?.keepCookies(of: response)
             if !PlatformSession.leavesStoppedTasksUnanswered { completionHandler(nil) }
             return
         }
         let next = transfer.redirectPolicy.request(
             following: response, to: request, from: task.originalRequest)
-        if next != nil { transfer.redirected() }
+        // A redirect not followed arrives as the reply, and sets its cookies then.
+        if next != nil {
+            transfer.keepCookies(of: response)
+            transfer.redirected()
+        }
         completionHandler(next)
     }
 

@@ -161,8 +161,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         source?.newStream()
     }
 
-    /// Stores the cookies a reply on the way sets (a redirect, a challenge's 401), where the layer keeps
-    /// cookies (see ``ResponseCookies``).
+    /// Stores the cookies a reply sets, where the layer keeps cookies (see ``ResponseCookies``).
     func keepCookies(of response: URLResponse?) {
         transport.cookies?.store(from: response)
     }
@@ -205,6 +204,9 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             transport.delegateQueue.releaseBackPressure()
         }
         let declined = declinedChallenge && (error as? URLError)?.code == .cancelled
+        // A reply that never came through `receive` (a 3xx FoundationNetworking couldn't follow, a
+        // declined challenge's 401) still sets its cookies.
+        if self.response == nil { keepCookies(of: taskResponse) }
         let response = response ?? taskResponse
         var failure = stopReason ?? (declined ? nil : error.map(Self.connectionLost))
         if stopReason == nil, let source { failure = source.check(failure, response: response) }
