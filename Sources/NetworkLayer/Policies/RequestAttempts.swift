@@ -202,19 +202,6 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     }
 }
 
-/// A flag that can be claimed once, from any thread.
-final class Once: Sendable {
-    private let claimed = Locked(false)
-
-    /// `true` the first time only.
-    func claim() -> Bool {
-        claimed.withLock { claimed in
-            defer { claimed = true }
-            return !claimed
-        }
-    }
-}
-
 /// The one concurrent queue of the policy stage, marked so code can tell it runs there.
 private enum PolicyQueue {
     static let key = DispatchSpecificKey<Bool>()

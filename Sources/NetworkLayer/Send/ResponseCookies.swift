@@ -19,7 +19,7 @@ import Foundation
 /// from its handler carries the cookie. `HTTPCookieStorage.shared` writes its file on each change: that
 /// write happened on libcurl's thread before, and happens on the delegate queue now.
 final class ResponseCookies: @unchecked Sendable {
-    // HTTPCookieStorage serializes its own state.
+    // HTTPCookieStorage serializes its own state, but not every SDK declares it `Sendable`.
     private let storage: HTTPCookieStorage
 
     init(storage: HTTPCookieStorage) {

@@ -62,8 +62,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard let transfer = transfer(for: task), !transfer.isStopped, task.state == .running else {
-            transfer(for: task)?.keepCookies(of: response)
+        let found = transfer(for: task)
+        guard let transfer = found, !transfer.isStopped, task.state == .running else {
+            found?.keepCookies(of: response)
             if !PlatformSession.leavesStoppedTasksUnanswered { completionHandler(nil) }
             return
         }

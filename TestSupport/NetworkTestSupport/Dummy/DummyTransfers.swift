@@ -37,14 +37,13 @@ enum DummyDownload {
 
 /// The progress ``DummyNetworkLayer`` reports for a transfer: the scripted steps, or else one call with
 /// every byte before a success, as the real layer's last call.
-final class DummyProgress: @unchecked Sendable {
+final class DummyProgress {
     let handler: UncheckedSendable<(TransferProgress) -> Void>
     let transfer: TransferDescription
     let script: [TransferProgress]?
-    // Guarded by `lock`. Progress never goes backwards in the real layer: a retried request's handler
-    // sees the script once, not once per attempt.
-    private let lock = NSLock()
-    private var reported = false
+    /// Progress never goes backwards in the real layer: a retried request's handler sees the script
+    /// once, not once per attempt.
+    private let firstReport = Once()
 
     init?<Value>(_ request: NetworkRequest<Value>, script: [TransferProgress]?) {
         guard let handler = request.progressHandler, let transfer = request.transfer else { return nil }
@@ -60,17 +59,10 @@ final class DummyProgress: @unchecked Sendable {
         if script == nil, succeeds, let total = totalBytes() {
             steps = [TransferProgress(completedBytes: total, expectedBytes: total)]
         }
-        guard !steps.isEmpty, claimFirstReport() else { return }
+        guard !steps.isEmpty, firstReport.claim() else { return }
         let handler = handler
         delivery.run { [steps] in
             for step in steps { handler.value(step) }
-        }
-    }
-
-    private func claimFirstReport() -> Bool {
-        lock.withLock {
-            defer { reported = true }
-            return !reported
         }
     }
 
