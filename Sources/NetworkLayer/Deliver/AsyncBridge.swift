@@ -6,18 +6,20 @@ import Foundation
 /// Three parties race: the code that starts the request, the task's cancellation handler (which may
 /// run before the request starts, while `send` is still building it, or at any time after), and the
 /// request's handlers (which a test double may call synchronously inside `send`). Every transition
-/// happens under `lock`; the continuation is taken out under it, so whichever outcome comes first
+/// happens under the state's lock; the continuation is taken out under it, so whichever outcome comes first
 /// resumes it and every later one finds it gone.
-final class AsyncBridge<Value>: @unchecked Sendable {
+final class AsyncBridge<Value>: Sendable {
     /// The outcome crossing from the callback queue to the awaiting code. `NetworkResponse<Value>` is
     /// not `Sendable` for every `Value`; it is handed over once and never touched again by the handler
     /// (see ``UncheckedSendable``).
     typealias Outcome = UncheckedSendable<Result<NetworkResponse<Value>, NetworkError>>
 
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var phase = Phase.waiting
-    private var continuation: CheckedContinuation<Outcome, Never>?
+    private let state = Locked(State())
+
+    private struct State {
+        var phase = Phase.waiting
+        var continuation: CheckedContinuation<Outcome, Never>?
+    }
 
     private enum Phase {
         /// Not started yet.
@@ -42,10 +44,10 @@ final class AsyncBridge<Value>: @unchecked Sendable {
         _ request: NetworkRequest<Value>, on layer: NetworkLayer,
         continuation: CheckedContinuation<Outcome, Never>
     ) {
-        let shouldSend: Bool = lock.withLock {
-            self.continuation = continuation
-            guard case .waiting = phase else { return false }
-            phase = .starting
+        let shouldSend: Bool = state.withLock { state in
+            state.continuation = continuation
+            guard case .waiting = state.phase else { return false }
+            state.phase = .starting
             return true
         }
         guard shouldSend else {
@@ -55,13 +57,13 @@ final class AsyncBridge<Value>: @unchecked Sendable {
         let task = layer.send(
             request, successHandler: { self.finish(.success($0)) },
             errorHandler: { self.finish(.failure($0)) })
-        let cancelNow: Bool = lock.withLock {
-            switch phase {
+        let cancelNow: Bool = state.withLock { state in
+            switch state.phase {
             case .starting:
-                phase = .running(task)
+                state.phase = .running(task)
                 return false
             case .startingCancelled:
-                phase = .running(task)
+                state.phase = .running(task)
                 return true
             case .waiting, .cancelledBeforeStart, .running, .finished:
                 // Finished already (a test double answers inside `send`): keep no reference to the task.
@@ -75,13 +77,13 @@ final class AsyncBridge<Value>: @unchecked Sendable {
     /// the bridge, so `start` sends nothing; once the request runs, its task's `cancel()` makes the error
     /// handler receive ``NetworkError/cancelled``.
     func cancel() {
-        let task: (any NetworkTask)? = lock.withLock {
-            switch phase {
+        let task: (any NetworkTask)? = state.withLock { state in
+            switch state.phase {
             case .waiting:
-                phase = .cancelledBeforeStart
+                state.phase = .cancelledBeforeStart
                 return nil
             case .starting:
-                phase = .startingCancelled
+                state.phase = .startingCancelled
                 return nil
             case .running(let task):
                 return task
@@ -94,10 +96,10 @@ final class AsyncBridge<Value>: @unchecked Sendable {
 
     /// Resumes the awaiting code with `result`, the first time only.
     private func finish(_ result: Result<NetworkResponse<Value>, NetworkError>) {
-        let continuation: CheckedContinuation<Outcome, Never>? = lock.withLock {
-            phase = .finished
-            defer { self.continuation = nil }
-            return self.continuation
+        let continuation: CheckedContinuation<Outcome, Never>? = state.withLock { state in
+            state.phase = .finished
+            defer { state.continuation = nil }
+            return state.continuation
         }
         continuation?.resume(returning: UncheckedSendable(value: result))
     }

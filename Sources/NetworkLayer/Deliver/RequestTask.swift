@@ -6,24 +6,41 @@ import Foundation
 ///
 /// Handlers are released as soon as one has run, so a caller that keeps the task (to cancel it later)
 /// does not keep alive whatever its handlers captured.
-final class RequestTask: NetworkTask, @unchecked Sendable {
-    // Everything mutable is guarded by `lock`; handlers run only where `delivery` runs them.
-    private let lock = NSLock()
+final class RequestTask: NetworkTask, Sendable {
+    // Handlers run only where `delivery` runs them, never under the state's lock.
+    private let state: Locked<State>
     private let delivery: CallbackDelivery
-    private var failureHandler: ((NetworkError) -> Void)?
-    private var phase = Phase.running
-    /// The newest attempt's cancel action, while that attempt runs.
-    private var cancelTransport: (@Sendable () -> Void)?
-    /// The newest attempt's number, and whether its transport is done with it.
-    private var attempt = 0
-    private var attemptEnded = false
     /// A download's `.cancelled` waits for its transport to end, so that when the handler runs the
     /// partial file is complete on disk and ``NetworkLayer/partialDownloadSize(for:)`` reports it.
     private let cancelWaitsForTransport: Bool
-    /// A cancel is settled and its delivery waits for ``transportFinished()``.
-    private var deliveryAwaitsTransport = false
     /// Told the outcome as it is delivered, for monitors: the raw response on success.
     private let report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
+
+    private struct State {
+        var failureHandler: ((NetworkError) -> Void)?
+        var phase = Phase.running
+        /// The newest attempt's cancel action, while that attempt runs.
+        var cancelTransport: (@Sendable () -> Void)?
+        /// The newest attempt's number, and whether its transport is done with it.
+        var attempt = 0
+        var attemptEnded = false
+        /// A cancel is settled and its delivery waits for ``transportFinished()``.
+        var deliveryAwaitsTransport = false
+
+        /// Moves to `.settled(outcome)` if allowed; `true` when a delivery must be scheduled.
+        mutating func settle(_ outcome: Outcome, replacingSettled: Bool) -> Bool {
+            switch phase {
+            case .running:
+                phase = .settled(outcome)
+                return true
+            case .settled where replacingSettled:
+                phase = .settled(outcome)
+                return false
+            case .settled, .delivered:
+                return false
+            }
+        }
+    }
 
     private enum Phase {
         case running
@@ -44,14 +61,14 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     ) {
         self.cancelWaitsForTransport = cancelWaitsForTransport
         self.delivery = delivery
-        self.failureHandler = failureHandler
+        self.state = Locked(State(failureHandler: failureHandler))
         self.report = report
     }
 
     /// Whether the outcome is decided (delivered or about to be).
     var isSettled: Bool {
-        lock.withLock {
-            if case .running = phase { return false }
+        state.withLock {
+            if case .running = $0.phase { return false }
             return true
         }
     }
@@ -61,11 +78,11 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     /// Every attempt that begins ends with ``transportFinished()``: a cancelled download's handler waits
     /// for it.
     func beginAttempt() -> Int? {
-        lock.withLock {
-            guard case .running = phase else { return nil }
-            attempt += 1
-            attemptEnded = false
-            return attempt
+        state.withLock { state in
+            guard case .running = state.phase else { return nil }
+            state.attempt += 1
+            state.attemptEnded = false
+            return state.attempt
         }
     }
 
@@ -74,10 +91,10 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     /// (a transport answering in place, a fast failure) is not linked: its action would stop nothing, and
     /// would take the place of the running attempt's.
     func attach(cancellingWith cancelTransport: @escaping @Sendable () -> Void, toAttempt number: Int) {
-        let cancelNow = lock.withLock {
-            guard number == attempt, !attemptEnded else { return false }
-            guard case .running = phase else { return true }
-            self.cancelTransport = cancelTransport
+        let cancelNow = state.withLock { state in
+            guard number == state.attempt, !state.attemptEnded else { return false }
+            guard case .running = state.phase else { return true }
+            state.cancelTransport = cancelTransport
             return false
         }
         if cancelNow { cancelTransport() }
@@ -86,11 +103,11 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     /// Drops the transport's cancel action once the transport is done with the attempt, so the session
     /// task is released where the transport finished, not on the callback queue.
     func transportFinished() {
-        let deliverNow = lock.withLock {
-            attemptEnded = true
-            cancelTransport = nil
-            defer { deliveryAwaitsTransport = false }
-            return deliveryAwaitsTransport
+        let deliverNow = state.withLock { state in
+            state.attemptEnded = true
+            state.cancelTransport = nil
+            defer { state.deliveryAwaitsTransport = false }
+            return state.deliveryAwaitsTransport
         }
         if deliverNow { delivery.run { self.deliver() } }
     }
@@ -108,14 +125,14 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     func cancel() {
         // Reading the transport's cancel action and settling in one critical section: otherwise an
         // attempt attached in between would run on, uncancelled, after the caller was told `.cancelled`.
-        let (shouldSchedule, cancelTransport) = lock.withLock {
-            var schedule = settleLocked(.failure(.cancelled), replacingSettled: true)
+        let (shouldSchedule, cancelTransport) = state.withLock { state in
+            var schedule = state.settle(.failure(.cancelled), replacingSettled: true)
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
-            if schedule, cancelWaitsForTransport, attempt > 0, !attemptEnded {
-                deliveryAwaitsTransport = true
+            if schedule, cancelWaitsForTransport, state.attempt > 0, !state.attemptEnded {
+                state.deliveryAwaitsTransport = true
                 schedule = false
             }
-            return (schedule, self.cancelTransport)
+            return (schedule, state.cancelTransport)
         }
         // The transport first: a transport that answers in place (a test double's held reply) forgets
         // the request before a handler delivered in place can look for it.
@@ -124,35 +141,21 @@ final class RequestTask: NetworkTask, @unchecked Sendable {
     }
 
     private func settle(_ outcome: Outcome, replacingSettled: Bool) {
-        let shouldSchedule = lock.withLock { settleLocked(outcome, replacingSettled: replacingSettled) }
+        let shouldSchedule = state.withLock { $0.settle(outcome, replacingSettled: replacingSettled) }
         if shouldSchedule {
             delivery.run { self.deliver() }
         }
     }
 
-    /// Moves to `.settled(outcome)` if allowed; `true` when a delivery must be scheduled. Call under `lock`.
-    private func settleLocked(_ outcome: Outcome, replacingSettled: Bool) -> Bool {
-        switch phase {
-        case .running:
-            phase = .settled(outcome)
-            return true
-        case .settled where replacingSettled:
-            phase = .settled(outcome)
-            return false
-        case .settled, .delivered:
-            return false
-        }
-    }
-
     private func deliver() {
-        let delivery: (Outcome, ((NetworkError) -> Void)?)? = lock.withLock {
-            guard case .settled(let outcome) = phase else { return nil }
+        let delivery: (Outcome, ((NetworkError) -> Void)?)? = state.withLock { state in
+            guard case .settled(let outcome) = state.phase else { return nil }
             defer {
-                phase = .delivered
-                failureHandler = nil
-                cancelTransport = nil
+                state.phase = .delivered
+                state.failureHandler = nil
+                state.cancelTransport = nil
             }
-            return (outcome, failureHandler)
+            return (outcome, state.failureHandler)
         }
         switch delivery {
         case (.success(let handler, let raw), _)?:

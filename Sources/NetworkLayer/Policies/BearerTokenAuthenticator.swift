@@ -35,7 +35,7 @@ import Foundation
 /// `NetworkLayer`, in place in `DummyNetworkLayer`. It is `@Sendable`, so main-actor code can't be passed
 /// as it (hop to the main actor inside it if needed). Call its completion once, from any thread, at once
 /// or later; a second call is ignored.
-public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Sendable {
+public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     /// A token and, when known, when it stops working.
     public struct Token: Sendable, Equatable {
         /// The value sent after `Bearer `.
@@ -66,15 +66,19 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
             _ completion: @escaping @Sendable (Result<Token, NetworkError>) -> Void
         ) -> Void
 
-    // Guarded by `lock`. `refresh` is called only while `isRefreshing` was false, so one call at a time.
-    private let lock = NSLock()
-    private var token: Token?
-    private var isRefreshing = false
-    /// Counts refreshes, so that a late second call of an old refresh's completion can't end a newer one.
-    private var refreshNumber = 0
-    private var waiting: [Waiter] = []
-    /// The origins the token goes to; empty until given, adopted from a layer or from a first request.
-    private var origins: Set<Origin>
+    /// `refresh` is called only while `isRefreshing` was false, so one call at a time.
+    private let state: Locked<State>
+
+    private struct State {
+        var token: Token?
+        var isRefreshing = false
+        /// Counts refreshes, so that a late second call of an old refresh's completion can't end a newer
+        /// one.
+        var refreshNumber = 0
+        var waiting: [Waiter] = []
+        /// The origins the token goes to; empty until given, adopted from a layer or from a first request.
+        var origins: Set<Origin>
+    }
     /// Whether `origins` came from the caller, so that no layer widens them.
     private let hasOwnOrigins: Bool
     private typealias Waiter = @Sendable (Result<String, NetworkError>) -> Void
@@ -115,8 +119,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
         token: Token?, origins: [URL]? = nil, refreshWindow: TimeInterval = 60,
         refreshTimeout: TimeInterval = 30, refresh: @escaping TokenRefresh
     ) {
-        self.token = token
-        self.origins = Set((origins ?? []).compactMap(Origin.init))
+        state = Locked(State(token: token, origins: Set((origins ?? []).compactMap(Origin.init))))
         hasOwnOrigins = origins != nil
         self.refreshWindow = refreshWindow.isFinite ? max(0, refreshWindow) : 0
         self.refreshTimeout = refreshTimeout
@@ -124,7 +127,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     }
 
     /// The token requests are sent with now; `nil` before the first refresh or after a failed one.
-    public var accessToken: String? { lock.withLock { isRefreshing ? nil : token?.value } }
+    public var accessToken: String? { state.withLock { $0.isRefreshing ? nil : $0.token?.value } }
 
     /// Replaces the token from outside (sign-in), or forgets it (`nil`, sign-out). A refresh under way
     /// ends: its waiting requests get the new token, or fail with ``NetworkError/cancelled`` when it is
@@ -134,14 +137,17 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     ///   - accessToken: The new token, or `nil`.
     ///   - expiresAt: When it expires, if known.
     public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
-        let (waiters, result): ([Waiter], Result<String, NetworkError>) = lock.withLock {
-            token = accessToken.map { Token($0, expiresAt: expiresAt) }
+        let (waiters, result): ([Waiter], Result<String, NetworkError>) = state.withLock { state in
+            state.token = accessToken.map { Token($0, expiresAt: expiresAt) }
             defer {
-                waiting = []
-                if isRefreshing { refreshNumber += 1 }
-                isRefreshing = false
+                state.waiting = []
+                if state.isRefreshing { state.refreshNumber += 1 }
+                state.isRefreshing = false
             }
-            return (isRefreshing ? waiting : [], accessToken.map { .success($0) } ?? .failure(.cancelled))
+            return (
+                state.isRefreshing ? state.waiting : [],
+                accessToken.map { .success($0) } ?? .failure(.cancelled)
+            )
         }
         for waiter in waiters { waiter(result) }
     }
@@ -190,16 +196,16 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     /// this authenticator calls it.
     func adoptOrigin(of baseURL: URL?) {
         guard !hasOwnOrigins, let origin = baseURL.flatMap(Origin.init) else { return }
-        lock.withLock { _ = origins.insert(origin) }
+        state.withLock { _ = $0.origins.insert(origin) }
     }
 
     /// Whether `url` is one of the token's origins; the first origin seen becomes the token's when none
     /// was given or adopted from a layer.
     private func isOwnOrigin(_ url: URL?) -> Bool {
         guard let origin = url.flatMap(Origin.init) else { return false }
-        return lock.withLock {
-            if origins.isEmpty && !hasOwnOrigins { origins.insert(origin) }
-            return origins.contains(origin)
+        return state.withLock { state in
+            if state.origins.isEmpty && !hasOwnOrigins { state.origins.insert(origin) }
+            return state.origins.contains(origin)
         }
     }
 
@@ -212,13 +218,13 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     /// the outcome of the refresh under way, or of one started now. Looking and joining happen under one
     /// lock, so a refresh that ends in between can't make a request start another.
     private func token(ifUsable usable: (Token) -> Bool, orAfterRefresh then: @escaping Waiter) -> String? {
-        let (current, begins): (String?, Int?) = lock.withLock {
-            if !isRefreshing, let token, usable(token) { return (token.value, nil) }
-            waiting.append(then)
-            guard !isRefreshing else { return (nil, nil) }
-            isRefreshing = true
-            refreshNumber += 1
-            return (nil, refreshNumber)
+        let (current, begins): (String?, Int?) = state.withLock { state in
+            if !state.isRefreshing, let token = state.token, usable(token) { return (token.value, nil) }
+            state.waiting.append(then)
+            guard !state.isRefreshing else { return (nil, nil) }
+            state.isRefreshing = true
+            state.refreshNumber += 1
+            return (nil, state.refreshNumber)
         }
         if let number = begins {
             let deadline = Deadline(seconds: refreshTimeout) { [self] in
@@ -235,13 +241,13 @@ public final class BearerTokenAuthenticator: RequestInterceptor, @unchecked Send
     }
 
     private func finishRefresh(_ number: Int, with result: Result<Token, NetworkError>) {
-        let waiters: [Waiter] = lock.withLock {
+        let waiters: [Waiter] = state.withLock { state in
             // A second call of this refresh's completion, maybe while a later refresh runs.
-            guard isRefreshing, number == refreshNumber else { return [] }
-            isRefreshing = false
-            token = try? result.get()
-            defer { waiting = [] }
-            return waiting
+            guard state.isRefreshing, number == state.refreshNumber else { return [] }
+            state.isRefreshing = false
+            state.token = try? result.get()
+            defer { state.waiting = [] }
+            return state.waiting
         }
         let outcome = result.map(\.value)
         for waiter in waiters { waiter(outcome) }

@@ -32,7 +32,6 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     /// the count of attempts afresh, so that a stream reconnecting hours later gets its own attempts
     /// (a second token refresh among them) instead of inheriting its first connection's failures.
     private let progress: (@Sendable () -> Int)?
-    private var progressAtLastFailure = 0
 
     private let request: URLRequest
     private let method: HTTPMethod
@@ -48,8 +47,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     // `send` and `finish` are used by one step at a time (see above), never concurrently.
     private let send: Send
     private let finish: (Result<Success, NetworkError>) -> Void
-    private let lock = NSLock()
-    private var errors: [NetworkError] = []
+    /// The failures so far, and the stream's element count at the last one.
+    private let failures = Locked((errors: [NetworkError](), progressAtLastFailure: 0))
 
     /// - Parameters:
     ///   - isCancelled: Whether the request has ended (cancelled); no attempt starts after that.
@@ -143,13 +142,15 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         // A request cancelled mid-attempt: no interceptor is asked (no refresh starts for it).
         guard !isCancelled() else { return finish(.failure(.cancelled)) }
         let progressNow = progress?()
-        let failed: FailedAttempt = lock.withLock {
-            if let progressNow, progressNow != progressAtLastFailure {
-                progressAtLastFailure = progressNow
-                errors.removeAll()
+        let failed: FailedAttempt = failures.withLock { failures in
+            if let progressNow, progressNow != failures.progressAtLastFailure {
+                failures.progressAtLastFailure = progressNow
+                failures.errors.removeAll()
             }
-            defer { errors.append(error) }
-            return FailedAttempt(request: sent, error: error, number: errors.count + 1, earlierErrors: errors)
+            defer { failures.errors.append(error) }
+            return FailedAttempt(
+                request: sent, error: error, number: failures.errors.count + 1, earlierErrors: failures.errors
+            )
         }
         guard failed.number < attemptLimit else { return finish(.failure(error)) }
         let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout) { [self] in

@@ -16,12 +16,12 @@
 /// | the task iterating a ``NetworkStream`` | `next()` | nothing: elements wait in the stream's buffer (``Locked``) |
 ///
 /// State that several places really share (the session delegate's task table, the deadline clock's
-/// registry, a request's outcome latch, its metrics, the layer's running requests, a stream's delivery
-/// counts and its state across reconnections) is kept in one small
-/// wrapper, ``Locked``, whose closures never call user code, never touch the disk and never call into
-/// URLSession. Two exceptions, each documented where it lives: ``BackPressureQueue`` waits on a condition
-/// (it must block libcurl's thread), and an upload's body stream is an `InputStream` subclass read on
-/// libcurl's thread.
+/// registry, a request's outcome latch and its attempts' failures, its metrics, a token authenticator's
+/// token, the layer's running requests, a stream's delivery counts and its state across reconnections)
+/// is kept in one small wrapper, ``Locked``, whose closures never call user code, never touch the disk
+/// and never call into URLSession. One exception, documented where it lives: ``BackPressureQueue`` waits
+/// on a condition (it must block libcurl's thread). An upload's body stream reads the disk on libcurl's
+/// thread, its one client, and shares only its counts and status, through ``Locked``.
 ///
 /// Hops a small GET takes, with the contract that needs each: caller → libcurl (the request goes out),
 /// libcurl → delegate queue (FoundationNetworking's; three operations per delegate-driven task),

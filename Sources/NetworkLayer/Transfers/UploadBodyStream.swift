@@ -3,21 +3,27 @@ import Foundation
 /// A stream over an ``UploadBody``: the bytes in memory as they are, files read from disk piece by piece,
 /// so a 1 GB file costs one 64 KB buffer, not 1 GB.
 ///
-/// FoundationNetworking reads it on its own thread; the layer reads ``delivered`` from the delegate
-/// queue, hence the lock. It yields exactly the body's length: a file that shrank since the body was
+/// Like any stream, it has one client, which opens, reads and closes it one call at a time:
+/// FoundationNetworking, on its own thread. That client owns the reading position and the open file, so
+/// no lock is held while the disk is read. What the layer reads from the delegate queue (``delivered``,
+/// the status and the error) is shared, under one ``Locked``. It yields exactly the body's length: a file that shrank since the body was
 /// measured makes `read` fail (libcurl then aborts the request), so a short body is never sent as if it
 /// were whole.
 final class UploadBodyStream: InputStream {
     private let segments: [UploadBody.Segment]
     private let length: Int64
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var status = Stream.Status.notOpen
-    private var failure: (any Error)?
+    // Owned by the stream's client.
     private var index = 0
     private var offset: Int64 = 0
     private var file: POSIXFile?
-    private var deliveredBytes: Int64 = 0
+    /// Read by the layer from the delegate queue, too.
+    private let shared = Locked(Shared())
+
+    private struct Shared {
+        var status = Stream.Status.notOpen
+        var failure: (any Error)?
+        var delivered: Int64 = 0
+    }
 
     init(body: UploadBody) {
         segments = body.segments
@@ -26,45 +32,45 @@ final class UploadBodyStream: InputStream {
     }
 
     /// How many bytes this stream has handed out.
-    var delivered: Int64 { lock.withLock { deliveredBytes } }
+    var delivered: Int64 { shared.withLock { $0.delivered } }
 
     override func open() {
-        lock.withLock {
-            if status == .notOpen { status = .open }
+        shared.withLock {
+            if $0.status == .notOpen { $0.status = .open }
         }
     }
 
     override func close() {
-        lock.withLock {
-            file?.close()
-            file = nil
-            status = .closed
-        }
+        file?.close()
+        file = nil
+        shared.withLock { $0.status = .closed }
     }
 
-    override var streamStatus: Stream.Status { lock.withLock { status } }
+    override var streamStatus: Stream.Status { shared.withLock { $0.status } }
 
-    override var streamError: (any Error)? { lock.withLock { failure } }
+    override var streamError: (any Error)? { shared.withLock { $0.failure } }
 
     /// `true` until every byte is out, so that a failure surfaces in `read` rather than as an early end.
     override var hasBytesAvailable: Bool {
-        lock.withLock { status == .open && deliveredBytes < length }
+        shared.withLock { $0.status == .open && $0.delivered < length }
     }
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
-        lock.withLock {
-            guard status == .open else { return status == .atEnd ? 0 : -1 }
-            var total = 0
-            while total < maxLength, index < segments.count {
-                switch fill(buffer + total, upTo: maxLength - total) {
-                case .some(let count): total += count
-                case nil: return -1
-                }
+        let status = streamStatus
+        guard status == .open else { return status == .atEnd ? 0 : -1 }
+        var total = 0
+        while total < maxLength, index < segments.count {
+            switch fill(buffer + total, upTo: maxLength - total) {
+            case .some(let count): total += count
+            case nil: return -1
             }
-            deliveredBytes += Int64(total)
-            if index == segments.count { status = total == 0 ? .atEnd : status }
-            return total
         }
+        let atEnd = index == segments.count && total == 0
+        shared.withLock { shared in
+            shared.delivered += Int64(total)
+            if atEnd { shared.status = .atEnd }
+        }
+        return total
     }
 
     /// Copies from the current segment, moving on at its end; the count copied, or `nil` on failure.
@@ -108,10 +114,12 @@ final class UploadBodyStream: InputStream {
     }
 
     private func fail(_ error: URLError) -> Int? {
-        failure = error
-        status = .error
         file?.close()
         file = nil
+        shared.withLock { shared in
+            shared.failure = error
+            shared.status = .error
+        }
         return nil
     }
 
