@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 
 /// Tells whether a dummy's answer comes while the code that asked for it is still inside the call on this
 /// very thread: the `send` call that started the request, or a test releasing or cancelling a held reply
@@ -7,14 +8,13 @@ import Foundation
 /// The dummy delivers in place only then; otherwise (an interceptor or refresh that completed later,
 /// elsewhere) it delivers on the layer's callback queue, as the real layer always does, so a handler never
 /// runs on the thread a token refresh finished on.
-final class DummyCallWindow: @unchecked Sendable {
-    // Guarded by `lock`: the threads inside a call now, once per call.
-    private let lock = NSLock()
-    private var callers: [pthread_t]
+final class DummyCallWindow: Sendable {
+    /// The threads inside a call now, once per call.
+    private let callers: Locked<[pthread_t]>
     private let sender = pthread_self()
 
     init() {
-        callers = [sender]
+        callers = Locked([sender])
     }
 
     /// Ends the window of the `send` call, which has returned: a later answer is asynchronous.
@@ -25,7 +25,7 @@ final class DummyCallWindow: @unchecked Sendable {
     /// Runs `body` with the window open on this thread: a test's release or cancel answers in place.
     func reopen(_ body: () -> Void) {
         let thread = pthread_self()
-        lock.withLock { callers.append(thread) }
+        callers.withLock { $0.append(thread) }
         body()
         leave(thread)
     }
@@ -33,11 +33,11 @@ final class DummyCallWindow: @unchecked Sendable {
     /// Whether the answer comes inside a call, on its thread: it is delivered in place.
     var isInsideCall: Bool {
         let thread = pthread_self()
-        return lock.withLock { callers.contains { pthread_equal($0, thread) != 0 } }
+        return callers.withLock { callers in callers.contains { pthread_equal($0, thread) != 0 } }
     }
 
     private func leave(_ thread: pthread_t) {
-        lock.withLock {
+        callers.withLock { callers in
             if let index = callers.firstIndex(where: { pthread_equal($0, thread) != 0 }) {
                 callers.remove(at: index)
             }

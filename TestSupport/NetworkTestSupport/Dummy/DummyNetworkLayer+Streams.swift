@@ -43,14 +43,18 @@ protocol DummyStreamFeeding: AnyObject, Sendable {
 /// One dummy stream: the format's parser and the event handler. Pushes come from the test, one at a
 /// time; the lock keeps a push on one thread from overlapping a cancel on another.
 final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
-    private let lock = NSLock()
-    private let parser: StreamParser<Element>
+    private struct State {
+        /// Keeps what it has read of an unfinished element, so it is used only under the lock.
+        let parser: StreamParser<Element>
+        var isOpen = true
+        var failure: NetworkError?
+        var count = 0
+        var bytes = 0
+    }
+
+    private let state: Locked<State>
     private let eventHandler: (Element) -> Void
-    private let state: StreamState
-    private var isOpen = true
-    private var failure: NetworkError?
-    private var count = 0
-    private var bytes = 0
+    private let streamState: StreamState
     /// Where pushed elements are delivered (the layer's at the time of the request); `nil` delivers on
     /// the pushing thread.
     private let deliveryQueue: DispatchQueue?
@@ -59,8 +63,8 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
         parser: StreamParser<Element>, state: StreamState, deliveryQueue: DispatchQueue?,
         eventHandler: @escaping (Element) -> Void
     ) {
-        self.parser = parser
-        self.state = state
+        self.state = Locked(State(parser: parser))
+        streamState = state
         self.deliveryQueue = deliveryQueue
         self.eventHandler = eventHandler
     }
@@ -69,7 +73,7 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
         let (elements, failure) = parse(bytes)
         if !elements.isEmpty {
             let deliver = UncheckedSendable(value: { [self] in
-                for element in elements where lock.withLock({ isOpen }) { eventHandler(element) }
+                for element in elements where state.withLock({ $0.isOpen }) { eventHandler(element) }
             })
             if let deliveryQueue { deliveryQueue.async { deliver.value() } } else { deliver.value() }
         }
@@ -78,12 +82,12 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
 
     /// Parses `bytes`: the elements they complete, and the error they first hit.
     private func parse(_ bytes: Data) -> (elements: [Element], failure: NetworkError?) {
-        lock.withLock {
-            guard isOpen, failure == nil else { return ([], nil) }
-            let batch = parser.parse(bytes)
-            self.bytes += bytes.count
-            count += batch.elements.count
-            failure = batch.failure
+        state.withLock { state in
+            guard state.isOpen, state.failure == nil else { return ([], nil) }
+            let batch = state.parser.parse(bytes)
+            state.bytes += bytes.count
+            state.count += batch.elements.count
+            state.failure = batch.failure
             return (batch.elements.map(\.0), batch.failure)
         }
     }
@@ -92,10 +96,10 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
     /// now, on the thread the answer runs on, before the completion.
     func finish(with body: Data) -> Result<Void, NetworkError> {
         var elements = parse(body).elements
-        let ending: NetworkError? = lock.withLock {
-            guard failure == nil else { return failure }
-            let batch = parser.end()
-            count += batch.elements.count
+        let ending: NetworkError? = state.withLock { state in
+            guard state.failure == nil else { return state.failure }
+            let batch = state.parser.end()
+            state.count += batch.elements.count
             elements += batch.elements.map(\.0)
             return batch.failure
         }
@@ -105,14 +109,14 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
 
     /// The completion is about to run: nothing more is delivered.
     func close() {
-        lock.withLock { isOpen = false }
+        state.withLock { $0.isOpen = false }
     }
 
     func summary(of response: NetworkResponse<Data>) -> StreamSummary {
-        lock.withLock {
+        state.withLock { state in
             StreamSummary(
                 statusCode: response.statusCode, headers: response.headers, url: response.url,
-                eventCount: count, byteCount: bytes, lastEventID: state.reportedLastEventID,
+                eventCount: state.count, byteCount: state.bytes, lastEventID: streamState.reportedLastEventID,
                 metrics: response.metrics)
         }
     }

@@ -70,7 +70,7 @@ import NetworkLayer
 ///
 /// The dummy creates no `URLSession` of its own and never sends on the shared one.
 open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
-    let state: DummyStateLock
+    let state: Locked<DummyState>
 
     /// Creates a dummy layer.
     ///
@@ -98,7 +98,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         interceptors: [any RequestInterceptor] = [],
         monitors: [any NetworkMonitor] = []
     ) {
-        state = DummyStateLock(DummyState(deliveryQueue: deliveryQueue))
+        state = Locked(DummyState(deliveryQueue: deliveryQueue))
         super.init(
             baseURL: baseURL, defaultHeaders: defaultHeaders, encoder: encoder, decoder: decoder,
             callbackQueue: deliveryQueue ?? .main, retryPolicy: retryPolicy, interceptors: interceptors,
@@ -268,7 +268,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     /// The answer a test's release of a held request gives.
     private static func answer<Value>(
         _ request: RecordedRequest, releasedWith reply: DummyPendingRequest.Reply,
-        expected: DummyExpectation<Value>, state: DummyStateLock?
+        expected: DummyExpectation<Value>, state: Locked<DummyState>?
     ) -> Result<InProcessReply, NetworkError> {
         switch reply {
         case .value(let value):

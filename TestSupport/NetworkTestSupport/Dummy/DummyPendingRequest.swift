@@ -35,9 +35,13 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     // transport's answer it gives is never given twice.
     private let answer: (Reply) -> Void
     private let forget: @Sendable (DummyPendingRequest) -> Void
-    // Guarded by `holdLock`: `true` until the first release or cancel claims the request.
-    private let holdLock = NSLock()
-    private var isHeldNow = true
+    private let state = Locked(State())
+
+    private struct State {
+        /// `true` until the first release or cancel claims the request.
+        var isHeld = true
+        var stream: (any DummyStreamFeeding)?
+    }
 
     init(
         request: RecordedRequest, task: DummyTask, answer: @escaping (Reply) -> Void,
@@ -51,7 +55,7 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
 
     /// Whether the request waits for the test right now: not released, not cancelled.
     var isHeld: Bool {
-        holdLock.withLock { isHeldNow }
+        state.withLock { $0.isHeld }
     }
 
     /// Answers with `value`, as a stub's `.success(value)` would: a value of the type the request
@@ -110,11 +114,9 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
 
     /// The stream this request feeds, when it is one.
     var stream: (any DummyStreamFeeding)? {
-        get { streamLock.withLock { storedStream } }
-        set { streamLock.withLock { storedStream = newValue } }
+        get { state.withLock { $0.stream } }
+        set { state.withLock { $0.stream = newValue } }
     }
-    private let streamLock = NSLock()
-    private var storedStream: (any DummyStreamFeeding)?
 
     /// `held METHOD URL`, as a failing test wants to print it.
     public var description: String { "held \(request)" }
@@ -136,9 +138,9 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
 
     /// `true` once, for the first release or cancel.
     private func claim() -> Bool {
-        holdLock.withLock {
-            defer { isHeldNow = false }
-            return isHeldNow
+        state.withLock { state in
+            defer { state.isHeld = false }
+            return state.isHeld
         }
     }
 }

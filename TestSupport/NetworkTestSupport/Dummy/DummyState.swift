@@ -28,7 +28,8 @@ struct DummyStub {
     var description: String { "\(method.rawValue) \(pattern)" }
 }
 
-/// Everything mutable in a ``DummyNetworkLayer``; only ever touched through ``DummyStateLock``.
+/// Everything mutable in a ``DummyNetworkLayer``; only ever touched through its `Locked` wrapper.
+/// Handlers never run while its lock is held, so they may call the layer.
 struct DummyState {
     var successResponse: Any?
     var errorResponse: NetworkError?
@@ -59,19 +60,5 @@ struct DummyState {
         return .layerWide(
             successResponse: successResponse, errorResponse: errorResponse,
             stubs: stubs.map(\.description))
-    }
-}
-
-/// The lock around a ``DummyState``. Handlers never run while it is held, so they may call the layer.
-final class DummyStateLock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: DummyState
-
-    init(_ state: DummyState) {
-        self.state = state
-    }
-
-    func withLock<Result>(_ body: (inout DummyState) -> Result) -> Result {
-        lock.withLock { body(&state) }
     }
 }

@@ -18,7 +18,7 @@ import NetworkLayer
 /// A held request (see ``DummyNetworkLayer/holdsReplies``) receives `.cancelled` from `cancel()` at
 /// once, on the caller's thread (on the delivery queue when there is one), and releasing it afterwards
 /// does nothing.
-public final class DummyTask: NetworkTask, @unchecked Sendable {
+public final class DummyTask: NetworkTask, Sendable {
     /// The request as recorded, or `nil` when the layer refused it (see ``DummyNetworkLayer/refusedRequests``).
     public let request: RecordedRequest?
 
@@ -31,9 +31,8 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
         var wasHeld = false
     }
 
-    // Guarded by `lock`; nothing is called while it is held.
-    private let lock = NSLock()
-    private var state = State()
+    /// Nothing is called while its lock is held.
+    private let state = Locked(State())
     private let window: DummyCallWindow
     private let onFirstCancel: @Sendable (DummyTask) -> Void
 
@@ -48,7 +47,7 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
 
     /// How many times ``cancel()`` was called.
     public var cancelCount: Int {
-        lock.withLock { state.cancels }
+        state.withLock { $0.cancels }
     }
 
     /// Whether ``cancel()`` was called at least once.
@@ -59,7 +58,7 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
     /// Records the cancellation and cancels the request: a delivery still pending becomes `.cancelled`
     /// for the error handler, and a held request receives `.cancelled` now.
     public func cancel() {
-        let (isFirst, pipelineTask, wasHeld) = lock.withLock {
+        let (isFirst, pipelineTask, wasHeld) = state.withLock { state in
             state.cancels += 1
             return (state.cancels == 1, state.pipelineTask, state.wasHeld)
         }
@@ -74,7 +73,7 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
 
     /// Links the layer's task; a task cancelled before (from another thread) cancels it at once.
     func attach(_ pipelineTask: any NetworkTask) {
-        let wasCancelled = lock.withLock {
+        let wasCancelled = state.withLock { state in
             state.pipelineTask = pipelineTask
             return state.cancels > 0
         }
@@ -83,6 +82,6 @@ public final class DummyTask: NetworkTask, @unchecked Sendable {
 
     /// Notes that the test holds the request.
     func hold() {
-        lock.withLock { state.wasHeld = true }
+        state.withLock { $0.wasHeld = true }
     }
 }

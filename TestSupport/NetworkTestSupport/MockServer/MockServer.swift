@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 
 /// An HTTP/1.1 server on 127.0.0.1 for end-to-end tests of real HTTP clients.
 ///
@@ -26,10 +27,8 @@ import Foundation
 /// an endless streamed body. The one thing `stop()` cannot interrupt is a ``handler``, or
 /// a stream's producer, that never returns; do not call `stop()` from inside either.
 ///
-/// Thread-safe: use it from any thread. Invariant for `@unchecked Sendable`: `runtime`
-/// is only touched under `lock`; everything else is immutable or lives in the
-/// lock-protected `ServerState`.
-public final class MockServer: @unchecked Sendable {
+/// Thread-safe: use it from any thread.
+public final class MockServer: Sendable {
     /// Answers a request when no reply is queued. Called on the connection's thread; an
     /// error it throws is answered with 500 and the error's description as the body.
     public typealias Handler = @Sendable (MockServerRequest) throws -> MockResponse
@@ -38,8 +37,8 @@ public final class MockServer: @unchecked Sendable {
     public let maxRequestBodySize: Int
 
     private let state: ServerState
-    private let lock = NSLock()
-    private var runtime: ServerRuntime?
+    /// The current run; `nil` while stopped.
+    private let runtime = Locked<ServerRuntime?>(nil)
 
     /// A stopped server. `handler` answers requests when no reply is queued.
     ///
@@ -68,7 +67,7 @@ public final class MockServer: @unchecked Sendable {
     /// server is already running; after `stop()` it starts again on a new port.
     /// Throws ``MockServerError`` when a socket, pipe or bind call fails.
     public func start() throws {
-        try lock.withLock {
+        try runtime.withLock { runtime in
             guard runtime == nil else { return }
             runtime = try ServerRuntime(state: state, maxBodyBytes: maxRequestBodySize)
         }
@@ -79,7 +78,7 @@ public final class MockServer: @unchecked Sendable {
     /// Calling it again, or on a server never started, does nothing. Scripted replies
     /// and recorded requests are kept.
     public func stop() {
-        let running = lock.withLock {
+        let running = runtime.withLock { runtime in
             defer { runtime = nil }
             return runtime
         }
@@ -87,10 +86,10 @@ public final class MockServer: @unchecked Sendable {
     }
 
     /// Whether the server is between `start()` and `stop()`.
-    public var isRunning: Bool { lock.withLock { runtime != nil } }
+    public var isRunning: Bool { runtime.withLock { $0 != nil } }
 
     /// The port the server listens on; 0 when it is not running.
-    public var port: Int { lock.withLock { runtime?.port ?? 0 } }
+    public var port: Int { runtime.withLock { $0?.port ?? 0 } }
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
     public var baseURL: URL {

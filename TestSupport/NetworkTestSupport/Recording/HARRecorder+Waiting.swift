@@ -10,11 +10,11 @@ extension HARRecorder {
     @discardableResult
     public func waitForEntries(_ count: Int, timeout: TimeInterval = 5) -> Bool {
         let arrived = DispatchSemaphore(value: 0)
-        let id = locked { addWaiter(for: count) { _ in arrived.signal() } }
+        let id = addWaiter(for: count) { _ in arrived.signal() }
         guard let id else { return true }
         if arrived.wait(timeout: .now() + timeout) == .timedOut {
             // Resumed in the meantime or not, the count decides.
-            _ = locked { removeWaiter(id) }
+            _ = removeWaiter(id)
         }
         return archive.entries.count >= count
     }
@@ -28,10 +28,10 @@ extension HARRecorder {
     @discardableResult
     public func waitForEntries(_ count: Int, timeout: TimeInterval = 5) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let id = locked { addWaiter(for: count) { continuation.resume(returning: $0) } }
+            let id = addWaiter(for: count) { continuation.resume(returning: $0) }
             guard let id else { return continuation.resume(returning: true) }
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
-                locked { removeWaiter(id) }?.resume(false)
+                removeWaiter(id)?.resume(false)
             }
         }
     }

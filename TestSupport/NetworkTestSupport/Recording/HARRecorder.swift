@@ -29,16 +29,32 @@ import NetworkLayer
 /// Each attempt that got a response is one entry (a retried request gives several), added when its
 /// request finishes. Monitors hear of a request after its handler may have run, so wait with
 /// `waitForEntries(_:timeout:)` (blocking or `async`) before reading ``archive``.
-public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
+public final class HARRecorder: NetworkMonitor, Sendable {
     /// Who the written files say wrote them.
     public let creator: HARArchive.Creator
     private let redactor: HARRedactor
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var entries: [HARArchive.Entry] = []
-    private var attempts: [UInt64: [Int: HARAttempt]] = [:]
-    private var waiters: [Int: EntryWaiter] = [:]
-    private var lastWaiter = 0
+    private let state = Locked(State())
+
+    private struct State {
+        var entries: [HARArchive.Entry] = []
+        /// The attempts of the requests in flight, by request ID and attempt number.
+        var attempts: [UInt64: [Int: HARAttempt]] = [:]
+        var waiters: [Int: EntryWaiter] = [:]
+        var lastWaiter = 0
+
+        mutating func addWaiter(for count: Int, resume: @escaping @Sendable (Bool) -> Void) -> Int? {
+            guard entries.count < count else { return nil }
+            lastWaiter += 1
+            waiters[lastWaiter] = EntryWaiter(count: count, resume: resume)
+            return lastWaiter
+        }
+
+        mutating func takeWaiters(satisfiedBy count: Int) -> [EntryWaiter] {
+            let ready = waiters.filter { $0.value.count <= count }
+            for id in ready.keys { waiters[id] = nil }
+            return Array(ready.values)
+        }
+    }
 
     /// A recorder.
     ///
@@ -70,7 +86,7 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
 
     /// The entries recorded so far, redacted, in the order their requests finished.
     public var archive: HARArchive {
-        lock.withLock { HARArchive(creator: creator, entries: entries) }
+        state.withLock { HARArchive(creator: creator, entries: $0.entries) }
     }
 
     /// Writes ``archive`` to `url` as a HAR file, replacing any file there.
@@ -82,7 +98,7 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
 
     /// Forgets the entries recorded so far; requests in flight are still recorded when they finish.
     public func reset() {
-        lock.withLock { entries.removeAll() }
+        state.withLock { $0.entries.removeAll() }
     }
 
     // MARK: - Events
@@ -94,8 +110,8 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     ///   - attempt: The attempt, as in `NetworkMonitor`.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
         let recorded = redactor.request(request)
-        lock.withLock {
-            attempts[attempt.request.id, default: [:]][attempt.number] = HARAttempt(request: recorded)
+        state.withLock {
+            $0.attempts[attempt.request.id, default: [:]][attempt.number] = HARAttempt(request: recorded)
         }
     }
 
@@ -104,9 +120,9 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     /// - Parameter attempt: The attempt, as in `NetworkMonitor`.
     public func didStart(_ attempt: MonitoredAttempt) {
         let now = (Date(), DispatchTime.now().uptimeNanoseconds)
-        lock.withLock {
-            attempts[attempt.request.id]?[attempt.number]?.startDate = now.0
-            attempts[attempt.request.id]?[attempt.number]?.startUptime = now.1
+        state.withLock { state in
+            state.attempts[attempt.request.id]?[attempt.number]?.startDate = now.0
+            state.attempts[attempt.request.id]?[attempt.number]?.startUptime = now.1
         }
     }
 
@@ -119,9 +135,9 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
     public func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt) {
         let now = DispatchTime.now().uptimeNanoseconds
         let recorded = redactor.response(response, body: body)
-        lock.withLock {
-            attempts[attempt.request.id]?[attempt.number]?.response = recorded
-            attempts[attempt.request.id]?[attempt.number]?.responseUptime = now
+        state.withLock { state in
+            state.attempts[attempt.request.id]?[attempt.number]?.response = recorded
+            state.attempts[attempt.request.id]?[attempt.number]?.responseUptime = now
         }
     }
 
@@ -135,38 +151,25 @@ public final class HARRecorder: NetworkMonitor, @unchecked Sendable {
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics
     ) {
-        let ready: [EntryWaiter] = lock.withLock {
-            guard let finished = attempts.removeValue(forKey: request.id) else { return [] }
-            entries += HARAttempt.entries(of: finished, metrics: metrics)
-            return takeWaiters(satisfiedBy: entries.count)
+        let ready: [EntryWaiter] = state.withLock { state in
+            guard let finished = state.attempts.removeValue(forKey: request.id) else { return [] }
+            state.entries += HARAttempt.entries(of: finished, metrics: metrics)
+            return state.takeWaiters(satisfiedBy: state.entries.count)
         }
         for waiter in ready { waiter.resume(true) }
     }
 
     // MARK: - Waiting
 
-    /// Adds a waiter for `count` entries; `nil` when there are that many already. Call under `lock`.
+    /// Adds a waiter for `count` entries; `nil` when there are that many already. The count is checked
+    /// and the waiter added in one step, so an entry that arrives in between can't be missed.
     func addWaiter(for count: Int, resume: @escaping @Sendable (Bool) -> Void) -> Int? {
-        guard entries.count < count else { return nil }
-        lastWaiter += 1
-        waiters[lastWaiter] = EntryWaiter(count: count, resume: resume)
-        return lastWaiter
+        state.withLock { $0.addWaiter(for: count, resume: resume) }
     }
 
-    /// Removes a waiter that has not been resumed; `nil` when it has been. Call under `lock`.
+    /// Removes a waiter that has not been resumed; `nil` when it has been.
     func removeWaiter(_ id: Int) -> EntryWaiter? {
-        waiters.removeValue(forKey: id)
-    }
-
-    /// Runs `body` under the recorder's lock.
-    func locked<T>(_ body: () -> T) -> T {
-        lock.withLock(body)
-    }
-
-    private func takeWaiters(satisfiedBy count: Int) -> [EntryWaiter] {
-        let ready = waiters.filter { $0.value.count <= count }
-        for id in ready.keys { waiters[id] = nil }
-        return Array(ready.values)
+        state.withLock { $0.waiters.removeValue(forKey: id) }
     }
 }
 

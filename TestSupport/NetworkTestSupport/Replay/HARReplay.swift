@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 
 /// An archive being replayed by a ``StubTransport`` or a ``MockServer``: which entry answers each
 /// request, and what went unanswered.
@@ -12,7 +13,7 @@ import Foundation
 /// A request no entry matches is answered with a failure naming the closest entries (same path other
 /// query, same URL other method, other body…): a `URLError` through `StubTransport`, a `500` whose body
 /// is the message through `MockServer`. ``failures`` keeps the messages.
-public final class HARReplay: @unchecked Sendable {
+public final class HARReplay: Sendable {
     /// The archive replayed.
     public let archive: HARArchive
     /// Whether a request's body must match too.
@@ -20,27 +21,30 @@ public final class HARReplay: @unchecked Sendable {
     /// Whether a request's origin must match: `false` for a `MockServer`.
     let matchesHost: Bool
     private let recorded: [ReplayRequest]
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var plays: [Int]
-    private var misses: [String] = []
+    private let state: Locked<State>
+
+    private struct State {
+        /// How many requests each entry has answered, by index.
+        var plays: [Int]
+        var misses: [String] = []
+    }
 
     init(_ archive: HARArchive, matchingBody: Bool, matchingHost: Bool) {
         self.archive = archive
         matchesBody = matchingBody
         matchesHost = matchingHost
         recorded = archive.entries.map(ReplayRequest.init)
-        plays = Array(repeating: 0, count: archive.entries.count)
+        state = Locked(State(plays: Array(repeating: 0, count: archive.entries.count)))
     }
 
     /// The message of each request no entry matched, in order.
     public var failures: [String] {
-        lock.withLock { misses }
+        state.withLock { $0.misses }
     }
 
     /// The entries that have not answered a request yet, in order: what the code under test did not ask.
     public var unplayedEntries: [HARArchive.Entry] {
-        lock.withLock { zip(archive.entries, plays).filter { $0.1 == 0 }.map(\.0) }
+        state.withLock { state in zip(archive.entries, state.plays).filter { $0.1 == 0 }.map(\.0) }
     }
 
     /// The entry that answers `request`, or the message saying why none does.
@@ -49,14 +53,14 @@ public final class HARReplay: @unchecked Sendable {
             request.differences(from: recorded[$0], comparingHost: matchesHost, comparingBody: matchesBody)
                 .isEmpty
         }
-        return lock.withLock {
+        return state.withLock { state in
             guard let last = matching.last else {
                 let miss = ReplayMiss(request: request, replay: self, recorded: recorded)
-                misses.append(miss.message)
+                state.misses.append(miss.message)
                 return .failure(miss)
             }
-            let index = matching.first { plays[$0] == 0 } ?? last
-            plays[index] += 1
+            let index = matching.first { state.plays[$0] == 0 } ?? last
+            state.plays[index] += 1
             return .success(archive.entries[index])
         }
     }

@@ -18,11 +18,15 @@ import NetworkLayer
 /// let network = stubs.makeNetworkLayer()
 /// ```
 public final class StubTransport: @unchecked Sendable {
-    // `stubs` and `requests` are guarded by `lock`.
-    private let lock = NSLock()
-    private var stubs: [Stub] = []
-    private var requests: [RecordedRequest] = []
-    private var cancellations: [RecordedRequest] = []
+    private struct State {
+        var stubs: [Stub] = []
+        var requests: [RecordedRequest] = []
+        var cancellations: [RecordedRequest] = []
+    }
+
+    private let state = Locked(State())
+    // Written only in `init`, which must pass the transport itself to get it: the one reason the class is
+    // `@unchecked Sendable`.
     private var protocolClass: StubURLProtocol.Type = StubURLProtocol.self
 
     struct Stub: Sendable {
@@ -50,17 +54,17 @@ public final class StubTransport: @unchecked Sendable {
     }
 
     /// Answers requests with `method` (any method when `nil`) whose URL `matcher` accepts with what
-    /// `answer` makes of each; called under the transport's lock, so it must not call the transport.
+    /// `answer` makes of each; called after the request is recorded, with no lock held.
     func stub(
         _ method: HTTPMethod?, _ matcher: RequestMatcher,
         answer: @escaping @Sendable (RecordedRequest) -> StubResponse
     ) {
-        lock.withLock { stubs.append(Stub(method: method, matcher: matcher, answer: answer)) }
+        state.withLock { $0.stubs.append(Stub(method: method, matcher: matcher, answer: answer)) }
     }
 
     /// Every request that reached the transport, in order, bodies included.
     public var recordedRequests: [RecordedRequest] {
-        lock.withLock { requests }
+        state.withLock { $0.requests }
     }
 
     /// The requests that were cancelled before the transport answered them, in order.
@@ -68,20 +72,20 @@ public final class StubTransport: @unchecked Sendable {
     /// The session stops a request's loading shortly after `NetworkTask.cancel()`, so wait for this to
     /// change rather than reading it straight after the cancel.
     public var cancelledRequests: [RecordedRequest] {
-        lock.withLock { cancellations }
+        state.withLock { $0.cancellations }
     }
 
     /// Removes all stubs and recordings.
     public func reset() {
-        lock.withLock {
-            stubs.removeAll()
-            requests.removeAll()
-            cancellations.removeAll()
+        state.withLock { state in
+            state.stubs.removeAll()
+            state.requests.removeAll()
+            state.cancellations.removeAll()
         }
     }
 
     func recordCancellation(of request: RecordedRequest) {
-        lock.withLock { cancellations.append(request) }
+        state.withLock { $0.cancellations.append(request) }
     }
 
     /// A session configuration whose requests this transport answers.
@@ -182,18 +186,22 @@ public final class StubTransport: @unchecked Sendable {
     }
 
     /// Records `request` and picks its answer; an unmatched request fails with a message listing the stubs.
+    ///
+    /// The stubs are the ones there when the request is recorded, taken in the same step; their matchers
+    /// (which may be the test's own closures) and answers run after, with no lock held.
     func respond(to request: RecordedRequest) -> StubResponse {
-        lock.withLock {
-            requests.append(request)
-            let match = stubs.last { stub in
-                (stub.method == nil || stub.method == request.method) && stub.matcher.matches(request.url)
-            }
-            if let match { return match.answer(request) }
-            let known = stubs.map { "  \($0.method?.rawValue ?? "ANY") \($0.matcher)" }.joined(
-                separator: "\n")
-            let message =
-                "StubTransport: no stub matches \(request). Stubs:\n\(known.isEmpty ? "  (none)" : known)"
-            return .failure(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: message]))
+        let stubs = state.withLock { state in
+            state.requests.append(request)
+            return state.stubs
         }
+        let match = stubs.last { stub in
+            (stub.method == nil || stub.method == request.method) && stub.matcher.matches(request.url)
+        }
+        if let match { return match.answer(request) }
+        let known = stubs.map { "  \($0.method?.rawValue ?? "ANY") \($0.matcher)" }.joined(
+            separator: "\n")
+        let message =
+            "StubTransport: no stub matches \(request). Stubs:\n\(known.isEmpty ? "  (none)" : known)"
+        return .failure(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: message]))
     }
 }

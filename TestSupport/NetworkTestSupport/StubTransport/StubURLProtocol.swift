@@ -16,32 +16,36 @@ import NetworkLayer
 class StubURLProtocol: URLProtocol {
     class var slot: Int { -1 }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var transports: [WeakTransport] = []
+    /// Every transport registered, by slot.
+    private static let transports = Locked<[WeakTransport]>([])
 
     private struct WeakTransport {
         weak var transport: StubTransport?
     }
 
-    // Guarded by `answerLock`, which is held while the client is called.
-    private let answerLock = NSLock()
-    /// Set once the reply has gone to the client: from then on `client` is `nil`, because
-    /// FoundationNetworking's `cancel()` reports through it even after the task finished and left the
-    /// session's registry, which stops the process.
-    private var answered = false
-    /// Set by `stopLoading()`: a delayed reply is then never sent.
-    private var stopped = false
+    private struct AnswerState {
+        /// Set once the reply starts going to the client: from then on `client` is `nil`, because
+        /// FoundationNetworking's `cancel()` reports through it even after the task finished and left the
+        /// session's registry, which stops the process.
+        var answered = false
+        /// Set by `stopLoading()`: a delayed reply is then never sent.
+        var stopped = false
+    }
+
+    /// The reply and `stopLoading()` each decide under its lock whether the other came first; the client is
+    /// called after, outside it, as nothing calls into URLSession under a `Locked`.
+    private let state = Locked(AnswerState())
 
     #if canImport(FoundationNetworking)
         override var client: (any URLProtocolClient)? {
-            get { answerLock.withLock { answered ? nil : super.client } }
+            get { state.withLock { $0.answered ? nil : super.client } }
             set { super.client = newValue }
         }
     #endif
 
     /// Gives `transport` a new slot and returns the protocol class that serves it.
     static func register(_ transport: StubTransport) -> StubURLProtocol.Type {
-        let slot: Int = lock.withLock {
+        let slot: Int = transports.withLock { transports in
             transports.append(WeakTransport(transport: transport))
             return transports.count - 1
         }
@@ -66,7 +70,9 @@ class StubURLProtocol: URLProtocol {
     }
 
     private class var transport: StubTransport? {
-        lock.withLock { transports.indices.contains(slot) ? transports[slot].transport : nil }
+        transports.withLock { transports in
+            transports.indices.contains(slot) ? transports[slot].transport : nil
+        }
     }
 
     /// Every request of a stub configuration is the stub's to answer, even once its transport is gone:
@@ -105,18 +111,20 @@ class StubURLProtocol: URLProtocol {
     }
 
     override func stopLoading() {
-        let cancelledBeforeAnswer = answerLock.withLock {
-            defer { stopped = true }
-            return !answered && !stopped
+        let cancelledBeforeAnswer = state.withLock { state in
+            defer { state.stopped = true }
+            return !state.answered && !state.stopped
         }
         if cancelledBeforeAnswer { Self.transport?.recordCancellation(of: RecordedRequest(request)) }
     }
 
     private func answer(with kind: StubResponse.Kind, for url: URL) {
-        answerLock.lock()
-        defer { answerLock.unlock() }
-        guard !stopped, !answered, let client = super.client else { return }
-        answered = true
+        let client: (any URLProtocolClient)? = state.withLock { state in
+            guard !state.stopped, !state.answered, let client = super.client else { return nil }
+            state.answered = true
+            return client
+        }
+        guard let client else { return }
         switch kind {
         case .failure(let error):
             client.urlProtocol(self, didFailWithError: error)
