@@ -9,7 +9,7 @@ import NetworkTestSupport
 /// and uploaded.
 /// `swift run -c release NetworkBenchmarks --streams [--rounds N] [--events N] [--bytes N]` measures server-sent
 /// events: throughput, delay and memory over a 1 GB stream.
-/// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|raw|rawdelegate --base-url URL
+/// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|cachemiss|raw|rawdelegate --base-url URL
 /// [--path P] [--count N] [--in-flight N]` runs one client alone, for a profiler.
 @main
 enum NetworkBenchmarks {

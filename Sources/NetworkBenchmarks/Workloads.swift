@@ -81,6 +81,7 @@ struct Workloads {
             throughput("GET ~1 MB JSON, 64 in flight", count: counts.largeAt64, inFlight: 64, target: 1.8) {
                 $0.get("large.json", as: [Record].self, completion: $1)
             },
+            decodeCeiling(),
             memoryGrowth(),
         ].compactMap { $0 }
         rows += overhead(of: policies, named: "policies on", target: 0.97)
@@ -91,7 +92,7 @@ struct Workloads {
         return rows
     }
 
-    fileprivate func selected(_ name: String) -> Bool {
+    func selected(_ name: String) -> Bool {
         only.map { name.localizedCaseInsensitiveContains($0) } ?? true
     }
 
@@ -343,7 +344,7 @@ extension Workloads {
 }
 
 /// Numbers paths that must differ from request to request.
-private final class RequestCounter: @unchecked Sendable {
+final class RequestCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 

@@ -12,8 +12,9 @@ final class HarnessSmokeTests: XCTestCase {
         let queue = DispatchQueue(label: "benchmark-smoke")
         let report = NetworkBenchmarks.measure(baseURL: server.baseURL, counts: .smoke, queue: queue)
         XCTAssertEqual(
-            report.rows.count, 13 + 6 + 3,
-            "every workload (the 64-in-flight one also against raw URLSession driven by a delegate) but "
+            report.rows.count, 14 + 6 + 3,
+            "every workload (the 64-in-flight one also against raw URLSession driven by a delegate; "
+                + "the decoding ceiling) but "
                 + "main-queue time (which needs the main queue), the cost per request (context "
                 + "switches and CPU), and the transfers: speed and memory against raw downloadTask, "
                 + "uploadTask(fromFile:) and httpBody; and the three cache rows")
@@ -24,6 +25,8 @@ final class HarnessSmokeTests: XCTestCase {
         let policies = try XCTUnwrap(report.rows.first { $0.measured == "policies on" })
         XCTAssertEqual(policies.baseline, "plain layer")
         XCTAssertTrue(report.table.contains("(policies on)"), report.table)
+        let ceiling = try XCTUnwrap(report.rows.first { $0.measured == "two threads" })
+        XCTAssertEqual(ceiling.baseline, "one thread")
         for row in report.rows where row.unit.hasSuffix("/s") {
             XCTAssertGreaterThan(row.layer, 0, row.workload)
             XCTAssertGreaterThan(row.raw, 0, row.workload)
