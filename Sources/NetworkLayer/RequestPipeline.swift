@@ -127,7 +127,7 @@ extension NetworkLayer {
         let adapts = !interceptors.isEmpty
         let send: RequestAttempts<Reply>.Send = { proposed, done in
             let attempt: URLRequest
-            switch adapts ? checker.checked(proposed) : .success(proposed) {
+            switch adapts ? checker.checked(proposed, built: urlRequest) : .success(proposed) {
             case .success(let checked): attempt = checked
             case .failure(let error): return done(.failure(error))
             }

@@ -33,27 +33,26 @@ package struct RequestBuilder: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = description.method.rawValue
         request.timeoutInterval = Self.usable(description.timeout, or: timeout)
-        // Later writes win and header names are case-insensitive, so each step overrides the one before:
+        // Later fields win and header names are case-insensitive, so each step overrides the one before:
         // Accept, the layer's default headers, the body's Content-Type, then the request's own headers.
-        request.setValue(
-            description.transfer?.isDownload == true ? "*/*" : "application/json",
-            forHTTPHeaderField: "Accept")
-        for (name, value) in defaultHeaders { request.setValue(value, forHTTPHeaderField: name) }
+        var fields = [
+            (name: "Accept", value: description.transfer?.isDownload == true ? "*/*" : "application/json")
+        ]
+        fields += defaultHeaders.map { (name: $0.key, value: $0.value) }
         if let body {
             // Set explicitly: without it FoundationNetworking sends application/x-www-form-urlencoded.
-            request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
+            fields.append((name: "Content-Type", value: body.contentType))
             // httpBody, not uploadTask(from:): a URLProtocol on Linux sees no body from an upload task.
             request.httpBody = body.data
         }
         if let upload {
             guard Self.isValidValue(upload.contentType) else { throw .invalidHeader("Content-Type") }
             // The body itself is a stream the transport attaches to each attempt.
-            request.setValue(upload.contentType, forHTTPHeaderField: "Content-Type")
-            request.setValue(String(upload.length), forHTTPHeaderField: "Content-Length")
+            fields.append((name: "Content-Type", value: upload.contentType))
+            fields.append((name: "Content-Length", value: String(upload.length)))
         }
-        for (name, value) in headers {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
+        fields += headers.map { (name: $0.key, value: $0.value) }
+        request.setHeaderFields(fields)
         return request
     }
 
@@ -77,15 +76,16 @@ package struct RequestBuilder: Sendable {
     /// other than as written: a header that would inject lines or vanish, a method that is not an
     /// RFC 9110 token, a URL that is not `http` or `https` (`file:`, `data:`), a body on GET or HEAD and
     /// a `Content-Length` that contradicts the body are refused; a timeout FoundationNetworking can't
-    /// convert (NaN traps) is replaced by the layer's.
-    func checked(_ request: URLRequest) -> Result<URLRequest, NetworkError> {
+    /// convert (NaN traps) is replaced by the layer's. `built` is the request this builder made, which
+    /// the interceptors started from: a URL they left as it was is not parsed again.
+    func checked(_ request: URLRequest, built: URLRequest) -> Result<URLRequest, NetworkError> {
         let headers = (request.allHTTPHeaderFields ?? [:]).map { (key: $0.key, value: $0.value) }
         if let error = Self.invalidHeaderError(in: headers) { return .failure(error) }
         let method = request.httpMethod ?? "GET"
         guard Self.isValidName(method) else {
             return .failure(.invalidRequest("The request method \(Redaction.quoted(method)) is not valid."))
         }
-        guard let url = request.url, Origin(url) != nil else {
+        guard let url = request.url, url == built.url || Origin(url) != nil else {
             return .failure(.invalidURL(request.url?.absoluteString ?? ""))
         }
         let bodyLength = request.httpBody?.count ?? 0
@@ -99,8 +99,11 @@ package struct RequestBuilder: Sendable {
         {
             return .failure(.invalidRequest("The request's Content-Length does not match its body."))
         }
+        let usableTimeout = Self.usable(request.timeoutInterval, or: timeout)
+        // Changing a URLRequest copies it whole: only when the timeout must change (NaN != NaN).
+        guard usableTimeout != request.timeoutInterval else { return .success(request) }
         var request = request
-        request.timeoutInterval = Self.usable(request.timeoutInterval, or: timeout)
+        request.timeoutInterval = usableTimeout
         return .success(request)
     }
 

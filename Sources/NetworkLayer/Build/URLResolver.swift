@@ -69,20 +69,31 @@ package struct URLResolver: Sendable {
     private func plainPathURL(_ string: String, query: String) -> URL? {
         // `//host` changes the host and a bare `/` means the base itself: both take the full parse.
         guard let basePrefix, !string.isEmpty, !string.hasPrefix("//"), string != "/",
-            string.utf8.allSatisfy({ Self.plainPathBytes.contains($0) }), !Self.climbsUp(string)
+            string.utf8.allSatisfy({ Self.plainPathBytes[Int($0)] }), !Self.climbsUp(string)
         else { return nil }
         var text = basePrefix + "/" + string.drop { $0 == "/" }
         if !query.isEmpty { text += "?" + query }
         return URL(string: text)
     }
 
-    private static let plainPathBytes = Set(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-_.".utf8)
+    /// The bytes of a plain path, indexed by byte: a table, as this runs for every request.
+    private static let plainPathBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-_.".utf8 {
+            table[Int(byte)] = true
+        }
+        return table
+    }()
 
     /// Whether a relative path has a `..` segment, however it is spelled (`%2E%2E`, `..;param`): servers
     /// that decode and normalise paths would read it as leaving the base path.
     private static func climbsUp(_ percentEncodedPath: String) -> Bool {
-        guard percentEncodedPath.contains(".") || percentEncodedPath.contains("%") else { return false }
+        // Without a percent sign, a `..` segment needs two dots in a row: a byte scan rules most paths out.
+        let bytes = percentEncodedPath.utf8
+        if !bytes.contains(0x25), !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0x2E && $1 == 0x2E })
+        {
+            return false
+        }
         return percentEncodedPath.split(separator: "/").contains { segment in
             let decoded =
                 segment.contains("%") ? segment.removingPercentEncoding ?? String(segment) : String(segment)

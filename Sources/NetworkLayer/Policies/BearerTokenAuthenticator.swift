@@ -255,7 +255,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 
     private static func authorized(_ request: URLRequest, with token: String) -> URLRequest {
         var request = request
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.setHeaderFields([(name: "Authorization", value: "Bearer \(token)")])
         return request
     }
 
