@@ -12,7 +12,7 @@ extension URLRequest {
     /// FoundationNetworking's `setValue` rebuilds the whole header dictionary on each call, comparing
     /// every name with Foundation's case-insensitive comparison: about 13,000 instructions a field
     /// (callgrind), a cost every request paid for each of its headers. Names are stored as `setValue`
-    /// stores them: capitalized by FoundationNetworking, as given on Apple platforms. Call it only with
+    /// stores them (``PlatformSession/storedHeaderName(_:)``). Call it only with
     /// valid field names (RFC 9110 tokens, so ASCII): the builder checks them first.
     mutating func setHeaderFields(_ fields: [(name: String, value: String)]) {
         guard !fields.isEmpty else { return }
@@ -22,16 +22,10 @@ extension URLRequest {
         for (name, value) in fields {
             let key = name.lowercased()
             if let old = storedNames[key] { headers[old] = nil }
-            let stored = Self.storedName(name)
+            let stored = PlatformSession.storedHeaderName(name)
             headers[stored] = value
             storedNames[key] = stored
         }
         allHTTPHeaderFields = headers
     }
-
-    #if canImport(FoundationNetworking)
-        private static func storedName(_ name: String) -> String { name.capitalized }
-    #else
-        private static func storedName(_ name: String) -> String { name }
-    #endif
 }
