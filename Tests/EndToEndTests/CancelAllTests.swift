@@ -17,6 +17,9 @@ final class CancelAllTests: XCTestCase {
             network.get(urlString: "first", successHandler: recorder.success, errorHandler: recorder.failure)
         }
         XCTAssertEqual(answered?.value, ["first"])
+        // Taken now, so that the three taken below are the stalled ones: otherwise the last of them may
+        // not have reached the server when cancelAll() runs, and its stall would answer "after".
+        XCTAssertEqual(server.takeRequest(timeout: 5)?.path, "/first")
 
         for _ in 0..<3 { server.enqueue(MockResponse().withFault(.stall)) }
         let recorders = (0..<3).map { OutcomeRecorder<[String]>(expectation(description: "request \($0)")) }
