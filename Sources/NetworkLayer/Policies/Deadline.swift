@@ -7,7 +7,7 @@ import Foundation
 /// when the deadline comes first, `expire` runs (once) and every later ``claim()`` is refused, so a late
 /// answer changes nothing. Kept by the policy stage's one ``DeadlineClock``, not a timer of its own, and
 /// released as soon as the answer arrives.
-package final class Deadline: Expiring, @unchecked Sendable {
+package final class Deadline: Expiring, Sendable {
     private let once = Once()
     /// Fixed at creation; `nil` without a limit.
     private let limit: DispatchTime?

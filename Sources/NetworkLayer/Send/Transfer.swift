@@ -215,12 +215,19 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         sink.close(failure: failure, response: response, respondedAt: respondedAt, then: completion)
     }
 
-    /// A data task; an upload task for a body sent natively.
+    /// A data task; an upload task for a body sent natively from a file. Native bytes go out as
+    /// `httpBody`, as the builder's bodies do: a URLProtocol on Linux sees no body of an upload task made
+    /// from bytes.
     private func makeTask(for request: URLRequest) -> URLSessionTask {
         switch source?.native {
-        case .file(let url, _)?: transport.session.uploadTask(with: request, fromFile: url)
-        case .data(let data)?: transport.session.uploadTask(with: request, from: data)
-        case nil: transport.session.dataTask(with: request)
+        case .file(let url, _)?:
+            return transport.session.uploadTask(with: request, fromFile: url)
+        case .data(let data)?:
+            var request = request
+            request.httpBody = data
+            return transport.session.dataTask(with: request)
+        case nil:
+            return transport.session.dataTask(with: request)
         }
     }
 

@@ -95,7 +95,7 @@ private final class CancelOnRelease: Sendable {
 ///
 /// Its state is behind its lock; each element is handed from the appending thread to the consuming task
 /// once (``NetworkStream`` requires `Sendable` elements; the pipeline that appends doesn't know that).
-final class AsyncStreamBuffer<Element>: @unchecked Sendable {
+final class AsyncStreamBuffer<Element>: Sendable {
     /// Where the stream's completion runs: no caller queue is involved.
     static var completionQueue: DispatchQueue { DispatchQueue.global(qos: .userInitiated) }
 

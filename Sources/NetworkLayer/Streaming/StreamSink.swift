@@ -102,7 +102,7 @@ final class StreamSink<Element>: TransferSink {
 }
 
 /// A route's stream: makes each connection's sink. Shared by every attempt of one stream.
-final class StreamChannel<Element>: StreamRoute, @unchecked Sendable {
+final class StreamChannel<Element>: StreamRoute, Sendable {
     let format: StreamFormat<Element>
     let context: StreamParserContext
     let delivery: StreamDelivery<Element>

@@ -1,6 +1,7 @@
 import Foundation
 
-/// An upload's body in a form URLSession sends by itself, as an upload task's file or bytes: what the
+/// An upload's body in a form URLSession sends by itself, as an upload task's file or a data task's
+/// `httpBody`: what the
 /// layer sends on Apple platforms, whose URLSession drives body streams through CFReadStream, where an
 /// `InputStream` subclass is not a supported source (see ``PlatformSession/sendsUploadsNatively``).
 enum NativeUploadBody: Sendable {
