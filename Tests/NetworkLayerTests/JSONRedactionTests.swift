@@ -3,9 +3,13 @@ import Testing
 
 @testable import NetworkLayer
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @Suite("JSON members with credential names")
 struct JSONRedactionTests {
-    private let names: Set<String> = ["password", "access_token", "token"]
+    private let names = Set(["password", "access_token", "token"].map(Credentials.comparable))
 
     @Test(
         "each kind of value is replaced, the rest kept byte for byte",
@@ -20,6 +24,67 @@ struct JSONRedactionTests {
         ])
     func redacts(_ text: String, _ expected: String) {
         #expect(JSONRedaction.redacted(text, names: names) == expected)
+    }
+
+    @Test(
+        "names are compared in any case and without _ or -",
+        arguments: [
+            (
+                #"{"accessToken":"a","refreshToken":"r","n":1}"#,
+                #"{"accessToken":"<redacted>","refreshToken":"<redacted>","n":1}"#
+            ),
+            (
+                #"{"AuthenticationResult":{"IdToken":"i"}}"#,
+                #"{"AuthenticationResult":{"IdToken":"<redacted>"}}"#
+            ),
+            (
+                #"{"client-secret":"s","clientSecret":"t"}"#,
+                #"{"client-secret":"<redacted>","clientSecret":"<redacted>"}"#
+            ),
+            (#"{"x_api_key":"k","xApiKey":"l"}"#, #"{"x_api_key":"<redacted>","xApiKey":"<redacted>"}"#),
+        ])
+    func spellings(_ text: String, _ expected: String) {
+        let body = NetworkLogger(sink: { _ in }).redacted(body: Data(text.utf8))
+        #expect(String(decoding: body, as: UTF8.self) == expected)
+    }
+
+    @Test(
+        "form bodies have their credential fields redacted",
+        arguments: [
+            (
+                "grant_type=refresh_token&refresh_token=RT-1&client_secret=CS%2F2",
+                "grant_type=refresh_token&refresh_token=<redacted>&client_secret=<redacted>"
+            ),
+            (
+                "user=ann&pass%77ord=x&clientSecret=y",
+                "user=ann&pass%77ord=<redacted>&clientSecret=<redacted>"
+            ),
+            ("page=2&sort=name", "page=2&sort=name"),
+            ("password = hunter2", "password = hunter2"),
+        ])
+    func forms(_ text: String, _ expected: String) {
+        let body = NetworkLogger(sink: { _ in }).redacted(body: Data(text.utf8))
+        #expect(String(decoding: body, as: UTF8.self) == expected)
+    }
+
+    @Test("a form body's secrets stay out of a curl command, and camel-cased query items out of URLs")
+    func curlAndURL() throws {
+        let body = try RequestBody.urlEncodedForm([
+            "refresh_token": "RT-SECRET", "client_secret": "CS-SECRET",
+        ])
+        guard case .data(let data, _) = body else {
+            Issue.record("not a data body")
+            return
+        }
+        var request = URLRequest(
+            url: URL(string: "https://auth.example.com/token?accessToken=AT-SECRET&page=2")!)
+        request.httpMethod = "POST"
+        request.httpBody = data
+        let command = NetworkLogger(sink: { _ in }).curlCommand(for: request)
+        for secret in ["RT-SECRET", "CS-SECRET", "AT-SECRET"] {
+            #expect(!command.contains(secret), "\(secret) in \(command)")
+        }
+        #expect(command.contains("page=2"))
     }
 
     @Test("the logger redacts bodies unless told not to")

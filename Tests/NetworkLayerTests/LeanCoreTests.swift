@@ -22,7 +22,7 @@ final class LeanCoreTests: XCTestCase {
         return url
     }
 
-    private func startedServer() throws -> MockServer {
+    func startedServer() throws -> MockServer {
         let server = MockServer()
         try server.start()
         addTeardownBlock { server.stop() }

@@ -124,7 +124,11 @@ final class ReviewRegressionTests: XCTestCase {
 
     func testDotSegmentsAreRefusedHoweverTheyAreSpelled() {
         let resolver = URLResolver(baseURL: URL(string: "https://api.example.com/v1"))
-        for path in ["../admin", "%2E%2E/admin", ".%2e/admin", "..;/admin", "users/%2e%2E/..", "a/../../b"] {
+        for path in [
+            "../admin", "%2E%2E/admin", ".%2e/admin", "..;/admin", "users/%2e%2E/..", "a/../../b",
+            "..%2Fadmin",
+            "files/..%2F..%2Fadmin", "..%5Cadmin", "files/x%2F..%2Fy",
+        ] {
             XCTAssertThrowsError(try resolver.url(for: path), path)
             XCTAssertThrowsError(try resolver.url(for: path, requiringPath: true), path)
         }

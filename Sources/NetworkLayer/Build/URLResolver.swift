@@ -85,8 +85,9 @@ package struct URLResolver: Sendable {
         return table
     }()
 
-    /// Whether a relative path has a `..` segment, however it is spelled (`%2E%2E`, `..;param`): servers
-    /// that decode and normalise paths would read it as leaving the base path.
+    /// Whether a relative path has a `..` segment, however it is spelled (`%2E%2E`, `..;param`, `..%2F`,
+    /// `..%5C`): servers that decode and normalise paths (some decoding `%2F` first, some reading `\` as
+    /// `/`) would read it as leaving the base path.
     private static func climbsUp(_ percentEncodedPath: String) -> Bool {
         // Without a percent sign, a `..` segment needs two dots in a row: a byte scan rules most paths out.
         let bytes = percentEncodedPath.utf8
@@ -97,7 +98,9 @@ package struct URLResolver: Sendable {
         return percentEncodedPath.split(separator: "/").contains { segment in
             let decoded =
                 segment.contains("%") ? segment.removingPercentEncoding ?? String(segment) : String(segment)
-            return decoded.split(separator: ";", omittingEmptySubsequences: false).first == ".."
+            return decoded.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.contains {
+                $0.split(separator: ";", omittingEmptySubsequences: false).first == ".."
+            }
         }
     }
 

@@ -82,10 +82,11 @@ enum Fingerprint {
     }
 
     /// The fingerprint of a request's credentials: a reply stored for one is never served to another.
+    /// Every header ``Credentials`` names counts, `Cookie` included (with what the session adds).
     static func credential(of request: HeaderFields) -> String {
-        let authorization = request["Authorization"]
-        let cookie = request["Cookie"]
-        guard authorization != nil || cookie != nil else { return "" }
-        return hex("A\u{0}\(authorization ?? "")\u{0}C\u{0}\(cookie ?? "")")
+        let sent = credentialHeaderNames.compactMap { name in request[name].map { "\(name)\u{0}\($0)" } }
+        return sent.isEmpty ? "" : hex(sent.joined(separator: "\u{0}"))
     }
+
+    private static let credentialHeaderNames = Credentials.headers.sorted()
 }

@@ -37,7 +37,7 @@ struct CachingTransport: Sendable {
         completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let method = (request.httpMethod ?? "GET").uppercased()
-        let headers = HeaderFields(request.allHTTPHeaderFields ?? [:])
+        let headers = Self.headersAsSent(request, adding: transport.addedCookieHeader(for: request))
         guard let url = request.url, case .data(let limit) = route, method == "GET", request.httpBody == nil,
             request.httpBodyStream == nil, headers["Range"] == nil
         else {
@@ -94,13 +94,14 @@ struct CachingTransport: Sendable {
             return transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
                 let (reply, status) = Self.handle(
                     result, for: url, request: headers, stored: stored, validated: validated != nil,
-                    policy: policy,
-                    cache: cache,
-                    requestTime: requestTime)
+                    policy: policy, cache: cache, requestTime: requestTime)
                 completion(reply, status)
             }
         }
-        let key = Self.flightKey(sent, limit: limit, redirectPolicy: redirectPolicy)
+        let key = Self.flightKey(
+            sent, credential: Fingerprint.credential(of: headers), limit: limit,
+            redirectPolicy: redirectPolicy,
+            policy: policy)
         let cache = cache
         let policy = self.policy
         let transport = transport
@@ -127,7 +128,7 @@ struct CachingTransport: Sendable {
         let failure: NetworkError? =
             if let error = result.error {
                 NetworkError(transportError: error)
-            } else if let response, response.statusCode >= 500 {
+            } else if let response, response.statusCode >= 500, response.statusCode != 501 {
                 .unacceptableStatusCode(
                     response.statusCode, body: result.body, headers: ResponseHeaders(response))
             } else {
@@ -135,7 +136,10 @@ struct CachingTransport: Sendable {
             }
         if let failure {
             if case .cancelled = failure { return (result, .network) }
-            if let stored, policy == .useCacheOnFailure || CacheRules.canServeStaleOnError(stored, now: now) {
+            // A reload asked for the network's answer, whatever it is.
+            if let stored, policy != .reloadIgnoringCache,
+                policy == .useCacheOnFailure || CacheRules.canServeStaleOnError(stored, now: now)
+            {
                 return (reply(from: stored, now: now), .stale(failure))
             }
             return (result, .network)
@@ -150,6 +154,12 @@ struct CachingTransport: Sendable {
             return (reply(from: merged, now: now), .revalidated)
         }
         if response.statusCode != 304 {
+            // URLSession followed a redirect: this is another URL's reply, and the redirect's own
+            // freshness is unknown (a temporary one must not be stored), so the request's URL keeps none.
+            guard CacheKey.normalized(response.url ?? url) == CacheKey.normalized(url) else {
+                cache.removeResponse(for: url, request: request)
+                return (result, .network)
+            }
             cache.store(
                 statusCode: response.statusCode, headers: ResponseHeaders(response).fields, body: result.body,
                 url: url, request: request, requestTime: requestTime, responseTime: now, inBackground: true)
@@ -171,16 +181,31 @@ struct CachingTransport: Sendable {
         return TransferResult(body: entry.body, response: response, error: nil, respondedAt: nil)
     }
 
-    /// Requests that would be sent identically share a send: same URL, headers, size limit and
-    /// redirect policy.
-    private static func flightKey(_ request: URLRequest, limit: Int, redirectPolicy: RedirectPolicy) -> String
-    {
+    /// A request's header fields as the server receives them: with the `Cookie` field the transport
+    /// adds (folded after the request's own), which keys the entry and matches a `Vary: Cookie`.
+    private static func headersAsSent(_ request: URLRequest, adding cookie: String?) -> HeaderFields {
+        var fields = request.allHTTPHeaderFields ?? [:]
+        if let cookie {
+            let own = fields.first { $0.key.caseInsensitiveCompare("Cookie") == .orderedSame }
+            if let own { fields[own.key] = nil }
+            fields["Cookie"] = [own?.value, cookie].compactMap { $0 }.joined(separator: "; ")
+        }
+        return HeaderFields(fields)
+    }
+
+    /// Requests that would be sent identically share a send: same URL, headers, credential (with the
+    /// cookies the session adds), size limit and redirect policy, and the same cache policy, which
+    /// decides what a failure becomes.
+    private static func flightKey(
+        _ request: URLRequest, credential: String, limit: Int, redirectPolicy: RedirectPolicy,
+        policy: CachePolicy
+    ) -> String {
         let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }
             .sorted()
         return
             ([
-                request.url?.absoluteString ?? "", "\(limit)", "\(request.timeoutInterval)",
-                "\(redirectPolicy)",
+                request.url?.absoluteString ?? "", credential, "\(limit)", "\(request.timeoutInterval)",
+                "\(redirectPolicy)", "\(policy)",
             ]
             + headers).joined(separator: "\n")
     }

@@ -38,11 +38,15 @@ enum HTTPDate {
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ]
 
+    private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
     /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form every current server sends, read without a
-    /// DateFormatter: making one costs more than the rest of a cache lookup.
+    /// DateFormatter: making one costs more than the rest of a cache lookup. A day the month doesn't
+    /// have (`31 Feb`) or an unknown day name makes it no date, as the DateFormatter forms are.
     static func fixdate(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == 32, bytes[7] == 32,
+        guard bytes.count == 29, weekdays.contains(String(decoding: bytes[0..<3], as: UTF8.self)),
+            bytes[3] == UInt8(ascii: ","), bytes[4] == 32, bytes[7] == 32,
             bytes[11] == 32,
             bytes[16] == 32, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 32,
             String(decoding: bytes[26..<29], as: UTF8.self) == "GMT",
@@ -50,7 +54,7 @@ enum HTTPDate {
             let day = number(bytes[5..<7]), let year = number(bytes[12..<16]),
             let hour = number(bytes[17..<19]),
             let minute = number(bytes[20..<22]), let second = number(bytes[23..<25]),
-            (1...31).contains(day), hour < 24, minute < 60, second < 61
+            (1...daysIn(month: month + 1, of: year)).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         let days = daysSinceEpoch(year: year, month: month + 1, day: day)
         return Date(timeIntervalSince1970: TimeInterval(((days * 24 + hour) * 60 + minute) * 60 + second))
@@ -63,6 +67,14 @@ enum HTTPDate {
             value = value * 10 + Int(digit - 48)
         }
         return value
+    }
+
+    private static func daysIn(month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).

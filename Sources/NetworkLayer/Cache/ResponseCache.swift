@@ -81,11 +81,19 @@ public final class ResponseCache: Sendable {
             remove(CacheKey(url: url, credential: credential))
             return
         }
+        // A cookie the reply set was stored by the session when it arrived; kept here, it would be
+        // written to disk in clear and set again by every hit.
+        let kept = headers.filter { !Self.setsCookie($0.key) }
         let entry = CachedResponse(
-            url: url, statusCode: statusCode, headers: headers, body: body, requestTime: requestTime,
+            url: url, statusCode: statusCode, headers: kept, body: body, requestTime: requestTime,
             responseTime: responseTime, varying: CacheRules.varying(request: request, response: response),
             credential: credential)
         if inBackground { storeInBackground(entry) } else { store(entry) }
+    }
+
+    /// Removes the reply stored for `url` and this request's credential, if any.
+    func removeResponse(for url: URL, request: HeaderFields) {
+        remove(CacheKey(url: url, credential: Fingerprint.credential(of: request)))
     }
 
     func store(_ entry: CachedResponse) {
@@ -98,6 +106,11 @@ public final class ResponseCache: Sendable {
     func storeInBackground(_ entry: CachedResponse) {
         memory.store(entry)
         if let disk { diskQueue.async { disk.store(entry) } }
+    }
+
+    private static func setsCookie(_ name: String) -> Bool {
+        name.caseInsensitiveCompare("Set-Cookie") == .orderedSame
+            || name.caseInsensitiveCompare("Set-Cookie2") == .orderedSame
     }
 
     func remove(_ key: CacheKey) {

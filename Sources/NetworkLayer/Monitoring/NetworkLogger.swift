@@ -22,8 +22,12 @@ import Foundation
 ///   (``alwaysRedactedQueryItems``: `access_token`, `api_key`, `password`, `signature`, …) and those you
 ///   name, in the request's URL and in `Location`, `Content-Location` and `Referer` headers;
 /// - in bodies written at ``Level/full`` (requests and replies, error replies included) the values of
-///   JSON members named like those query items or credential headers (`"password": "<redacted>"`),
-///   unless `redactsBodies` is `false`, for local debugging. A body that is not JSON is written as it is.
+///   JSON members and form fields named like those query items or credential headers
+///   (`"password": "<redacted>"`, `client_secret=<redacted>`), unless `redactsBodies` is `false`, for local
+///   debugging. Other bodies are written as they are.
+///
+/// Names are compared in any case and without `_` and `-`: `accessToken`, `AccessToken` and
+/// `access-token` are all redacted as `access_token` is.
 ///
 /// Each line shows the request as sent, after interceptors changed it (an API key an interceptor adds
 /// as a query item is redacted like any other).
@@ -57,8 +61,11 @@ public struct NetworkLogger: NetworkMonitor {
     public let bodyLimit: Int
     /// Whether JSON members with credential names are redacted in bodies; `true` unless turned off.
     public let redactsBodies: Bool
-    /// JSON member names (lowercased) whose values are redacted.
+    /// JSON member and form field names whose values are redacted, as ``Credentials/comparable(_:)``
+    /// writes them: `accessToken` matches `access_token`.
     private let redactedMembers: Set<String>
+    /// ``redactedQueryItems`` as ``Credentials/comparable(_:)`` writes them.
+    private let redactedQueryNames: Set<String>
     private let sink: @Sendable (String) -> Void
     /// Each request's latest attempt: its URL as sent for the request's line, and at ``Level/full`` the
     /// curl command if it fails.
@@ -85,7 +92,8 @@ public struct NetworkLogger: NetworkMonitor {
             .union(Self.alwaysRedactedQueryItems)
         self.bodyLimit = max(0, bodyLimit)
         self.redactsBodies = redactsBodies
-        redactedMembers = self.redactedQueryItems.union(self.redactedHeaders)
+        redactedQueryNames = Set(self.redactedQueryItems.map(Credentials.comparable))
+        redactedMembers = redactedQueryNames.union(self.redactedHeaders.map(Credentials.comparable))
         self.sink = sink
     }
 
@@ -216,8 +224,7 @@ public struct NetworkLogger: NetworkMonitor {
         }
         if let items = components.percentEncodedQueryItems {
             components.percentEncodedQueryItems = items.map { item in
-                let hidden = redactedQueryItems.contains(
-                    item.name.removingPercentEncoding?.lowercased() ?? item.name.lowercased())
+                let hidden = redactsQueryItem(named: item.name.removingPercentEncoding ?? item.name)
                 return hidden && item.value != nil
                     ? URLQueryItem(name: item.name, value: encodedMarker) : item
             }
@@ -231,14 +238,26 @@ public struct NetworkLogger: NetworkMonitor {
         return string.replacingOccurrences(of: encodedMarker, with: Redaction.marker)
     }
 
-    /// A body's text as this logger writes it: with ``redactsBodies``, the values of JSON members with
-    /// credential names replaced by `<redacted>`; a body that is not UTF-8 text comes back unchanged.
+    /// Whether the value of a query item (or a fragment parameter) named `name` is redacted: names are
+    /// compared in any case, and without `_` and `-` (`accessToken` matches `access_token`).
+    ///
+    /// - Parameter name: The item's name, percent-decoded.
+    package func redactsQueryItem(named name: String) -> Bool {
+        redactedQueryNames.contains(Credentials.comparable(name))
+    }
+
+    /// A body's text as this logger writes it: with ``redactsBodies``, the values of JSON members and of
+    /// form fields (`application/x-www-form-urlencoded`) with credential names replaced by `<redacted>`,
+    /// names compared in any case and without `_` and `-` (`accessToken` matches `access_token`); a body
+    /// that is not UTF-8 text comes back unchanged.
     ///
     /// - Parameter body: A request's or a reply's body.
     /// - Returns: `body`, redacted.
     public func redacted(body: Data) -> Data {
         guard redactsBodies, let text = String(data: body, encoding: .utf8) else { return body }
-        let redacted = JSONRedaction.redacted(text, names: redactedMembers)
+        let redacted =
+            FormRedaction.redacted(text, names: redactedMembers)
+            ?? JSONRedaction.redacted(text, names: redactedMembers)
         return redacted == text ? body : Data(redacted.utf8)
     }
 

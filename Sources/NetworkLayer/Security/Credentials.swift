@@ -14,6 +14,12 @@ package enum Credentials {
         "secret", "signature", "sig", "code", "client_secret",
     ]
 
+    /// `name` as parameter and member names are compared: lowercased, without `_` and `-`, so that
+    /// `accessToken`, `AccessToken` and `access-token` all match `access_token`.
+    package static func comparable(_ name: some StringProtocol) -> String {
+        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" }))
+    }
+
     /// Whether `name` (any case) is one of ``headers`` or one of `more` (lowercased).
     package static func isCredentialHeader(_ name: String, orOneOf more: Set<String> = []) -> Bool {
         let name = name.lowercased()

@@ -7,7 +7,8 @@
 /// `true`, `false`, `null`, an object or an array becomes `"<redacted>"`. Text without a `"name":` pair
 /// comes back unchanged.
 enum JSONRedaction {
-    /// `text` with the values of members named in `names` (lowercased) replaced.
+    /// `text` with the values of members named in `names` replaced, names compared as
+    /// ``Credentials/comparable(_:)`` compares them (`names` already in that form).
     static func redacted(_ text: String, names: Set<String>) -> String {
         guard text.utf8.contains(UInt8(ascii: "\"")) else { return text }
         let bytes = Array(text.utf8)
@@ -29,7 +30,7 @@ enum JSONRedaction {
             var colon = index
             while colon < bytes.count, isSpace(bytes[colon]) { colon += 1 }
             guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
-                names.contains(String(decoding: name, as: UTF8.self).lowercased())
+                names.contains(Credentials.comparable(String(decoding: name, as: UTF8.self)))
             else { continue }
             var valueStart = colon + 1
             while valueStart < bytes.count, isSpace(bytes[valueStart]) { valueStart += 1 }

@@ -15,6 +15,10 @@ protocol AttemptTransport: Sendable {
     /// or waits between attempts, so a test double can answer before the request method returns.
     var answersInPlace: Bool { get }
 
+    /// The `Cookie` field the transport itself adds to `request` as it sends it (a session's cookie
+    /// storage), which the request doesn't show; `nil` for none.
+    func addedCookieHeader(for request: URLRequest) -> String?
+
     /// Starts `request` by `route`; `completion` runs once.
     ///
     /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
@@ -26,4 +30,8 @@ protocol AttemptTransport: Sendable {
 
 extension SessionTransport: AttemptTransport {
     var answersInPlace: Bool { false }
+
+    func addedCookieHeader(for request: URLRequest) -> String? {
+        sentCookies?.header(for: request)
+    }
 }

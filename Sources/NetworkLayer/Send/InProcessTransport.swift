@@ -24,6 +24,7 @@ package struct InProcessTransport: AttemptTransport {
 
     var refusal: String? { nil }
     var answersInPlace: Bool { true }
+    func addedCookieHeader(for request: URLRequest) -> String? { nil }
 
     func send(
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,

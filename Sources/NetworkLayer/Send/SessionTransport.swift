@@ -30,6 +30,8 @@ final class SessionTransport: Sendable {
     /// Who stores the cookies replies set, when the layer does it instead of URLSession (Linux: see
     /// ``ResponseCookies``); `nil` when URLSession does, or the configuration accepts no cookies.
     let cookies: ResponseCookies?
+    /// The cookies the session adds to each request from its storage; `nil` when it adds none.
+    let sentCookies: SessionCookies?
     private let nativeUploads = Locked(PlatformSession.sendsUploadsNatively)
 
     /// Whether uploads go out as a file or bytes URLSession sends natively (an upload task) rather than
@@ -50,6 +52,7 @@ final class SessionTransport: Sendable {
         clock = DeadlineClock(label: "NetworkLayer.SessionTransport.deadlines") { queue.enqueue($0) }
         refusal = PlatformSession.unsupported(configuration)
         let safe = Self.safeConfiguration(from: refusal == nil ? configuration : .ephemeral)
+        sentCookies = SessionCookies(configuration: safe)
         cookies = PlatformSession.keepsCookies(of: safe)
         session = URLSession(configuration: safe, delegate: delegate, delegateQueue: delegateQueue)
     }

@@ -117,6 +117,9 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     /// A response head arrived; `false` cancels the task.
     func receive(_ response: URLResponse) -> Bool {
+        // A head that was already on its way when the transfer stopped: accepted, it would take a
+        // back-pressure hold that nothing releases any more.
+        guard completion != nil, stopReason == nil, !restarting else { return false }
         touch()
         keepCookies(of: response)
         respondedAt = lastActivity
@@ -137,7 +140,12 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             stop(because: error)
             return false
         case .restart:
+            // As with a refusal, declining the reply doesn't end the task on Linux: without the cancel the
+            // refused body would be read to its end (and a slow one would time the restart out). The task
+            // reports the cancel, and `finish` starts over. From a thread of its own, as a stop does while
+            // libcurl may be held back; no redirect or challenge can follow a reply's head.
             restarting = true
+            if let task { DispatchQueue.global(qos: .userInitiated).async { task.cancel() } }
             return false
         }
     }
@@ -175,7 +183,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     /// Whether a redirect or challenge may still be answered: not once the layer has stopped the
     /// transfer (answering a cancelled task's redirect stops the process in FoundationNetworking).
-    var isStopped: Bool { stopReason != nil || completion == nil }
+    var isStopped: Bool { stopReason != nil || completion == nil || restarting }
 
     /// The server asked for credentials the layer doesn't have. FoundationNetworking would wait
     /// forever for them; declining ends the task as cancelled, which ``finish(with:response:)`` turns

@@ -20,6 +20,8 @@ final class DiskWriter: @unchecked Sendable {
 
     /// Tests make the disk slow: every piece first waits this many seconds.
     static let testingDelay = Locked<TimeInterval>(0)
+    /// Tests make the disk full for a while: this many of the next pieces fail to write (`ENOSPC`).
+    static let testingFailedWrites = Locked(0)
 
     private struct State {
         var pending = 0
@@ -36,17 +38,19 @@ final class DiskWriter: @unchecked Sendable {
     // Disk queue only.
     private var file: POSIXFile?
 
-    /// Opens `url` on the disk queue, keeping its first `length` bytes, after `prepare` ran there; `flow`
-    /// is the transfer to hold back while the disk is behind.
+    /// Opens `url` on the disk queue, keeping its first `length` bytes, then runs `prepare` there if it
+    /// opened (so a file that couldn't be cut back never gets a new version's record); `flow` is the
+    /// transfer to hold back while the disk is behind.
     init(
         url: URL, keeping length: Int64, flow: (any TransferFlow)?,
         prepare: @escaping @Sendable () -> Void = {}
     ) {
         self.flow = flow
         queue.async { [self] in
-            prepare()
             switch POSIXFile.openForWriting(url, keeping: length) {
-            case .success(let opened): file = opened
+            case .success(let opened):
+                file = opened
+                prepare()
             case .failure(let failure): failed(failure)
             }
         }
@@ -86,10 +90,23 @@ final class DiskWriter: @unchecked Sendable {
         queue.async { [self] in
             let delay = Self.testingDelay.withLock { $0 }
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-            if let file, case .failure(let failure) = file.write(data) { failed(failure) }
+            // Past a failed write, a later piece would land after a hole, and a resume would deliver it.
+            if let file, state.withLock({ $0.failure == nil }),
+                case .failure(let failure) = Self.write(data, to: file)
+            {
+                failed(failure)
+            }
             written(data.count)
         }
         if pauses { flow?.pauseReading() }
+    }
+
+    private static func write(_ data: Data, to file: POSIXFile) -> Result<Void, POSIXFailure> {
+        let fails = testingFailedWrites.withLock { count in
+            defer { count = max(0, count - 1) }
+            return count > 0
+        }
+        return fails ? .failure(POSIXFailure(code: ENOSPC)) : file.write(data)
     }
 
     private func written(_ count: Int) {

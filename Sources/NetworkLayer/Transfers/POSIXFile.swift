@@ -96,9 +96,9 @@ struct POSIXFailure: Error {
     let code: Int32
     let reason: String
 
-    /// The failure `errno` describes now.
-    init() {
-        code = errno
+    /// The failure `errno` describes now, or `code` describes.
+    init(code: Int32 = errno) {
+        self.code = code
         reason = String(cString: strerror(code))
     }
 }

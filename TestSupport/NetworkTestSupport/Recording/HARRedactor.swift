@@ -94,7 +94,7 @@ struct HARRedactor: Sendable {
     private func redactedPair(_ pair: Substring) -> String {
         guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
         let name = pair[..<equals]
-        let decoded = (name.removingPercentEncoding ?? String(name)).lowercased()
-        return rules.redactedQueryItems.contains(decoded) ? name + "=" + Self.encodedMarker : String(pair)
+        let decoded = name.removingPercentEncoding ?? String(name)
+        return rules.redactsQueryItem(named: decoded) ? name + "=" + Self.encodedMarker : String(pair)
     }
 }

@@ -9,9 +9,9 @@ import XCTest
 
 /// The layer's RFC 9111 cache against MockServer, one test per rule.
 final class CacheEndToEndTests: XCTestCase {
-    private var server: MockServer!
-    private var network: NetworkLayer!
-    private var cache: ResponseCache!
+    var server: MockServer!
+    var network: NetworkLayer!
+    var cache: ResponseCache!
 
     override func setUpWithError() throws {
         server = MockServer()
@@ -27,11 +27,11 @@ final class CacheEndToEndTests: XCTestCase {
     }
 
     /// Answers every request for a path with `reply`, as a real server revalidates.
-    private func serve(_ reply: @escaping @Sendable () -> MockResponse) {
+    func serve(_ reply: @escaping @Sendable () -> MockResponse) {
         server.handler = { request in reply().notModified(ifMatching: request) }
     }
 
-    private func load(
+    func load(
         _ path: String = "items", policy: CachePolicy = .useProtocolCachePolicy,
         headers: [String: String] = [:],
         method: HTTPMethod = .get, file: StaticString = #filePath, line: UInt = #line
@@ -54,11 +54,11 @@ final class CacheEndToEndTests: XCTestCase {
         return outcome ?? .failure(.custom("no outcome"))
     }
 
-    private func body(_ result: Result<NetworkResponse<Data>, NetworkError>) -> String? {
+    func body(_ result: Result<NetworkResponse<Data>, NetworkError>) -> String? {
         (try? result.get()).map { String(decoding: $0.data, as: UTF8.self) }
     }
 
-    private func status(_ result: Result<NetworkResponse<Data>, NetworkError>) -> CacheStatus? {
+    func status(_ result: Result<NetworkResponse<Data>, NetworkError>) -> CacheStatus? {
         (try? result.get())?.cacheStatus
     }
 

@@ -93,6 +93,23 @@ final class ResumeTests: XCTestCase {
         XCTAssertNil(server.takeRequest()?.header("Range"))
     }
 
+    func testARestartDoesNotWaitForTheRefusedReplysBody() throws {
+        let server = try MockServer.started(in: self)
+        let network = NetworkLayer(baseURL: server.baseURL, timeout: 2)
+        let destination = try interruptedDownload(network, server)
+        let newVersion = TestData.bytes(3 * Self.megabyte, seed: 97)
+        // The new version's range comes slowly, after the 2 s timeout: the layer restarts at its head
+        // instead of reading on (or timing out) first.
+        server.enqueue(MockResponse.file(newVersion, etag: "\"v2\"").delayed(beforeBody: 5))
+        server.enqueue(.file(newVersion, etag: "\"v2\""))
+
+        XCTAssertNotNil(try download(network, "archive", to: destination)?.get())
+
+        XCTAssertEqual(Checksum.of(try Data(contentsOf: destination)), Checksum.of(newVersion))
+        XCTAssertEqual(server.takeRequest()?.header("Range"), "bytes=\(data.count / 2)-")
+        XCTAssertNil(server.takeRequest()?.header("Range"))
+    }
+
     func testAServerHonouringIfRangeAnswers200AndTheDownloadRestartsInPlace() throws {
         let server = try MockServer.started(in: self)
         let network = NetworkLayer(baseURL: server.baseURL)

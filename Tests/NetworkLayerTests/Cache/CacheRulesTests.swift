@@ -156,6 +156,13 @@ final class CacheRulesTests: XCTestCase {
         XCTAssertEqual(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT"), expected)
         XCTAssertEqual(HTTPDate.parse("Sun Nov  6 08:49:37 1994"), expected)
         XCTAssertNil(HTTPDate.parse("yesterday"))
+        XCTAssertEqual(
+            HTTPDate.parse("Thu, 29 Feb 2024 00:00:00 GMT"), Date(timeIntervalSince1970: 1_709_164_800))
+        // Days a month doesn't have, and day names that don't exist, are no dates in either reader.
+        XCTAssertNil(HTTPDate.parse("Sat, 31 Feb 2024 07:28:00 GMT"))
+        XCTAssertNil(HTTPDate.parse("Thu, 29 Feb 2023 07:28:00 GMT"))
+        XCTAssertNil(HTTPDate.parse("Sun, 31 Nov 1994 08:49:37 GMT"))
+        XCTAssertNil(HTTPDate.parse("Xyz, 21 Oct 2015 07:28:00 GMT"))
         XCTAssertEqual(HTTPDate.string(from: expected), "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 

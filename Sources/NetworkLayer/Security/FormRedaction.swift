@@ -1,0 +1,34 @@
+/// Redacts the values of form fields with credential names (`client_secret=…`) in a body that is
+/// `application/x-www-form-urlencoded`, as OAuth token requests are (RFC 6749) and as
+/// ``RequestBody/urlEncodedForm(_:)`` writes them.
+///
+/// The body's content type isn't at hand where bodies are logged, so the shape decides: text with an
+/// `=`, and without whitespace, quotes or brackets, which no JSON, XML or prose body is. Only values of
+/// fields named in the list change; everything else stays byte for byte.
+enum FormRedaction {
+    /// `text` with the values of fields whose names, percent-decoded and compared as
+    /// ``Credentials/comparable(_:)`` compares them, are in `names`; `nil` when `text` isn't form-shaped.
+    static func redacted(_ text: String, names: Set<String>) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "=")), !text.utf8.contains(where: isNotForm) else { return nil }
+        var changed = false
+        let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> Substring in
+            guard let equals = pair.firstIndex(of: "=") else { return pair }
+            let name = pair[..<equals].replacingOccurrences(of: "+", with: " ")
+            guard names.contains(Credentials.comparable(name.removingPercentEncoding ?? name)) else {
+                return pair
+            }
+            changed = true
+            return pair[...equals] + Redaction.marker
+        }
+        return changed ? pairs.joined(separator: "&") : text
+    }
+
+    private static func isNotForm(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), 0x09, 0x0A, 0x0D, UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["),
+            UInt8(ascii: "<"):
+            true
+        default: false
+        }
+    }
+}
