@@ -13,6 +13,17 @@ final class HARRecorderTests: XCTestCase {
         super.tearDown()
     }
 
+    func testBodySizeOfABodyNotRecordedIsItsContentLength() throws {
+        let streamed = HARArchive.Request(
+            method: "PUT", url: "https://api.example.com/upload",
+            headers: [HARArchive.Header(name: "Content-Length", value: "1048576")])
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(streamed)) as? [String: Any]
+        XCTAssertEqual(json?["bodySize"] as? Int, 1_048_576)
+        let none = HARArchive.Request(method: "GET", url: "https://api.example.com/items")
+        let empty = try JSONSerialization.jsonObject(with: JSONEncoder().encode(none)) as? [String: Any]
+        XCTAssertEqual(empty?["bodySize"] as? Int, 0)
+    }
+
     func testRecordedTrafficReplaysWithTheSameResults() async throws {
         let server = try Self.startTodoServer()
         defer { server.stop() }

@@ -177,6 +177,46 @@ final class HARReplayTests: XCTestCase {
         XCTAssertEqual(todos, [Todo(id: 9, title: "Stubbed")])
     }
 
+    func testARecordedRequestWhoseSecretsWereRedactedReplaysByBody() async throws {
+        struct Login: Codable {
+            let username: String
+            let password: String
+        }
+        let live = StubTransport()
+        live.stub(.post, "https://api.example.com/login", with: .json(["ok"]))
+        live.stub(.post, "https://api.example.com/token", with: .json(["token"]))
+        let recorder = HARRecorder()
+        let network = live.makeNetworkLayer(baseURL: api, monitors: [recorder])
+        let _: [String] = try await network.post(
+            urlString: "login", body: Login(username: "ann", password: "hunter2"))
+        let form = try RequestBody.urlEncodedForm(["grant_type": "refresh_token", "refresh_token": "RT-1"])
+        _ = try await network.send(NetworkRequest<[String]>(method: .post, urlString: "token", body: form))
+        let recorded = await recorder.waitForEntries(2)
+        XCTAssertTrue(recorded)
+        let archive = recorder.archive
+        for entry in archive.entries {
+            let text = entry.request.postData?.text ?? ""
+            XCTAssertFalse(text.contains("hunter2") || text.contains("RT-1"), text)
+        }
+
+        let stubs = StubTransport()
+        let replay = stubs.replay(archive, matchingBody: true)
+        let replayed = stubs.makeNetworkLayer(baseURL: api)
+        let login: [String]? = try? await replayed.post(
+            urlString: "login", body: Login(username: "ann", password: "another"))
+        let token = try? await replayed.send(
+            NetworkRequest<[String]>(method: .post, urlString: "token", body: form)
+        )
+        .value
+        XCTAssertEqual(login, ["ok"])
+        XCTAssertEqual(token, ["token"])
+        // A redacted value stands for any value, not for any body.
+        let stranger: [String]? = try? await replayed.post(
+            urlString: "login", body: Login(username: "bob", password: "hunter2"))
+        XCTAssertNil(stranger)
+        XCTAssertEqual(replay.failures.count, 1)
+    }
+
     private static func entry(_ method: String, _ url: String, body: String, reply: String)
         -> HARArchive.Entry
     {

@@ -60,6 +60,18 @@ extension LeanCoreTests {
         XCTAssertFalse(queue.isHoldingBack, "a finished transfer kept a back-pressure hold")
     }
 
+    /// FoundationNetworking's own timeout is an idle timeout too: it must stay behind a stream's idle
+    /// timeout when that is the longer one, or it cuts a quiet stream short.
+    func testFoundationNetworkingsTimeoutStaysBehindAStreamsLongerIdleTimeout() throws {
+        var request = URLRequest(url: try XCTUnwrap(URL(string: "https://api.example.com/feed")))
+        request.timeoutInterval = 1
+        XCTAssertEqual(SessionTransport.withBackstopTimeout(request).timeoutInterval, 32)
+        XCTAssertEqual(
+            SessionTransport.withBackstopTimeout(request, bodyIdleTimeout: 60).timeoutInterval, 150)
+        XCTAssertEqual(
+            SessionTransport.withBackstopTimeout(request, bodyIdleTimeout: 0.5).timeoutInterval, 32)
+    }
+
     /// A write that fails (a full disk) ends the download; the pieces already handed to the disk after it
     /// must not land behind the gap, or the partial file a resume continues would have a hole in it.
     func testPiecesAfterAFailedWriteAreNotWritten() throws {

@@ -87,10 +87,13 @@ final class SessionTransport: Sendable {
 
     /// `request` with FoundationNetworking's own timeout well behind the layer's idle timer, which fires
     /// first: far enough behind that it can't fire while a redirect is being answered (which stops the
-    /// process).
-    static func withBackstopTimeout(_ request: URLRequest) -> URLRequest {
+    /// process). Behind the longer of the request's timeout and `bodyIdleTimeout` (a stream's, which may
+    /// be longer), since FoundationNetworking's is an idle timeout too.
+    static func withBackstopTimeout(_ request: URLRequest, bodyIdleTimeout: TimeInterval? = nil) -> URLRequest
+    {
         var request = request
-        request.timeoutInterval = min(request.timeoutInterval * 2 + 30, RequestBuilder.longestTimeout)
+        let idle = max(request.timeoutInterval, bodyIdleTimeout ?? 0)
+        request.timeoutInterval = min(idle * 2 + 30, RequestBuilder.longestTimeout)
         return request
     }
 

@@ -87,7 +87,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// Creates the task, registers it and its deadline, and resumes it, in that order: once it runs, its
     /// events may arrive on the delegate queue at once.
     private func begin(_ request: URLRequest) {
-        var request = SessionTransport.withBackstopTimeout(request)
+        var request = SessionTransport.withBackstopTimeout(request, bodyIdleTimeout: sink.bodyIdleTimeout)
         if let source { source.attach(to: &request) }
         transport.delegateQueue.callingSession {
             let task = makeTask(for: request)

@@ -25,7 +25,10 @@ extension NetworkLayer {
             format: format, context: context, delivery: delivery,
             acceptableContentTypes: request.acceptableContentTypes,
             acceptableStatusCodes: request.acceptableStatusCodes, reconnects: reconnects,
-            idleTimeout: options.idleTimeout,
+            // As for a request's timeout, a value that can't be one (zero, negative, NaN) is no value.
+            idleTimeout: options.idleTimeout.flatMap {
+                $0 > 0 ? min($0, RequestBuilder.longestTimeout) : nil
+            },
             errorBodyLimit: request.maximumResponseSize ?? maximumResponseSize)
         let setup = StreamSetup(
             route: channel,

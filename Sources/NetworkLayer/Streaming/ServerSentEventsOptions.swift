@@ -19,7 +19,8 @@ public struct ServerSentEventsOptions: Sendable, Equatable {
     public var reconnectionDelay: TimeInterval
     /// Seconds the stream may go without data (an event, or a comment a server sends as a heartbeat)
     /// once the reply has started, before it fails with ``NetworkError/timedOut`` (or reconnects);
-    /// `nil` uses the request's timeout. Until the reply starts, the request's timeout applies.
+    /// `nil` (or zero, a negative value, NaN) uses the request's timeout. Until the reply starts, the
+    /// request's timeout applies. It may be longer than the request's timeout.
     public var idleTimeout: TimeInterval?
     /// The most bytes one event's data, or one line, may take; a larger one fails the stream with
     /// `URLError(.dataLengthExceedsMaximum)`. The stream as a whole has no size limit.

@@ -105,7 +105,9 @@ extension HARArchive.Request: Codable {
     }
 
     /// Writes every field HAR 1.2 requires: `queryString` from the URL, no `cookies` (a `Cookie`
-    /// header's value is all there is), `headersSize` unknown (`-1`).
+    /// header's value is all there is), `headersSize` unknown (`-1`), and `bodySize` from the
+    /// `Content-Length` field when there is one (a body sent as a stream has no `postData`, and a redacted
+    /// one is not its own length), else from the body recorded.
     ///
     /// - Parameter encoder: The encoder to write to.
     public func encode(to encoder: any Encoder) throws {
@@ -118,7 +120,9 @@ extension HARArchive.Request: Codable {
         try fields.encode(queryString, forKey: .queryString)
         try fields.encodeIfPresent(postData, forKey: .postData)
         try fields.encode(-1, forKey: .headersSize)
-        try fields.encode(postData?.data.count ?? 0, forKey: .bodySize)
+        let contentLength = headers.first { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }
+            .flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
+        try fields.encode(contentLength ?? postData?.data.count ?? 0, forKey: .bodySize)
     }
 }
 

@@ -12,6 +12,7 @@ struct Connection {
         var parser = HTTPRequestParser(maxBodyBytes: maxBodyBytes) { socket.receive() }
         while true {
             let request: MockServerRequest
+            let choice: ServerState.ReplyChoice
             do throws(HTTPParseError) {
                 guard let head = try parser.readHead() else { return }
                 let framing = try parser.framing(of: head)
@@ -19,7 +20,7 @@ struct Connection {
                     guard socket.send(ArraySlice("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
                 }
                 let (body, length) = try parser.readBody(framing, keeping: !state.discardsBodies)
-                request = state.record(head: head, body: body, bodyLength: length, connectionID: id)
+                (request, choice) = state.record(head: head, body: body, bodyLength: length, connectionID: id)
             } catch {
                 if let status = error.status {
                     var detail = "request too large"
@@ -29,7 +30,7 @@ struct Connection {
                 }
                 return
             }
-            guard respond(with: state.response(for: request), to: request) else { return }
+            guard respond(with: state.response(for: request, choice: choice), to: request) else { return }
         }
     }
 

@@ -53,33 +53,51 @@ final class ServerState: @unchecked Sendable {
         }
     }
 
-    /// Records a complete request and wakes `takeRequest` callers.
-    func record(head: RequestHead, body: [UInt8], bodyLength: Int, connectionID: Int) -> MockServerRequest {
+    /// What answers a request: the reply at the head of the queue, else the handler, else a 404.
+    enum ReplyChoice {
+        case scripted(MockResponse)
+        case handler(MockServer.Handler)
+        case none
+    }
+
+    /// Records a complete request, wakes `takeRequest` callers, and takes what answers it, in one step:
+    /// concurrent connections then get the queue's replies in the order their requests are recorded.
+    func record(
+        head: RequestHead, body: [UInt8], bodyLength: Int, connectionID: Int
+    ) -> (MockServerRequest, ReplyChoice) {
         locked {
             let request = MockServerRequest(
                 head: head, body: body, bodyLength: bodyLength, sequenceNumber: recorded.count,
                 connectionID: connectionID)
             recorded.append(request)
             condition.broadcast()
-            return request
+            let choice: ReplyChoice =
+                if !queue.isEmpty {
+                    .scripted(queue.removeFirst())
+                } else if let handler {
+                    .handler(handler)
+                } else {
+                    .none
+                }
+            return (request, choice)
         }
     }
 
-    /// The reply for `request`: the queue's head, else the handler's answer, else 404.
-    func response(for request: MockServerRequest) -> MockResponse {
-        let (scripted, handler) = locked { () -> (MockResponse?, MockServer.Handler?) in
-            queue.isEmpty ? (nil, self.handler) : (queue.removeFirst(), nil)
-        }
-        if let scripted { return scripted }
-        if let handler {
+    /// The reply `choice` gives `request`; a handler runs here, outside the lock.
+    func response(for request: MockServerRequest, choice: ReplyChoice) -> MockResponse {
+        switch choice {
+        case .scripted(let reply):
+            return reply
+        case .handler(let handler):
             do {
                 return try handler(request)
             } catch {
                 return MockResponse(status: 500, text: "MockServer: the handler threw \(error)\n")
             }
+        case .none:
+            return MockResponse(
+                status: 404, text: "MockServer: no reply scripted for \(request.method) \(request.target)\n")
         }
-        return MockResponse(
-            status: 404, text: "MockServer: no reply scripted for \(request.method) \(request.target)\n")
     }
 
     /// The oldest request not yet taken, waiting up to `timeout` seconds for one to arrive.

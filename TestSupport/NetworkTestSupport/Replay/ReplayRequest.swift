@@ -56,18 +56,53 @@ struct ReplayRequest: Sendable {
 
 /// Bodies compared for replay.
 enum ReplayBody {
-    /// Whether two bodies are the same: the same bytes, or the same JSON value (keys in any order,
-    /// whitespace aside).
+    /// Whether two bodies are the same: the same bytes, the same JSON value (keys in any order,
+    /// whitespace aside), or the same form fields in the same order. A value the recorder redacted
+    /// (``HARRedactor/marker``) stands for any value, as a redacted query value does: a recorded login
+    /// replays for the password the test sends.
     static func same(_ recorded: Data, _ sent: Data) -> Bool {
         if recorded == sent { return true }
-        guard let left = canonicalJSON(recorded), let right = canonicalJSON(sent) else { return false }
-        return left == right
+        if let left = json(recorded), let right = json(sent) { return matches(recorded: left, sent: right) }
+        if let left = formFields(recorded), let right = formFields(sent), left.count == right.count {
+            return zip(left, right).allSatisfy { recorded, sent in
+                recorded == sent || (recorded.name == sent.name && recorded.value == HARRedactor.marker)
+            }
+        }
+        return false
     }
 
-    private static func canonicalJSON(_ data: Data) -> Data? {
-        guard let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            return nil
+    private static func json(_ data: Data) -> Any? {
+        try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    }
+
+    private static func matches(recorded: Any, sent: Any) -> Bool {
+        if let text = recorded as? String, text == HARRedactor.marker { return true }
+        switch (recorded, sent) {
+        case (let left as [String: Any], let right as [String: Any]):
+            return left.count == right.count
+                && left.allSatisfy { key, value in
+                    right[key].map { matches(recorded: value, sent: $0) } ?? false
+                }
+        case (let left as [Any], let right as [Any]):
+            return left.count == right.count
+                && zip(left, right).allSatisfy { matches(recorded: $0, sent: $1) }
+        default:
+            return scalar(recorded) == scalar(sent)
         }
-        return try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+    }
+
+    private static func scalar(_ value: Any) -> Data? {
+        try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
+    }
+
+    /// `name=value` pairs of a form body, as written; `nil` for a body that isn't one.
+    private static func formFields(_ data: Data) -> [(name: Substring, value: Substring)]? {
+        guard let text = String(data: data, encoding: .utf8), text.contains("="),
+            !text.contains(where: \.isWhitespace)
+        else { return nil }
+        return text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return (pair, "") }
+            return (pair[..<equals], pair[pair.index(after: equals)...])
+        }
     }
 }

@@ -85,6 +85,12 @@ enum StreamingSnippets {
         }
     }
 
+    /// A layer with a session of its own, for a stream that may go unread for long.
+    static func ownSession(_ api: URL) -> NetworkLayer {
+        let feed = NetworkLayer(baseURL: api, sessionConfiguration: .default)
+        return feed
+    }
+
     static func liveFeed(_ network: NetworkLayer) -> NetworkTask {
         var request = NetworkRequest<Data>(urlString: "live")
         request.streamOptions = ServerSentEventsOptions(maximumReconnects: 10, idleTimeout: 45)

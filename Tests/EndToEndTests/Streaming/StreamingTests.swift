@@ -201,6 +201,20 @@ final class StreamingTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     }
 
+    func testAnIdleTimeoutThatIsNoTimeoutLeavesTheRequestsTimeout() throws {
+        let server = try MockServer.started(in: self)
+        let ticks = (0..<10).map { ServerSentEvent(data: "tick \($0)") }
+        server.enqueue(.serverSentEvents(ticks, interval: 0.02))
+        let network = NetworkLayer(baseURL: server.baseURL)
+        let options = ServerSentEventsOptions(reconnects: false, idleTimeout: 0)
+
+        let recording = record(
+            network, NetworkRequest(urlString: "ticks"), as: .serverSentEvents, options: options)
+
+        XCTAssertEqual(recording.elements.count, 10)
+        XCTAssertNil(recording.outcome?.error)
+    }
+
     func testChunksArriveAsTheyAreWritten() throws {
         let server = try MockServer.started(in: self)
         let pieces = (0..<20).map { Data("piece \($0);".utf8) }
