@@ -54,6 +54,8 @@ open class NetworkLayer: @unchecked Sendable {
     public let cache: ResponseCache?
     /// The monitors and their queue; `nil` without monitors, so nothing is spent on them.
     package let monitorGroup: MonitorGroup?
+    /// The serial queue every monitor event of this layer runs on, its requests' own monitors' included.
+    package let monitorsQueue = MonitorGroup.makeQueue()
     /// The requests started and not yet answered, for ``cancelAll()``.
     package let runningRequests = RunningRequests()
 
@@ -140,7 +142,7 @@ open class NetworkLayer: @unchecked Sendable {
     ) {
         self.cache = cache
         self.monitors = monitors
-        monitorGroup = MonitorGroup(monitors)
+        monitorGroup = MonitorGroup(monitors, on: monitorsQueue)
         self.retryPolicy = retryPolicy
         self.interceptors = interceptors
         // A token authenticator made without origins sends its token to this layer's origin only.

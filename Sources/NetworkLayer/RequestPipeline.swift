@@ -20,7 +20,8 @@ extension NetworkLayer {
         let meter = RequestMeter(stream: stream?.state)
         let transport: any AttemptTransport = inProcess ?? (stream == nil ? transport : streamTransport)
         // A request's own monitors and interceptors come after the layer's.
-        let monitorGroup = MonitorGroup.forRequest(layer: monitorGroup, extra: request.monitors)
+        let monitorGroup = MonitorGroup.forRequest(
+            layer: monitorGroup, extra: request.monitors, on: monitorsQueue)
         let interceptors = interceptors + request.interceptors + (stream.map { [$0.reconnection] } ?? [])
         let monitors = monitorGroup?.channel()
         let monitored = monitors.map { _ in
@@ -188,7 +189,9 @@ extension NetworkLayer {
             progress: streamProgress, send: send, finish: deliver)
         if let monitors, let monitored {
             attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
-                let attempt = MonitoredAttempt(of: monitored, number: failed.number)
+                // The number monitors saw it built and started with: a stream's reconnections count on,
+                // where the policy's count starts over after events arrived.
+                let attempt = MonitoredAttempt(of: monitored, number: max(1, meter.latestAttempt))
                 monitors.emit { $0.willRetry(attempt, after: delay, because: failed.error) }
             }
         }

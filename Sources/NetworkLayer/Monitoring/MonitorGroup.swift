@@ -9,27 +9,29 @@ package final class MonitorGroup: Sendable {
     /// does, a request takes one hop to the monitors' queue instead of three.
     package let wantsAttemptEvents: Bool
 
-    /// `nil` without monitors: then nothing is measured, allocated or dispatched for them.
-    package init?(_ monitors: [any NetworkMonitor]) {
+    /// `monitors` on `queue`, a layer's serial monitors' queue; `nil` without monitors: then nothing is
+    /// measured, allocated or dispatched for them.
+    package init?(_ monitors: [any NetworkMonitor], on queue: DispatchQueue = MonitorGroup.makeQueue()) {
         guard !monitors.isEmpty else { return nil }
-        self.monitors = monitors
-        queue = DispatchQueue(label: "NetworkLayer.monitors", qos: .utility)
-        wantsAttemptEvents = monitors.contains { $0.observesAttempts }
-    }
-
-    private init(_ monitors: [any NetworkMonitor], queue: DispatchQueue) {
         self.monitors = monitors
         self.queue = queue
         wantsAttemptEvents = monitors.contains { $0.observesAttempts }
     }
 
+    /// A layer's serial monitors' queue: its own monitors' and those of its requests.
+    package static func makeQueue() -> DispatchQueue {
+        DispatchQueue(label: "NetworkLayer.monitors", qos: .utility)
+    }
+
     /// The group for one request with monitors of its own: `layer`'s monitors, then `extra`, on the
-    /// layer's queue (so a monitor that relies on its events arriving on one serial queue still may).
-    /// `layer` alone when `extra` is empty.
-    package static func forRequest(layer: MonitorGroup?, extra: [any NetworkMonitor]) -> MonitorGroup? {
+    /// layer's queue `queue` even when the layer has no monitors (so a monitor given to several requests,
+    /// which relies on its events arriving on one serial queue, still may). `layer` alone when `extra` is
+    /// empty.
+    package static func forRequest(
+        layer: MonitorGroup?, extra: [any NetworkMonitor], on queue: DispatchQueue
+    ) -> MonitorGroup? {
         guard !extra.isEmpty else { return layer }
-        guard let layer else { return MonitorGroup(extra) }
-        return MonitorGroup(layer.monitors + extra, queue: layer.queue)
+        return MonitorGroup((layer?.monitors ?? []) + extra, on: queue)
     }
 
     /// Runs `event` for every monitor, in order, on the monitors' queue, outside any request: after

@@ -29,6 +29,9 @@ package final class RequestMeter: Sendable {
     }
 
     /// An attempt sending `bodyBytes` starts; returns its number (1 for the first).
+    /// The number of the latest attempt, as ``beginAttempt(sending:)`` gave it; 0 before the first.
+    package var latestAttempt: Int { counts.withLock { $0.attempts } }
+
     package func beginAttempt(sending bodyBytes: Int) -> Int {
         counts.withLock {
             $0.attempts += 1

@@ -161,8 +161,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
             switch decision {
             case .retry:
                 retry(failed, after: 0)
-            case .retryAfter(let delay) where delay.isNaN || delay > policy.maximumDelay:
-                // Longer than the layer would ever wait: the request fails now rather than hang.
+            case .retryAfter(let delay) where !delay.isFinite || delay > policy.maximumDelay:
+                // Longer than the layer would ever wait (or for ever): the request fails now rather than
+                // hang, or than try again at once.
                 finish(.failure(error))
             case .retryAfter(let delay):
                 retry(failed, after: max(0, delay))

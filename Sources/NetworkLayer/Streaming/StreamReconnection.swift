@@ -46,7 +46,8 @@ struct StreamReconnection: RequestInterceptor {
     }
 
     /// How many reconnections in a row this stream may make: attempts beyond the usual limit.
-    var reconnectLimit: Int { reconnects ? max(0, options.maximumReconnects) : 0 }
+    /// Bounded so that the attempt limit it is added to can't overflow: `.max` means for ever.
+    var reconnectLimit: Int { reconnects ? min(max(0, options.maximumReconnects), Int.max / 2) : 0 }
 
     static func reconnectsAfter(_ error: NetworkError) -> Bool {
         switch error {
