@@ -4,7 +4,10 @@ import Foundation
 /// `Encodable` through its own `encode(to:)`, with the encoder's date and key strategies applied.
 enum FormValue: Decodable {
     case string(String)
-    case integer(Int64)
+    /// A number as its JSON text wrote it: exact for every integer and decimal fraction of up to 38
+    /// digits (`UInt64.max`, a `Decimal` amount), where `Int64` or `Double` would round it.
+    case decimal(Decimal)
+    /// A number too large for ``decimal(_:)``.
     case number(Double)
     case bool(Bool)
     case null
@@ -18,8 +21,8 @@ enum FormValue: Decodable {
             self = .null
         } else if let bool = try? container.decode(Bool.self) {
             self = .bool(bool)
-        } else if let integer = try? container.decode(Int64.self) {
-            self = .integer(integer)
+        } else if let decimal = try? container.decode(Decimal.self), decimal.isFinite {
+            self = .decimal(decimal)
         } else if let number = try? container.decode(Double.self) {
             self = .number(number)
         } else if let string = try? container.decode(String.self) {

@@ -52,8 +52,24 @@ package struct RequestBuilder: Sendable {
             fields.append((name: "Content-Length", value: String(upload.length)))
         }
         fields += headers.map { (name: $0.key, value: $0.value) }
+        // libcurl sends a declared length with whatever body there is: shorter, and the rest of the body
+        // reaches the server as another request (whose reply the next request on the connection gets);
+        // longer, and the server waits for bytes that never come.
+        let length = body.map { Int64($0.data.count) } ?? upload?.length ?? 0
+        if let declared = fields.last(where: { Self.isContentLength($0.name) }),
+            Int64(declared.value.trimmingCharacters(in: .whitespaces)) != length
+        {
+            throw Self.contentLengthMismatch
+        }
         request.setHeaderFields(fields)
         return request
+    }
+
+    private static let contentLengthMismatch = NetworkError.invalidRequest(
+        "The request's Content-Length does not match its body.")
+
+    private static func isContentLength(_ name: String) -> Bool {
+        name.utf8.count == 14 && name.lowercased() == "content-length"
     }
 
     /// The URL `request` goes to, by the rule `urlRequest(for:)` uses; test doubles match stubs with it.
@@ -92,12 +108,18 @@ package struct RequestBuilder: Sendable {
         if bodyLength > 0 || request.httpBodyStream != nil, let refusal = Self.bodyRefusal(for: method) {
             return .failure(refusal)
         }
-        // Only against bytes in hand: an upload's stream is attached after this check, its length set
-        // by the builder.
-        if let body = request.httpBody, let declared = request.value(forHTTPHeaderField: "Content-Length"),
-            Int(declared.trimmingCharacters(in: .whitespaces)) != body.count
-        {
-            return .failure(.invalidRequest("The request's Content-Length does not match its body."))
+        // Against bytes in hand; without any, against what the builder declared: an upload's stream is
+        // attached after this check, with the length the builder set, and a request without a body has
+        // none to declare.
+        if let declared = request.value(forHTTPHeaderField: "Content-Length") {
+            let matches =
+                if let body = request.httpBody {
+                    Int(declared.trimmingCharacters(in: .whitespaces)) == body.count
+                } else {
+                    declared == built.value(forHTTPHeaderField: "Content-Length")
+                        || Int(declared.trimmingCharacters(in: .whitespaces)) == 0
+                }
+            if !matches { return .failure(Self.contentLengthMismatch) }
         }
         let usableTimeout = Self.usable(request.timeoutInterval, or: timeout)
         // Changing a URLRequest copies it whole: only when the timeout must change (NaN != NaN).
@@ -132,11 +154,18 @@ package struct RequestBuilder: Sendable {
         !name.isEmpty && name.utf8.allSatisfy { tokenBytes[Int($0)] }
     }
 
-    /// Anything but CR, LF and NUL. libcurl silently drops a header whose value has a bare CR or LF, so
-    /// the request would go out without it (an `Authorization` lost, and the call still succeeds); a NUL
-    /// ends the C string the value is passed as. Checked on bytes: `"\r\n"` is one `Character`.
+    /// Anything but CR, LF and NUL, and not blanks alone. libcurl silently drops a header whose value
+    /// has a bare CR or LF, or is only spaces and tabs, so the request would go out without it (an
+    /// `Authorization` lost, and the call still succeeds); a NUL ends the C string the value is passed
+    /// as. Checked on bytes: `"\r\n"` is one `Character`. An empty value is sent as one.
     private static func isValidValue(_ value: String) -> Bool {
-        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+        let bytes = value.utf8
+        if let first = bytes.first, first == 0x20 || first == 0x09,
+            bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 })
+        {
+            return false
+        }
+        return !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
     }
 
     /// RFC 9110's `tchar`, indexed by byte: any non-ASCII byte is `false`.

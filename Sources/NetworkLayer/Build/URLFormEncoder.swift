@@ -99,9 +99,10 @@ public struct URLFormEncoder: Sendable {
             throw .encodingFailed(error)
         }
         guard case .object(let fields) = tree else {
+            // The type, not the value: an error's description must not show what was being sent.
             throw .encodingFailed(
                 EncodingError.invalidValue(
-                    value,
+                    String(describing: T.self),
                     EncodingError.Context(
                         codingPath: [],
                         debugDescription: "Only a value with named properties can be form-encoded.")))
@@ -129,8 +130,8 @@ public struct URLFormEncoder: Sendable {
             break
         case .string(let text):
             items.append(URLQueryItem(name: name, value: text))
-        case .integer(let integer):
-            items.append(URLQueryItem(name: name, value: String(integer)))
+        case .decimal(let decimal):
+            items.append(URLQueryItem(name: name, value: "\(decimal)"))
         case .number(let number):
             items.append(URLQueryItem(name: name, value: Self.text(of: number)))
         case .bool(let bool):

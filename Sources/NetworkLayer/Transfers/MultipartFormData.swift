@@ -34,8 +34,12 @@ public struct MultipartFormData: Sendable, Equatable {
         self.boundary = boundary
     }
 
-    /// The request's `Content-Type`: `multipart/form-data; boundary=…`.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    /// The request's `Content-Type`: `multipart/form-data; boundary=…`, the boundary in quotes when it
+    /// has one of `(),/:=?`, which RFC 2045 doesn't allow bare in a header parameter.
+    public var contentType: String {
+        let bare = boundary.utf8.allSatisfy { !"()<>@,;:\\\"/[]?=".utf8.contains($0) }
+        return "multipart/form-data; boundary=" + (bare ? boundary : "\"\(boundary)\"")
+    }
 
     /// Appends a text field.
     ///

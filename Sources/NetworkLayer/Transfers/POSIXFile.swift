@@ -26,6 +26,12 @@ final class POSIXFile {
         open(url, flags: O_RDONLY)
     }
 
+    /// Opens `url` to look at it, without waiting: opening a named pipe for reading would wait until
+    /// something writes to it.
+    static func openForInspection(_ url: URL) -> Result<POSIXFile, POSIXFailure> {
+        open(url, flags: O_RDONLY | O_NONBLOCK)
+    }
+
     /// Opens (creating it if needed) `url` for writing, keeps its first `length` bytes and positions at
     /// their end.
     static func openForWriting(_ url: URL, keeping length: Int64) -> Result<POSIXFile, POSIXFailure> {
@@ -81,6 +87,26 @@ final class POSIXFile {
             }
         }
         return done ? .success(()) : .failure(POSIXFailure())
+    }
+
+    /// What kind of file an upload's file is, and its size, measured through the open descriptor: the
+    /// file a symbolic link leads to, the one that will be read.
+    enum Kind {
+        case regular(size: Int64)
+        case folder
+        /// A pipe, a device, a socket: no length to send, and reading may wait for ever.
+        case other
+    }
+
+    /// The kind and size of the open file.
+    func kind() -> Result<Kind, POSIXFailure> {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failure(POSIXFailure()) }
+        switch status.st_mode & mode_t(S_IFMT) {
+        case mode_t(S_IFREG): return .success(.regular(size: Int64(status.st_size)))
+        case mode_t(S_IFDIR): return .success(.folder)
+        default: return .success(.other)
+        }
     }
 
     /// Closes the file; closing twice does nothing.

@@ -21,7 +21,7 @@ struct UploadBody: Sendable {
             return UploadBody(segments: [.bytes(data)], length: Int64(data.count))
         case .file(let url, _):
             let length = try checkedLength(of: url)
-            return UploadBody(segments: [.file(url, length: length)], length: length)
+            return UploadBody(segments: [.file(url, length: length)].filter(\.isNotEmpty), length: length)
         case .multipart(let form):
             return try multipart(form)
         }
@@ -64,20 +64,24 @@ struct UploadBody: Sendable {
         return UploadBody(segments: segments.filter(\.isNotEmpty), length: length)
     }
 
-    /// The size of the file at `url`, after checking that it is a regular file this process can read.
+    /// The size of the file at `url`, after checking that it is a regular file this process can read:
+    /// measured through the open file, so a symbolic link counts as the file it leads to.
     private static func checkedLength(of url: URL) throws(NetworkError) -> Int64 {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        } catch {
+        let file: POSIXFile
+        switch POSIXFile.openForInspection(url) {
+        case .success(let opened): file = opened
+        case .failure(let failure) where failure.code == ENOENT || failure.code == ENOTDIR:
             throw FileError.uploadMissing(url)
-        }
-        if attributes[.type] as? FileAttributeType == .typeDirectory { throw FileError.uploadIsFolder(url) }
-        switch POSIXFile.openForReading(url) {
         case .failure(let failure): throw FileError.uploadUnreadable(url, reason: failure.reason)
-        case .success(let file): file.close()
         }
-        return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        defer { file.close() }
+        switch file.kind() {
+        case .success(.regular(let size)): return size
+        case .success(.folder): throw FileError.uploadIsFolder(url)
+        case .success(.other):
+            throw FileError.uploadUnreadable(url, reason: "not a regular file (a pipe, a device or a socket)")
+        case .failure(let failure): throw FileError.uploadUnreadable(url, reason: failure.reason)
+        }
     }
 }
 
