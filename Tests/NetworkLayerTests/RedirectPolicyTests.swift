@@ -136,7 +136,10 @@ final class RedirectPolicyTests: XCTestCase {
                 let followed = RedirectPolicy.default.request(
                     following: try response(status, from: url), to: proposed,
                     from: try request(url, method, body: body))
-                XCTAssertEqual(followed != nil, becomesGet, "\(method) \(status)")
+                // Apple's URLSession sends the body again, so every such redirect is followed there.
+                XCTAssertEqual(
+                    followed != nil, becomesGet || !PlatformSession.losesRedirectedBodies,
+                    "\(method) \(status)")
             }
         }
         for status in [301, 302, 307, 308] {

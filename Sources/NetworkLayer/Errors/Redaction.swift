@@ -84,6 +84,11 @@ enum Redaction {
     }
 
     private static func appendRedactingURL(_ url: Scalars, to output: inout String.UnicodeScalarView) {
+        if let (start, at) = userInfoPastTheAuthority(url) {
+            output.append(contentsOf: url[..<start])
+            output.append(contentsOf: marker.unicodeScalars)
+            return appendRedactingURL(url[at...], to: &output)
+        }
         let hash = url.firstIndex(of: "#")
         let beforeFragment = url[..<(hash ?? url.endIndex)]
         let question = beforeFragment.firstIndex(of: "?")
@@ -132,6 +137,29 @@ enum Redaction {
         output.append(contentsOf: head[..<authorityStart])
         output.append(contentsOf: marker.unicodeScalars)
         output.append(contentsOf: head[at...])
+    }
+
+    /// Where the user-info of a URL built around a password with `/`, `?` or `#` in it
+    /// (`https://alice:pa#ss@host/`) starts, and its `@`: a parser ends the authority at that character,
+    /// so the rule above would find no `@` and show the password. Such user-info is a name without
+    /// delimiters, a `:`, and anything up to the last `@`.
+    private static func userInfoPastTheAuthority(_ url: Scalars) -> (start: Int, at: Int)? {
+        let start: Int
+        if let separator = url.indices.first(where: { startsWithSchemeSeparator(url[$0...]) }) {
+            start = separator + 3
+        } else if url.starts(with: ["/", "/"]) {
+            start = url.startIndex + 2
+        } else {
+            return nil
+        }
+        let isDelimiter = { (scalar: Unicode.Scalar) in
+            scalar == "/" || scalar == "\\" || scalar == "?" || scalar == "#"
+        }
+        let rest = url[start...]
+        guard let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":"),
+            !rest[..<colon].contains(where: isDelimiter), rest[colon..<at].contains(where: isDelimiter)
+        else { return nil }
+        return (start, at)
     }
 
     private static func startsWithSchemeSeparator(_ scalars: Scalars) -> Bool {

@@ -180,7 +180,9 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     public func retry(_ attempt: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void) {
         guard attempt.error.statusCode == 401,
             !attempt.earlierErrors.contains(where: { $0.statusCode == 401 }),
-            isOwnOrigin(attempt.request.url)
+            // The origin that answered: another one's 401 (a redirect target's, which never saw the
+            // token) says nothing about the token.
+            isOwnOrigin(attempt.responseURL ?? attempt.request.url)
         else { return completion(.doNotRetry) }
         let sent = Self.token(of: attempt.request)
         let afterRefresh: Waiter = { result in

@@ -32,6 +32,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     /// the count of attempts afresh, so that a stream reconnecting hours later gets its own attempts
     /// (a second token refresh among them) instead of inheriting its first connection's failures.
     private let progress: (@Sendable () -> Int)?
+    private let answeredBy: @Sendable () -> URL?
 
     private let request: URLRequest
     private let method: HTTPMethod
@@ -59,6 +60,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     ///     synchronously).
     ///   - attemptLimit: The most attempts since the last progress.
     ///   - progress: A stream's element count (see ``progress``); `nil` for a request.
+    ///   - answeredBy: The URL that answered the latest attempt (after redirects), which `send` records
+    ///     before it reports; `nil` when none did.
     ///   - send: Sends one attempt and reports its outcome once.
     ///   - finish: Receives the outcome of the request, exactly once: `.cancelled` when the loop finds the
     ///     request cancelled between steps.
@@ -66,9 +69,10 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         request: URLRequest, method: HTTPMethod, interceptors: [any RequestInterceptor], policy: RetryPolicy,
         isCancelled: @escaping @Sendable () -> Bool, usesPolicyQueue: Bool,
         waitsBetweenAttempts: Bool = true, attemptLimit: Int = RequestAttempts.attemptLimit,
-        progress: (@Sendable () -> Int)? = nil, send: @escaping Send,
-        finish: @escaping (Result<Success, NetworkError>) -> Void
+        progress: (@Sendable () -> Int)? = nil, answeredBy: @escaping @Sendable () -> URL? = { nil },
+        send: @escaping Send, finish: @escaping (Result<Success, NetworkError>) -> Void
     ) {
+        self.answeredBy = answeredBy
         self.request = request
         self.method = method
         self.interceptors = interceptors
@@ -142,6 +146,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         // A request cancelled mid-attempt: no interceptor is asked (no refresh starts for it).
         guard !isCancelled() else { return finish(.failure(.cancelled)) }
         let progressNow = progress?()
+        let responseURL = answeredBy()
         let failed: FailedAttempt = failures.withLock { failures in
             if let progressNow, progressNow != failures.progressAtLastFailure {
                 failures.progressAtLastFailure = progressNow
@@ -149,8 +154,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
             }
             defer { failures.errors.append(error) }
             return FailedAttempt(
-                request: sent, error: error, number: failures.errors.count + 1, earlierErrors: failures.errors
-            )
+                request: sent, error: error, number: failures.errors.count + 1,
+                earlierErrors: failures.errors,
+                responseURL: responseURL)
         }
         guard failed.number < attemptLimit else { return finish(.failure(error)) }
         let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout) { [self] in

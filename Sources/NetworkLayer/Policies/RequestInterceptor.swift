@@ -76,8 +76,12 @@ public struct FailedAttempt: Sendable {
     /// The errors of the attempts before it, oldest first: an authenticator sees that a replay failed
     /// again, and doesn't try forever.
     public let earlierErrors: [NetworkError]
+    /// The URL that answered, after any redirects: another origin's than ``request``'s when a redirect
+    /// was followed there. `nil` when no reply arrived (a lost connection, a timeout).
+    public let responseURL: URL?
 
-    /// An attempt; test doubles and interceptor tests make them.
+    /// An attempt; test doubles and interceptor tests make them. The URL that answered is taken to be
+    /// the request's.
     ///
     /// - Parameters:
     ///   - request: The request as it was sent.
@@ -85,10 +89,28 @@ public struct FailedAttempt: Sendable {
     ///   - number: Which attempt it was: 1 for the first.
     ///   - earlierErrors: The errors of the attempts before it, oldest first.
     public init(request: URLRequest, error: NetworkError, number: Int, earlierErrors: [NetworkError] = []) {
+        self.init(
+            request: request, error: error, number: number, earlierErrors: earlierErrors,
+            responseURL: request.url)
+    }
+
+    /// An attempt a reply from `responseURL` ended: after a redirect, another URL than the request's.
+    ///
+    /// - Parameters:
+    ///   - request: The request as it was sent.
+    ///   - error: Why it failed.
+    ///   - number: Which attempt it was: 1 for the first.
+    ///   - earlierErrors: The errors of the attempts before it, oldest first.
+    ///   - responseURL: The URL that answered, after any redirects; `nil` when no reply arrived.
+    public init(
+        request: URLRequest, error: NetworkError, number: Int, earlierErrors: [NetworkError] = [],
+        responseURL: URL?
+    ) {
         self.request = request
         self.error = error
         self.number = number
         self.earlierErrors = earlierErrors
+        self.responseURL = responseURL
     }
 }
 

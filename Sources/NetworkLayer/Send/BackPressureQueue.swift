@@ -140,8 +140,9 @@ import Foundation
     }
 #else
     /// On Apple platforms URLSession needs no back-pressure from its delegate queue: a plain serial queue,
-    /// with the same interface. (`OperationQueue` is already `Sendable` there.)
-    final class BackPressureQueue: OperationQueue {
+    /// with the same interface. The SDK imports `OperationQueue` as unchecked `Sendable`, which a subclass
+    /// must restate.
+    final class BackPressureQueue: OperationQueue, @unchecked Sendable {
         override init() {
             super.init()
             maxConcurrentOperationCount = 1

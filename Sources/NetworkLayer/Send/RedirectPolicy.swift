@@ -102,10 +102,20 @@ public struct RedirectPolicy: Sendable, Equatable {
         return proposed
     }
 
+    /// `proposed` for another origin: without the caller's headers, and without user-info in its URL.
+    /// A scheme-relative `Location` (`//other/x`) keeps the first URL's `alice:secret@`, which libcurl
+    /// would send on as `Authorization: Basic`.
     private func withoutCallerHeaders(_ proposed: URLRequest) -> URLRequest {
         var request = proposed
         for name in (proposed.allHTTPHeaderFields ?? [:]).keys where !keepsAcrossOrigins(name) {
             request.setValue(nil, forHTTPHeaderField: name)
+        }
+        if let url = proposed.url, url.user != nil || url.password != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        {
+            components.percentEncodedUser = nil
+            components.percentEncodedPassword = nil
+            request.url = components.url ?? url
         }
         return request
     }
