@@ -155,18 +155,42 @@ enum CacheRules {
         "keep-alive",
     ]
 
+    /// A reply's fields as an entry keeps them: without `Set-Cookie`. The session stored the cookie when
+    /// the reply arrived; kept, it would be written to disk in clear and set again by every hit.
+    static func storedHeaders(_ headers: [String: String]) -> [String: String] {
+        headers.filter { name, _ in
+            name.caseInsensitiveCompare("Set-Cookie") != .orderedSame
+                && name.caseInsensitiveCompare("Set-Cookie2") != .orderedSame
+        }
+    }
+
     /// The stored reply updated by a `304 Not Modified` (RFC 9111 §4.3.4): the 304's fields replace the
-    /// stored ones of the same name, except those that describe the body, and its times become the entry's.
+    /// stored ones of the same name, except those that describe the body (and `Set-Cookie`, never
+    /// kept), and its times become the entry's. Its age starts over: a 304 without `Date` or `Age` dates
+    /// the entry at `responseTime` rather than leaving the old reply's. A new `Vary` is matched against
+    /// `request`, the request the 304 answered.
     static func merging(
-        notModified headers: [String: String], into entry: CachedResponse, requestTime: Date,
-        responseTime: Date
+        notModified headers: [String: String], into entry: CachedResponse, request: HeaderFields,
+        requestTime: Date, responseTime: Date
     ) -> CachedResponse {
         var updated = entry
-        for (name, value) in headers where !bodyFields.contains(name.lowercased()) {
+        var replacing = storedHeaders(headers)
+        let fields = HeaderFields(replacing)
+        if fields["Date"] == nil { replacing["Date"] = HTTPDate.string(from: responseTime) }
+        if fields["Age"] == nil {
+            for existing in updated.headers.keys where existing.caseInsensitiveCompare("Age") == .orderedSame
+            {
+                updated.headers[existing] = nil
+            }
+        }
+        for (name, value) in replacing where !bodyFields.contains(name.lowercased()) {
             for existing in updated.headers.keys where existing.caseInsensitiveCompare(name) == .orderedSame {
                 updated.headers[existing] = nil
             }
             updated.headers[name] = value
+        }
+        if fields["Vary"] != nil {
+            updated.varying = varying(request: request, response: HeaderFields(updated.headers))
         }
         updated.requestTime = requestTime
         updated.responseTime = responseTime

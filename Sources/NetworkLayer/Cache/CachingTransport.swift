@@ -43,15 +43,24 @@ struct CachingTransport: Sendable {
         else {
             let cache = cache
             return transport.send(request, route: route, redirectPolicy: redirectPolicy) { result in
-                if let response = result.response as? HTTPURLResponse, let url = request.url {
-                    for stale in CacheRules.invalidatedURLs(
-                        method: method, statusCode: response.statusCode, requestURL: url,
-                        response: HeaderFields(ResponseHeaders(response).fields))
-                    {
-                        cache.removeResponses(for: stale)
+                let stale: [URL] =
+                    if let response = result.response as? HTTPURLResponse, let url = request.url {
+                        CacheRules.invalidatedURLs(
+                            method: method, statusCode: response.statusCode, requestURL: url,
+                            response: HeaderFields(ResponseHeaders(response).fields))
+                    } else {
+                        []
                     }
+                guard !stale.isEmpty, cache.disk != nil else {
+                    for url in stale { cache.removeResponses(for: url) }
+                    return completion(result, .network)
                 }
-                completion(result, .network)
+                // Removing files waits for the disk: not on the session's delegate queue. The reply is
+                // handed on once they are gone, so a request its handler makes finds none of them.
+                DispatchQueue.global(qos: .userInitiated).async {
+                    for url in stale { cache.removeResponses(for: url) }
+                    completion(result, .network)
+                }
             }
         }
         let callerConditional = CacheRules.isConditional(headers)
@@ -88,41 +97,65 @@ struct CachingTransport: Sendable {
         // validator) shares its send: identical requests for anything else stay independent, each
         // reaching the server, as they would without a cache.
         guard let stored, CacheRules.declaresCaching(stored.fields) else {
-            let cache = cache
-            let policy = policy
-            let requestTime = Date()
-            return transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
-                let (reply, status) = Self.handle(
-                    result, for: url, request: headers, stored: stored, validated: validated != nil,
-                    policy: policy, cache: cache, requestTime: requestTime)
-                completion(reply, status)
-            }
+            return send(
+                sent, asking: request, url: url, headers: headers, stored: stored,
+                validated: validated != nil, route: route, redirectPolicy: redirectPolicy
+            ) { completion($0.0, $0.1) }
         }
         let key = Self.flightKey(
             sent, credential: Fingerprint.credential(of: headers), limit: limit,
             redirectPolicy: redirectPolicy,
             policy: policy)
-        let cache = cache
-        let policy = self.policy
-        let transport = transport
         let start = { (finish: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void) in
-            let requestTime = Date()
-            return transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
-                finish(
-                    Self.handle(
-                        result, for: url, request: headers, stored: stored, validated: validated != nil,
-                        policy: policy, cache: cache, requestTime: requestTime))
-            }
+            send(
+                sent, asking: request, url: url, headers: headers, stored: stored,
+                validated: validated != nil,
+                route: route, redirectPolicy: redirectPolicy, completion: finish)
         }
         return cache.flights.join(key, completion: { completion($0.0, $0.1) }, start: start)
     }
 
-    /// What the network's answer becomes, and what it does to the cache.
+    /// Sends `sent` (`request` with the cache's validators) and hands on what its answer becomes. A 304
+    /// about another version than the one stored (another `ETag`) can't revalidate it (RFC 9111 §4.3.4):
+    /// the entry goes, and `request` is sent again without validators.
+    private func send(
+        _ sent: URLRequest, asking request: URLRequest, url: URL, headers: HeaderFields,
+        stored: CachedResponse?,
+        validated: Bool, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        completion: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void
+    ) -> @Sendable () -> Void {
+        let (cache, policy, transport) = (cache, policy, transport)
+        let requestTime = Date()
+        let again = DeferredCancel()
+        let first = transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
+            if let outcome = Self.handle(
+                result, for: url, request: headers, stored: stored, validated: validated, policy: policy,
+                cache: cache, requestTime: requestTime)
+            {
+                return completion(outcome)
+            }
+            let requestTime = Date()
+            again.attach(
+                transport.send(request, route: route, redirectPolicy: redirectPolicy) { result in
+                    completion(
+                        Self.handle(
+                            result, for: url, request: headers, stored: nil, validated: false, policy: policy,
+                            cache: cache, requestTime: requestTime) ?? (result, .network))
+                })
+        }
+        return {
+            first()
+            again.cancel()
+        }
+    }
+
+    /// What the network's answer becomes, and what it does to the cache; `nil` for a 304 about another
+    /// version than `stored`, which is removed.
     private static func handle(
         _ result: TransferResult, for url: URL, request: HeaderFields, stored: CachedResponse?,
         validated: Bool,
         policy: CachePolicy, cache: ResponseCache, requestTime: Date
-    ) -> (TransferResult, CacheStatus) {
+    ) -> (TransferResult, CacheStatus)? {
         let now = Date()
         let response = result.response as? HTTPURLResponse
         let failure: NetworkError? =
@@ -146,18 +179,29 @@ struct CachingTransport: Sendable {
         }
         guard let response else { return (result, .network) }
         if response.statusCode == 304, validated, let stored {
-            var fields: [String: String] = [:]
-            for case (let name as String, let value) in response.allHeaderFields { fields[name] = "\(value)" }
+            let fields = ResponseHeaders(response).fields
+            guard CacheRules.notModified(HeaderFields(fields), matches: stored) else {
+                cache.removeInBackground(stored.key)
+                return nil
+            }
             let merged = CacheRules.merging(
-                notModified: fields, into: stored, requestTime: requestTime, responseTime: now)
-            cache.storeInBackground(merged)
+                notModified: fields, into: stored, request: request, requestTime: requestTime,
+                responseTime: now)
+            // The 304 may say the reply must no longer be kept (`no-store`, `Vary: *`).
+            if CacheRules.canStore(
+                method: "GET", statusCode: merged.statusCode, request: request, response: merged.fields)
+            {
+                cache.storeInBackground(merged)
+            } else {
+                cache.removeInBackground(merged.key)
+            }
             return (reply(from: merged, now: now), .revalidated)
         }
         if response.statusCode != 304 {
             // URLSession followed a redirect: this is another URL's reply, and the redirect's own
             // freshness is unknown (a temporary one must not be stored), so the request's URL keeps none.
             guard CacheKey.normalized(response.url ?? url) == CacheKey.normalized(url) else {
-                cache.removeResponse(for: url, request: request)
+                cache.removeResponseInBackground(for: url, request: request)
                 return (result, .network)
             }
             cache.store(

@@ -44,7 +44,14 @@ final class DiskStore: Sendable {
         }
         let temporary = directory.appendingPathComponent(UUID().uuidString + Self.temporarySuffix)
         do {
-            try data.write(to: temporary)
+            do {
+                try data.write(to: temporary)
+            } catch {
+                // The directory may have been removed (caches cleared by the user or the system): made
+                // again, once, or the cache would stay off for the rest of the process.
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try data.write(to: temporary)
+            }
             // rename(2) replaces the old entry in one step: readers see the old file or the new one.
             guard rename(temporary.path, fileURL(entry.key).path) == 0 else {
                 throw CocoaError(.fileWriteUnknown)

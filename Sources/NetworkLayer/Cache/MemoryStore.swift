@@ -14,6 +14,9 @@ final class MemoryStore: Sendable {
         var oldestUse: UInt64 = 1
         var clock: UInt64 = 0
         var usage = 0
+        /// Counts removals the caller asked for: an entry read from disk before one is not brought back
+        /// into memory after it (see ``store(_:ifGeneration:)``).
+        var generation: UInt64 = 0
 
         mutating func remove(_ key: CacheKey) {
             guard let old = entries.removeValue(forKey: key) else { return }
@@ -26,6 +29,17 @@ final class MemoryStore: Sendable {
             clock += 1
             entries[key] = (entry, clock)
             byUse[clock] = key
+        }
+
+        mutating func insert(_ entry: CachedResponse, capacity: Int) {
+            let key = entry.key
+            remove(key)
+            guard entry.cost <= capacity else { return }
+            stamp(key, entry)
+            usage += entry.cost
+            while usage > capacity, let oldest = leastRecentlyUsed() {
+                remove(oldest)
+            }
         }
 
         /// The least recently used key, if any.
@@ -56,31 +70,42 @@ final class MemoryStore: Sendable {
     }
 
     func store(_ entry: CachedResponse) {
-        let cost = entry.cost
-        let key = entry.key
+        let capacity = capacity
+        state.withLock { $0.insert(entry, capacity: capacity) }
+    }
+
+    /// The removals so far; read before a disk lookup whose entry is then stored with
+    /// ``store(_:ifGeneration:)``.
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Stores an entry read from disk, unless a removal came since `generation` was read: that removal
+    /// may have deleted the file after it was read.
+    func store(_ entry: CachedResponse, ifGeneration generation: UInt64) {
         let capacity = capacity
         state.withLock { state in
-            state.remove(key)
-            guard cost <= capacity else { return }
-            state.stamp(key, entry)
-            state.usage += cost
-            while state.usage > capacity, let oldest = state.leastRecentlyUsed() {
-                state.remove(oldest)
-            }
+            if state.generation == generation { state.insert(entry, capacity: capacity) }
         }
     }
 
     func remove(_ key: CacheKey) {
-        state.withLock { $0.remove(key) }
+        state.withLock { state in
+            state.generation &+= 1
+            state.remove(key)
+        }
     }
 
     func removeAll(url: String) {
         state.withLock { state in
+            state.generation &+= 1
             for key in state.entries.keys where key.url == url { state.remove(key) }
         }
     }
 
     func removeAll() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            let generation = state.generation &+ 1
+            state = State()
+            state.generation = generation
+        }
     }
 }

@@ -39,15 +39,22 @@ public final class ResponseCache: Sendable {
     /// Removes every stored reply, from memory and from disk.
     public func removeAll() {
         memory.removeAll()
-        if let disk { diskQueue.sync { disk.removeAll() } }
+        guard let disk else { return }
+        diskQueue.sync { disk.removeAll() }
+        // A lookup that read a file before it was deleted may have brought it back meanwhile.
+        memory.removeAll()
     }
 
     /// Removes the stored replies for a URL, for every credential they were stored for.
     ///
     /// - Parameter url: The request URL the replies were stored for (its fragment is ignored).
     public func removeResponses(for url: URL) {
-        memory.removeAll(url: CacheKey.normalized(url))
-        if let disk { diskQueue.sync { disk.removeAll(prefix: CacheKey.filePrefix(for: url)) } }
+        let normalized = CacheKey.normalized(url)
+        memory.removeAll(url: normalized)
+        guard let disk else { return }
+        diskQueue.sync { disk.removeAll(prefix: CacheKey.filePrefix(for: url)) }
+        // A lookup that read a file before it was deleted may have brought it back meanwhile.
+        memory.removeAll(url: normalized)
     }
 
     /// Bytes of replies held in memory.
@@ -61,9 +68,13 @@ public final class ResponseCache: Sendable {
     func entry(for url: URL, request: HeaderFields) -> CachedResponse? {
         let key = CacheKey(url: url, credential: Fingerprint.credential(of: request))
         var found = memory.entry(for: key)
-        if found == nil, let disk, let stored = disk.entry(for: key) {
-            memory.store(stored)
-            found = stored
+        if found == nil, let disk {
+            // Read before the disk: a removal after it may delete the file this lookup reads.
+            let generation = memory.generation
+            if let stored = disk.entry(for: key) {
+                memory.store(stored, ifGeneration: generation)
+                found = stored
+            }
         }
         guard let found, CacheRules.varyMatches(found, request: request) else { return nil }
         return found
@@ -78,12 +89,11 @@ public final class ResponseCache: Sendable {
         let credential = Fingerprint.credential(of: request)
         guard CacheRules.canStore(method: "GET", statusCode: statusCode, request: request, response: response)
         else {
-            remove(CacheKey(url: url, credential: credential))
+            let key = CacheKey(url: url, credential: credential)
+            if inBackground { removeInBackground(key) } else { remove(key) }
             return
         }
-        // A cookie the reply set was stored by the session when it arrived; kept here, it would be
-        // written to disk in clear and set again by every hit.
-        let kept = headers.filter { !Self.setsCookie($0.key) }
+        let kept = CacheRules.storedHeaders(headers)
         let entry = CachedResponse(
             url: url, statusCode: statusCode, headers: kept, body: body, requestTime: requestTime,
             responseTime: responseTime, varying: CacheRules.varying(request: request, response: response),
@@ -91,9 +101,22 @@ public final class ResponseCache: Sendable {
         if inBackground { storeInBackground(entry) } else { store(entry) }
     }
 
-    /// Removes the reply stored for `url` and this request's credential, if any.
-    func removeResponse(for url: URL, request: HeaderFields) {
-        remove(CacheKey(url: url, credential: Fingerprint.credential(of: request)))
+    /// Removes the reply stored for `url` and this request's credential, if any, as
+    /// ``removeInBackground(_:)`` does.
+    func removeResponseInBackground(for url: URL, request: HeaderFields) {
+        removeInBackground(CacheKey(url: url, credential: Fingerprint.credential(of: request)))
+    }
+
+    /// Removes an entry from memory now and from disk in the background, as ``storeInBackground(_:)``
+    /// stores: the caller is the session's delegate queue. Memory is cleared again once the file is gone,
+    /// in case a lookup read it meanwhile.
+    func removeInBackground(_ key: CacheKey) {
+        memory.remove(key)
+        guard let disk else { return }
+        diskQueue.async { [memory] in
+            disk.remove(key)
+            memory.remove(key)
+        }
     }
 
     func store(_ entry: CachedResponse) {
@@ -108,13 +131,10 @@ public final class ResponseCache: Sendable {
         if let disk { diskQueue.async { disk.store(entry) } }
     }
 
-    private static func setsCookie(_ name: String) -> Bool {
-        name.caseInsensitiveCompare("Set-Cookie") == .orderedSame
-            || name.caseInsensitiveCompare("Set-Cookie2") == .orderedSame
-    }
-
     func remove(_ key: CacheKey) {
         memory.remove(key)
-        if let disk { diskQueue.sync { disk.remove(key) } }
+        guard let disk else { return }
+        diskQueue.sync { disk.remove(key) }
+        memory.remove(key)
     }
 }

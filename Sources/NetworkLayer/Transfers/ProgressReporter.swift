@@ -58,7 +58,13 @@ final class ProgressReporter: Sendable {
             guard !$0.ended else { return nil }
             $0.ended = true
             guard let final = $0.final ?? $0.latest, final != $0.reported else { return nil }
-            if let reported = $0.reported, reported.completedBytes > final.completedBytes { return nil }
+            // Never backwards, but for a download that started over on a smaller version (another total):
+            // the last call then says what the file holds.
+            if let reported = $0.reported, reported.completedBytes > final.completedBytes,
+                reported.expectedBytes == final.expectedBytes
+            {
+                return nil
+            }
             $0.reported = final
             guard !$0.running else {
                 $0.pendingFinal = final

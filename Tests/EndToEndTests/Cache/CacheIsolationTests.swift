@@ -19,6 +19,20 @@ extension CacheEndToEndTests {
             timeout: 5, cache: cache)
     }
 
+    /// Makes `network` a layer with a disk cache and a session that keeps no cookies (so a request is
+    /// the twin of the one before it); returns the cache's directory.
+    private func useDiskCacheWithoutCookies() -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        cache = ResponseCache(memoryCapacity: 1_000_000, diskCapacity: 1_000_000, directory: directory)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .never
+        network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: configuration, callbackQueue: .global(),
+            timeout: 5, cache: cache)
+        return directory
+    }
+
     func testCookiesTheSessionAddsKeyTheEntry() throws {
         server.handler = { request in
             switch request.path {
@@ -66,15 +80,7 @@ extension CacheEndToEndTests {
     }
 
     func testASetCookieFieldIsNotStored() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        cache = ResponseCache(memoryCapacity: 1_000_000, diskCapacity: 1_000_000, directory: directory)
-        // A session that keeps no cookies, so the second request is the first one's twin.
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieAcceptPolicy = .never
-        network = NetworkLayer(
-            baseURL: server.baseURL, sessionConfiguration: configuration, callbackQueue: .global(),
-            timeout: 5, cache: cache)
+        let directory = useDiskCacheWithoutCookies()
         serve {
             MockResponse(headers: ["Set-Cookie": "session=SESSION-SECRET; HttpOnly"], text: "v1")
                 .cacheControl("max-age=600")
@@ -135,6 +141,60 @@ extension CacheEndToEndTests {
         let offline = try XCTUnwrap(results[.useCacheOnFailure]).get()
         XCTAssertEqual(String(decoding: offline.data, as: UTF8.self), "saved")
         XCTAssertTrue(offline.cacheStatus.isFromCache)
+    }
+
+    /// A 304 can carry a cookie, or say the reply must no longer be kept: neither is stored.
+    func testA304sCookieAndNoStoreAreHonoured() throws {
+        let directory = useDiskCacheWithoutCookies()
+        server.enqueue(MockResponse(text: "v1").cacheControl("max-age=0").etag("\"v1\""))
+        server.enqueue(
+            MockResponse(
+                status: 304,
+                headers: [
+                    "ETag": "\"v1\"", "Cache-Control": "max-age=600", "Set-Cookie": "session=SESSION-SECRET",
+                ]))
+        _ = try load().get()
+        XCTAssertEqual(status(load()), .revalidated)
+        let hit = try load().get()
+        XCTAssertEqual(hit.cacheStatus, .hit)
+        XCTAssertNil(hit.headers["Set-Cookie"], "a hit set the 304's cookie again")
+        // Disk writes run in order on the cache's disk queue, and a removal waits for them.
+        cache.removeResponses(for: try XCTUnwrap(URL(string: "https://unrelated.example/")))
+        for file in try FileManager.default.contentsOfDirectory(
+            at: directory, includingPropertiesForKeys: nil)
+        {
+            XCTAssertNil(try Data(contentsOf: file).range(of: Data("SESSION-SECRET".utf8)), "cookie on disk")
+        }
+
+        server.enqueue(MockResponse(text: "w1").cacheControl("max-age=0").etag("\"w1\""))
+        server.enqueue(MockResponse(status: 304, headers: ["ETag": "\"w1\"", "Cache-Control": "no-store"]))
+        _ = try load("other").get()
+        XCTAssertEqual(status(load("other")), .revalidated)
+        guard case .failure(let error) = load("other", policy: .returnCacheDataDontLoad), error.isNotCached
+        else {
+            return XCTFail("a no-store 304 left the entry in the cache")
+        }
+    }
+
+    /// A 304 about another version (another `ETag`) can't revalidate the stored one: the request is sent
+    /// again without validators, and the new version is what the caller gets and the cache keeps.
+    func testA304ForAnotherVersionIsAskedAgainWithoutValidators() throws {
+        let modified = MockResponse.httpDate(Date().addingTimeInterval(-100))
+        server.enqueue(
+            MockResponse(text: "v1").cacheControl("max-age=0").etag("\"v1\"").addingHeader(
+                "Last-Modified", modified))
+        server.enqueue(
+            MockResponse(status: 304, headers: ["ETag": "\"v2\"", "Cache-Control": "max-age=600"]))
+        server.enqueue(MockResponse(text: "v2").cacheControl("max-age=600").etag("\"v2\""))
+        XCTAssertEqual(body(load()), "v1")
+        let second = load()
+        XCTAssertEqual(body(second), "v2")
+        XCTAssertEqual(status(second), .network)
+        XCTAssertEqual(status(load()), .hit)
+        let requests = server.recordedRequests
+        guard requests.count == 3 else { return XCTFail("\(requests.count) requests, not 3") }
+        XCTAssertNotNil(requests[1].header("If-None-Match"))
+        XCTAssertNil(requests[2].header("If-None-Match"), "asked again with the validators that failed")
     }
 
     func testA501WithFreshnessIsStored() throws {

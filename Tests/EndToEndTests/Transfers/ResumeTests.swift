@@ -93,6 +93,26 @@ final class ResumeTests: XCTestCase {
         XCTAssertNil(server.takeRequest()?.header("Range"))
     }
 
+    /// A retry finds a smaller version: the last progress call still says what the file holds.
+    func testTheLastProgressCallReportsTheFileAfterARestartOnASmallerVersion() throws {
+        let server = try MockServer.started(in: self)
+        let network = NetworkLayer(
+            baseURL: server.baseURL, retryPolicy: RetryPolicy(maximumAttempts: 2, initialDelay: 0.01))
+        let destination = try makeFolder().appendingPathComponent("archive.zip")
+        server.enqueue(
+            MockResponse.file(data).throttled(bytes: 128 * 1024, every: 0.01).withFault(.disconnectMidBody))
+        let newVersion = TestData.bytes(Self.megabyte, seed: 7)
+        server.enqueue(MockResponse(headers: ["ETag": "\"v2\""], body: newVersion))
+        let log = TransferLog()
+
+        XCTAssertNotNil(try download(network, "archive", to: destination, log: log)?.get())
+
+        XCTAssertEqual(try Data(contentsOf: destination), newVersion)
+        let total = Int64(newVersion.count)
+        XCTAssertEqual(
+            log.reports.last, TransferProgress(completedBytes: total, expectedBytes: total), "\(log.reports)")
+    }
+
     func testARestartDoesNotWaitForTheRefusedReplysBody() throws {
         let server = try MockServer.started(in: self)
         let network = NetworkLayer(baseURL: server.baseURL, timeout: 2)

@@ -270,7 +270,7 @@ final class CacheRulesTests: XCTestCase {
             requestTime: now.addingTimeInterval(-100), responseTime: now.addingTimeInterval(-99))
         let merged = CacheRules.merging(
             notModified: ["cache-control": "max-age=60", "Content-Length": "0", "X-New": "1"], into: stored,
-            requestTime: now.addingTimeInterval(-1), responseTime: now)
+            request: [:], requestTime: now.addingTimeInterval(-1), responseTime: now)
         XCTAssertEqual(merged.fields["Cache-Control"], "max-age=60")
         XCTAssertEqual(merged.headers.keys.filter { $0.lowercased() == "cache-control" }.count, 1)
         XCTAssertEqual(merged.fields["Content-Length"], "4")
@@ -280,6 +280,26 @@ final class CacheRulesTests: XCTestCase {
         XCTAssertEqual(merged.statusCode, 200)
         XCTAssertEqual(merged.responseTime, now)
         XCTAssertTrue(CacheRules.isFresh(merged, request: [:], now: now.addingTimeInterval(30)))
+    }
+
+    /// A 304 starts the entry's age over: without its own `Date` or `Age`, the old reply's would make a
+    /// just-revalidated entry stale at once. A new `Vary` is matched against the request it answered.
+    func testA304StartsTheAgeOverAndMatchesANewVary() {
+        let hourAgo = now.addingTimeInterval(-3600)
+        let stored = entry(
+            [
+                "Cache-Control": "max-age=60", "ETag": "\"v1\"", "Date": HTTPDate.string(from: hourAgo),
+                "Age": "30",
+            ],
+            requestTime: hourAgo, responseTime: hourAgo)
+        let merged = CacheRules.merging(
+            notModified: ["ETag": "\"v1\"", "Vary": "Accept-Language", "Set-Cookie": "s=1"], into: stored,
+            request: ["Accept-Language": "en"], requestTime: now, responseTime: now)
+        XCTAssertTrue(CacheRules.isFresh(merged, request: [:], now: now.addingTimeInterval(1)))
+        XCTAssertNil(merged.fields["Age"])
+        XCTAssertNil(merged.fields["Set-Cookie"], "a 304's cookie is not kept")
+        XCTAssertTrue(CacheRules.varyMatches(merged, request: ["Accept-Language": "en"]))
+        XCTAssertFalse(CacheRules.varyMatches(merged, request: ["Accept-Language": "fr"]))
     }
 
     func testA304ForAnotherETagDoesNotMatch() {
