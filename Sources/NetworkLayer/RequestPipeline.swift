@@ -127,7 +127,7 @@ extension NetworkLayer {
         let checker = builder
         let adapts = !interceptors.isEmpty
         // The URL that answered the latest attempt, for the interceptors that judge its failure.
-        let answeredBy = Locked<URL?>(nil)
+        let answeredBy: Locked<URL?>? = interceptors.isEmpty ? nil : Locked(nil)
         let send: RequestAttempts<Reply>.Send = { proposed, done in
             let attempt: URLRequest
             switch adapts ? checker.checked(proposed, built: urlRequest) : .success(proposed) {
@@ -146,7 +146,7 @@ extension NetworkLayer {
             }
             let completion: CachingTransport.Completion = { result, cacheStatus in
                 task.transportFinished()
-                answeredBy.withLock { $0 = result.response?.url }
+                answeredBy?.withLock { $0 = result.response?.url }
                 meter.endAttempt(
                     respondedAt: result.respondedAt,
                     // A reply from the cache received no body over the network.
@@ -189,7 +189,8 @@ extension NetworkLayer {
             isCancelled: { task.isSettled }, usesPolicyQueue: !transport.answersInPlace,
             waitsBetweenAttempts: !transport.answersInPlace,
             attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
-            progress: streamProgress, answeredBy: { answeredBy.withLock { $0 } }, send: send, finish: deliver)
+            progress: streamProgress, answeredBy: { answeredBy?.withLock { $0 } }, send: send, finish: deliver
+        )
         if let monitors, let monitored {
             attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
                 // The number monitors saw it built and started with: a stream's reconnections count on,
