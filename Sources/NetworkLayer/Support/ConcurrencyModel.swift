@@ -3,12 +3,12 @@
 ///
 /// | place | what runs there | state it owns |
 /// |---|---|---|
-/// | the caller's queue | building the request; creating and resuming the task | none after `send` returns |
+/// | the caller's queue | building the request; looking it up in a memory cache (with the cookies the session will add, for the key); creating and resuming the task | none after `send` returns |
 /// | the session's delegate queue (``BackPressureQueue``, serial) | every session event; every stop (cancel, timeout, size limit); the deadline sweep; gathering a download's bytes; parsing a stream; on Linux, storing the cookies a reply sets (``ResponseCookies``) | every ``Transfer`` and its sink (a stream's parser included) |
 /// | the streams' delegate queue (a second session, for streams only) | the same, for streams: a stream held back for its consumer holds back only other streams | every stream's ``Transfer`` |
 /// | libcurl's thread | reading and inflating the reply; rewinding an upload's body | nothing of the layer's but the current body stream (``BodySource``, ``Locked``) |
 /// | the policy queue (concurrent) | interceptors' `adapt` and `retry`, retry waits | one ``RequestAttempts`` loop, one step at a time |
-/// | a global queue | decoding caller types (never the delegate queue, never the caller's); on Apple platforms, writing and removing a multipart upload's temporary file | the reply, handed over once; that file |
+/// | a global queue | decoding caller types (never the delegate queue, never the caller's); a disk cache's lookups, and the removals an unsafe method's reply makes there (before its handler runs); on Apple platforms, writing and removing a multipart upload's temporary file | the reply, handed over once; that file |
 /// | a download's disk queue (``DiskWriter``, serial) | opening, writing and closing its partial file, then keeping it or moving it into place; its completion | the open file |
 /// | the cache's serial queue (a disk cache) | writing and removing entries, in order | the disk store's files (the memory index and the in-flight table are ``Locked``) |
 /// | the monitors' queue (serial, one per layer) | every monitor event, in order | each request's monitor channel |
