@@ -26,6 +26,26 @@ final class RedactionTests: XCTestCase {
         }
     }
 
+    /// A password with `#`, `/` or `?` in it ends the authority early for a URL parser; a port followed
+    /// by an `@` later in the URL is not such a password.
+    func testUserInfoRunningPastTheAuthorityIsRedactedButAPortIsNot() {
+        let cases = [
+            "https://alice:Hunter#2secret@files.example.com/r": "https://<redacted>@files.example.com/r",
+            "https://alice:Hunter/2secret@files.example.com/r": "https://<redacted>@files.example.com/r",
+            "https://api.example.com:8443/x?email=a@b.com&token=SECRET":
+                "https://api.example.com:8443/x?email=<redacted>&token=<redacted>",
+            "https://api.example.com:8443/cb#state=a@b&access_token=SECRET":
+                "https://api.example.com:8443/cb#state=<redacted>&access_token=<redacted>",
+            "https://registry.example.com:8443/@scope/pkg": "https://registry.example.com:8443/@scope/pkg",
+        ]
+        for (url, expected) in cases {
+            XCTAssertEqual(Redaction.url(url), expected, url)
+        }
+        XCTAssertEqual(
+            Redaction.text("GET https://api.example.com:8443/users/@bob timed out."),
+            "GET https://api.example.com:8443/users/@bob timed out.")
+    }
+
     func testTextRedactsEachURLInIt() {
         let text = """
             no stub matches GET https://user:pw@api.example.com/me?token=abc. Stubs:

@@ -4,15 +4,23 @@ import Foundation
 /// `Encodable` through its own `encode(to:)`, with the encoder's date and key strategies applied.
 enum FormValue: Decodable {
     case string(String)
-    /// A number as its JSON text wrote it: exact for every integer and decimal fraction of up to 38
-    /// digits (`UInt64.max`, a `Decimal` amount), where `Int64` or `Double` would round it.
+    /// A whole number, exact at any size up to 38 digits (`UInt64.max`, where `Int64` fails and `Double`
+    /// rounds).
     case decimal(Decimal)
-    /// A number too large for ``decimal(_:)``.
+    /// Any other number. Fractions stay `Double`s: on Apple systems before Foundation's Swift rewrite,
+    /// `JSONDecoder` reads a `Decimal` through a `Double` and would write `0.1` as `0.1000000000000000512`.
     case number(Double)
     case bool(Bool)
     case null
     case array([FormValue])
     case object([String: FormValue])
+
+    private static func isWhole(_ value: Decimal) -> Bool {
+        var value = value
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &value, 0, .plain)
+        return rounded == value
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -21,7 +29,7 @@ enum FormValue: Decodable {
             self = .null
         } else if let bool = try? container.decode(Bool.self) {
             self = .bool(bool)
-        } else if let decimal = try? container.decode(Decimal.self), decimal.isFinite {
+        } else if let decimal = try? container.decode(Decimal.self), decimal.isFinite, Self.isWhole(decimal) {
             self = .decimal(decimal)
         } else if let number = try? container.decode(Double.self) {
             self = .number(number)

@@ -37,7 +37,10 @@ struct CachingTransport: Sendable {
         completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let method = (request.httpMethod ?? "GET").uppercased()
-        let headers = Self.headersAsSent(request, adding: transport.addedCookieHeader(for: request))
+        let sessionCookie = transport.addedCookieHeader(for: request)
+        let headers = Self.headersAsSent(request, adding: sessionCookie)
+        // Without the session's cookies: what a reply not marked `private` is stored for.
+        let ownFields = sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:])
         guard let url = request.url, case .data(let limit) = route, method == "GET", request.httpBody == nil,
             request.httpBodyStream == nil, headers["Range"] == nil
         else {
@@ -64,7 +67,7 @@ struct CachingTransport: Sendable {
             }
         }
         let callerConditional = CacheRules.isConditional(headers)
-        let stored = cache.entry(for: url, request: headers)
+        let stored = cache.entry(for: url, request: headers, ownFields: ownFields)
         let now = Date()
         if let stored {
             switch policy {
@@ -98,7 +101,7 @@ struct CachingTransport: Sendable {
         // reaching the server, as they would without a cache.
         guard let stored, CacheRules.declaresCaching(stored.fields) else {
             return send(
-                sent, asking: request, url: url, headers: headers, stored: stored,
+                sent, asking: request, url: url, headers: headers, ownFields: ownFields, stored: stored,
                 validated: validated != nil, route: route, redirectPolicy: redirectPolicy
             ) { completion($0.0, $0.1) }
         }
@@ -108,9 +111,8 @@ struct CachingTransport: Sendable {
             policy: policy)
         let start = { (finish: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void) in
             send(
-                sent, asking: request, url: url, headers: headers, stored: stored,
-                validated: validated != nil,
-                route: route, redirectPolicy: redirectPolicy, completion: finish)
+                sent, asking: request, url: url, headers: headers, ownFields: ownFields, stored: stored,
+                validated: validated != nil, route: route, redirectPolicy: redirectPolicy, completion: finish)
         }
         return cache.flights.join(key, completion: { completion($0.0, $0.1) }, start: start)
     }
@@ -120,6 +122,7 @@ struct CachingTransport: Sendable {
     /// the entry goes, and `request` is sent again without validators.
     private func send(
         _ sent: URLRequest, asking request: URLRequest, url: URL, headers: HeaderFields,
+        ownFields: HeaderFields?,
         stored: CachedResponse?,
         validated: Bool, route: TransportRoute, redirectPolicy: RedirectPolicy,
         completion: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void
@@ -129,8 +132,9 @@ struct CachingTransport: Sendable {
         let again = DeferredCancel()
         let first = transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
             if let outcome = Self.handle(
-                result, for: url, request: headers, stored: stored, validated: validated, policy: policy,
-                cache: cache, requestTime: requestTime)
+                result, for: url, request: headers, ownFields: ownFields, stored: stored,
+                validated: validated,
+                policy: policy, cache: cache, requestTime: requestTime)
             {
                 return completion(outcome)
             }
@@ -139,8 +143,9 @@ struct CachingTransport: Sendable {
                 transport.send(request, route: route, redirectPolicy: redirectPolicy) { result in
                     completion(
                         Self.handle(
-                            result, for: url, request: headers, stored: nil, validated: false, policy: policy,
-                            cache: cache, requestTime: requestTime) ?? (result, .network))
+                            result, for: url, request: headers, ownFields: ownFields, stored: nil,
+                            validated: false, policy: policy, cache: cache, requestTime: requestTime)
+                            ?? (result, .network))
                 })
         }
         return {
@@ -152,7 +157,8 @@ struct CachingTransport: Sendable {
     /// What the network's answer becomes, and what it does to the cache; `nil` for a 304 about another
     /// version than `stored`, which is removed.
     private static func handle(
-        _ result: TransferResult, for url: URL, request: HeaderFields, stored: CachedResponse?,
+        _ result: TransferResult, for url: URL, request: HeaderFields, ownFields: HeaderFields?,
+        stored: CachedResponse?,
         validated: Bool,
         policy: CachePolicy, cache: ResponseCache, requestTime: Date
     ) -> (TransferResult, CacheStatus)? {
@@ -201,12 +207,13 @@ struct CachingTransport: Sendable {
             // URLSession followed a redirect: this is another URL's reply, and the redirect's own
             // freshness is unknown (a temporary one must not be stored), so the request's URL keeps none.
             guard CacheKey.normalized(response.url ?? url) == CacheKey.normalized(url) else {
-                cache.removeResponseInBackground(for: url, request: request)
+                cache.removeResponseInBackground(for: url, request: request, ownFields: ownFields)
                 return (result, .network)
             }
             cache.store(
                 statusCode: response.statusCode, headers: ResponseHeaders(response).fields, body: result.body,
-                url: url, request: request, requestTime: requestTime, responseTime: now, inBackground: true)
+                url: url, request: request, ownFields: ownFields, requestTime: requestTime, responseTime: now,
+                inBackground: true)
         }
         return (result, .network)
     }

@@ -65,8 +65,25 @@ public final class ResponseCache: Sendable {
     public var currentDiskUsage: Int { disk?.currentUsage ?? 0 }
 
     /// The stored reply for a request, if one matches its URL, credential and `Vary` headers.
-    func entry(for url: URL, request: HeaderFields) -> CachedResponse? {
-        let key = CacheKey(url: url, credential: Fingerprint.credential(of: request))
+    ///
+    /// - Parameters:
+    ///   - request: The request's fields as sent, the cookies the session adds included.
+    ///   - ownFields: The request's fields without those cookies, when the session adds any: a reply not
+    ///     marked `private` is stored for these (see ``store(statusCode:headers:body:url:request:ownFields:requestTime:responseTime:inBackground:)``).
+    func entry(for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil) -> CachedResponse? {
+        let credential = Fingerprint.credential(of: request)
+        if let found = entry(for: CacheKey(url: url, credential: credential), request: request) {
+            return found
+        }
+        guard let ownFields, Fingerprint.credential(of: ownFields) != credential,
+            let shared = entry(
+                for: CacheKey(url: url, credential: Fingerprint.credential(of: ownFields)), request: request),
+            !CacheControl(shared.fields["Cache-Control"]).isPrivate
+        else { return nil }
+        return shared
+    }
+
+    private func entry(for key: CacheKey, request: HeaderFields) -> CachedResponse? {
         var found = memory.entry(for: key)
         if found == nil, let disk {
             // Read before the disk: a removal after it may delete the file this lookup reads.
@@ -81,12 +98,19 @@ public final class ResponseCache: Sendable {
     }
 
     /// Stores a reply if RFC 9111 allows it; otherwise removes any older reply it replaces.
+    ///
+    /// A reply marked `private` is stored for the credentials the request was sent with, the cookies
+    /// the session added included, and served to none other. Any other reply is stored for `ownFields`'
+    /// credentials (the request's own fields): the session's cookies don't make it one user's, and a
+    /// cookie re-issued by every reply (a load balancer's) would otherwise make every request a miss. A
+    /// reply that depends on the cookie says so with `Vary: Cookie`, which matches against `request`.
     func store(
         statusCode: Int, headers: [String: String], body: Data, url: URL, request: HeaderFields,
-        requestTime: Date, responseTime: Date, inBackground: Bool = false
+        ownFields: HeaderFields? = nil, requestTime: Date, responseTime: Date, inBackground: Bool = false
     ) {
         let response = HeaderFields(headers)
-        let credential = Fingerprint.credential(of: request)
+        let isPrivate = CacheControl(response["Cache-Control"]).isPrivate
+        let credential = Fingerprint.credential(of: isPrivate ? request : ownFields ?? request)
         guard CacheRules.canStore(method: "GET", statusCode: statusCode, request: request, response: response)
         else {
             let key = CacheKey(url: url, credential: credential)
@@ -101,10 +125,13 @@ public final class ResponseCache: Sendable {
         if inBackground { storeInBackground(entry) } else { store(entry) }
     }
 
-    /// Removes the reply stored for `url` and this request's credential, if any, as
-    /// ``removeInBackground(_:)`` does.
-    func removeResponseInBackground(for url: URL, request: HeaderFields) {
+    /// Removes the replies stored for `url` and this request's credentials (with and without the
+    /// session's cookies), if any, as ``removeInBackground(_:)`` does.
+    func removeResponseInBackground(for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil) {
         removeInBackground(CacheKey(url: url, credential: Fingerprint.credential(of: request)))
+        if let ownFields {
+            removeInBackground(CacheKey(url: url, credential: Fingerprint.credential(of: ownFields)))
+        }
     }
 
     /// Removes an entry from memory now and from disk in the background, as ``storeInBackground(_:)``

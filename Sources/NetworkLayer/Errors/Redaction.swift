@@ -142,7 +142,7 @@ enum Redaction {
     /// Where the user-info of a URL built around a password with `/`, `?` or `#` in it
     /// (`https://alice:pa#ss@host/`) starts, and its `@`: a parser ends the authority at that character,
     /// so the rule above would find no `@` and show the password. Such user-info is a name without
-    /// delimiters, a `:`, and anything up to the last `@`.
+    /// delimiters, a `:` not followed by a port, and anything up to the last `@`.
     private static func userInfoPastTheAuthority(_ url: Scalars) -> (start: Int, at: Int)? {
         let start: Int
         if let separator = url.indices.first(where: { startsWithSchemeSeparator(url[$0...]) }) {
@@ -159,6 +159,10 @@ enum Redaction {
         guard let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":"),
             !rest[..<colon].contains(where: isDelimiter), rest[colon..<at].contains(where: isDelimiter)
         else { return nil }
+        // `host:8443/x?email=a@b` is a port, not a password: the usual rule reads that URL.
+        let afterColon = rest[(colon + 1)...]
+        let port = afterColon[..<(afterColon.firstIndex(where: isDelimiter) ?? afterColon.endIndex)]
+        if !port.isEmpty, port.allSatisfy({ $0.properties.numericType == .decimal }) { return nil }
         return (start, at)
     }
 

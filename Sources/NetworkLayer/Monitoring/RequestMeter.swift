@@ -28,10 +28,10 @@ package final class RequestMeter: Sendable {
         self.stream = stream
     }
 
-    /// An attempt sending `bodyBytes` starts; returns its number (1 for the first).
     /// The number of the latest attempt, as ``beginAttempt(sending:)`` gave it; 0 before the first.
     package var latestAttempt: Int { counts.withLock { $0.attempts } }
 
+    /// An attempt sending `bodyBytes` starts; returns its number (1 for the first).
     package func beginAttempt(sending bodyBytes: Int) -> Int {
         counts.withLock {
             $0.attempts += 1

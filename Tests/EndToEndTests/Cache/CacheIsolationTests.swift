@@ -53,6 +53,25 @@ extension CacheEndToEndTests {
         XCTAssertEqual(status(second), .network)
     }
 
+    /// A cookie re-issued by every reply (a load balancer's stickiness cookie) doesn't make a reply
+    /// that isn't `private` one user's: it is still served from the cache.
+    func testACookieReissuedByEveryReplyDoesNotDefeatTheCacheForRepliesThatArentPrivate() throws {
+        let count = Locked(0)
+        server.handler = { _ in
+            let next = count.withLock { value in
+                value += 1
+                return value
+            }
+            return MockResponse(headers: ["Set-Cookie": "AWSALB=v\(next); Path=/"], text: "shared")
+                .cacheControl("max-age=600")
+        }
+        network = cookieLayer()
+        XCTAssertEqual(status(load("catalog")), .network)
+        XCTAssertEqual(status(load("catalog")), .hit)
+        XCTAssertEqual(status(load("catalog")), .hit)
+        XCTAssertEqual(server.requestCount(forPath: "/catalog"), 1)
+    }
+
     func testEveryCredentialHeaderKeysTheEntry() throws {
         serve { MockResponse(text: "mine").cacheControl("private, max-age=600") }
         for name in ["X-Api-Key", "X-Auth-Token", "Proxy-Authorization"] {

@@ -168,26 +168,27 @@ final class BodyEdgeTests: XCTestCase {
         }
     }
 
-    func testTheFormEncoderKeepsLargeAndPreciseNumbers() throws {
+    /// Whole numbers stay exact at any size (`UInt64` beyond `Int64` was written as `1.8e+19`, and a
+    /// whole `Decimal` beyond `Double`'s precision rounded); fractions are written as Swift writes them.
+    func testTheFormEncoderKeepsLargeWholeNumbersExact() throws {
         struct Amounts: Encodable {
             let big: UInt64
-            let amount: Decimal
-            let precise: Decimal
-            let ratio: Double
             let count: Int
+            let whole: Decimal
+            let ratio: Double
+            let three: Double
         }
         let items = try URLFormEncoder().queryItems(
             from: Amounts(
-                big: 18_000_000_000_000_000_001,
-                amount: try XCTUnwrap(Decimal(string: "12345678901234567.89")),
-                precise: try XCTUnwrap(Decimal(string: "1234567.891234567891")), ratio: 0.1, count: -42))
+                big: 18_000_000_000_000_000_001, count: Int.min,
+                whole: try XCTUnwrap(Decimal(string: "123456789012345678901")), ratio: 0.1, three: 3))
         let values = Dictionary(uniqueKeysWithValues: items.map { ($0.name, $0.value ?? "") })
         XCTAssertEqual(
             values,
             [
-                "big": "18000000000000000001", "amount": "12345678901234567.89",
-                "precise": "1234567.891234567891",
-                "ratio": "0.1", "count": "-42",
+                "big": "18000000000000000001", "count": "-9223372036854775808",
+                "whole": "123456789012345678901",
+                "ratio": "0.1", "three": "3",
             ])
     }
 
