@@ -104,18 +104,9 @@ final class LeanCoreTests: XCTestCase {
     /// The policy stage's waits share one clock too: an interceptor that answers releases its deadline at
     /// once, rather than leaving a timer per hook until the request's timeout.
     func testAnsweredInterceptorsKeepNoDeadline() throws {
-        struct Header: RequestInterceptor {
-            func adapt(
-                _ request: URLRequest,
-                completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
-            ) {
-                var request = request
-                request.setValue("1", forHTTPHeaderField: "X-Adapted")
-                completion(.success(request))
-            }
-        }
+        let header = SettingHeader(name: "X-Adapted", value: "1")
         let server = try startedServer()
-        let network = NetworkLayer(baseURL: server.baseURL, timeout: 60, interceptors: [Header(), Header()])
+        let network = NetworkLayer(baseURL: server.baseURL, timeout: 60, interceptors: [header, header])
         // Other tests' waits may still be kept (a stuck refresh until its own deadline): count this test's.
         let before = DeadlineClock.policies.count
         for index in 0..<10 {

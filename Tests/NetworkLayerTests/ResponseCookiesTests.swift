@@ -16,7 +16,7 @@ final class ResponseCookiesTests: XCTestCase {
         let storage = try XCTUnwrap(URLSessionConfiguration.ephemeral.httpCookieStorage)
         let response = HTTPURLResponse(
             url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
-        ResponseCookies(storage: storage).store(from: response)
+        SessionCookies(storage: storage).store(from: response)
         return Dictionary(uniqueKeysWithValues: (storage.cookies ?? []).map { ($0.name, $0.value) })
     }
 
@@ -37,9 +37,9 @@ final class ResponseCookiesTests: XCTestCase {
     func testFoldedFieldsAreSplitBeforeEachCookieNotInsideADate() {
         let folded = "a=1; Expires=Wed, 09 Jun 2077 10:18:14 GMT, cart[item]=3, b=2; Max-Age=60"
         XCTAssertEqual(
-            ResponseCookies.fields(folded: folded),
+            SessionCookies.fields(folded: folded),
             ["a=1; Expires=Wed, 09 Jun 2077 10:18:14 GMT", "cart[item]=3", "b=2; Max-Age=60"])
-        XCTAssertEqual(ResponseCookies.fields(folded: "a=1"), ["a=1"])
-        XCTAssertEqual(ResponseCookies.fields(folded: "a=1,"), ["a=1,"])
+        XCTAssertEqual(SessionCookies.fields(folded: "a=1"), ["a=1"])
+        XCTAssertEqual(SessionCookies.fields(folded: "a=1,"), ["a=1,"])
     }
 }

@@ -32,6 +32,6 @@ extension SessionTransport: AttemptTransport {
     var answersInPlace: Bool { false }
 
     func addedCookieHeader(for request: URLRequest) -> String? {
-        sentCookies?.header(for: request)
+        cookies?.header(for: request)
     }
 }

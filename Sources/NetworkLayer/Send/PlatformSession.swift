@@ -20,7 +20,7 @@ import Foundation
 /// | `waitsForConnectivity` | doesn't exist | turned off: the layer's idle deadline would fire while URLSession waits; a retry policy covers a missing connection |
 /// | background configurations | refused | refused: data tasks and stream uploads don't run in them |
 /// | a request's header fields | written in one go, names capitalized as `setValue` would store them: its `setValue` rebuilds the whole dictionary for each field (about 13,000 instructions a field) | written in one go, names as given |
-/// | cookies replies set | stored by the layer, for replies with `Set-Cookie` (``ResponseCookies``): FoundationNetworking parses every header line as one | stored by URLSession |
+/// | cookies replies set | stored by the layer, for replies with `Set-Cookie` (``SessionCookies``): FoundationNetworking parses every header line as one | stored by URLSession |
 ///
 /// On both platforms the contract is the same: a challenge never sends stored credentials (the layer's
 /// interceptors are where credentials come from), and a 401 or 407 is the reply.
@@ -70,19 +70,20 @@ enum PlatformSession {
         #endif
     }
 
-    /// Who stores the cookies replies set on a session made with `configuration`: on Linux the layer
-    /// (``ResponseCookies``), switching FoundationNetworking's parsing of every header line off in
-    /// `configuration`; on Apple platforms URLSession itself (`nil`). `nil` too when the configuration
+    /// Whether the layer stores the cookies replies set on a session made with `configuration`: on Linux
+    /// it does (``SessionCookies``), switching FoundationNetworking's parsing of every header line off in
+    /// `configuration`; on Apple platforms URLSession itself does. `false` too when the configuration
     /// accepts no cookies or has no storage.
-    static func keepsCookies(of configuration: URLSessionConfiguration) -> ResponseCookies? {
+    static func keepsCookies(of configuration: URLSessionConfiguration) -> Bool {
         #if canImport(FoundationNetworking)
-            guard configuration.httpCookieAcceptPolicy != .never,
-                let storage = configuration.httpCookieStorage
-            else { return nil }
+            guard configuration.httpCookieAcceptPolicy != .never, configuration.httpCookieStorage != nil
+            else {
+                return false
+            }
             configuration.httpCookieAcceptPolicy = .never
-            return ResponseCookies(storage: storage)
+            return true
         #else
-            return nil
+            return false
         #endif
     }
 

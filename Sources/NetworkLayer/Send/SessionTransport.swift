@@ -27,11 +27,9 @@ final class SessionTransport: Sendable {
     /// Why the layer can't run on the configuration it was given (a background one): every request then
     /// fails with ``NetworkError/invalidRequest(_:)`` saying so, and no session of that kind is made.
     let refusal: String?
-    /// Who stores the cookies replies set, when the layer does it instead of URLSession (Linux: see
-    /// ``ResponseCookies``); `nil` when URLSession does, or the configuration accepts no cookies.
-    let cookies: ResponseCookies?
-    /// The cookies the session adds to each request from its storage; `nil` when it adds none.
-    let sentCookies: SessionCookies?
+    /// The session's cookie storage: the cookies it adds to each request, and on Linux the cookies
+    /// replies set, which the layer stores; `nil` when the layer has nothing to do with either.
+    let cookies: SessionCookies?
     private let nativeUploads = Locked(PlatformSession.sendsUploadsNatively)
 
     /// Whether uploads go out as a file or bytes URLSession sends natively (an upload task) rather than
@@ -52,8 +50,8 @@ final class SessionTransport: Sendable {
         clock = DeadlineClock(label: "NetworkLayer.SessionTransport.deadlines") { queue.enqueue($0) }
         refusal = PlatformSession.unsupported(configuration)
         let safe = Self.safeConfiguration(from: refusal == nil ? configuration : .ephemeral)
-        sentCookies = SessionCookies(configuration: safe)
-        cookies = PlatformSession.keepsCookies(of: safe)
+        let keepsReplyCookies = PlatformSession.keepsCookies(of: safe)
+        cookies = SessionCookies(configuration: safe, keepsReplyCookies: keepsReplyCookies)
         session = URLSession(configuration: safe, delegate: delegate, delegateQueue: delegateQueue)
     }
 

@@ -169,7 +169,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         source?.newStream()
     }
 
-    /// Stores the cookies a reply sets, where the layer keeps cookies (see ``ResponseCookies``).
+    /// Stores the cookies a reply sets, where the layer keeps cookies (see ``SessionCookies``).
     func keepCookies(of response: URLResponse?) {
         transport.cookies?.store(from: response)
     }

@@ -4,7 +4,7 @@
 /// | place | what runs there | state it owns |
 /// |---|---|---|
 /// | the caller's queue | building the request; looking it up in a memory cache (with the cookies the session will add, for the key); creating and resuming the task | none after `send` returns |
-/// | the session's delegate queue (``BackPressureQueue``, serial) | every session event; every stop (cancel, timeout, size limit); the deadline sweep; gathering a download's bytes; parsing a stream; on Linux, storing the cookies a reply sets (``ResponseCookies``) | every ``Transfer`` and its sink (a stream's parser included) |
+/// | the session's delegate queue (``BackPressureQueue``, serial) | every session event; every stop (cancel, timeout, size limit); the deadline sweep; gathering a download's bytes; parsing a stream; on Linux, storing the cookies a reply sets (``SessionCookies``) | every ``Transfer`` and its sink (a stream's parser included) |
 /// | the streams' delegate queue (a second session, for streams only) | the same, for streams: a stream held back for its consumer holds back only other streams | every stream's ``Transfer`` |
 /// | libcurl's thread | reading and inflating the reply; rewinding an upload's body | nothing of the layer's but the current body stream (``BodySource``, ``Locked``) |
 /// | the policy queue (concurrent) | interceptors' `adapt` and `retry`, retry waits | one ``RequestAttempts`` loop, one step at a time |

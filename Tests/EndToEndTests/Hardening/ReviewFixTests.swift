@@ -20,19 +20,6 @@ final class ReviewFixTests: XCTestCase {
         }
     }
 
-    /// Adds a header an app got from somewhere untrusted.
-    private struct Injecting: RequestInterceptor {
-        let name: String
-        let value: String
-        func adapt(
-            _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
-        ) {
-            var request = request
-            request.setValue(value, forHTTPHeaderField: name)
-            completion(.success(request))
-        }
-    }
-
     /// Records every event, to check that `didFinish` comes last for each request.
     private final class Recorder: NetworkMonitor, @unchecked Sendable {
         private let lock = NSLock()
@@ -84,7 +71,7 @@ final class ReviewFixTests: XCTestCase {
     func testAHeaderNameAnInterceptorAddsIsCheckedLikeAnyOther() throws {
         let server = try MockServer.started(in: self) { _ in try .json(["ok"]) }
         let network = NetworkLayer(
-            baseURL: server.baseURL, interceptors: [Injecting(name: "X-Evil\r\nInjected", value: "1")])
+            baseURL: server.baseURL, interceptors: [SettingHeader(name: "X-Evil\r\nInjected", value: "1")])
         let result = outcome(of: [String].self) { recorder in
             network.get(urlString: "a", successHandler: recorder.success, errorHandler: recorder.failure)
         }
@@ -100,7 +87,8 @@ final class ReviewFixTests: XCTestCase {
     func testAHeaderValueWithALineBreakFromAnInterceptorInjectsNothing() throws {
         let server = try MockServer.started(in: self) { _ in try .json(["ok"]) }
         let network = NetworkLayer(
-            baseURL: server.baseURL, interceptors: [Injecting(name: "X-Token", value: "abc\r\nX-Evil: 1")])
+            baseURL: server.baseURL, interceptors: [SettingHeader(name: "X-Token", value: "abc\r\nX-Evil: 1")]
+        )
         outcome(of: [String].self) { recorder in
             network.get(urlString: "a", successHandler: recorder.success, errorHandler: recorder.failure)
         }

@@ -38,16 +38,6 @@ final class BodyEdgeTests: XCTestCase {
     }
 
     func testAContentLengthLongerThanTheBodyOrWithoutOneIsRefused() throws {
-        struct DeclareLength: RequestInterceptor {
-            func adapt(
-                _ request: URLRequest,
-                completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
-            ) {
-                var request = request
-                request.setValue("5", forHTTPHeaderField: "Content-Length")
-                completion(.success(request))
-            }
-        }
         let server = try MockServer.echoing(in: self)
         let network = NetworkLayer(baseURL: server.baseURL, sessionConfiguration: .ephemeral)
         let longer = NetworkRequest<Echo>(
@@ -58,7 +48,7 @@ final class BodyEdgeTests: XCTestCase {
         }
         let declaring = NetworkLayer(
             baseURL: server.baseURL, sessionConfiguration: .ephemeral, timeout: 2,
-            interceptors: [DeclareLength()])
+            interceptors: [SettingHeader(name: "Content-Length", value: "5")])
         guard case .failure(.invalidRequest)? = send(NetworkRequest<Echo>(urlString: "items"), on: declaring)
         else {
             return XCTFail("a Content-Length without a body was sent")
