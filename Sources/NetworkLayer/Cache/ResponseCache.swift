@@ -19,7 +19,8 @@ import Foundation
 public final class ResponseCache: Sendable {
     let memory: MemoryStore
     let disk: DiskStore?
-    /// Orders this cache's disk writes and removals, so an invalidation is never undone by an older write.
+    /// Orders this cache's disk reads, writes and removals, so an invalidation is never undone by an older
+    /// write, and a lookup never reads a file a background removal is about to delete.
     private let diskQueue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", qos: .utility)
     /// Identical requests in flight, sharing one send.
     let flights = InFlightRequests<(TransferResult, CacheStatus)>()
@@ -88,7 +89,9 @@ public final class ResponseCache: Sendable {
         if found == nil, let disk {
             // Read before the disk: a removal after it may delete the file this lookup reads.
             let generation = memory.generation
-            if let stored = disk.entry(for: key) {
+            // On the disk's queue, behind every write and removal handed to it before: a reply stored
+            // or removed in the background is then on disk as it should be when this lookup reads.
+            if let stored = diskQueue.sync(execute: { disk.entry(for: key) }) {
                 memory.store(stored, ifGeneration: generation)
                 found = stored
             }
