@@ -165,6 +165,36 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertEqual(replay.failures, [])
     }
 
+    func testNoPartOfASignedURLThatGrantsAccessReachesTheFile() async throws {
+        let server = MockServer()
+        try server.start()
+        defer { server.stop() }
+        server.enqueue(
+            try MockResponse.json(["ok": true]).addingHeader("Location", "/b?next=%2Fc%3Ftoken%3DSECRET-5"))
+        let recorder = HARRecorder()
+        let network = NetworkLayer(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)/"), sessionConfiguration: .ephemeral,
+            timeout: 10, monitors: [recorder])
+        let reply = await outcome { () async throws(NetworkError) -> [String: Bool] in
+            try await network.get(
+                urlString: "object?X-Amz-Credential=SECRET-1&X-Amz-Security-Token=SECRET-2"
+                    + "&X-Amz-Signature=SECRET-3&X-Amz-Expires=60&next=%2Fa%3Faccess_token%3DSECRET-4")
+        }
+        XCTAssertEqual(reply.value, ["ok": true], "\(reply)")
+        let recorded = await recorder.waitForEntries(1)
+        XCTAssertTrue(recorded)
+        let file = temporaryFile("signed.har")
+        try recorder.write(to: file)
+
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        XCTAssertFalse(text.contains("SECRET"), text)
+        for kept in [
+            "X-Amz-Signature=%3Credacted%3E", "X-Amz-Expires=60", "next=/a%3Faccess_token%3D%3Credacted%3E",
+        ] {
+            XCTAssertTrue(text.contains(kept), "\(kept) missing from\n\(text)")
+        }
+    }
+
     func testEachAttemptOfARetriedRequestIsAnEntry() async throws {
         let server = MockServer()
         try server.start()

@@ -27,6 +27,26 @@ struct JSONRedactionTests {
     }
 
     @Test(
+        "member names written with escapes are compared as JSON reads them",
+        arguments: [
+            (#"{"pass\u0077ord":"hunter2"}"#, #"{"pass\u0077ord":"<redacted>"}"#),
+            (
+                #"{"\u0070\u0061\u0073\u0073\u0077\u006F\u0072\u0064": 1}"#,
+                #"{"\u0070\u0061\u0073\u0073\u0077\u006F\u0072\u0064": "<redacted>"}"#
+            ),
+            (
+                #"{"acc\u0065ss\u005Ftoken":"a","t\/oken":"b"}"#,
+                #"{"acc\u0065ss\u005Ftoken":"<redacted>","t\/oken":"b"}"#
+            ),
+            (#"{"to\u006Ben":"x","n\"ame":"y"}"#, #"{"to\u006Ben":"<redacted>","n\"ame":"y"}"#),
+            (#"{"pass\u00":"kept: not a valid escape"}"#, #"{"pass\u00":"kept: not a valid escape"}"#),
+            (#"{"\ud83d\ude00token":"x"}"#, #"{"\ud83d\ude00token":"x"}"#),
+        ])
+    func escapedNames(_ text: String, _ expected: String) {
+        #expect(JSONRedaction.redacted(text, names: names) == expected)
+    }
+
+    @Test(
         "names are compared in any case and without _ or -",
         arguments: [
             (

@@ -48,7 +48,10 @@ public struct NetworkLogger: NetworkMonitor {
 
     /// Query items, fragment parameters and JSON members whose values are always redacted: the names
     /// that carry credentials by convention (`access_token`, `id_token`, `refresh_token`, `token`,
-    /// `api_key`, `apikey`, `key`, `password`, `secret`, `signature`, `sig`, `code`, `client_secret`).
+    /// `api_key`, `apikey`, `key`, `password`, `secret`, `signature`, `sig`, `code`, `client_secret`), and
+    /// the signatures and credentials of cloud storage's signed URLs (`X-Amz-Signature`,
+    /// `X-Amz-Credential`, `X-Amz-Security-Token`, `X-Goog-Signature`, `X-Goog-Credential`; Azure's SAS
+    /// signature is `sig`). A query value that is itself a URL (`next=/a?token=…`) is redacted as a URL.
     public static let alwaysRedactedQueryItems: Set<String> = Credentials.parameters
 
     /// How much is written.
@@ -224,9 +227,14 @@ public struct NetworkLogger: NetworkMonitor {
         }
         if let items = components.percentEncodedQueryItems {
             components.percentEncodedQueryItems = items.map { item in
-                let hidden = redactsQueryItem(named: item.name.removingPercentEncoding ?? item.name)
-                return hidden && item.value != nil
-                    ? URLQueryItem(name: item.name, value: encodedMarker) : item
+                guard let value = item.value else { return item }
+                if redactsQueryItem(named: item.name.removingPercentEncoding ?? item.name) {
+                    return URLQueryItem(name: item.name, value: encodedMarker)
+                }
+                // The marker inside a nested URL is percent-encoded with the rest of it.
+                return redactedNestedURL(inQueryValue: value).map {
+                    URLQueryItem(name: item.name, value: Self.percentEncodedQueryValue($0))
+                } ?? item
             }
         }
         // A fragment never goes on the wire; when it holds anything, it is an app's (or a server's
@@ -237,6 +245,27 @@ public struct NetworkLogger: NetworkMonitor {
         guard let string = components.string else { return Redaction.url(urlString) }
         return string.replacingOccurrences(of: encodedMarker, with: Redaction.marker)
     }
+
+    /// A query value that is itself a URL or a path with a query (`next=/a?token=abc`, percent-encoded or
+    /// not), redacted as a URL is; `nil` when the value is not such a URL or has nothing to hide.
+    ///
+    /// - Parameter percentEncodedValue: The value as it appears in the query.
+    /// - Returns: The value, decoded and redacted, with `<redacted>` written plainly.
+    package func redactedNestedURL(inQueryValue percentEncodedValue: String) -> String? {
+        let value = percentEncodedValue.removingPercentEncoding ?? percentEncodedValue
+        guard value.contains(where: { $0 == "?" || $0 == "#" || $0 == "@" }) else { return nil }
+        let redacted = redacted(urlString: value)
+        return redacted == value ? nil : redacted
+    }
+
+    /// Text percent-encoded for a query value: only unreserved characters and `/` and `:` stay as they
+    /// are, so `&`, `=`, `#`, `<` and `>` can't end or confuse the value.
+    package static func percentEncodedQueryValue(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? value
+    }
+
+    private static let queryValueCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/:")
 
     /// Whether the value of a query item (or a fragment parameter) named `name` is redacted: names are
     /// compared in any case, and without `_` and `-` (`accessToken` matches `access_token`).

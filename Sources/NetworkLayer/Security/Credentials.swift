@@ -4,7 +4,7 @@ package enum Credentials {
     /// Request headers that carry credentials (lowercased): never sent to another origin, never written
     /// in clear.
     package static let headers: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "x-api-key", "x-auth-token",
+        "authorization", "proxy-authorization", "cookie", "x-api-key", "x-auth-token", "x-amz-security-token",
     ]
 
     /// Query items, fragment parameters and JSON members that carry credentials by convention
@@ -12,6 +12,10 @@ package enum Credentials {
     package static let parameters: Set<String> = [
         "access_token", "id_token", "refresh_token", "token", "api_key", "apikey", "key", "password",
         "secret", "signature", "sig", "code", "client_secret",
+        // The signed URLs of the major clouds: AWS SigV4 query signing, Google Cloud Storage V4, and
+        // Azure SAS (whose signature is `sig`, above).
+        "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature",
+        "x-goog-credential",
     ]
 
     /// `name` as parameter and member names are compared: lowercased, without `_` and `-`, so that

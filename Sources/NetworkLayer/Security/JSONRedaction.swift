@@ -30,7 +30,7 @@ enum JSONRedaction {
             var colon = index
             while colon < bytes.count, isSpace(bytes[colon]) { colon += 1 }
             guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
-                names.contains(Credentials.comparable(String(decoding: name, as: UTF8.self)))
+                names.contains(Credentials.comparable(memberName(name)))
             else { continue }
             var valueStart = colon + 1
             while valueStart < bytes.count, isSpace(bytes[valueStart]) { valueStart += 1 }
@@ -44,6 +44,44 @@ enum JSONRedaction {
             changed = true
         }
         return changed ? String(decoding: output, as: UTF8.self) : text
+    }
+
+    /// A member name as JSON means it (RFC 8259 §7): `"pass\u0077ord"` is the member `password`, and must
+    /// be redacted as that member is. A name that doesn't unescape cleanly is compared as written.
+    private static func memberName(_ raw: ArraySlice<UInt8>) -> String {
+        guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw, as: UTF8.self) }
+        var units: [UInt16] = []
+        var index = raw.startIndex
+        while index < raw.endIndex {
+            let byte = raw[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < raw.endIndex else {
+                // Plain bytes keep their UTF-8 meaning: decode the run up to the next escape.
+                let end =
+                    raw[index...].firstIndex(of: UInt8(ascii: "\\")).map { max($0, index + 1) }
+                    ?? raw.endIndex
+                units.append(contentsOf: String(decoding: raw[index..<end], as: UTF8.self).utf16)
+                index = end
+                continue
+            }
+            let escaped = raw[index + 1]
+            index += 2
+            switch escaped {
+            case UInt8(ascii: "u"):
+                guard index + 4 <= raw.endIndex,
+                    let unit = UInt16(String(decoding: raw[index..<(index + 4)], as: UTF8.self), radix: 16)
+                else { return String(decoding: raw, as: UTF8.self) }
+                units.append(unit)
+                index += 4
+            case UInt8(ascii: "b"): units.append(0x08)
+            case UInt8(ascii: "f"): units.append(0x0C)
+            case UInt8(ascii: "n"): units.append(0x0A)
+            case UInt8(ascii: "r"): units.append(0x0D)
+            case UInt8(ascii: "t"): units.append(0x09)
+            default: units.append(UInt16(escaped))  // `\"`, `\\`, `\/`
+            }
+        }
+        // Surrogate pairs written as two `\u` escapes join here; a lone one becomes U+FFFD.
+        return String(decoding: units, as: UTF16.self)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

@@ -95,6 +95,10 @@ struct HARRedactor: Sendable {
         guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
         let name = pair[..<equals]
         let decoded = name.removingPercentEncoding ?? String(name)
-        return rules.redactsQueryItem(named: decoded) ? name + "=" + Self.encodedMarker : String(pair)
+        if rules.redactsQueryItem(named: decoded) { return name + "=" + Self.encodedMarker }
+        let value = String(pair[pair.index(after: equals)...])
+        return rules.redactedNestedURL(inQueryValue: value).map {
+            name + "=" + NetworkLogger.percentEncodedQueryValue($0)
+        } ?? String(pair)
     }
 }
