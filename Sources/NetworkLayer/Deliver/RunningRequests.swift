@@ -1,15 +1,13 @@
 import Foundation
 
 /// The requests a layer has started whose handlers have not run yet, so ``NetworkLayer/cancelAll()`` can
-/// reach them. A request leaves when one of its handlers runs.
+/// reach them. A request enters before it starts and leaves when one of its handlers runs.
 ///
 /// Never cancels while holding its lock: `cancel()` may run a handler in place (a test double answering
 /// synchronously), and that handler leaves the registry, or starts another request.
 package final class RunningRequests: Sendable {
     private struct State {
-        var tasks: [Int: any NetworkTask] = [:]
-        /// Requests whose handler ran before `start` returned their task (a synchronous answer).
-        var finishedEarly: Set<Int> = []
+        var requests: [Int: Entry] = [:]
         var nextID = 0
     }
 
@@ -17,16 +15,21 @@ package final class RunningRequests: Sendable {
 
     package init() {}
 
-    /// Starts a request with handlers that take it out of the registry before they run, and keeps its
-    /// task until then.
+    /// Starts a request with handlers that take it out of the registry before they run, and keeps it
+    /// there from before it starts until then.
+    ///
+    /// A request is in the registry before `start` runs, not after it returns: `start` puts the request
+    /// on the wire, and a `cancelAll()` on another thread between the two must still reach it.
     package func track<Value>(
         successHandler: @escaping (Value) -> Void,
         errorHandler: @escaping (NetworkError) -> Void,
         start: (_ successHandler: @escaping (Value) -> Void, _ errorHandler: @escaping (NetworkError) -> Void)
             -> any NetworkTask
     ) -> any NetworkTask {
+        let entry = Entry()
         let id = state.withLock {
             $0.nextID += 1
+            $0.requests[$0.nextID] = entry
             return $0.nextID
         }
         let task = start(
@@ -38,24 +41,42 @@ package final class RunningRequests: Sendable {
                 finish(id)
                 errorHandler(error)
             })
-        state.withLock {
-            if $0.finishedEarly.remove(id) == nil { $0.tasks[id] = task }
-        }
+        entry.started(task)
         return task
     }
 
     /// Cancels every request still in the registry; each leaves it when its error handler runs.
     package func cancelAll() {
-        let running = state.withLock { Array($0.tasks.values) }
-        for task in running { task.cancel() }
+        let running = state.withLock { Array($0.requests.values) }
+        for entry in running { entry.cancel() }
     }
 
     /// How many requests are in the registry.
-    package var count: Int { state.withLock { $0.tasks.count } }
+    package var count: Int { state.withLock { $0.requests.count } }
 
     private func finish(_ id: Int) {
-        state.withLock {
-            if $0.tasks.removeValue(forKey: id) == nil { $0.finishedEarly.insert(id) }
+        _ = state.withLock { $0.requests.removeValue(forKey: id) }
+    }
+
+    /// A request in the registry: its task once `start` has returned it, and whether `cancelAll()` came
+    /// first, in which case the task is cancelled as soon as it is known.
+    private final class Entry: Sendable {
+        private let state = Locked<(task: (any NetworkTask)?, isCancelled: Bool)>((nil, false))
+
+        func started(_ task: any NetworkTask) {
+            let cancelNow = state.withLock {
+                $0.task = task
+                return $0.isCancelled
+            }
+            if cancelNow { task.cancel() }
+        }
+
+        func cancel() {
+            let task = state.withLock {
+                $0.isCancelled = true
+                return $0.task
+            }
+            task?.cancel()
         }
     }
 }
