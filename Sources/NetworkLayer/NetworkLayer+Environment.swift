@@ -21,6 +21,7 @@ extension NetworkLayer {
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.
     ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
+    ///   - resourceTimeout: Seconds a request may take in all, retries included; see ``resourceTimeout``.
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
     ///   - redirectPolicy: Which redirects to follow.
     ///   - retryPolicy: When a failed request is sent again; ``RetryPolicy/none`` by default.
@@ -34,6 +35,7 @@ extension NetworkLayer {
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
         timeout: TimeInterval = 60,
+        resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
         redirectPolicy: RedirectPolicy = .default,
         retryPolicy: RetryPolicy = .none,
@@ -44,7 +46,8 @@ extension NetworkLayer {
         self.init(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,
             sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
-            callbackQueue: callbackQueue, timeout: timeout, maximumResponseSize: maximumResponseSize,
+            callbackQueue: callbackQueue, timeout: timeout, resourceTimeout: resourceTimeout,
+            maximumResponseSize: maximumResponseSize,
             redirectPolicy: redirectPolicy, retryPolicy: retryPolicy, interceptors: interceptors,
             monitors: monitors, cache: cache)
     }

@@ -35,6 +35,12 @@ open class NetworkLayer: @unchecked Sendable {
     public let callbackQueue: DispatchQueue
     /// How long a request may wait for data, in seconds.
     public let timeout: TimeInterval
+    /// How long a request whose reply is kept in memory may take in all, in seconds, from its start to
+    /// its handler: retries, waits between them and token refreshes included. A server that trickles a
+    /// byte at a time never lets ``timeout`` pass; this ends it with ``NetworkError/timedOut``.
+    /// Downloads, uploads and streams have no total limit unless their request sets
+    /// ``NetworkRequest/resourceTimeout``.
+    public let resourceTimeout: TimeInterval
     /// The most bytes a reply's body may have, counted as delivered (after gzip inflation). A larger
     /// reply is stopped as soon as it is known to be too large and fails with
     /// ``NetworkError/transport(_:)`` carrying `URLError(.dataLengthExceedsMaximum)`.
@@ -61,6 +67,9 @@ open class NetworkLayer: @unchecked Sendable {
 
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
+
+    /// The default ``resourceTimeout``: five minutes, generous for any reply kept in memory, yet finite.
+    public static let defaultResourceTimeout: TimeInterval = 300
 
     /// Builds every request; test doubles use it to record exactly what the layer would send.
     package let builder: RequestBuilder
@@ -115,6 +124,8 @@ open class NetworkLayer: @unchecked Sendable {
     ///     or use the `async` forms (see <doc:MainActorDefaultModules>).
     ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
     ///     Fractions count: 0.5 waits half a second.
+    ///   - resourceTimeout: Seconds a request may take in all, retries included; see
+    ///     ``resourceTimeout``.
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
     ///   - redirectPolicy: Which redirects to follow; the default never follows https to http and sends
     ///     none of the caller's headers to another origin.
@@ -133,6 +144,7 @@ open class NetworkLayer: @unchecked Sendable {
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
         timeout: TimeInterval = 60,
+        resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
         redirectPolicy: RedirectPolicy = .default,
         retryPolicy: RetryPolicy = .none,
@@ -157,6 +169,7 @@ open class NetworkLayer: @unchecked Sendable {
         self.decoder = decoder
         self.callbackQueue = callbackQueue
         self.timeout = timeout
+        self.resourceTimeout = resourceTimeout
         builder = RequestBuilder(
             resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders, encoder: encoder,
             timeout: timeout)

@@ -45,6 +45,12 @@ extension NetworkLayer {
                 }
             } ?? errorHandler,
             report: report, cancelWaitsForTransport: request.transfer?.isDownload == true)
+        // A test double's replies come when the test says, not by the clock.
+        if inProcess == nil {
+            task.limitTotalTime(
+                to: request.resourceTimeout
+                    ?? (stream == nil && request.transfer == nil ? resourceTimeout : nil))
+        }
         if let refusal = transport.refusal {
             task.fail(.invalidRequest(refusal))
             return task

@@ -26,6 +26,8 @@ final class RequestTask: NetworkTask, Sendable {
         var attemptEnded = false
         /// A cancel is settled and its delivery waits for ``transportFinished()``.
         var deliveryAwaitsTransport = false
+        /// The request's total time limit, released once a handler has run.
+        var totalDeadline: Deadline?
 
         /// Moves to `.settled(outcome)` if allowed; `true` when a delivery must be scheduled.
         mutating func settle(_ outcome: Outcome, replacingSettled: Bool) -> Bool {
@@ -123,10 +125,32 @@ final class RequestTask: NetworkTask, Sendable {
     }
 
     func cancel() {
+        stop(with: .cancelled, replacingSettled: true)
+    }
+
+    /// Ends the request with ``NetworkError/timedOut`` once `seconds` have passed since now, whatever
+    /// it is doing then (waiting for a token, between retries, or receiving a reply a byte at a time).
+    /// `nil` or infinite: no limit.
+    func limitTotalTime(to seconds: TimeInterval?) {
+        guard let seconds, seconds.isFinite else { return }
+        let deadline = Deadline(seconds: seconds) { [weak self] in
+            self?.stop(with: .timedOut, replacingSettled: false)
+        }
+        let isOver = state.withLock { state in
+            if case .delivered = state.phase { return true }
+            state.totalDeadline = deadline
+            return false
+        }
+        if isOver { _ = deadline.claim() }
+    }
+
+    /// Stops the transport and settles with `error`: a cancel replaces an outcome not yet delivered (the
+    /// caller no longer wants it), a time limit doesn't.
+    private func stop(with error: NetworkError, replacingSettled: Bool) {
         // Reading the transport's cancel action and settling in one critical section: otherwise an
         // attempt attached in between would run on, uncancelled, after the caller was told `.cancelled`.
         let (shouldSchedule, cancelTransport) = state.withLock { state in
-            var schedule = state.settle(.failure(.cancelled), replacingSettled: true)
+            var schedule = state.settle(.failure(error), replacingSettled: replacingSettled)
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
             if schedule, cancelWaitsForTransport, state.attempt > 0, !state.attemptEnded {
                 state.deliveryAwaitsTransport = true
@@ -148,15 +172,18 @@ final class RequestTask: NetworkTask, Sendable {
     }
 
     private func deliver() {
-        let delivery: (Outcome, ((NetworkError) -> Void)?)? = state.withLock { state in
-            guard case .settled(let outcome) = state.phase else { return nil }
+        let (delivery, deadline): ((Outcome, ((NetworkError) -> Void)?)?, Deadline?) = state.withLock {
+            state in
+            guard case .settled(let outcome) = state.phase else { return (nil, nil) }
             defer {
                 state.phase = .delivered
                 state.failureHandler = nil
                 state.cancelTransport = nil
+                state.totalDeadline = nil
             }
-            return (outcome, state.failureHandler)
+            return ((outcome, state.failureHandler), state.totalDeadline)
         }
+        _ = deadline?.claim()
         switch delivery {
         case (.success(let handler, let raw), _)?:
             if let report, let raw { report(.success(raw)) }

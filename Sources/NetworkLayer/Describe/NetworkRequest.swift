@@ -34,6 +34,11 @@ public struct NetworkRequest<Value> {
     public var body: RequestBody
     /// Seconds this request may wait for data; `nil` uses the layer's timeout.
     public var timeout: TimeInterval?
+    /// Seconds this request may take in all, from its start to its handler, retries and token refreshes
+    /// included, before it fails with ``NetworkError/timedOut``; `.infinity` for no limit. `nil` uses
+    /// the layer's ``NetworkLayer/resourceTimeout`` for a reply kept in memory, and no limit for a
+    /// download, an upload or a stream.
+    public var resourceTimeout: TimeInterval?
     /// The most bytes the reply may have (after gzip inflation); `nil` uses the layer's
     /// ``NetworkLayer/maximumResponseSize``.
     public var maximumResponseSize: Int?
