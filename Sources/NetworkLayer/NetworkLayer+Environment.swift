@@ -7,7 +7,7 @@ import Foundation
 extension NetworkLayer {
     /// Creates a layer for an API environment: its base URL and headers become the layer's ``baseURL``
     /// and ``defaultHeaders``. The other parameters are those of
-    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:)``.
+    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:)``.
     ///
     /// ```swift
     /// let network = NetworkLayer(environment: Servers.staging)

@@ -114,6 +114,7 @@ public final class StubTransport: @unchecked Sendable {
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.
     ///   - timeout: Seconds a request may wait for data.
+    ///   - resourceTimeout: Seconds a request may take in all, retries included.
     ///   - maximumResponseSize: The most bytes a reply may have.
     ///   - redirectPolicy: Which redirects to follow.
     ///   - retryPolicy: When a failed request is sent again.
@@ -128,6 +129,7 @@ public final class StubTransport: @unchecked Sendable {
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
         timeout: TimeInterval = 60,
+        resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
         redirectPolicy: RedirectPolicy = .default,
         retryPolicy: RetryPolicy = .none,
@@ -138,6 +140,7 @@ public final class StubTransport: @unchecked Sendable {
             baseURL: baseURL, defaultHeaders: defaultHeaders,
             sessionConfiguration: makeConfiguration(from: sessionConfiguration), encoder: encoder,
             decoder: decoder, callbackQueue: callbackQueue, timeout: timeout,
+            resourceTimeout: resourceTimeout,
             maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
             retryPolicy: retryPolicy,
             interceptors: interceptors, monitors: monitors)
@@ -153,11 +156,12 @@ public final class StubTransport: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: The server: its base URL and the headers every request to it carries.
     ///   - sessionConfiguration: The configuration to start from; see
-    ///     ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``.
+    ///     ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``.
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.
     ///   - timeout: Seconds a request may wait for data.
+    ///   - resourceTimeout: Seconds a request may take in all, retries included.
     ///   - maximumResponseSize: The most bytes a reply may have.
     ///   - redirectPolicy: Which redirects to follow.
     ///   - retryPolicy: When a failed request is sent again.
@@ -171,6 +175,7 @@ public final class StubTransport: @unchecked Sendable {
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
         timeout: TimeInterval = 60,
+        resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
         redirectPolicy: RedirectPolicy = .default,
         retryPolicy: RetryPolicy = .none,
@@ -180,8 +185,10 @@ public final class StubTransport: @unchecked Sendable {
         makeNetworkLayer(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,
             sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
-            callbackQueue: callbackQueue, timeout: timeout, maximumResponseSize: maximumResponseSize,
-            redirectPolicy: redirectPolicy, retryPolicy: retryPolicy, interceptors: interceptors,
+            callbackQueue: callbackQueue, timeout: timeout, resourceTimeout: resourceTimeout,
+            maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
+            retryPolicy: retryPolicy,
+            interceptors: interceptors,
             monitors: monitors)
     }
 
