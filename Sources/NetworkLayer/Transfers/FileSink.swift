@@ -120,6 +120,8 @@ final class FileSink: TransferSink {
 
     func write(_ data: Data) -> URLError? {
         switch phase {
+        case .writing(let plan, _, _) where plan.isEmpty:
+            break
         case .writing(let plan, let file, let received):
             if let failure = file.append(data) {
                 return FileError.writeFailed(partial.file, reason: failure.reason)
