@@ -35,9 +35,13 @@ extension NetworkLayer {
                 monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }
             }
         }
-        let progress = request.progressHandler.map { ProgressReporter(queue: callbackQueue, handler: $0) }
+        let progress = request.progressHandler.map {
+            ProgressReporter(callbackQueue: callbackQueue, handler: $0)
+        }
+        // A transfer's handlers run on its progress queue, behind every progress call made before them.
         let task = RequestTask(
-            delivery: delivery ?? CallbackDelivery(queue: stream?.callbackQueue ?? callbackQueue),
+            delivery: delivery
+                ?? CallbackDelivery(queue: progress?.queue ?? stream?.callbackQueue ?? callbackQueue),
             failureHandler: progress.map { progress in
                 {
                     progress.end()
