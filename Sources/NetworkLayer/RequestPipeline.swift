@@ -112,9 +112,10 @@ extension NetworkLayer {
             if let stream {
                 route = .stream(stream.route)
             } else {
+                // A cancelled download's task is settled while its transfer still closes the file.
                 route = try TransportRoute(
                     request.transfer, limit: limit, acceptableContentTypes: request.acceptableContentTypes,
-                    progress: progress)
+                    progress: progress, isAbandoned: { [weak task] in task?.isSettled ?? true })
             }
         } catch {
             task.fail(error)

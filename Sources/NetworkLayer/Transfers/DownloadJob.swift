@@ -12,11 +12,18 @@ final class DownloadJob: Sendable {
     let partial: PartialDownload
     /// The media types a reply must have to be written to disk; `nil` accepts any.
     let acceptableContentTypes: [String]?
+    /// Whether the request is over (cancelled) while an attempt may still hold the destination: a new
+    /// download to it then waits for that attempt to give it up instead of being refused.
+    let isAbandoned: @Sendable () -> Bool
     private let restartPending: Locked<Bool>
 
-    init(target: DownloadTarget, acceptableContentTypes: [String]? = nil) {
+    init(
+        target: DownloadTarget, acceptableContentTypes: [String]? = nil,
+        isAbandoned: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.target = target
         self.acceptableContentTypes = acceptableContentTypes
+        self.isAbandoned = isAbandoned
         partial = PartialDownload(destination: target.destination)
         restartPending = Locked(target.options.contains(.restart))
     }
