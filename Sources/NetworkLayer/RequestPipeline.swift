@@ -35,9 +35,13 @@ extension NetworkLayer {
                 monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }
             }
         }
-        let progress = request.progressHandler.map { ProgressReporter(queue: callbackQueue, handler: $0) }
+        let progress = request.progressHandler.map {
+            ProgressReporter(callbackQueue: callbackQueue, handler: $0)
+        }
+        // A transfer's handlers run on its progress queue, behind every progress call made before them.
         let task = RequestTask(
-            delivery: delivery ?? CallbackDelivery(queue: stream?.callbackQueue ?? callbackQueue),
+            delivery: delivery
+                ?? CallbackDelivery(queue: progress?.queue ?? stream?.callbackQueue ?? callbackQueue),
             failureHandler: progress.map { progress in
                 {
                     progress.end()
@@ -114,9 +118,10 @@ extension NetworkLayer {
             if let stream {
                 route = .stream(stream.route)
             } else {
+                // A cancelled download's task is settled while its transfer still closes the file.
                 route = try TransportRoute(
                     request.transfer, limit: limit, acceptableContentTypes: request.acceptableContentTypes,
-                    progress: progress)
+                    progress: progress, isAbandoned: { [weak task] in task?.isSettled ?? true })
             }
         } catch {
             task.fail(error)

@@ -62,18 +62,20 @@ extension TransportRoute {
     /// The route for a request that is a `transfer` (or an ordinary one, for `nil`); an upload's body is
     /// checked and measured here, before anything is sent.
     ///
-    /// A download writes a file only of a reply whose type is among `acceptableContentTypes`, when given.
+    /// A download writes a file only of a reply whose type is among `acceptableContentTypes`, when given;
+    /// `isAbandoned` says when its request is over (see ``DownloadJob/isAbandoned``).
     init(
         _ transfer: TransferDescription?, limit: Int, acceptableContentTypes: [String]? = nil,
-        progress: ProgressReporter?
+        progress: ProgressReporter?, isAbandoned: @escaping @Sendable () -> Bool = { false }
     ) throws(NetworkError) {
         switch transfer {
         case nil:
             self = .data(limit: limit)
         case .download(let target)?:
             self = .download(
-                DownloadJob(target: target, acceptableContentTypes: acceptableContentTypes), limit: limit,
-                progress: progress)
+                DownloadJob(
+                    target: target, acceptableContentTypes: acceptableContentTypes, isAbandoned: isAbandoned),
+                limit: limit, progress: progress)
         case .upload(let source)?:
             self = .upload(try UploadBody.prepare(source), limit: limit, progress: progress)
         }

@@ -60,6 +60,18 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// Starts the transfer, where the request is sent from (the caller's thread, the policy queue or,
     /// for a retry, the delegate queue).
     func start() {
+        let ready = sink.awaitTurn {
+            // Its turn came on another transfer's queue. A stop meanwhile found no task, and is delivered
+            // here instead of sending.
+            self.transport.delegateQueue.enqueue {
+                guard self.stopReason == nil else { return self.finish(with: nil, response: nil) }
+                self.prepareAndBegin()
+            }
+        }
+        if ready { prepareAndBegin() }
+    }
+
+    private func prepareAndBegin() {
         switch sink.prepare(request) {
         case .success(let prepared):
             guard let source, transport.sendsUploadsNatively else { return begin(prepared) }

@@ -9,9 +9,12 @@ import Foundation
 /// challenge, exactly one completion); a sink keeps only the body. New kinds of reply (a cache entry, a
 /// stream of events) are new sinks.
 ///
-/// Every method runs on the session's serial delegate queue, but ``prepare(_:)``, which runs where the
-/// transfer starts, before its task exists.
+/// Every method runs on the session's serial delegate queue, but ``awaitTurn(_:)`` and ``prepare(_:)``,
+/// which run where the transfer starts, before its task exists.
 protocol TransferSink: AnyObject {
+    /// Whether the transfer may start now; if not, `start` runs once it may, exactly once, from any
+    /// thread (a download whose destination a cancelled download still holds).
+    func awaitTurn(_ start: @escaping @Sendable () -> Void) -> Bool
     /// The request the first task sends (a download adds its `Range`), or why nothing can be sent.
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError>
     /// A response head arrived.
@@ -69,6 +72,7 @@ extension TransferSink {
         completion(close(failure: failure, response: response, respondedAt: respondedAt))
     }
 
+    func awaitTurn(_ start: @escaping @Sendable () -> Void) -> Bool { true }
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError> { .success(request) }
     func restartRequest() -> URLRequest? { nil }
     var bodyIdleTimeout: TimeInterval? { nil }

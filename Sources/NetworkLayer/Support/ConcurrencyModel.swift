@@ -12,7 +12,7 @@
 /// | a download's disk queue (``DiskWriter``, serial) | opening, writing and closing its partial file, then keeping it or moving it into place; its completion | the open file |
 /// | the cache's serial queue (a disk cache) | writing and removing entries, in order | the disk store's files (the memory index and the in-flight table are ``Locked``) |
 /// | the monitors' queue (serial, one per layer) | every monitor event, in order | each request's monitor channel |
-/// | `callbackQueue` | the success, error, progress and stream event handlers | nothing: handlers run with no lock held |
+/// | `callbackQueue` | the success, error, progress and stream event handlers; a transfer with a progress handler runs its handlers on a serial queue of its own that targets it (``ProgressReporter/queue``), so no progress call overlaps or follows its completion | nothing: handlers run with no lock held |
 /// | the task iterating a ``NetworkStream`` | `next()` | nothing: elements wait in the stream's buffer (``Locked``) |
 ///
 /// State that several places really share (the session delegate's task table, the deadline clock's

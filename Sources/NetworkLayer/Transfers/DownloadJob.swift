@@ -12,18 +12,26 @@ final class DownloadJob: Sendable {
     let partial: PartialDownload
     /// The media types a reply must have to be written to disk; `nil` accepts any.
     let acceptableContentTypes: [String]?
+    /// Whether the request is over (cancelled) while an attempt may still hold the destination: a new
+    /// download to it then waits for that attempt to give it up instead of being refused.
+    let isAbandoned: @Sendable () -> Bool
     private let restartPending: Locked<Bool>
 
-    init(target: DownloadTarget, acceptableContentTypes: [String]? = nil) {
+    init(
+        target: DownloadTarget, acceptableContentTypes: [String]? = nil,
+        isAbandoned: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.target = target
         self.acceptableContentTypes = acceptableContentTypes
+        self.isAbandoned = isAbandoned
         partial = PartialDownload(destination: target.destination)
         restartPending = Locked(target.options.contains(.restart))
     }
 
-    /// Whether `response` may be written to disk: its type is acceptable, or no type was asked for.
+    /// Whether `response` may be written to disk: its type is acceptable, no type was asked for, or it
+    /// has no body, hence no type to check.
     func accepts(_ response: HTTPURLResponse) -> Bool {
-        guard let acceptable = acceptableContentTypes else { return true }
+        guard let acceptable = acceptableContentTypes, !response.hasNoBody else { return true }
         guard let type = response.value(forHTTPHeaderField: "Content-Type") else { return false }
         return MediaType.matches(type, anyOf: acceptable)
     }
@@ -45,6 +53,8 @@ struct DownloadPlan {
     var info: PartialDownload.Info?
     /// The file's full length, when known.
     var expected: Int64?
+    /// A 204 or 205: the file is empty, whatever bytes come with the reply (a 205 may carry some).
+    var isEmpty = false
 
     /// What a reply means for a request that asked for the bytes from `offset` on (0: the whole file),
     /// given the info of the bytes on disk.
@@ -75,6 +85,10 @@ struct DownloadPlan {
             }
         }
         guard (200..<300).contains(status) else { return .errorReply }
+        // The server's representation is empty: so is the file, replacing the bytes on disk.
+        if status == 204 || status == 205 {
+            return .write(DownloadPlan(offset: 0, info: nil, expected: 0, isEmpty: true))
+        }
         // A 206 without a range asked for (the layer's or the caller's own) would end as a short file.
         if status == 206 && resumable { return .invalid }
         let expected = Self.length(of: response)

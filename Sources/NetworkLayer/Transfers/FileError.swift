@@ -31,8 +31,8 @@ enum FileError {
     static func destinationBusy(_ url: URL) -> NetworkError {
         error(
             .cannotOpenFile, url,
-            "Another download to \(url.path) is in progress (a cancelled one until its handler runs); "
-                + "wait for its handler, then start again.")
+            "Another download to \(url.path) is in progress; wait for its handler, or cancel it, "
+                + "then start again.")
     }
 
     /// Writing a download failed (for example the disk is full).

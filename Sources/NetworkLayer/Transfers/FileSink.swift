@@ -28,6 +28,8 @@ final class FileSink: TransferSink {
     /// Whether the server may be asked to continue the bytes on disk; not when the caller sent a Range.
     private let resumable: Bool
     private var restarted = false
+    /// A live download holds the destination.
+    private var isRefused = false
     private weak var flow: (any TransferFlow)?
     private var phase = Phase.awaitingResponse(offset: 0, info: nil)
 
@@ -57,9 +59,24 @@ final class FileSink: TransferSink {
         self.flow = flow
     }
 
-    /// Claims the destination and continues the partial download when there is one to continue.
+    /// Claims the destination, or waits for the cancelled downloads that hold it to give it up.
+    func awaitTurn(_ start: @escaping @Sendable () -> Void) -> Bool {
+        switch DownloadClaims.claim(
+            job.target.destination, for: self, isAbandoned: job.isAbandoned, whenGivenUp: start)
+        {
+        case .claimed:
+            return true
+        case .busy:
+            isRefused = true
+            return true
+        case .waiting:
+            return false
+        }
+    }
+
+    /// Continues the partial download when there is one to continue.
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError> {
-        guard DownloadClaims.claim(job.target.destination, for: self) else {
+        guard !isRefused else {
             guard case .transport(let error) = FileError.destinationBusy(job.target.destination) else {
                 return .failure(URLError(.cannotCreateFile))
             }
@@ -120,6 +137,8 @@ final class FileSink: TransferSink {
 
     func write(_ data: Data) -> URLError? {
         switch phase {
+        case .writing(let plan, _, _) where plan.isEmpty:
+            break
         case .writing(let plan, let file, let received):
             if let failure = file.append(data) {
                 return FileError.writeFailed(partial.file, reason: failure.reason)

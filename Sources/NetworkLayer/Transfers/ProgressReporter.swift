@@ -4,10 +4,13 @@ import Foundation
 /// each reporting more bytes than the one before, and a last call with every byte just before the
 /// success handler.
 ///
-/// The transport reports from the delegate queue; the handler runs on the callback queue. At most one
-/// delivery is scheduled or running at a time, and each reads the newest figures, so a slow handler
-/// never builds a backlog and calls never overlap. No lock is held while the handler runs: it may call
-/// back into the layer (cancel its own task, start another request) freely.
+/// The transport reports from the delegate queue; the handler runs on ``queue``, a serial queue of the
+/// transfer's own that targets the callback queue, where the transfer's completion runs too. On a
+/// concurrent callback queue as on a serial one, every progress call has returned before the completion
+/// begins, and none starts after it (``finish()`` and ``end()`` stop them). At most one delivery is
+/// scheduled at a time, and each reads the newest figures, so a slow handler never builds a backlog. No
+/// lock is held while the handler runs: it may call back into the layer (cancel its own task, start
+/// another request) freely.
 final class ProgressReporter: Sendable {
     /// The shortest time between two calls: 1/30 s.
     static let interval: UInt64 = 33_333_333
@@ -16,23 +19,22 @@ final class ProgressReporter: Sendable {
         var latest: TransferProgress?
         /// Whether a delivery is scheduled or its handler is running.
         var busy = false
-        /// Whether a delivery's handler is running now.
-        var running = false
         var lastDelivery: UInt64 = 0
         var final: TransferProgress?
         var reported: TransferProgress?
         var ended = false
-        /// The last call, when ``finish()`` came while a delivery's handler was running (on a concurrent
-        /// callback queue): that delivery makes it once its handler returns.
-        var pendingFinal: TransferProgress?
     }
 
-    private let queue: DispatchQueue
+    /// Where the handler runs, one call at a time, and where the transfer's completion must run.
+    let queue: DispatchQueue
     private let handler: UncheckedSendable<(TransferProgress) -> Void>
     private let state = Locked(State())
 
-    init(queue: DispatchQueue, handler: @escaping (TransferProgress) -> Void) {
-        self.queue = queue
+    /// - Parameters:
+    ///   - callbackQueue: The layer's callback queue, serial or concurrent.
+    ///   - handler: The caller's progress handler.
+    init(callbackQueue: DispatchQueue, handler: @escaping (TransferProgress) -> Void) {
+        queue = DispatchQueue(label: "NetworkLayer.TransferCallbacks", target: callbackQueue)
         self.handler = UncheckedSendable(value: handler)
     }
 
@@ -51,8 +53,8 @@ final class ProgressReporter: Sendable {
         state.withLock { $0.final = TransferProgress(completedBytes: completed, expectedBytes: expected) }
     }
 
-    /// On the callback queue, just before the success handler: reports every byte, unless the last call
-    /// already did, and stops further calls.
+    /// On ``queue``, just before the success handler: reports every byte, unless the last call already
+    /// did, and stops further calls.
     func finish() {
         let call: TransferProgress? = state.withLock {
             guard !$0.ended else { return nil }
@@ -66,16 +68,12 @@ final class ProgressReporter: Sendable {
                 return nil
             }
             $0.reported = final
-            guard !$0.running else {
-                $0.pendingFinal = final
-                return nil
-            }
             return final
         }
         if let call { handler.value(call) }
     }
 
-    /// On the callback queue, before the error handler: no calls from now on.
+    /// On ``queue``, before the error handler: no calls from now on.
     func end() {
         state.withLock { $0.ended = true }
     }
@@ -104,20 +102,14 @@ final class ProgressReporter: Sendable {
                 else { return nil }
             }
             $0.reported = progress
-            $0.running = true
             return progress
         }
         if let call { handler.value(call) }
         // Figures that arrived while the handler ran are delivered next, after the interval.
-        let (pendingFinal, delay): (TransferProgress?, UInt64?) = state.withLock { state in
+        let delay: UInt64? = state.withLock { state in
             state.busy = false
-            state.running = false
-            let pending = state.pendingFinal
-            state.pendingFinal = nil
-            let again = state.latest != state.reported ? Self.scheduleIfIdle(&state) : nil
-            return (pending, again)
+            return state.latest != state.reported ? Self.scheduleIfIdle(&state) : nil
         }
-        if let pendingFinal { handler.value(pendingFinal) }
         if let delay { schedule(after: delay) }
     }
 }

@@ -1,7 +1,8 @@
 /// How far a download or an upload has come, as its progress handler receives it.
 ///
-/// The handler runs on the layer's callback queue, at most about 30 times a second. `completedBytes` only
-/// grows, and the last call, made just before the success handler, reports every byte.
+/// The handler runs on the layer's callback queue, at most about 30 times a second, one call at a time.
+/// `completedBytes` only grows, and the last call, made just before the success handler, reports every
+/// byte. Every call has returned before the success or error handler begins, and none comes after it.
 public struct TransferProgress: Sendable, Equatable {
     /// The bytes moved so far. A resumed download counts the bytes it already had on disk.
     public let completedBytes: Int64

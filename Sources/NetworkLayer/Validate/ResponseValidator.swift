@@ -30,7 +30,8 @@ struct ReplyExpectation: Sendable {
     let acceptableContentTypes: [String]?
     /// The statuses that are success; `nil` accepts `200..<300`.
     var acceptableStatusCodes: Set<Int>? = nil
-    /// A download's body is on disk, not here: its type is checked even though the body is empty.
+    /// A download's body is on disk, not here: its type is checked even though the body is empty, unless
+    /// the reply says it has none (204, 205 or `Content-Length: 0`).
     var isDownload = false
 
     func accepts(status: Int) -> Bool {
@@ -55,8 +56,9 @@ enum ResponseValidator {
                     response.statusCode, body: body, headers: ResponseHeaders(response)))
         }
         let reply = Reply(body: body, response: response, method: expectation.method)
-        if let acceptable = expectation.acceptableContentTypes, expectation.isDownload || !reply.hasNoContent
-        {
+        // A reply with no body has no content type to check.
+        let hasBody = expectation.isDownload ? !response.hasNoBody : !reply.hasNoContent
+        if let acceptable = expectation.acceptableContentTypes, hasBody {
             let contentType = response.value(forHTTPHeaderField: "Content-Type")
             guard let contentType, MediaType.matches(contentType, anyOf: acceptable) else {
                 return .failure(
@@ -65,6 +67,14 @@ enum ResponseValidator {
             }
         }
         return .success(reply)
+    }
+}
+
+extension HTTPURLResponse {
+    /// Whether the reply says it has no body: 204, 205 or `Content-Length: 0`. A download writes an empty
+    /// file for it, whatever its content type.
+    var hasNoBody: Bool {
+        statusCode == 204 || statusCode == 205 || expectedContentLength == 0
     }
 }
 
