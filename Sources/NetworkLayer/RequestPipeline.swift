@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 extension NetworkLayer {
-    /// The pipeline behind ``send(_:successHandler:errorHandler:)``: build, send, validate, decode,
-    /// deliver.
+    /// The pipeline behind ``send(_:successHandler:errorHandler:)``, as the list of its stages: a call
+    /// that monitors and delivers, the request built, the reply's route, then attempts (adapt, send,
+    /// validate, again while the policies ask), and the reply decoded and delivered.
     ///
     /// A `stream` takes the reply as it arrives, on the streams' session, reconnecting by its own rules.
     /// A test double passes an in-process transport and where its handlers run: the rest is the same.
@@ -17,13 +18,37 @@ extension NetworkLayer {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
+        let call = beginCall(
+            request, stream: stream, through: inProcess, delivery: delivery, errorHandler: errorHandler)
+        if let refusal = call.transport.refusal {
+            call.task.fail(.invalidRequest(refusal))
+            return call.task
+        }
+        let built: URLRequest
+        let route: TransportRoute
+        do throws(NetworkError) {
+            built = try builder.urlRequest(for: request)
+            route = try self.route(for: request, stream: stream, call: call)
+        } catch {
+            call.task.fail(error)
+            return call.task
+        }
+        let deliver = decodeAndDeliver(request, call: call, successHandler: successHandler)
+        let send = attemptSender(request, built: built, route: route, stream: stream, call: call)
+        runAttempts(request, built: built, stream: stream, call: call, send: send, finish: deliver)
+        return call.task
+    }
+
+    /// The call: its task (the one-shot delivery latch), what it tells monitors, its meter and its
+    /// progress, and its total time limit.
+    private func beginCall<Value>(
+        _ request: NetworkRequest<Value>, stream: StreamSetup?, through inProcess: InProcessTransport?,
+        delivery: CallbackDelivery?, errorHandler: @escaping (NetworkError) -> Void
+    ) -> RequestCall {
         let meter = RequestMeter(stream: stream?.state)
-        let transport: any AttemptTransport = inProcess ?? (stream == nil ? transport : streamTransport)
         // A request's own monitors and interceptors come after the layer's.
-        let monitorGroup = MonitorGroup.forRequest(
-            layer: monitorGroup, extra: request.monitors, on: monitorsQueue)
-        let interceptors = interceptors + request.interceptors + (stream.map { [$0.reconnection] } ?? [])
-        let monitors = monitorGroup?.channel()
+        let monitors = MonitorGroup.forRequest(
+            layer: monitorGroup, extra: request.monitors, on: monitorsQueue)?.channel()
         let monitored = monitors.map { _ in
             MonitoredRequest(method: request.method, url: try? builder.url(for: request))
         }
@@ -55,38 +80,41 @@ extension NetworkLayer {
                 to: request.resourceTimeout
                     ?? (stream == nil && request.transfer == nil ? resourceTimeout : nil))
         }
-        if let refusal = transport.refusal {
-            task.fail(.invalidRequest(refusal))
-            return task
-        }
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try builder.urlRequest(for: request)
-        } catch {
-            task.fail(error)
-            return task
-        }
+        return RequestCall(
+            task: task, meter: meter, monitors: monitors, monitored: monitored, progress: progress,
+            transport: inProcess ?? (stream == nil ? transport : streamTransport),
+            interceptors: interceptors + request.interceptors + (stream.map { [$0.reconnection] } ?? []))
+    }
+
+    /// Where the reply goes: into memory, a file, or a stream's sink.
+    private func route<Value>(
+        for request: NetworkRequest<Value>, stream: StreamSetup?, call: RequestCall
+    ) throws(NetworkError) -> TransportRoute {
+        if let stream { return .stream(stream.route) }
+        // A cancelled download's task is settled while its transfer still closes the file.
+        return try TransportRoute(
+            request.transfer, limit: request.maximumResponseSize ?? maximumResponseSize,
+            acceptableContentTypes: request.acceptableContentTypes, progress: call.progress,
+            isAbandoned: { [weak task = call.task] in task?.isSettled ?? true })
+    }
+
+    /// The last stages: a validated reply decoded into `Value` and handed to the task to deliver.
+    private func decodeAndDeliver<Value>(
+        _ request: NetworkRequest<Value>, call: RequestCall,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void
+    ) -> @Sendable (Result<Reply, NetworkError>) -> Void {
+        let (task, meter, progress, reportsRaw) = (call.task, call.meter, call.progress, call.monitors != nil)
         let decoding = request.decoding(decoder)
         // Decoding and the success handler are not Sendable; they go from here to the one queue that
         // decodes, and the handler on to the callback queue (see UncheckedSendable).
         let finish = UncheckedSendable(value: { (reply: Reply) in
             do throws(NetworkError) {
-                // A test double's answer is used as it is when it has the type asked for, and when a
-                // reply could carry it: a HEAD or 204 reply decodes as it would from the network.
-                let value: Value
-                // Not `providedValue?.value as? Value`: that casts a missing value to an optional `Value`.
-                if let provided = reply.providedValue, !reply.cannotHaveContent,
-                    let typed = provided.value as? Value
-                {
-                    value = typed
-                } else {
-                    value = try decoding.decode(reply)
-                }
+                let value = try Self.value(of: reply, decoding: decoding)
                 let response = NetworkResponse(
                     value: value, statusCode: reply.response.statusCode,
                     headers: ResponseHeaders(reply.response), url: reply.response.url, data: reply.body,
                     metrics: meter.metrics, cacheStatus: reply.cacheStatus)
-                task.succeed(raw: monitors == nil ? nil : response.map { _ in reply.body }) {
+                task.succeed(raw: reportsRaw ? response.map { _ in reply.body } : nil) {
                     progress?.finish()
                     successHandler(response)
                 }
@@ -94,8 +122,8 @@ extension NetworkLayer {
                 task.fail(error)
             }
         })
-        let decodesInPlace = !decoding.runsCallerCode || transport.answersInPlace
-        let deliver: @Sendable (Result<Reply, NetworkError>) -> Void = { result in
+        let decodesInPlace = !decoding.runsCallerCode || call.transport.answersInPlace
+        return { result in
             switch result {
             case .failure(let error):
                 task.fail(error)
@@ -107,41 +135,43 @@ extension NetworkLayer {
                 DispatchQueue.global(qos: .userInitiated).async { finish.value(reply) }
             }
         }
-        // A download writes a file for 2xx replies alone, whatever the request accepts.
-        let isDownload = request.transfer?.isDownload == true
-        let expectation = ReplyExpectation(
-            method: request.method, acceptableContentTypes: request.acceptableContentTypes,
-            acceptableStatusCodes: isDownload ? nil : request.acceptableStatusCodes, isDownload: isDownload)
-        let limit = request.maximumResponseSize ?? maximumResponseSize
-        let route: TransportRoute
-        do throws(NetworkError) {
-            if let stream {
-                route = .stream(stream.route)
-            } else {
-                // A cancelled download's task is settled while its transfer still closes the file.
-                route = try TransportRoute(
-                    request.transfer, limit: limit, acceptableContentTypes: request.acceptableContentTypes,
-                    progress: progress, isAbandoned: { [weak task] in task?.isSettled ?? true })
-            }
-        } catch {
-            task.fail(error)
-            return task
+    }
+
+    /// A test double's answer is used as it is when it has the type asked for, and when a reply could
+    /// carry it: a HEAD or 204 reply decodes as it would from the network.
+    private static func value<Value>(of reply: Reply, decoding: ResponseDecoding<Value>) throws(NetworkError)
+        -> Value
+    {
+        // Not `providedValue?.value as? Value`: that casts a missing value to an optional `Value`.
+        if let provided = reply.providedValue, !reply.cannotHaveContent, let typed = provided.value as? Value
+        {
+            return typed
         }
+        return try decoding.decode(reply)
+    }
+
+    /// One attempt: the interceptors' request checked, sent through the cache and the transport, and
+    /// its reply validated.
+    private func attemptSender<Value>(
+        _ request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute, stream: StreamSetup?,
+        call: RequestCall
+    ) -> RequestAttempts<Reply>.Send {
+        let (task, meter, monitors, monitored, transport) = (
+            call.task, call.meter, call.monitors, call.monitored, call.transport
+        )
         // A stream is never stored: its events are delivered as they arrive.
         let caching =
             stream != nil
             ? nil
-            : cache.map {
-                CachingTransport(cache: $0, policy: request.cachePolicy, transport: transport)
-            }
+            : cache.map { CachingTransport(cache: $0, policy: request.cachePolicy, transport: transport) }
         let redirectPolicy = request.redirectPolicy ?? redirectPolicy
         let checker = builder
-        let adapts = !interceptors.isEmpty
-        // The URL that answered the latest attempt, for the interceptors that judge its failure.
-        let answeredBy: Locked<URL?>? = interceptors.isEmpty ? nil : Locked(nil)
-        let send: RequestAttempts<Reply>.Send = { proposed, done in
+        let adapts = !call.interceptors.isEmpty
+        let expectation = ReplyExpectation(request)
+        let answeredBy = call.answeredBy
+        return { proposed, done in
             let attempt: URLRequest
-            switch adapts ? checker.checked(proposed, built: urlRequest) : .success(proposed) {
+            switch adapts ? checker.checked(proposed, built: built) : .success(proposed) {
             case .success(let checked): attempt = checked
             case .failure(let error): return done(.failure(error))
             }
@@ -168,16 +198,7 @@ extension NetworkLayer {
                 {
                     monitors.emit { $0.didReceive(response, body: result.body, for: monitoredAttempt) }
                 }
-                done(
-                    ResponseValidator.validate(
-                        body: result.body, response: result.response, error: result.error,
-                        expecting: expectation
-                    ).map { reply in
-                        var reply = reply
-                        reply.cacheStatus = cacheStatus
-                        reply.providedValue = result.providedValue
-                        return reply
-                    })
+                done(ResponseValidator.validate(result, cacheStatus: cacheStatus, expecting: expectation))
             }
             let cancel =
                 caching?.send(attempt, route: route, redirectPolicy: redirectPolicy, completion: completion)
@@ -186,23 +207,29 @@ extension NetworkLayer {
                 }
             task.attach(cancellingWith: cancel, toAttempt: taskAttempt)
         }
+    }
+
+    /// The policies: the first attempt sent at once when nothing may adapt or retry it, else the
+    /// attempt loop (interceptors, authentication and refresh, retries).
+    private func runAttempts<Value>(
+        _ request: NetworkRequest<Value>, built: URLRequest, stream: StreamSetup?, call: RequestCall,
+        send: @escaping RequestAttempts<Reply>.Send,
+        finish: @escaping @Sendable (Result<Reply, NetworkError>) -> Void
+    ) {
         let policy = request.retryPolicy ?? retryPolicy
-        guard !interceptors.isEmpty || policy.retries else {
-            send(urlRequest, deliver)
-            return task
-        }
+        guard !call.interceptors.isEmpty || policy.retries else { return send(built, finish) }
         // Interceptors may do real work (sign a body, wait for a token): never on the caller's queue,
         // usually the main queue, nor on the session's delegate queue.
+        let (task, meter, answeredBy) = (call.task, call.meter, call.answeredBy)
         var streamProgress: (@Sendable () -> Int)?
         if let state = stream?.state { streamProgress = { state.eventCount } }
+        let inPlace = call.transport.answersInPlace
         let attempts = RequestAttempts(
-            request: urlRequest, method: request.method, interceptors: interceptors, policy: policy,
-            isCancelled: { task.isSettled }, usesPolicyQueue: !transport.answersInPlace,
-            waitsBetweenAttempts: !transport.answersInPlace,
+            request: built, method: request.method, interceptors: call.interceptors, policy: policy,
+            isCancelled: { task.isSettled }, usesPolicyQueue: !inPlace, waitsBetweenAttempts: !inPlace,
             attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
-            progress: streamProgress, answeredBy: { answeredBy?.withLock { $0 } }, send: send, finish: deliver
-        )
-        if let monitors, let monitored {
+            progress: streamProgress, answeredBy: { answeredBy?.withLock { $0 } }, send: send, finish: finish)
+        if let monitors = call.monitors, let monitored = call.monitored {
             attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
                 // The number monitors saw it built and started with: a stream's reconnections count on,
                 // where the policy's count starts over after events arrived.
@@ -211,7 +238,6 @@ extension NetworkLayer {
             }
         }
         attempts.start()
-        return task
     }
 
     /// The pipeline over `transport`, handlers run by `delivery`: how `DummyNetworkLayer` answers every
@@ -247,4 +273,35 @@ struct StreamSetup {
     /// Where the completion runs: the layer's callback queue, or an async stream's own queue.
     let callbackQueue: DispatchQueue
     let state: StreamState
+}
+
+/// What the stages of one request share: made by the first, read by the rest.
+struct RequestCall: Sendable {
+    /// The one-shot delivery latch: exactly one handler, once.
+    let task: RequestTask
+    let meter: RequestMeter
+    /// The monitors' channel and the request as they see it; `nil` without monitors.
+    let monitors: MonitorGroup.Channel?
+    let monitored: MonitoredRequest?
+    let progress: ProgressReporter?
+    /// An in-process transport, the streams' session or the layer's.
+    let transport: any AttemptTransport
+    /// The layer's, the request's, and a stream's reconnection last.
+    let interceptors: [any RequestInterceptor]
+    /// The URL that answered the latest attempt, for the interceptors that judge its failure.
+    let answeredBy: Locked<URL?>?
+
+    init(
+        task: RequestTask, meter: RequestMeter, monitors: MonitorGroup.Channel?, monitored: MonitoredRequest?,
+        progress: ProgressReporter?, transport: any AttemptTransport, interceptors: [any RequestInterceptor]
+    ) {
+        self.task = task
+        self.meter = meter
+        self.monitors = monitors
+        self.monitored = monitored
+        self.progress = progress
+        self.transport = transport
+        self.interceptors = interceptors
+        answeredBy = interceptors.isEmpty ? nil : Locked(nil)
+    }
 }

@@ -39,9 +39,34 @@ struct ReplyExpectation: Sendable {
     }
 }
 
+extension ReplyExpectation {
+    /// What `request` accepts. A download writes a file for 2xx replies alone, whatever the request
+    /// accepts.
+    init<Value>(_ request: NetworkRequest<Value>) {
+        let isDownload = request.transfer?.isDownload == true
+        self.init(
+            method: request.method, acceptableContentTypes: request.acceptableContentTypes,
+            acceptableStatusCodes: isDownload ? nil : request.acceptableStatusCodes, isDownload: isDownload)
+    }
+}
+
 /// Turns the transport's raw outcome into a reply or an error: transport errors, non-HTTP responses,
 /// statuses outside 2xx and (when the request names its media types) replies of another type fail here.
 enum ResponseValidator {
+    /// A transfer's outcome validated, the reply marked with where it came from and what a test double
+    /// provided.
+    static func validate(
+        _ result: TransferResult, cacheStatus: CacheStatus, expecting expectation: ReplyExpectation
+    ) -> Result<Reply, NetworkError> {
+        validate(body: result.body, response: result.response, error: result.error, expecting: expectation)
+            .map { reply in
+                var reply = reply
+                reply.cacheStatus = cacheStatus
+                reply.providedValue = result.providedValue
+                return reply
+            }
+    }
+
     static func validate(
         body: Data,
         response: URLResponse?,
