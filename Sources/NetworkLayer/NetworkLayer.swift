@@ -25,7 +25,8 @@ import Foundation
 open class NetworkLayer: @unchecked Sendable {
     /// The URL that relative URL strings are resolved against.
     public let baseURL: URL?
-    /// Headers sent with every request; a request's own headers override them.
+    /// Headers sent with every request; a request's own headers override them. Those that carry
+    /// credentials go only to the base URL's origin (see `init`).
     public let defaultHeaders: [String: String]
     /// Encodes JSON request bodies.
     public let encoder: JSONEncoder
@@ -113,7 +114,11 @@ open class NetworkLayer: @unchecked Sendable {
     /// - Parameters:
     ///   - baseURL: Resolves relative URL strings: `users` and `/users` against
     ///     `https://api.example.com/v1` both give `https://api.example.com/v1/users`.
-    ///   - defaultHeaders: Headers for every request; per-request headers override them.
+    ///   - defaultHeaders: Headers for every request; per-request headers override them. Those that carry
+    ///     credentials (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key`, `X-Auth-Token` and
+    ///     the redirect policy's ``RedirectPolicy/credentialHeaders``) go only to the base URL's origin,
+    ///     as on a redirect; without a base URL, only to the first request's origin. A request's own
+    ///     headers go wherever it is sent.
     ///   - sessionConfiguration: `nil` shares one long-lived session among all layers, which is what an
     ///     app wants. With a configuration the layer owns a session of its own and invalidates it when
     ///     the layer goes away; pass one to inject `protocolClasses` or change caching and cookies.
@@ -171,8 +176,8 @@ open class NetworkLayer: @unchecked Sendable {
         self.timeout = timeout
         self.resourceTimeout = resourceTimeout
         builder = RequestBuilder(
-            resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders, encoder: encoder,
-            timeout: timeout)
+            resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders,
+            credentialHeaders: redirectPolicy.credentialHeaders, encoder: encoder, timeout: timeout)
         ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
         self.sessionConfiguration = sessionConfiguration?.copy() as? URLSessionConfiguration
     }

@@ -49,6 +49,22 @@ final class PolicyPipelineTests: XCTestCase {
         XCTAssertEqual(stubs.recordedRequests.count, 4)
     }
 
+    /// An unknown error is no evidence that sending again helps (Alamofire's
+    /// testThatRetryPolicyDoesNotRetryErrorsThatAreNotRetryable): the transport turned every one into a
+    /// lost connection, which the policy retries.
+    func testAnUnknownTransportErrorIsNotRetried() {
+        stubs.stub(.get, "https://api.example.com/items", with: .failure(URLError(.unknown)))
+        let network = stubs.makeNetworkLayer(
+            retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: 0.01, maximumDelay: 0.02))
+        let result = outcome(of: [String].self) { recorder in
+            network.get(
+                urlString: "https://api.example.com/items", successHandler: recorder.success,
+                errorHandler: recorder.failure)
+        }
+        XCTAssertEqual(result?.error?.transportCode, .unknown, "\(String(describing: result))")
+        XCTAssertEqual(stubs.recordedRequests.count, 1)
+    }
+
     func testADecodingFailureIsNotRetried() {
         stubs.stub(.get, "https://api.example.com/items", with: .json(["not": "an array"]))
         let network = stubs.makeNetworkLayer(retryPolicy: .default)

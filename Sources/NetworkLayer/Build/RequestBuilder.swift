@@ -15,6 +15,9 @@ package struct RequestBuilder: Sendable {
     /// The error of the first invalid default header, found once by `init`: the layer's init can neither
     /// throw nor stop the app, and the mistake is the same for every request, so every request fails.
     private let defaultHeadersError: NetworkError?
+    /// Whether a default header carries a credential, which goes only to ``credentialScope``'s origin.
+    private let defaultHeaderIsCredential: [Bool]
+    private let credentialScope: DefaultCredentialScope?
     package let encoder: JSONEncoder
     package let timeout: TimeInterval
 
@@ -38,7 +41,11 @@ package struct RequestBuilder: Sendable {
         var fields = [
             (name: "Accept", value: description.transfer?.isDownload == true ? "*/*" : "application/json")
         ]
-        fields += defaultHeaders.map { (name: $0.key, value: $0.value) }
+        let sendsCredentials = credentialScope?.allows(url) ?? true
+        for (index, header) in defaultHeaders.enumerated()
+        where sendsCredentials || !defaultHeaderIsCredential[index] {
+            fields.append((name: header.key, value: header.value))
+        }
         if let body {
             // Set explicitly: without it FoundationNetworking sends application/x-www-form-urlencoded.
             fields.append((name: "Content-Type", value: body.contentType))
@@ -79,11 +86,21 @@ package struct RequestBuilder: Sendable {
             requiringPath: request.endpoint != nil)
     }
 
-    init(resolver: URLResolver, defaultHeaders: [String: String], encoder: JSONEncoder, timeout: TimeInterval)
-    {
+    /// - Parameter credentialHeaders: Header names the layer treats as credentials besides
+    ///   ``Credentials/headers`` (its redirect policy's).
+    init(
+        resolver: URLResolver, defaultHeaders: [String: String], credentialHeaders: Set<String> = [],
+        encoder: JSONEncoder, timeout: TimeInterval
+    ) {
         self.resolver = resolver
         self.defaultHeaders = Self.sorted(defaultHeaders)
         defaultHeadersError = Self.invalidHeaderError(in: self.defaultHeaders)
+        let extra = Set(credentialHeaders.map { $0.lowercased() })
+        defaultHeaderIsCredential = self.defaultHeaders.map {
+            Credentials.isCredentialHeader($0.key, orOneOf: extra)
+        }
+        credentialScope =
+            defaultHeaderIsCredential.contains(true) ? DefaultCredentialScope(baseURL: resolver.baseURL) : nil
         self.encoder = encoder
         self.timeout = timeout
     }

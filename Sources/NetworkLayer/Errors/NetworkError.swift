@@ -98,6 +98,17 @@ extension NetworkError {
         return nil
     }
 
+    /// The headers of the reply, for ``unacceptableStatusCode(_:body:headers:)`` and
+    /// ``unacceptableContentType(_:body:headers:)``; otherwise `nil`. Read in any case:
+    /// `error.headers?["retry-after"]` after a final 503.
+    public var headers: ResponseHeaders? {
+        switch self {
+        case .unacceptableStatusCode(_, _, let headers), .unacceptableContentType(_, _, let headers):
+            return headers
+        default: return nil
+        }
+    }
+
     /// The body the server sent, for ``unacceptableStatusCode(_:body:headers:)``,
     /// ``unacceptableContentType(_:body:headers:)`` and ``decodingFailed(_:body:)``; otherwise `nil`.
     public var responseBody: Data? {

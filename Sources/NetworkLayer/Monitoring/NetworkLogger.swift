@@ -34,9 +34,9 @@ import Foundation
 public struct NetworkLogger: NetworkMonitor {
     /// How much the logger writes.
     public enum Level: Sendable, Equatable {
-        /// One line per failed request.
+        /// One line per failed request (a cancel is not a failure).
         case errors
-        /// One line per request: method, URL, status or error, size and duration.
+        /// One line per request: method, URL, status, error or cancel, size and duration.
         case requests
         /// Every event, with headers and bodies (up to ``NetworkLogger/bodyLimit`` bytes each), and a
         /// curl command for each failed request.
@@ -165,8 +165,9 @@ public struct NetworkLogger: NetworkMonitor {
         )
     }
 
-    /// One line per request (failures only at ``Level/errors``); at ``Level/full`` a failure also gets
-    /// a curl command.
+    /// One line per request: `✓` for a success, `✗` for a failure, `⊘` for a request or stream the caller
+    /// cancelled (``NetworkError/cancelled``), which is not a failure. At ``Level/errors`` only failures
+    /// are written; at ``Level/full`` a failure also gets a curl command.
     ///
     /// - Parameters:
     ///   - request: The request that finished.
@@ -189,6 +190,10 @@ public struct NetworkLogger: NetworkMonitor {
             sink(
                 "✓ \(head) → \(response.statusCode), \(metrics.bytesReceived) bytes\(events), \(cost)\(tries)\(cached)"
             )
+        case .failure(.cancelled):
+            // The caller's own decision, not a failure: no curl command, nothing at `.errors`.
+            guard level != .errors else { return }
+            sink("⊘ \(head) → cancelled (\(cost)\(tries)\(events))")
         case .failure(let error):
             sink("✗ \(head) → \(error) (\(cost)\(tries)\(events)): \(error.message)")
             if level == .full, let last { sink("  " + curlCommand(for: last)) }

@@ -9,8 +9,9 @@ import Foundation
 ///
 /// ```swift
 /// let authenticator = BearerTokenAuthenticator(accessToken: session.token) { completion in
-///     auth.refresh { newToken in completion(newToken.map { .success($0) } ?? .failure("Signed out")) }
+///     auth.refresh(completion: completion)  // the auth server's answer, as a NetworkError on failure
 /// }
+/// authenticator.sessionEndedHandler = { _ in Task { @MainActor in signIn.show() } }
 /// let network = NetworkLayer(baseURL: api, interceptors: [authenticator])
 /// ```
 ///
@@ -21,11 +22,19 @@ import Foundation
 /// - **Single flight.** However many requests fail with 401 at once, `refresh` runs once; they all
 ///   replay with the new token. Requests that start while it runs wait for it instead of sending the
 ///   old token. Without a token, the first request refreshes before it is sent.
-/// - **A failed refresh** ends every waiting request with the refresh's error and forgets the token, so
-///   the next request refreshes again instead of sending a dead one.
+/// - **A failed refresh** ends every waiting request with the refresh's error, also when the app calls
+///   ``setAccessToken(_:expiresAt:)`` with `nil` in the refresh's failure path. What else happens
+///   depends on why it failed:
+///   - *Rejected* (the auth server answered with a 4xx status other than 408 and 429, or any error but
+///     those below, such as the app's own `.custom("Signed out")`): the session has ended. The token is
+///     forgotten, so the next request refreshes again instead of sending a dead one, and
+///     ``sessionEndedHandler`` runs.
+///   - *Unreachable* (``NetworkError/transport(_:)``, ``NetworkError/timedOut``,
+///     ``NetworkError/cancelled``, a 5xx, 408 or 429 status): nothing says the session ended, so the
+///     user stays signed in and the token is kept (cached replies stored for it still match).
 /// - **A stuck refresh** (one whose completion is not called within `refreshTimeout`) ends every waiting
-///   request with ``NetworkError/timedOut``, and the next request refreshes again; a late completion is
-///   ignored. A request waiting for a refresh also ends at its own timeout.
+///   request with ``NetworkError/timedOut``, an unreachable failure, and a later request refreshes
+///   again; a late completion is ignored. A request waiting for a refresh also ends at its own timeout.
 /// - **Proactive refresh.** A token with a known expiry (``Token/expiresAt``) is refreshed before it is
 ///   sent once it expires within `refreshWindow`.
 /// - **No loops.** A replay that gets 401 again ends with that 401. A 401 for a request sent with an
@@ -78,6 +87,12 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         var waiting: [Waiter] = []
         /// The origins the token goes to; empty until given, adopted from a layer or from a first request.
         var origins: Set<Origin>
+        /// The app cleared the token while a refresh ran: that refresh's token is not kept, and its
+        /// waiters still get its outcome (an error, or ``NetworkError/cancelled`` for a token).
+        var signedOutDuringRefresh = false
+        /// The session is over (a rejected refresh, or the app signed out): a later rejection doesn't
+        /// tell the app again. A token, set or refreshed, starts a new session.
+        var sessionEnded = false
     }
     /// Whether `origins` came from the caller, so that no layer widens them.
     private let hasOwnOrigins: Bool
@@ -85,21 +100,27 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     private let refresh: TokenRefresh
     private let refreshWindow: TimeInterval
     private let refreshTimeout: TimeInterval
+    private let sessionEndHandler = Locked<(@Sendable (NetworkError) -> Void)?>(nil)
 
     /// An authenticator starting with `accessToken` (`nil`: refresh before the first request).
+    ///
+    /// The tokens `refresh` gets have no known expiry, so `refreshWindow` applies only to a token set
+    /// with an expiry through ``setAccessToken(_:expiresAt:)``.
     ///
     /// - Parameters:
     ///   - accessToken: The token to send until a 401 says it no longer works.
     ///   - origins: The URLs whose origins get the token; `nil`: the base URL of each layer this is given
     ///     to (for a layer without one, the first request's origin).
+    ///   - refreshWindow: How long before the expiry of a token set with one it is refreshed instead of
+    ///     sent.
     ///   - refreshTimeout: How long a refresh may take before its waiting requests fail.
     ///   - refresh: Gets a new token; called once per refresh, never while another runs.
     public convenience init(
-        accessToken: String?, origins: [URL]? = nil, refreshTimeout: TimeInterval = 30,
-        refresh: @escaping Refresh
+        accessToken: String?, origins: [URL]? = nil, refreshWindow: TimeInterval = 60,
+        refreshTimeout: TimeInterval = 30, refresh: @escaping Refresh
     ) {
         self.init(
-            token: accessToken.map { Token($0) }, origins: origins, refreshWindow: 0,
+            token: accessToken.map { Token($0) }, origins: origins, refreshWindow: refreshWindow,
             refreshTimeout: refreshTimeout
         ) { completion in
             refresh { result in completion(result.map { Token($0) }) }
@@ -126,30 +147,65 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         self.refresh = refresh
     }
 
-    /// The token requests are sent with now; `nil` before the first refresh or after a failed one.
+    /// The token requests are sent with now; `nil` before the first refresh, while one runs, after a
+    /// rejected one, and after a sign-out.
     public var accessToken: String? { state.withLock { $0.isRefreshing ? nil : $0.token?.value } }
 
-    /// Replaces the token from outside (sign-in), or forgets it (`nil`, sign-out). A refresh under way
-    /// ends: its waiting requests get the new token, or fail with ``NetworkError/cancelled`` when it is
-    /// cleared, and its own completion is ignored.
+    /// Called once when a refresh is rejected, so the session ended, with the refresh's error: show the
+    /// sign-in screen here. Rejected means any error but ``NetworkError/transport(_:)``,
+    /// ``NetworkError/timedOut``, ``NetworkError/cancelled`` and the statuses 408, 429 and 500–599: the
+    /// auth server refused, or the app's refresh gave up. Not called again until a token is set or
+    /// refreshed, nor when the app itself clears the token with ``setAccessToken(_:expiresAt:)``.
+    ///
+    /// It runs where the refresh's completion was called, off the main queue in `NetworkLayer`, before
+    /// the waiting requests get the error; hop to the main actor inside it if needed. Capture the
+    /// authenticator weakly in it, or the two keep each other alive.
+    public var sessionEndedHandler: (@Sendable (NetworkError) -> Void)? {
+        get { sessionEndHandler.withLock { $0 } }
+        set { sessionEndHandler.withLock { $0 = newValue } }
+    }
+
+    /// Whether a refresh that failed with `error` says the session ended: any error but a sign that the
+    /// auth server could not be reached or could not answer now (a lost connection, a timeout, a 5xx), in
+    /// which case the user stays signed in.
+    package static func isRejection(_ error: NetworkError) -> Bool {
+        switch error {
+        case .transport, .timedOut, .cancelled: return false
+        case .unacceptableStatusCode(let status, _, _):
+            return !(status == 408 || status == 429 || status >= 500)
+        default: return true
+        }
+    }
+
+    /// Replaces the token from outside (sign-in), or forgets it (`nil`, sign-out).
+    ///
+    /// A token ends a refresh under way at once: its waiting requests get the new token, and its own
+    /// completion is ignored. A sign-out during a refresh (in its failure path, say) leaves its waiting
+    /// requests to its outcome: they get its error when it fails, and ``NetworkError/cancelled`` when it
+    /// brings a token, which is not kept.
     ///
     /// - Parameters:
     ///   - accessToken: The new token, or `nil`.
-    ///   - expiresAt: When it expires, if known.
+    ///   - expiresAt: When it expires, if known; a request then refreshes it first once it expires within
+    ///     the `refreshWindow` given to the initializer.
     public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
-        let (waiters, result): ([Waiter], Result<String, NetworkError>) = state.withLock { state in
+        let (waiters, token): ([Waiter], String?) = state.withLock { state in
             state.token = accessToken.map { Token($0, expiresAt: expiresAt) }
+            state.sessionEnded = accessToken == nil
+            guard accessToken != nil else {
+                if state.isRefreshing { state.signedOutDuringRefresh = true }
+                return ([], nil)
+            }
             defer {
                 state.waiting = []
                 if state.isRefreshing { state.refreshNumber += 1 }
                 state.isRefreshing = false
+                state.signedOutDuringRefresh = false
             }
-            return (
-                state.isRefreshing ? state.waiting : [],
-                accessToken.map { .success($0) } ?? .failure(.cancelled)
-            )
+            return (state.isRefreshing ? state.waiting : [], accessToken)
         }
-        for waiter in waiters { waiter(result) }
+        guard let token else { return }
+        for waiter in waiters { waiter(.success(token)) }
     }
 
     /// Adds the current token, waiting for a refresh that is under way (or starting one without a
@@ -243,15 +299,38 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     }
 
     private func finishRefresh(_ number: Int, with result: Result<Token, NetworkError>) {
-        let waiters: [Waiter] = state.withLock { state in
+        let (waiters, outcome, endsSession): ([Waiter], Result<String, NetworkError>, Bool) = state.withLock {
+            state in
             // A second call of this refresh's completion, maybe while a later refresh runs.
-            guard state.isRefreshing, number == state.refreshNumber else { return [] }
+            guard state.isRefreshing, number == state.refreshNumber else {
+                return ([], result.map(\.value), false)
+            }
             state.isRefreshing = false
-            state.token = try? result.get()
-            defer { state.waiting = [] }
-            return state.waiting
+            defer {
+                state.waiting = []
+                state.signedOutDuringRefresh = false
+            }
+            switch result {
+            case .success(let token):
+                // The app signed out meanwhile: its sign-out stands, and the requests it left end.
+                guard !state.signedOutDuringRefresh else {
+                    return (state.waiting, .failure(.cancelled), false)
+                }
+                state.token = token
+                state.sessionEnded = false
+                return (state.waiting, .success(token.value), false)
+            case .failure(let error) where Self.isRejection(error):
+                state.token = nil
+                let endsNow = !state.sessionEnded
+                state.sessionEnded = true
+                return (state.waiting, .failure(error), endsNow)
+            case .failure(let error):
+                return (state.waiting, .failure(error), false)
+            }
         }
-        let outcome = result.map(\.value)
+        if endsSession, case .failure(let error) = outcome, let handler = sessionEndedHandler {
+            handler(error)
+        }
         for waiter in waiters { waiter(outcome) }
     }
 

@@ -2,8 +2,10 @@ import Foundation
 
 /// When a failed request is sent again, and how long the layer waits first.
 ///
-/// Off by default (``none``). When on, a request is retried after a timeout, a lost, refused or absent
-/// connection, or a 408, 429, 500, 502, 503 or 504 reply, with exponential backoff and full jitter:
+/// Off by default (``none``). When on, a request is retried after what is known to be transient: a
+/// timeout, a lost, refused or absent connection (`URLError` codes `timedOut`, `networkConnectionLost`,
+/// `notConnectedToInternet`, `cannotConnectToHost`, `cannotFindHost` and `dnsLookupFailed`, never
+/// `unknown`), or a 408, 429, 500, 502, 503 or 504 reply, with exponential backoff and full jitter:
 /// before attempt *n + 1* the layer waits a random time between zero and
 /// `min(maximumDelay, initialDelay × 2^(n−1))`. A `Retry-After` header (seconds or an HTTP date) sets
 /// the wait instead, up to ``maximumDelay``; one beyond it means no retry. Only idempotent methods

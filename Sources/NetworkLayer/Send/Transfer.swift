@@ -309,17 +309,24 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         }
     }
 
-    /// libcurl's "transfer closed with N bytes remaining" arrives as an unknown error (-1): it is a lost
-    /// connection, which a retry policy retries and a download resumes: the same
-    /// cause gives the same error, whether the reply was going to memory or to a file.
+    /// libcurl's "transfer closed with N bytes remaining" (newer versions: "end of response with N bytes
+    /// missing") arrives as an unknown error (-1): it is a lost connection, which a retry policy retries
+    /// and a download resumes: the same cause gives the same error, whether the reply was going to
+    /// memory or to a file. Any other unknown error stays unknown: nothing says that sending again helps.
     static func connectionLost(_ error: any Error) -> any Error {
-        guard let urlError = error as? URLError, urlError.code == .unknown else { return error }
+        guard let urlError = error as? URLError, urlError.code == .unknown,
+            let text = urlError.userInfo[NSLocalizedDescriptionKey] as? String,
+            truncationMessages.contains(where: text.hasPrefix)
+        else { return error }
         return URLError(
             .networkConnectionLost,
             userInfo: [
                 NSUnderlyingErrorKey: urlError, NSLocalizedDescriptionKey: urlError.localizedDescription,
             ])
     }
+
+    /// How libcurl's messages for a reply cut short begin.
+    private static let truncationMessages = ["transfer closed with", "end of response with"]
 
     private func touch() {
         lastActivity = DispatchTime.now().uptimeNanoseconds
