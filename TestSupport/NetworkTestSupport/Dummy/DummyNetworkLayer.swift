@@ -49,7 +49,7 @@ import NetworkLayer
 /// **Delivery.** The handler runs synchronously, before the request method returns, so a test asserts
 /// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead, or
 /// ``holdsReplies`` to keep each request in ``pendingRequests`` until the test releases it (to see a
-/// loading state). When an interceptor or a token refresh completes later instead of in place, the
+/// loading state; ``nextPendingRequest(timeout:)`` waits for one an `async` presenter's task makes). When an interceptor or a token refresh completes later instead of in place, the
 /// answer can't be synchronous: it is delivered on `callbackQueue` (the main queue unless `init` was given
 /// a delivery queue), as the real layer delivers, never on the thread the interceptor completed on; wait
 /// for it with an expectation. `cancelAll()` cancels every request whose handler has not run yet (held,
