@@ -91,6 +91,13 @@ open class NetworkLayer: @unchecked Sendable {
         set { ownTransport?.sendsUploadsNatively = newValue }
     }
 
+    /// Keeps `dependency` alive as long as the layer's own sessions can start a request: what answers
+    /// them in process, such as a test's stub transport. Does nothing for a layer on the shared session.
+    package func keepAlive(_ dependency: any Sendable) {
+        ownTransport?.dependencies.withLock { $0.append(dependency) }
+        ownStreamTransport.withLock { $0 }?.dependencies.withLock { $0.append(dependency) }
+    }
+
     /// The configuration of the layer's own session, if it has one: its streams get a session of their
     /// own made from it.
     private let sessionConfiguration: URLSessionConfiguration?
@@ -104,6 +111,8 @@ open class NetworkLayer: @unchecked Sendable {
         return ownStreamTransport.withLock { transport in
             if let transport { return transport }
             let made = SessionTransport(configuration: sessionConfiguration)
+            let dependencies = ownTransport?.dependencies.withLock { $0 } ?? []
+            made.dependencies.withLock { $0 = dependencies }
             transport = made
             return made
         }

@@ -77,8 +77,10 @@ final class ReviewRegressionTests: XCTestCase {
     }
 
     func testAStubConfigurationNeverFallsThroughToTheNetwork() {
+        // A layer from `makeNetworkLayer` keeps its transport; one built on the bare configuration doesn't.
         var transport: StubTransport? = StubTransport()
-        let orphan = transport!.makeNetworkLayer(baseURL: URL(string: "http://127.0.0.1:9"))
+        let orphan = NetworkLayer(
+            baseURL: URL(string: "http://127.0.0.1:9"), sessionConfiguration: transport!.makeConfiguration())
         transport = nil
         let error = outcome(of: [String].self) {
             orphan.get(urlString: "x", successHandler: $0.success, errorHandler: $0.failure)

@@ -31,6 +31,10 @@ final class SessionTransport: Sendable {
     /// replies set, which the layer stores; `nil` when the layer has nothing to do with either.
     let cookies: SessionCookies?
     private let nativeUploads = Locked(PlatformSession.sendsUploadsNatively)
+    /// What answers the session's requests in process (a test's stub transport), which must live as long
+    /// as the session can start a task: the layer and every request waiting to send an attempt hold
+    /// the session, so they hold these too.
+    let dependencies = Locked<[any Sendable]>([])
 
     /// Whether uploads go out as a file or bytes URLSession sends natively (an upload task) rather than
     /// as the layer's body stream: ``PlatformSession/sendsUploadsNatively``. Tests run that path on Linux

@@ -107,6 +107,10 @@ final class AsyncStreamBuffer<Element>: Sendable {
         var outcome: Result<StreamSummary, NetworkError>?
         var waiter: CheckedContinuation<Void, Never>?
         var cancelled = false
+        /// The consumer has seen the end (or the cancel) and asks for nothing more.
+        var consumerDone = false
+        /// For ``whenIdle(_:)``: run when the consumer next waits for an element, or is done.
+        var idleHandlers: [@Sendable () -> Void] = []
     }
 
     private let state = Locked(State())
@@ -155,6 +159,7 @@ final class AsyncStreamBuffer<Element>: Sendable {
         task?.cancel()
         for receipt in receipts { receipt.consumed() }
         waiter?.resume()
+        consumerIsDone()
     }
 
     func next() async throws(NetworkError) -> Element? {
@@ -177,25 +182,39 @@ final class AsyncStreamBuffer<Element>: Sendable {
             if Task.isCancelled { cancel() }
             switch take() {
             case .element(let element): return element
-            case .end(.success): return nil
-            case .end(.failure(let error)): throw error
+            case .end(let outcome):
+                consumerIsDone()
+                try outcome.get()
+                return nil
             case .wait: break
             }
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
-                    let resumeNow = state.withLock { state -> Bool in
+                    let (resumeNow, idle) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
                         guard state.batches.isEmpty, state.outcome == nil, !state.cancelled else {
-                            return true
+                            return (true, [])
                         }
                         state.waiter = continuation
-                        return false
+                        defer { state.idleHandlers = [] }
+                        return (false, state.idleHandlers)
                     }
+                    for handler in idle { handler() }
                     if resumeNow { continuation.resume() }
                 }
             } onCancel: {
                 self.cancel()
             }
         }
+    }
+
+    /// The consumer asks for nothing more: every idle handler runs, now and from now on.
+    private func consumerIsDone() {
+        let idle = state.withLock { state in
+            state.consumerDone = true
+            defer { state.idleHandlers = [] }
+            return state.idleHandlers
+        }
+        for handler in idle { handler() }
     }
 
     private enum Step {
@@ -223,5 +242,16 @@ final class AsyncStreamBuffer<Element>: Sendable {
         }
         receipt?.consumed()
         return step
+    }
+}
+
+extension AsyncStreamBuffer: StreamConsumerIdling {
+    package func whenIdle(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.waiter != nil || state.consumerDone { return true }
+            state.idleHandlers.append(body)
+            return false
+        }
+        if now { body() }
     }
 }

@@ -20,14 +20,51 @@ extension DummyNetworkLayer {
         stub(endpoint, outcomes: [.success(value)])
     }
 
+    /// Answers the requests `endpoint` describes with `value`, and gives the `NetworkResponse` forms this
+    /// status and these headers, as ``stub(_:_:returning:statusCode:headers:)`` does.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint whose requests (same method, path and query) are answered.
+    ///   - value: The answer, as for ``stub(_:returning:)``.
+    ///   - statusCode: The reply's status; outside 2xx the request fails as it would with a real server.
+    ///   - headers: The reply's headers.
+    public func stub(
+        _ endpoint: any Endpoint, returning value: Any, statusCode: Int, headers: [String: String] = [:]
+    ) {
+        stub(endpoint, outcomes: [.response(value, statusCode: statusCode, headers: headers)])
+    }
+
+    /// Answers the requests `endpoint` describes with `value`, as if from the layer's cache, as
+    /// ``stub(_:_:returning:cacheStatus:statusCode:headers:)`` does.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint whose requests (same method, path and query) are answered.
+    ///   - value: The answer, as for ``stub(_:returning:)``.
+    ///   - cacheStatus: Where the reply came from, such as `.stale(error)` for data served offline.
+    ///   - statusCode: The stored reply's status.
+    ///   - headers: The stored reply's headers.
+    public func stub(
+        _ endpoint: any Endpoint, returning value: Any, cacheStatus: CacheStatus, statusCode: Int = 200,
+        headers: [String: String] = [:]
+    ) {
+        stub(
+            endpoint,
+            outcomes: [.cached(value, cacheStatus: cacheStatus, statusCode: statusCode, headers: headers)])
+    }
+
     /// Answers the requests `endpoint` describes with the contents of a file, decoded with the layer's
     /// decoder; see ``stub(_:_:returningContentsOf:statusCode:headers:)``.
     ///
     /// - Parameters:
     ///   - endpoint: The endpoint whose requests (same method, path and query) are answered.
     ///   - fileURL: The file, read now, such as a JSON fixture in the test bundle.
-    public func stub(_ endpoint: any Endpoint, returningContentsOf fileURL: URL) {
-        stub(endpoint, outcomes: [Self.fixtureOutcome(fileURL, 200, [:])])
+    ///   - statusCode: The reply's status.
+    ///   - headers: The reply's headers.
+    public func stub(
+        _ endpoint: any Endpoint, returningContentsOf fileURL: URL, statusCode: Int = 200,
+        headers: [String: String] = [:]
+    ) {
+        stub(endpoint, outcomes: [Self.fixtureOutcome(fileURL, statusCode, headers)])
     }
 
     /// Fails the requests `endpoint` describes with `error`.

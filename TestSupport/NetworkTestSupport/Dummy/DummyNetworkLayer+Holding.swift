@@ -26,7 +26,49 @@ extension DummyNetworkLayer {
     }
 
     /// The held requests not yet released or cancelled, in call order. See ``holdsReplies``.
+    ///
+    /// A request made by code that runs later (a presenter's `Task`, an interceptor that completes
+    /// later) is not here yet when the test reads it right after starting that code: wait for it with
+    /// ``nextPendingRequest(timeout:)``.
     public var pendingRequests: [DummyPendingRequest] {
-        state.withLock { $0.pending }
+        state.withLock { $0.held.pending }
+    }
+
+    /// The oldest held request this method has not returned yet, waiting up to `timeout` seconds for
+    /// one to be held; `nil` if none is held in time. Each held request is returned once, in the order
+    /// they were held; one released or cancelled before it was returned is skipped.
+    ///
+    /// For code that makes its request later than the call that starts it, such as an `async`
+    /// presenter's `Task`: the test waits without polling, and resumes as soon as the request is held.
+    ///
+    /// ```swift
+    /// network.holdsReplies = true
+    /// let loading = Task { await model.load() }
+    /// let held = await network.nextPendingRequest()
+    /// XCTAssertTrue(model.isLoading)
+    /// held?.succeed(with: [todo])
+    /// await loading.value
+    /// XCTAssertEqual(model.todos, [todo])
+    /// ```
+    ///
+    /// A task cancelled while it waits gets `nil` at once.
+    ///
+    /// - Parameter timeout: The longest wait, in seconds.
+    /// - Returns: The held request, or `nil` if none was held in time.
+    public func nextPendingRequest(timeout: TimeInterval = 5) async -> DummyPendingRequest? {
+        let state = state
+        let id = state.withLock { $0.held.makeWaiterID() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: DummyHeldRequests.Waiter) in
+                let taken = state.withLock { $0.held.take(orWait: continuation, id: id) }
+                if let taken { return continuation.resume(returning: taken) }
+                // Keeps the state (not the layer) until then, so a waiter is always resumed.
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                    state.withLock { $0.held.removeWaiter(id) }?.resume(returning: nil)
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.held.removeWaiter(id) }?.resume(returning: nil)
+        }
     }
 }

@@ -54,11 +54,11 @@ extension DummyNetworkLayer {
     /// Clears ``successResponse``, ``errorResponse``, ``scriptedProgress``, the per-request stubs and every
     /// recording (recorded, refused and cancelled requests). ``deliveryQueue``, ``holdsReplies`` and the
     /// ``pendingRequests`` are kept: a held request still waits for its answer, so its handler runs
-    /// exactly once.
+    /// exactly once; a task waiting in ``nextPendingRequest(timeout:)`` waits on.
     public func reset() {
         state.withLock { state in
             state = DummyState(
-                deliveryQueue: state.deliveryQueue, holdsReplies: state.holdsReplies, pending: state.pending)
+                deliveryQueue: state.deliveryQueue, holdsReplies: state.holdsReplies, held: state.held)
         }
     }
 }

@@ -15,9 +15,13 @@ extension DummyNetworkLayer {
             parser: format.makeParser(
                 StreamParserContext(
                     decoder: decoder, maximumEventSize: max(1, options.maximumEventSize), state: state)),
-            state: state, deliveryQueue: deliveryQueue, eventHandler: eventHandler)
-        let task = send(
-            request.accepting(format),
+            state: state, deliveryQueue: deliveryQueue,
+            consumer: request.streamConsumer as? any StreamConsumerIdling, eventHandler: eventHandler)
+        // The feed rides with the request, so a held attempt is a stream before any test can see it.
+        var request = request.accepting(format)
+        request.streamConsumer = feed
+        return send(
+            request,
             successHandler: { response in
                 // A body answered at once (not pushed) is the whole stream.
                 let outcome = feed.finish(with: response.value)
@@ -28,8 +32,6 @@ extension DummyNetworkLayer {
                 feed.close()
                 completionHandler(.failure(error))
             })
-        pendingRequests.last(where: { $0.task === task })?.stream = feed
-        return task
     }
 }
 
@@ -38,6 +40,10 @@ protocol DummyStreamFeeding: AnyObject, Sendable {
     /// Delivers the elements `bytes` complete; returns the error that ends the stream (an element that
     /// doesn't decode, an event too large) the first time one occurs.
     func push(_ bytes: Data) -> NetworkError?
+
+    /// Runs `body` once every element pushed so far was consumed: its event handler has returned, and an
+    /// `async` consumer has taken it and asks for the next (or stopped).
+    func whenConsumed(_ body: @escaping @Sendable () -> Void)
 }
 
 /// One dummy stream: the format's parser and the event handler. Pushes come from the test, one at a
@@ -50,6 +56,10 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
         var failure: NetworkError?
         var count = 0
         var bytes = 0
+        /// Pushed elements on their way to the event handler on the delivery queue.
+        var deliveries = 0
+        /// What waits for those deliveries: see `whenConsumed`.
+        var afterDeliveries: [@Sendable () -> Void] = []
     }
 
     private let state: Locked<State>
@@ -58,14 +68,18 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
     /// Where pushed elements are delivered (the layer's at the time of the request); `nil` delivers on
     /// the pushing thread.
     private let deliveryQueue: DispatchQueue?
+    /// The `async` consumer behind `eventHandler`, when the stream is a `NetworkStream`: the event
+    /// handler only buffers for it, so an element is consumed once it has taken it.
+    private let consumer: (any StreamConsumerIdling)?
 
     init(
         parser: StreamParser<Element>, state: StreamState, deliveryQueue: DispatchQueue?,
-        eventHandler: @escaping (Element) -> Void
+        consumer: (any StreamConsumerIdling)?, eventHandler: @escaping (Element) -> Void
     ) {
         self.state = Locked(State(parser: parser))
         streamState = state
         self.deliveryQueue = deliveryQueue
+        self.consumer = consumer
         self.eventHandler = eventHandler
     }
 
@@ -75,9 +89,36 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
             let deliver = UncheckedSendable(value: { [self] in
                 for element in elements where state.withLock({ $0.isOpen }) { eventHandler(element) }
             })
-            if let deliveryQueue { deliveryQueue.async { deliver.value() } } else { deliver.value() }
+            if let deliveryQueue {
+                state.withLock { $0.deliveries += 1 }
+                deliveryQueue.async { [self] in
+                    deliver.value()
+                    let waiting = state.withLock { state -> [@Sendable () -> Void] in
+                        state.deliveries -= 1
+                        guard state.deliveries == 0 else { return [] }
+                        defer { state.afterDeliveries = [] }
+                        return state.afterDeliveries
+                    }
+                    for body in waiting { body() }
+                }
+            } else {
+                deliver.value()
+            }
         }
         return failure
+    }
+
+    func whenConsumed(_ body: @escaping @Sendable () -> Void) {
+        let consumer = consumer
+        let afterDeliveries: @Sendable () -> Void = {
+            if let consumer { consumer.whenIdle(body) } else { body() }
+        }
+        let now = state.withLock { state in
+            guard state.deliveries > 0 else { return true }
+            state.afterDeliveries.append(afterDeliveries)
+            return false
+        }
+        if now { afterDeliveries() }
     }
 
     /// Parses `bytes`: the elements they complete, and the error they first hit.

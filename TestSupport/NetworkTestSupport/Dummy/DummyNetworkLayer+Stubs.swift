@@ -44,10 +44,13 @@ extension DummyNetworkLayer {
     }
 
     /// Answers `method` requests to `urlString` with `value`, as if from the layer's cache: the
-    /// `NetworkResponse` forms see `cacheStatus`. URL matching is that of ``stub(_:_:returning:)``.
+    /// `NetworkResponse` forms see `cacheStatus`, and the stored reply's status and headers. URL matching
+    /// is that of ``stub(_:_:returning:)``.
     ///
     /// ```swift
-    /// network.stub(.get, "/items", returning: savedItems, cacheStatus: .stale(.timedOut))
+    /// network.stub(
+    ///     .get, "/items", returning: savedItems, cacheStatus: .stale(.timedOut),
+    ///     headers: ["Link": "<https://api.example.com/items?page=2>; rel=\"next\""])
     /// ```
     ///
     /// - Parameters:
@@ -55,10 +58,15 @@ extension DummyNetworkLayer {
     ///   - urlString: The requests' URL, matched as by ``stub(_:_:returning:)``.
     ///   - value: The answer, as for ``stub(_:_:returning:)``.
     ///   - cacheStatus: Where the reply came from, such as `.stale(error)` for data served offline.
+    ///   - statusCode: The stored reply's status; outside 2xx the request fails as the real layer fails it.
+    ///   - headers: The stored reply's headers, such as a `Link` to the next page.
     public func stub(
-        _ method: HTTPMethod, _ urlString: String, returning value: Any, cacheStatus: CacheStatus
+        _ method: HTTPMethod, _ urlString: String, returning value: Any, cacheStatus: CacheStatus,
+        statusCode: Int = 200, headers: [String: String] = [:]
     ) {
-        stub(method, urlString, outcomes: [.cached(value, cacheStatus: cacheStatus)])
+        stub(
+            method, urlString,
+            outcomes: [.cached(value, cacheStatus: cacheStatus, statusCode: statusCode, headers: headers)])
     }
 
     /// Answers `method` requests to `urlString` with the contents of a file, such as a JSON fixture in

@@ -49,7 +49,7 @@ import NetworkLayer
 /// **Delivery.** The handler runs synchronously, before the request method returns, so a test asserts
 /// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead, or
 /// ``holdsReplies`` to keep each request in ``pendingRequests`` until the test releases it (to see a
-/// loading state). When an interceptor or a token refresh completes later instead of in place, the
+/// loading state; ``nextPendingRequest(timeout:)`` waits for one an `async` presenter's task makes). When an interceptor or a token refresh completes later instead of in place, the
 /// answer can't be synchronous: it is delivered on `callbackQueue` (the main queue unless `init` was given
 /// a delivery queue), as the real layer delivers, never on the thread the interceptor completed on; wait
 /// for it with an expectation. `cancelAll()` cancels every request whose handler has not run yet (held,
@@ -228,40 +228,44 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         let rules = UncheckedSendable(
             value: (
                 expected: DummyExpectation.value(Value.self, from: request),
-                progress: DummyProgress(request, script: state.withLock { $0.scriptedProgress })
+                progress: DummyProgress(request, script: state.withLock { $0.scriptedProgress }),
+                stream: request.streamConsumer as? any DummyStreamFeeding
             ))
         return InProcessTransport { [state] attempt, respond in
             let recorded = RecordedRequest(attempt, transfer: transfer)
-            let (expected, progress) = rules.value
+            let (expected, progress, _) = rules.value
             let give = { (answer: Result<InProcessReply, NetworkError>) in
                 let succeeds = (try? answer.get()).map { expected.accepts($0.statusCode) } ?? false
                 progress?.report(beforeAnswerThat: succeeds, delivery: delivery)
                 respond(answer)
             }
             let pending = DummyPendingRequest(
-                request: recorded, task: task,
+                request: recorded, task: task, stream: rules.value.stream,
                 answer: { [weak state] reply in
                     let answer = Self.answer(recorded, releasedWith: reply, expected: expected, state: state)
                     // Released by the test: answered on its thread, now, unless there is a delivery queue.
                     window.reopen { give(answer) }
                 },
                 forget: { [weak state] pending in
-                    state?.withLock { $0.pending.removeAll { $0 === pending } }
+                    state?.withLock { $0.held.remove(pending) }
                 })
             // Recording and the choice between holding and answering are one step, so an attempt is held
             // exactly when `holdsReplies` was set at the moment it was recorded.
-            let source: DummySource? = state.withLock { state in
-                guard state.holdsReplies else { return state.record(recorded) }
+            let decision: DummyDecision = state.withLock { state in
+                guard state.holdsReplies else { return .answer(state.record(recorded)) }
                 state.recorded.append(recorded)
-                state.pending.append(pending)
-                return nil
+                return .hold(waiter: state.held.hold(pending))
             }
-            guard let source else {
+            switch decision {
+            case .answer(let source):
+                give(source.answer(for: recorded, expecting: expected))
+                return {}
+            case .hold(let waiter):
                 task.hold()
+                // Only now: the test it wakes may release or cancel the request at once.
+                waiter?.resume(returning: pending)
                 return { pending.cancel() }
             }
-            give(source.answer(for: recorded, expecting: expected))
-            return {}
         }
     }
 
@@ -271,12 +275,8 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         expected: DummyExpectation<Value>, state: Locked<DummyState>?
     ) -> Result<InProcessReply, NetworkError> {
         switch reply {
-        case .value(let value):
-            return expected.reply(request, value, 200, [:]) {
-                expected.mismatch(request, "it was released with", value)
-            }
-        case .failure(let error):
-            return .failure(error)
+        case .outcome(let outcome):
+            return outcome.answer(for: request, expecting: expected, "it was released with")
         case .stubs:
             guard let source = state?.withLock({ $0.source(for: request) }) else {
                 let gone = "respond() has no stubs to answer from: its DummyNetworkLayer is gone"
@@ -285,4 +285,11 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             return source.answer(for: request, expecting: expected)
         }
     }
+}
+
+/// What the dummy does with an attempt: answer it from `source`, or hold it (for `waiter`, a task
+/// waiting for the next held request, when there is one).
+private enum DummyDecision {
+    case answer(DummySource)
+    case hold(waiter: DummyHeldRequests.Waiter?)
 }

@@ -18,7 +18,8 @@ public enum DummyOutcome {
     case response(Any, statusCode: Int, headers: [String: String])
     /// The error handler receives this error.
     case failure(NetworkError)
-    /// Like ``success(_:)``, as if the layer's cache had answered: the response's `cacheStatus` is
-    /// `cacheStatus`, to test an "offline, showing saved data" banner.
-    case cached(Any, cacheStatus: CacheStatus)
+    /// Like ``response(_:statusCode:headers:)``, as if the layer's cache had answered: the response's
+    /// `cacheStatus` is `cacheStatus`, to test an "offline, showing saved data" banner. The status and
+    /// headers are those of the stored reply, such as the `Link` header a "Load more" button reads.
+    case cached(Any, cacheStatus: CacheStatus, statusCode: Int = 200, headers: [String: String] = [:])
 }

@@ -22,8 +22,7 @@ import NetworkLayer
 public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvertible {
     /// How a held request is released.
     enum Reply {
-        case value(Any)
-        case failure(NetworkError)
+        case outcome(DummyOutcome)
         case stubs
     }
 
@@ -37,18 +36,21 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     private let forget: @Sendable (DummyPendingRequest) -> Void
     private let state = Locked(State())
 
+    /// The stream this request feeds, when it is one.
+    let stream: (any DummyStreamFeeding)?
+
     private struct State {
         /// `true` until the first release or cancel claims the request.
         var isHeld = true
-        var stream: (any DummyStreamFeeding)?
     }
 
     init(
-        request: RecordedRequest, task: DummyTask, answer: @escaping (Reply) -> Void,
-        forget: @escaping @Sendable (DummyPendingRequest) -> Void
+        request: RecordedRequest, task: DummyTask, stream: (any DummyStreamFeeding)?,
+        answer: @escaping (Reply) -> Void, forget: @escaping @Sendable (DummyPendingRequest) -> Void
     ) {
         self.request = request
         self.task = task
+        self.stream = stream
         self.answer = answer
         self.forget = forget
     }
@@ -60,18 +62,31 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
 
     /// Answers with `value`, as a stub's `.success(value)` would: a value of the type the request
     /// expects, or `Data` decoded as the real layer would; anything else fails the request with a
-    /// `.custom` error naming both types. Status 200, no headers.
+    /// `.custom` error naming both types. Status 200, no headers; ``respond(with:)`` gives others.
     ///
     /// - Parameter value: The answer.
     public func succeed(with value: Any) {
-        release(.value(value))
+        release(.outcome(.success(value)))
     }
 
     /// Answers with `error`.
     ///
     /// - Parameter error: What the request's error handler receives.
     public func fail(with error: NetworkError) {
-        release(.failure(error))
+        release(.outcome(.failure(error)))
+    }
+
+    /// Answers with `outcome`, as a stub giving it would: a value with the status and headers of
+    /// ``DummyOutcome/response(_:statusCode:headers:)``, a reply from the cache with
+    /// ``DummyOutcome/cached(_:cacheStatus:statusCode:headers:)``, or an error.
+    ///
+    /// ```swift
+    /// held.respond(with: .response(firstPage, statusCode: 200, headers: ["Link": nextPageLink]))
+    /// ```
+    ///
+    /// - Parameter outcome: The answer.
+    public func respond(with outcome: DummyOutcome) {
+        release(.outcome(outcome))
     }
 
     /// Answers from the stubs as an unheld request would, as they are now (a stub added after the
@@ -81,7 +96,8 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     }
 
     /// Sends `bytes` of a held stream's body: each element they complete goes to the stream's event
-    /// handler now (on the dummy's ``DummyNetworkLayer/deliveryQueue``, else on this thread). An element
+    /// handler now (on the dummy's ``DummyNetworkLayer/deliveryQueue``, else on this thread; an `async`
+    /// consumer takes them when it asks for them: see ``waitUntilConsumed(timeout:)``). An element
     /// that doesn't decode, or an event too large, ends the stream with that error, as the real layer
     /// does. Does nothing for a request that isn't a stream, or once it was released or cancelled.
     ///
@@ -112,10 +128,37 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
         stream == nil ? respond() : succeed(with: Data())
     }
 
-    /// The stream this request feeds, when it is one.
-    var stream: (any DummyStreamFeeding)? {
-        get { state.withLock { $0.stream } }
-        set { state.withLock { $0.stream = newValue } }
+    /// Waits until the stream's consumer has handled every element pushed so far, at most `timeout`
+    /// seconds; returns whether it has. An element is handled once its event handler has returned (on
+    /// the dummy's ``DummyNetworkLayer/deliveryQueue`` when there is one); for the `async` form
+    /// (`for try await event in network.stream(...)`), once the loop has taken it and asks for the next
+    /// element, or has ended. So a test asserts on what a presenter made of the event right after:
+    ///
+    /// ```swift
+    /// held.push(ServerSentEvent(data: "Hel"))
+    /// await held.waitUntilConsumed()
+    /// XCTAssertEqual(model.answer, "Hel")
+    /// ```
+    ///
+    /// Returns `true` at once for a request that isn't a stream.
+    ///
+    /// - Parameter timeout: The longest wait, in seconds.
+    /// - Returns: Whether the consumer handled every pushed element in time.
+    @discardableResult
+    public func waitUntilConsumed(timeout: TimeInterval = 5) async -> Bool {
+        guard let stream else { return true }
+        let waiter = Locked<CheckedContinuation<Bool, Never>?>(nil)
+        let finish: @Sendable (Bool) -> Void = { consumed in
+            waiter.withLock { waiter in
+                defer { waiter = nil }
+                return waiter
+            }?.resume(returning: consumed)
+        }
+        return await withCheckedContinuation { continuation in
+            waiter.withLock { $0 = continuation }
+            stream.whenConsumed { finish(true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { finish(false) }
+        }
     }
 
     /// `held METHOD URL`, as a failing test wants to print it.

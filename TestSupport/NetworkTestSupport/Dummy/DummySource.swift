@@ -22,24 +22,8 @@ enum DummySource {
         switch self {
         case .stub(let stub, nil):
             return .failure(expected.mismatch(request, "the stub \(stub) was given no outcomes"))
-        case .stub(_, .failure(let error)?):
-            return .failure(error)
-        case .stub(let stub, .success(let value)?):
-            return expected.reply(request, value, 200, [:]) {
-                expected.mismatch(request, "the stub \(stub) returned", value)
-            }
-        case .stub(let stub, .response(let value, let statusCode, let headers)?):
-            return expected.reply(request, value, statusCode, headers) {
-                expected.mismatch(request, "the stub \(stub) returned", value)
-            }
-        case .stub(let stub, .cached(let value, let cacheStatus)?):
-            return expected.reply(request, value, 200, [:]) {
-                expected.mismatch(request, "the stub \(stub) returned", value)
-            }.map { reply in
-                var reply = reply
-                reply.cacheStatus = cacheStatus
-                return reply
-            }
+        case .stub(let stub, let outcome?):
+            return outcome.answer(for: request, expecting: expected, "the stub \(stub) returned")
         case .layerWide(let successResponse, let errorResponse, let stubs):
             if let value = expected.valueWhenUnstubbed {
                 return errorResponse.map { .failure($0) } ?? .success(expected.reply(value: value))
@@ -54,6 +38,33 @@ enum DummySource {
                 return .failure(expected.mismatch(request, "\(nothing) and no stub matches)\(listed)"))
             }
             return .failure(expected.mismatch(request, "successResponse is", successResponse, listed))
+        }
+    }
+}
+
+extension DummyOutcome {
+    /// The reply this outcome gives `request`; a value of another type than the expected one fails it
+    /// with a `.custom` error that says `mismatch` (where the value came from) and names both types.
+    func answer<Value>(
+        for request: RecordedRequest, expecting expected: DummyExpectation<Value>, _ mismatch: String
+    ) -> Result<InProcessReply, NetworkError> {
+        let (value, statusCode, headers, cacheStatus): (Any, Int, [String: String], CacheStatus)
+        switch self {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let answer):
+            (value, statusCode, headers, cacheStatus) = (answer, 200, [:], .network)
+        case .response(let answer, let status, let fields):
+            (value, statusCode, headers, cacheStatus) = (answer, status, fields, .network)
+        case .cached(let answer, let cached, let status, let fields):
+            (value, statusCode, headers, cacheStatus) = (answer, status, fields, cached)
+        }
+        return expected.reply(request, value, statusCode, headers) {
+            expected.mismatch(request, mismatch, value)
+        }.map { reply in
+            var reply = reply
+            reply.cacheStatus = cacheStatus
+            return reply
         }
     }
 }

@@ -35,8 +35,8 @@ struct DummyState {
     var errorResponse: NetworkError?
     var deliveryQueue: DispatchQueue?
     var holdsReplies = false
-    /// Held requests not yet released or cancelled, in call order.
-    var pending: [DummyPendingRequest] = []
+    /// Held requests not yet released or cancelled, and the tasks waiting for one.
+    var held = DummyHeldRequests()
     var stubs: [DummyStub] = []
     var recorded: [RecordedRequest] = []
     var refused: [RefusedRequest] = []

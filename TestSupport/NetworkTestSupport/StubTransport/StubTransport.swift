@@ -88,7 +88,10 @@ public final class StubTransport: @unchecked Sendable {
         state.withLock { $0.cancellations.append(request) }
     }
 
-    /// A session configuration whose requests this transport answers.
+    /// A session configuration whose requests this transport answers. A layer or session built from it
+    /// doesn't keep the transport: keep a reference to it while they send (a layer from
+    /// ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``
+    /// keeps it), or their requests fail with `URLError(.unsupportedURL)`.
     public func makeConfiguration() -> URLSessionConfiguration {
         makeConfiguration(from: nil)
     }
@@ -120,7 +123,8 @@ public final class StubTransport: @unchecked Sendable {
     ///   - retryPolicy: When a failed request is sent again.
     ///   - interceptors: Stages that adapt each attempt and may ask for another.
     ///   - monitors: What watches every request.
-    /// - Returns: A layer with a session of its own, answered by this transport.
+    /// - Returns: A layer with a session of its own, answered by this transport, which it keeps alive:
+    ///   `StubTransport().makeNetworkLayer()` needs no other reference to the transport.
     public func makeNetworkLayer(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -147,6 +151,8 @@ public final class StubTransport: @unchecked Sendable {
         // The stub's URLProtocol reads an upload's body from its stream; an upload task's body would reach
         // no URLProtocol on any platform.
         network.sendsUploadsNatively = false
+        // The layer's protocol class finds this transport through a weak registry: the layer keeps it.
+        network.keepAlive(self)
         return network
     }
 

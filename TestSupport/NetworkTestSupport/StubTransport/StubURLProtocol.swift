@@ -92,8 +92,9 @@ class StubURLProtocol: URLProtocol {
         }
         guard let transport = Self.transport else {
             let message =
-                "StubTransport: the transport behind this configuration was deallocated; keep a reference "
-                + "to it for as long as its layers send requests"
+                "StubTransport: the transport behind this configuration was deallocated; a layer from "
+                + "makeNetworkLayer() keeps it, one built from makeConfiguration() doesn't: keep a reference "
+                + "to the transport for as long as such a layer sends requests"
             answer(
                 with: .failure(URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: message])),
                 for: url)
