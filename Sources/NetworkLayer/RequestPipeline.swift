@@ -121,8 +121,13 @@ extension NetworkLayer {
             stream != nil
             ? nil
             : cache.map {
-                CachingTransport(cache: $0, policy: request.cachePolicy, transport: transport)
+                CachingTransport(
+                    cache: $0, policy: request.cachePolicy, transport: transport,
+                    account: cacheAccount(for: request))
             }
+        let settle =
+            OfflineFallback(caching, request: urlRequest, route: route, expecting: expectation)?
+            .answering(deliver) ?? deliver
         let redirectPolicy = request.redirectPolicy ?? redirectPolicy
         let checker = builder
         let adapts = !interceptors.isEmpty
@@ -177,7 +182,7 @@ extension NetworkLayer {
         }
         let policy = request.retryPolicy ?? retryPolicy
         guard !interceptors.isEmpty || policy.retries else {
-            send(urlRequest, deliver)
+            send(urlRequest, settle)
             return task
         }
         // Interceptors may do real work (sign a body, wait for a token): never on the caller's queue,
@@ -189,7 +194,7 @@ extension NetworkLayer {
             isCancelled: { task.isSettled }, usesPolicyQueue: !transport.answersInPlace,
             waitsBetweenAttempts: !transport.answersInPlace,
             attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
-            progress: streamProgress, answeredBy: { answeredBy?.withLock { $0 } }, send: send, finish: deliver
+            progress: streamProgress, answeredBy: { answeredBy?.withLock { $0 } }, send: send, finish: settle
         )
         if let monitors, let monitored {
             attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in

@@ -85,6 +85,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     private let refresh: TokenRefresh
     private let refreshWindow: TimeInterval
     private let refreshTimeout: TimeInterval
+    /// Backs ``account``; apart from `state`, which the refresh path owns.
+    private let accountState = Locked(AuthenticatorAccount())
 
     /// An authenticator starting with `accessToken` (`nil`: refresh before the first request).
     ///
@@ -137,6 +139,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ///   - accessToken: The new token, or `nil`.
     ///   - expiresAt: When it expires, if known.
     public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
+        if accessToken == nil { signOut() }
         let (waiters, result): ([Waiter], Result<String, NetworkError>) = state.withLock { state in
             state.token = accessToken.map { Token($0, expiresAt: expiresAt) }
             defer {
@@ -268,4 +271,59 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
         return String(value.dropFirst("Bearer ".count))
     }
+}
+
+// MARK: - The account
+
+extension BearerTokenAuthenticator {
+    /// Who the token is for (a user ID, say), or `nil`: the account a layer's requests are for unless
+    /// they name their own, known before a request is sent and so before a refresh that may fail. It
+    /// partitions the layer's cache (see <doc:CachingAndOffline>); it is never read from a token. A
+    /// sign-out (``setAccessToken(_:expiresAt:)`` with `nil`) forgets it and removes its replies from the
+    /// cache of each layer this authenticator was given to.
+    public var account: String? {
+        get { accountState.withLock { $0.name } }
+        set { accountState.withLock { $0.name = newValue } }
+    }
+
+    /// Replaces the token and names the account it is for: a sign-in.
+    ///
+    /// - Parameters:
+    ///   - accessToken: The new token.
+    ///   - expiresAt: When it expires, if known.
+    ///   - account: Who the token is for; see ``account``.
+    public func setAccessToken(_ accessToken: String, expiresAt: Date? = nil, account: String) {
+        self.account = account
+        setAccessToken(accessToken, expiresAt: expiresAt)
+    }
+
+    /// Remembers a layer's cache, to remove the account's replies from it at sign-out.
+    func adoptCache(_ cache: ResponseCache?) {
+        guard let cache else { return }
+        accountState.withLock { $0.caches.append(WeakCache(cache: cache)) }
+    }
+
+    /// Forgets the account and removes its replies from every adopted cache still alive.
+    func signOut() {
+        let (name, caches) = accountState.withLock { state in
+            defer {
+                state.name = nil
+                state.caches.removeAll { $0.cache == nil }
+            }
+            return (state.name, state.caches.compactMap(\.cache))
+        }
+        guard let name else { return }
+        for cache in caches { cache.removeAll(forAccount: name) }
+    }
+}
+
+/// The account of a ``BearerTokenAuthenticator`` and the caches its replies are stored in.
+private struct AuthenticatorAccount: Sendable {
+    var name: String?
+    var caches: [WeakCache] = []
+}
+
+/// A cache held without keeping it alive: an authenticator may outlive the layers it was given to.
+private struct WeakCache: Sendable {
+    weak var cache: ResponseCache?
 }
