@@ -59,6 +59,8 @@ open class NetworkLayer: @unchecked Sendable {
     /// The layer's HTTP cache, or `nil` when caching is off. The layer's sessions never use `URLCache`:
     /// this cache replaces it on every platform.
     public let cache: ResponseCache?
+    /// Backs ``account``.
+    let accountName = Locked<String?>(nil)
     /// The monitors and their queue; `nil` without monitors, so nothing is spent on them.
     package let monitorGroup: MonitorGroup?
     /// The serial queue every monitor event of this layer runs on, its requests' own monitors' included.
@@ -174,6 +176,7 @@ open class NetworkLayer: @unchecked Sendable {
         // A token authenticator made without origins sends its token to this layer's origin only.
         for case let authenticator as BearerTokenAuthenticator in interceptors {
             authenticator.adoptOrigin(of: baseURL)
+            authenticator.adoptCache(cache)
         }
         self.maximumResponseSize = maximumResponseSize
         self.redirectPolicy = redirectPolicy

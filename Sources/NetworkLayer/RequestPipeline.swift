@@ -34,9 +34,25 @@ extension NetworkLayer {
             return call.task
         }
         let deliver = decodeAndDeliver(request, call: call, successHandler: successHandler)
-        let send = attemptSender(request, built: built, route: route, stream: stream, call: call)
-        runAttempts(request, built: built, stream: stream, call: call, send: send, finish: deliver)
+        let caching = cachingStage(for: request, stream: stream, call: call)
+        // When the policies fail for lack of a connection (a refresh offline), the account's stored reply.
+        let settle =
+            OfflineFallback(caching, request: built, route: route, expecting: ReplyExpectation(request))?
+            .answering(deliver) ?? deliver
+        let send = attemptSender(request, built: built, route: route, caching: caching, call: call)
+        runAttempts(request, built: built, stream: stream, call: call, send: send, finish: settle)
         return call.task
+    }
+
+    /// The cache's stage, for a request that may use it: a stream is never stored, its events are
+    /// delivered as they arrive.
+    private func cachingStage<Value>(
+        for request: NetworkRequest<Value>, stream: StreamSetup?, call: RequestCall
+    ) -> CachingTransport? {
+        guard stream == nil, let cache else { return nil }
+        return CachingTransport(
+            cache: cache, policy: request.cachePolicy, transport: call.transport,
+            account: cacheAccount(for: request))
     }
 
     /// The call: its task (the one-shot delivery latch), what it tells monitors, its meter and its
@@ -153,17 +169,13 @@ extension NetworkLayer {
     /// One attempt: the interceptors' request checked, sent through the cache and the transport, and
     /// its reply validated.
     private func attemptSender<Value>(
-        _ request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute, stream: StreamSetup?,
+        _ request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute,
+        caching: CachingTransport?,
         call: RequestCall
     ) -> RequestAttempts<Reply>.Send {
         let (task, meter, monitors, monitored, transport) = (
             call.task, call.meter, call.monitors, call.monitored, call.transport
         )
-        // A stream is never stored: its events are delivered as they arrive.
-        let caching =
-            stream != nil
-            ? nil
-            : cache.map { CachingTransport(cache: $0, policy: request.cachePolicy, transport: transport) }
         let redirectPolicy = request.redirectPolicy ?? redirectPolicy
         let checker = builder
         let adapts = !call.interceptors.isEmpty

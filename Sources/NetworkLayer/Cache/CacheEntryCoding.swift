@@ -3,7 +3,7 @@ import Foundation
 /// A disk entry's bytes: a fixed header (magic, lengths, checksum), the metadata as JSON, then the
 /// body. Anything that doesn't add up (a short file, a wrong checksum, garbage) decodes to `nil`.
 enum CacheEntryCoding {
-    private static let magic: [UInt8] = Array("NLC1".utf8)
+    private static let magic: [UInt8] = Array("NLC2".utf8)
     private static let headerLength = 4 + 4 + 8 + 8
 
     private struct Metadata: Codable {
@@ -13,7 +13,8 @@ enum CacheEntryCoding {
         var requestTime: Double
         var responseTime: Double
         var varying: [String: String]
-        var credential: String
+        /// ``CachePartition/tag``.
+        var partition: String
     }
 
     static func encode(_ entry: CachedResponse) -> Data? {
@@ -21,7 +22,7 @@ enum CacheEntryCoding {
             url: entry.url, statusCode: entry.statusCode, headers: entry.headers,
             requestTime: entry.requestTime.timeIntervalSince1970,
             responseTime: entry.responseTime.timeIntervalSince1970, varying: entry.varying,
-            credential: entry.credential)
+            partition: entry.partition.tag)
         guard let json = try? JSONEncoder().encode(metadata), json.count <= UInt32.max else { return nil }
         let checksum = Fingerprint.hash(entry.body, into: Fingerprint.hash(json))
         var data = Data(capacity: headerLength + json.count + entry.body.count)
@@ -47,13 +48,14 @@ enum CacheEntryCoding {
         let json = data.subdata(in: start..<start + Int(jsonLength))
         let body = data.subdata(in: start + Int(jsonLength)..<data.endIndex)
         guard Fingerprint.hash(body, into: Fingerprint.hash(json)) == checksum,
-            let metadata = try? JSONDecoder().decode(Metadata.self, from: json)
+            let metadata = try? JSONDecoder().decode(Metadata.self, from: json),
+            let partition = CachePartition(tag: metadata.partition)
         else { return nil }
         return CachedResponse(
             url: metadata.url, statusCode: metadata.statusCode, headers: metadata.headers, body: body,
             requestTime: Date(timeIntervalSince1970: metadata.requestTime),
             responseTime: Date(timeIntervalSince1970: metadata.responseTime), varying: metadata.varying,
-            credential: metadata.credential)
+            partition: partition)
     }
 
     private static func append(_ value: UInt64, bytes: Int, to data: inout Data) {

@@ -32,21 +32,29 @@ enum CacheRules {
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
     }
 
-    /// The fingerprints of the request headers a reply varies on, to store with it.
-    static func varying(request: HeaderFields, response: HeaderFields) -> [String: String] {
+    /// The keyed fingerprints of the request headers a reply varies on, to store with it. In an
+    /// account's partition a credential header is left out: the account stands for it, so a refreshed
+    /// token still finds the entry.
+    static func varying(
+        request: HeaderFields, response: HeaderFields, partition: CachePartition, keying: CacheKeying
+    ) -> [String: String] {
         var result: [String: String] = [:]
         for name in varyNames(response) where name != "*" {
-            if let value = request[name] { result[name] = Fingerprint.hex(normalized(value)) }
+            if partition.isAccount, Credentials.headers.contains(name) { continue }
+            if let value = request[name] {
+                result[name] = keying.varyFingerprint(name: name, value: normalized(value))
+            }
         }
         return result
     }
 
     /// Whether a stored reply's `Vary` headers match a new request (RFC 9111 §4.1); `Vary: *` never does.
-    static func varyMatches(_ entry: CachedResponse, request: HeaderFields) -> Bool {
+    static func varyMatches(_ entry: CachedResponse, request: HeaderFields, keying: CacheKeying) -> Bool {
         let names = varyNames(entry.fields)
         if names.contains("*") { return false }
         for name in names {
-            let value = request[name].map { Fingerprint.hex(normalized($0)) }
+            if entry.partition.isAccount, Credentials.headers.contains(name) { continue }
+            let value = request[name].map { keying.varyFingerprint(name: name, value: normalized($0)) }
             if value != entry.varying[name] { return false }
         }
         return true
@@ -171,7 +179,7 @@ enum CacheRules {
     /// `request`, the request the 304 answered.
     static func merging(
         notModified headers: [String: String], into entry: CachedResponse, request: HeaderFields,
-        requestTime: Date, responseTime: Date
+        requestTime: Date, responseTime: Date, keying: CacheKeying
     ) -> CachedResponse {
         var updated = entry
         var replacing = storedHeaders(headers)
@@ -190,7 +198,9 @@ enum CacheRules {
             updated.headers[name] = value
         }
         if fields["Vary"] != nil {
-            updated.varying = varying(request: request, response: HeaderFields(updated.headers))
+            updated.varying = varying(
+                request: request, response: HeaderFields(updated.headers), partition: entry.partition,
+                keying: keying)
         }
         updated.requestTime = requestTime
         updated.responseTime = responseTime

@@ -3,7 +3,7 @@ import Foundation
 /// A stored reply with what RFC 9111 needs to judge it later: when it was asked for and received, and
 /// the request headers it varies on.
 struct CachedResponse: Sendable, Equatable {
-    /// The request's URL, the entry's identity together with ``credential``.
+    /// The request's URL, the entry's identity together with ``partition``.
     var url: URL
     var statusCode: Int
     var headers: [String: String]
@@ -12,16 +12,17 @@ struct CachedResponse: Sendable, Equatable {
     var requestTime: Date
     /// When the reply arrived (`response_time`).
     var responseTime: Date
-    /// The fingerprint of each header the reply's `Vary` names, lower-cased name to fingerprint; a header
-    /// the request didn't send is absent. Fingerprints, not values: a `Vary: Authorization` must not
-    /// write a token to disk.
+    /// The keyed fingerprint (``CacheKeying``) of each header the reply's `Vary` names, lower-cased name
+    /// to fingerprint; a header the request didn't send is absent, and so is a credential header in an
+    /// account's partition (the account stands for it). Keyed fingerprints, not values: a
+    /// `Vary: Authorization` must not write a token to disk, nor a hash to test guesses of it against.
     var varying: [String: String]
-    /// The fingerprint of the request's `Authorization` and `Cookie` values ("" without either).
-    var credential: String
+    /// Whose entry this is: everyone's, some credentials' or an account's.
+    var partition: CachePartition
 
     var fields: HeaderFields { HeaderFields(headers) }
 
-    var key: CacheKey { CacheKey(url: url, credential: credential) }
+    var key: CacheKey { CacheKey(url: url, partition: partition) }
 
     /// What the entry costs in memory or on disk, roughly: the body and the headers.
     var cost: Int {
@@ -29,15 +30,15 @@ struct CachedResponse: Sendable, Equatable {
     }
 }
 
-/// An entry's identity: the request URL (without its fragment) and the credential it was stored for.
+/// An entry's identity: the request URL (without its fragment) and the partition it was stored in.
 /// Only `GET` replies are stored, so the method is implied.
 struct CacheKey: Hashable, Sendable {
     var url: String
-    var credential: String
+    var partition: CachePartition
 
-    init(url: URL, credential: String) {
+    init(url: URL, partition: CachePartition) {
         self.url = CacheKey.normalized(url)
-        self.credential = credential
+        self.partition = partition
     }
 
     static func normalized(_ url: URL) -> String {
@@ -50,17 +51,16 @@ struct CacheKey: Hashable, Sendable {
         return components.string ?? url.absoluteString
     }
 
-    /// The entry's file name: the URL's hash first, so that every entry for a URL can be found by prefix.
-    var fileName: String {
-        "\(Fingerprint.hex(url))-\(Fingerprint.hex(url + "\u{0}" + credential))"
-    }
+    /// The entry's file name: the URL's hash first, so that every entry for a URL can be found by prefix,
+    /// then the partition's tag, so that every entry of an account can be found by suffix. The URL is in
+    /// the entry in clear anyway; the partition's fingerprint is keyed.
+    var fileName: String { "\(Fingerprint.hex(url))-\(partition.tag)" }
 
     static func filePrefix(for url: URL) -> String { "\(Fingerprint.hex(normalized(url)))-" }
 }
 
-/// A 64-bit FNV-1a hash: file names, credential fingerprints and the disk entries' checksums. Not a
-/// cryptographic hash; it tells entries apart and detects damage, it doesn't resist an attacker who can
-/// already write to the cache directory.
+/// A 64-bit FNV-1a hash: URL file names and the disk entries' checksums. Not a cryptographic hash: it
+/// tells entries apart and detects damage, and never hashes a credential (``CacheKeying`` does that).
 enum Fingerprint {
     static func hash(_ bytes: some Sequence<UInt8>, into seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
         var hash = seed
@@ -80,13 +80,4 @@ enum Fingerprint {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
-
-    /// The fingerprint of a request's credentials: a reply stored for one is never served to another.
-    /// Every header ``Credentials`` names counts, `Cookie` included (with what the session adds).
-    static func credential(of request: HeaderFields) -> String {
-        let sent = credentialHeaderNames.compactMap { name in request[name].map { "\(name)\u{0}\($0)" } }
-        return sent.isEmpty ? "" : hex(sent.joined(separator: "\u{0}"))
-    }
-
-    private static let credentialHeaderNames = Credentials.headers.sorted()
 }

@@ -8,11 +8,14 @@ import Foundation
 /// conditional, turns a 304 into the stored reply, stores what may be stored, serves a stale reply when
 /// the network fails, and shares one send among identical requests in flight.
 ///
-/// It sees the attempt as the interceptors left it, so the credential actually sent keys the entry.
+/// It sees the attempt as the interceptors left it, so the credential actually sent keys the entry,
+/// unless the request is for a named account: then the account's partition does, whatever the token.
 struct CachingTransport: Sendable {
     let cache: ResponseCache
     let policy: CachePolicy
     let transport: any AttemptTransport
+    /// The account the request is for (see ``NetworkRequest/account``), read before the interceptors ran.
+    var account: String? = nil
 
     typealias Completion = @Sendable (TransferResult, CacheStatus) -> Void
 
@@ -67,7 +70,7 @@ struct CachingTransport: Sendable {
             }
         }
         let callerConditional = CacheRules.isConditional(headers)
-        let stored = cache.entry(for: url, request: headers, ownFields: ownFields)
+        let stored = cache.entry(for: url, request: headers, ownFields: ownFields, account: account)
         let now = Date()
         if let stored {
             switch policy {
@@ -106,7 +109,7 @@ struct CachingTransport: Sendable {
             ) { completion($0.0, $0.1) }
         }
         let key = Self.flightKey(
-            sent, credential: Fingerprint.credential(of: headers), limit: limit,
+            sent, partition: cache.keying.partition(account: account, request: headers).tag, limit: limit,
             redirectPolicy: redirectPolicy,
             policy: policy)
         let start = { (finish: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void) in
@@ -127,12 +130,12 @@ struct CachingTransport: Sendable {
         validated: Bool, route: TransportRoute, redirectPolicy: RedirectPolicy,
         completion: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void
     ) -> @Sendable () -> Void {
-        let (cache, policy, transport) = (cache, policy, transport)
+        let (cache, policy, transport, account) = (cache, policy, transport, account)
         let requestTime = Date()
         let again = DeferredCancel()
         let first = transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
             if let outcome = Self.handle(
-                result, for: url, request: headers, ownFields: ownFields, stored: stored,
+                result, for: url, request: headers, ownFields: ownFields, account: account, stored: stored,
                 validated: validated,
                 policy: policy, cache: cache, requestTime: requestTime)
             {
@@ -143,7 +146,8 @@ struct CachingTransport: Sendable {
                 transport.send(request, route: route, redirectPolicy: redirectPolicy) { result in
                     completion(
                         Self.handle(
-                            result, for: url, request: headers, ownFields: ownFields, stored: nil,
+                            result, for: url, request: headers, ownFields: ownFields, account: account,
+                            stored: nil,
                             validated: false, policy: policy, cache: cache, requestTime: requestTime)
                             ?? (result, .network))
                 })
@@ -158,7 +162,7 @@ struct CachingTransport: Sendable {
     /// version than `stored`, which is removed.
     private static func handle(
         _ result: TransferResult, for url: URL, request: HeaderFields, ownFields: HeaderFields?,
-        stored: CachedResponse?,
+        account: String?, stored: CachedResponse?,
         validated: Bool,
         policy: CachePolicy, cache: ResponseCache, requestTime: Date
     ) -> (TransferResult, CacheStatus)? {
@@ -192,7 +196,7 @@ struct CachingTransport: Sendable {
             }
             let merged = CacheRules.merging(
                 notModified: fields, into: stored, request: request, requestTime: requestTime,
-                responseTime: now)
+                responseTime: now, keying: cache.keying)
             // The 304 may say the reply must no longer be kept (`no-store`, `Vary: *`).
             if CacheRules.canStore(
                 method: "GET", statusCode: merged.statusCode, request: request, response: merged.fields)
@@ -207,12 +211,14 @@ struct CachingTransport: Sendable {
             // URLSession followed a redirect: this is another URL's reply, and the redirect's own
             // freshness is unknown (a temporary one must not be stored), so the request's URL keeps none.
             guard CacheKey.normalized(response.url ?? url) == CacheKey.normalized(url) else {
-                cache.removeResponseInBackground(for: url, request: request, ownFields: ownFields)
+                cache.removeResponseInBackground(
+                    for: url, request: request, ownFields: ownFields, account: account)
                 return (result, .network)
             }
             cache.store(
                 statusCode: response.statusCode, headers: ResponseHeaders(response).fields, body: result.body,
-                url: url, request: request, ownFields: ownFields, requestTime: requestTime, responseTime: now,
+                url: url, request: request, ownFields: ownFields, account: account, requestTime: requestTime,
+                responseTime: now,
                 inBackground: true)
         }
         return (result, .network)
@@ -244,18 +250,18 @@ struct CachingTransport: Sendable {
         return HeaderFields(fields)
     }
 
-    /// Requests that would be sent identically share a send: same URL, headers, credential (with the
-    /// cookies the session adds), size limit and redirect policy, and the same cache policy, which
-    /// decides what a failure becomes.
+    /// Requests that would be sent identically share a send: same URL, headers, partition (the account,
+    /// or the credentials with the cookies the session adds), size limit and redirect policy, and the
+    /// same cache policy, which decides what a failure becomes.
     private static func flightKey(
-        _ request: URLRequest, credential: String, limit: Int, redirectPolicy: RedirectPolicy,
+        _ request: URLRequest, partition: String, limit: Int, redirectPolicy: RedirectPolicy,
         policy: CachePolicy
     ) -> String {
         let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }
             .sorted()
         return
             ([
-                request.url?.absoluteString ?? "", credential, "\(limit)", "\(request.timeoutInterval)",
+                request.url?.absoluteString ?? "", partition, "\(limit)", "\(request.timeoutInterval)",
                 "\(redirectPolicy)", "\(policy)",
             ]
             + headers).joined(separator: "\n")

@@ -42,7 +42,10 @@ final class DiskStore: Sendable {
             remove(entry.key)
             return
         }
-        let temporary = directory.appendingPathComponent(UUID().uuidString + Self.temporarySuffix)
+        // The writer's process ID first: a cache that opens the directory later can tell a crashed
+        // writer's file from one another process is still writing.
+        let temporary = directory.appendingPathComponent(
+            "\(getpid())-\(UUID().uuidString)\(Self.temporarySuffix)")
         do {
             do {
                 try data.write(to: temporary)
@@ -65,6 +68,37 @@ final class DiskStore: Sendable {
 
     func remove(_ key: CacheKey) {
         try? FileManager.default.removeItem(at: fileURL(key))
+    }
+
+    /// Marks the entry as just used, for the least-recently-used order: a read served from memory.
+    func touch(_ key: CacheKey) {
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: fileURL(key).path)
+    }
+
+    /// Removes the entries of one partition (see ``CacheKey/fileName``).
+    func removeAll(partition: CachePartition) {
+        let suffix = "-\(partition.tag)\(Self.entrySuffix)"
+        for file in files() where !file.isTemporary && file.name.hasSuffix(suffix) {
+            try? FileManager.default.removeItem(at: file.url)
+        }
+    }
+
+    /// Removes the temporary files that writers which are gone left behind: a crash between writing a
+    /// file and renaming it into place. Another process's file is kept while that process runs (and
+    /// for ``abandonedAfter``, when its ID can't be read or checked), as is every file of this process.
+    func removeAbandonedTemporaryFiles() {
+        let now = Date()
+        let ownID = getpid()
+        for file in files() where file.isTemporary {
+            let writer = file.name.split(separator: "-", maxSplits: 1).first.flatMap { pid_t($0) }
+            let abandoned: Bool
+            if let writer, writer != ownID, writer > 0 {
+                abandoned = kill(writer, 0) != 0 && errno == ESRCH
+            } else {
+                abandoned = writer == nil && now.timeIntervalSince(file.modified) > Self.abandonedAfter
+            }
+            if abandoned { try? FileManager.default.removeItem(at: file.url) }
+        }
     }
 
     func removeAll(prefix: String) {

@@ -101,6 +101,13 @@ final class MemoryStore: Sendable {
         }
     }
 
+    func removeAll(partition: CachePartition) {
+        state.withLock { state in
+            state.generation &+= 1
+            for key in state.entries.keys where key.partition == partition { state.remove(key) }
+        }
+    }
+
     func removeAll() {
         state.withLock { state in
             let generation = state.generation &+ 1

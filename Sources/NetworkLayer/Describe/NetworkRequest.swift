@@ -67,6 +67,10 @@ public struct NetworkRequest<Value> {
     /// How this request uses the layer's ``ResponseCache``; ``CachePolicy/useProtocolCachePolicy`` (RFC
     /// 9111) by default. Only `GET` requests without a body use the cache.
     public var cachePolicy: CachePolicy = .useProtocolCachePolicy
+    /// Who this request is for, such as a user ID; `nil` uses the authenticator's or the layer's
+    /// (``NetworkLayer/account``). Replies are stored in the account's partition of the cache, whatever
+    /// token the request carries, and served offline; see <doc:CachingAndOffline>.
+    public var account: String?
 
     /// How a stream of this request behaves (reconnection, idle timeout, event size); `nil` uses
     /// ``ServerSentEventsOptions/default``. The options passed to a `stream` call win over these.

@@ -27,11 +27,12 @@ import Foundation
 ///   depends on why it failed:
 ///   - *Rejected* (the auth server answered with a 4xx status other than 408 and 429, or any error but
 ///     those below, such as the app's own `.custom("Signed out")`): the session has ended. The token is
-///     forgotten, so the next request refreshes again instead of sending a dead one, and
-///     ``sessionEndedHandler`` runs.
+///     forgotten, so the next request refreshes again instead of sending a dead one, the ``account``'s
+///     stored replies are removed as at sign-out, and ``sessionEndedHandler`` runs.
 ///   - *Unreachable* (``NetworkError/transport(_:)``, ``NetworkError/timedOut``,
 ///     ``NetworkError/cancelled``, a 5xx, 408 or 429 status): nothing says the session ended, so the
-///     user stays signed in and the token is kept (cached replies stored for it still match).
+///     user stays signed in and the token and the ``account`` are kept, so its stored replies can answer
+///     requests offline.
 /// - **A stuck refresh** (one whose completion is not called within `refreshTimeout`) ends every waiting
 ///   request with ``NetworkError/timedOut``, an unreachable failure, and a later request refreshes
 ///   again; a late completion is ignored. A request waiting for a refresh also ends at its own timeout.
@@ -101,6 +102,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     private let refreshWindow: TimeInterval
     private let refreshTimeout: TimeInterval
     private let sessionEndHandler = Locked<(@Sendable (NetworkError) -> Void)?>(nil)
+    /// Backs ``account``; apart from `state`, which the refresh path owns.
+    private let accountState = Locked(AuthenticatorAccount())
 
     /// An authenticator starting with `accessToken` (`nil`: refresh before the first request).
     ///
@@ -189,6 +192,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ///   - expiresAt: When it expires, if known; a request then refreshes it first once it expires within
     ///     the `refreshWindow` given to the initializer.
     public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
+        if accessToken == nil { signOut() }
         let (waiters, token): ([Waiter], String?) = state.withLock { state in
             state.token = accessToken.map { Token($0, expiresAt: expiresAt) }
             state.sessionEnded = accessToken == nil
@@ -328,6 +332,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
                 return (state.waiting, .failure(error), false)
             }
         }
+        // A rejected refresh signs the user out: the account's stored replies go with the token.
+        if endsSession { signOut() }
         if endsSession, case .failure(let error) = outcome, let handler = sessionEndedHandler {
             handler(error)
         }
@@ -347,4 +353,59 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
         return String(value.dropFirst("Bearer ".count))
     }
+}
+
+// MARK: - The account
+
+extension BearerTokenAuthenticator {
+    /// Who the token is for (a user ID, say), or `nil`: the account a layer's requests are for unless
+    /// they name their own, known before a request is sent and so before a refresh that may fail. It
+    /// partitions the layer's cache (see <doc:CachingAndOffline>); it is never read from a token. A
+    /// sign-out (``setAccessToken(_:expiresAt:)`` with `nil`) forgets it and removes its replies from the
+    /// cache of each layer this authenticator was given to.
+    public var account: String? {
+        get { accountState.withLock { $0.name } }
+        set { accountState.withLock { $0.name = newValue } }
+    }
+
+    /// Replaces the token and names the account it is for: a sign-in.
+    ///
+    /// - Parameters:
+    ///   - accessToken: The new token.
+    ///   - expiresAt: When it expires, if known.
+    ///   - account: Who the token is for; see ``account``.
+    public func setAccessToken(_ accessToken: String, expiresAt: Date? = nil, account: String) {
+        self.account = account
+        setAccessToken(accessToken, expiresAt: expiresAt)
+    }
+
+    /// Remembers a layer's cache, to remove the account's replies from it at sign-out.
+    func adoptCache(_ cache: ResponseCache?) {
+        guard let cache else { return }
+        accountState.withLock { $0.caches.append(WeakCache(cache: cache)) }
+    }
+
+    /// Forgets the account and removes its replies from every adopted cache still alive.
+    func signOut() {
+        let (name, caches) = accountState.withLock { state in
+            defer {
+                state.name = nil
+                state.caches.removeAll { $0.cache == nil }
+            }
+            return (state.name, state.caches.compactMap(\.cache))
+        }
+        guard let name else { return }
+        for cache in caches { cache.removeAll(forAccount: name) }
+    }
+}
+
+/// The account of a ``BearerTokenAuthenticator`` and the caches its replies are stored in.
+private struct AuthenticatorAccount: Sendable {
+    var name: String?
+    var caches: [WeakCache] = []
+}
+
+/// A cache held without keeping it alive: an authenticator may outlive the layers it was given to.
+private struct WeakCache: Sendable {
+    weak var cache: ResponseCache?
 }

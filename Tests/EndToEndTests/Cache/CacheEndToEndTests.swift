@@ -33,11 +33,12 @@ final class CacheEndToEndTests: XCTestCase {
 
     func load(
         _ path: String = "items", policy: CachePolicy = .useProtocolCachePolicy,
-        headers: [String: String] = [:],
+        headers: [String: String] = [:], account: String? = nil,
         method: HTTPMethod = .get, file: StaticString = #filePath, line: UInt = #line
     ) -> Result<NetworkResponse<Data>, NetworkError> {
         var request = NetworkRequest<Data>(method: method, urlString: path, headers: headers)
         request.cachePolicy = policy
+        request.account = account
         let done = expectation(description: "answered")
         nonisolated(unsafe) var outcome: Result<NetworkResponse<Data>, NetworkError>?
         network.send(

@@ -7,6 +7,7 @@ import XCTest
 final class CacheRulesTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
     private let url = URL(string: "https://api.example.com/items?page=1")!
+    private let keying = CacheKeying(appKey: nil)
 
     private func date(_ offset: TimeInterval) -> String {
         HTTPDate.string(from: now.addingTimeInterval(offset))
@@ -19,7 +20,7 @@ final class CacheRulesTests: XCTestCase {
         CachedResponse(
             url: url, statusCode: status, headers: headers, body: Data("body".utf8),
             requestTime: requestTime ?? now, responseTime: responseTime ?? now, varying: varying,
-            credential: "")
+            partition: .shared)
     }
 
     // MARK: - What is stored
@@ -270,7 +271,7 @@ final class CacheRulesTests: XCTestCase {
             requestTime: now.addingTimeInterval(-100), responseTime: now.addingTimeInterval(-99))
         let merged = CacheRules.merging(
             notModified: ["cache-control": "max-age=60", "Content-Length": "0", "X-New": "1"], into: stored,
-            request: [:], requestTime: now.addingTimeInterval(-1), responseTime: now)
+            request: [:], requestTime: now.addingTimeInterval(-1), responseTime: now, keying: keying)
         XCTAssertEqual(merged.fields["Cache-Control"], "max-age=60")
         XCTAssertEqual(merged.headers.keys.filter { $0.lowercased() == "cache-control" }.count, 1)
         XCTAssertEqual(merged.fields["Content-Length"], "4")
@@ -294,12 +295,12 @@ final class CacheRulesTests: XCTestCase {
             requestTime: hourAgo, responseTime: hourAgo)
         let merged = CacheRules.merging(
             notModified: ["ETag": "\"v1\"", "Vary": "Accept-Language", "Set-Cookie": "s=1"], into: stored,
-            request: ["Accept-Language": "en"], requestTime: now, responseTime: now)
+            request: ["Accept-Language": "en"], requestTime: now, responseTime: now, keying: keying)
         XCTAssertTrue(CacheRules.isFresh(merged, request: [:], now: now.addingTimeInterval(1)))
         XCTAssertNil(merged.fields["Age"])
         XCTAssertNil(merged.fields["Set-Cookie"], "a 304's cookie is not kept")
-        XCTAssertTrue(CacheRules.varyMatches(merged, request: ["Accept-Language": "en"]))
-        XCTAssertFalse(CacheRules.varyMatches(merged, request: ["Accept-Language": "fr"]))
+        XCTAssertTrue(CacheRules.varyMatches(merged, request: ["Accept-Language": "en"], keying: keying))
+        XCTAssertFalse(CacheRules.varyMatches(merged, request: ["Accept-Language": "fr"], keying: keying))
     }
 
     func testA304ForAnotherETagDoesNotMatch() {
@@ -316,39 +317,72 @@ final class CacheRulesTests: XCTestCase {
         let request: HeaderFields = ["Accept-Language": "en", "Accept": "application/json"]
         let stored = entry(
             ["Vary": "Accept-Language, accept"],
-            varying: CacheRules.varying(request: request, response: response))
+            varying: CacheRules.varying(
+                request: request, response: response, partition: .shared, keying: keying))
         XCTAssertFalse(stored.varying.values.contains("en"), "fingerprints, not values")
         XCTAssertTrue(
-            CacheRules.varyMatches(stored, request: ["accept-language": "en", "ACCEPT": "application/json"]))
+            CacheRules.varyMatches(
+                stored, request: ["accept-language": "en", "ACCEPT": "application/json"], keying: keying))
         XCTAssertTrue(
-            CacheRules.varyMatches(stored, request: ["accept-language": "en", "ACCEPT": "application/json "]))
+            CacheRules.varyMatches(
+                stored, request: ["accept-language": "en", "ACCEPT": "application/json "], keying: keying))
         XCTAssertFalse(
-            CacheRules.varyMatches(stored, request: ["Accept-Language": "fr", "Accept": "application/json"]))
-        XCTAssertFalse(CacheRules.varyMatches(stored, request: ["Accept": "application/json"]))
-        XCTAssertTrue(CacheRules.varyMatches(entry([:]), request: ["Accept": "x"]))
+            CacheRules.varyMatches(
+                stored, request: ["Accept-Language": "fr", "Accept": "application/json"], keying: keying))
+        XCTAssertFalse(
+            CacheRules.varyMatches(stored, request: ["Accept": "application/json"], keying: keying))
+        XCTAssertTrue(CacheRules.varyMatches(entry([:]), request: ["Accept": "x"], keying: keying))
     }
 
     func testAbsentVaryingHeaderMatchesAbsent() {
         let stored = entry(["Vary": "X-Tenant"])
-        XCTAssertTrue(CacheRules.varyMatches(stored, request: [:]))
-        XCTAssertFalse(CacheRules.varyMatches(stored, request: ["X-Tenant": "a"]))
+        XCTAssertTrue(CacheRules.varyMatches(stored, request: [:], keying: keying))
+        XCTAssertFalse(CacheRules.varyMatches(stored, request: ["X-Tenant": "a"], keying: keying))
     }
 
     func testVaryStarNeverMatches() {
-        XCTAssertFalse(CacheRules.varyMatches(entry(["Vary": "*"]), request: [:]))
+        XCTAssertFalse(CacheRules.varyMatches(entry(["Vary": "*"]), request: [:], keying: keying))
     }
 
     // MARK: - Credentials
 
     func testCredentialFingerprints() {
-        XCTAssertEqual(Fingerprint.credential(of: [:]), "")
-        let alice = Fingerprint.credential(of: ["Authorization": "Bearer alice"])
-        XCTAssertNotEqual(alice, "")
-        XCTAssertNotEqual(alice, Fingerprint.credential(of: ["authorization": "Bearer bob"]))
-        XCTAssertEqual(alice, Fingerprint.credential(of: ["authorization": "Bearer alice"]))
+        XCTAssertEqual(keying.partition(account: nil, request: [:]), .shared)
+        let alice = keying.partition(account: nil, request: ["Authorization": "Bearer alice"])
+        XCTAssertNotEqual(alice, .shared)
+        XCTAssertNotEqual(alice, keying.partition(account: nil, request: ["authorization": "Bearer bob"]))
+        XCTAssertEqual(alice, keying.partition(account: nil, request: ["authorization": "Bearer alice"]))
         XCTAssertNotEqual(
-            Fingerprint.credential(of: ["Cookie": "a=1"]), Fingerprint.credential(of: ["Cookie": "a=2"]))
-        XCTAssertFalse(alice.contains("alice"))
+            keying.partition(account: nil, request: ["Cookie": "a=1"]),
+            keying.partition(account: nil, request: ["Cookie": "a=2"]))
+        XCTAssertFalse(alice.tag.contains("alice"))
+        XCTAssertNotEqual(
+            alice,
+            CacheKeying(appKey: nil).partition(account: nil, request: ["Authorization": "Bearer alice"]),
+            "keyed with each cache's own secret")
+        let account = keying.partition(account: "alice", request: ["Authorization": "Bearer alice"])
+        XCTAssertEqual(account, keying.partition(account: "alice", request: ["Authorization": "Bearer new"]))
+        XCTAssertEqual(account, CacheKeying(appKey: nil).partition(account: "alice", request: [:]))
+        XCTAssertNotEqual(
+            account, CacheKeying(appKey: Data("k".utf8)).partition(account: "alice", request: [:]))
+    }
+
+    /// In an account's partition the account stands for the credentials: a `Vary: Authorization` entry
+    /// is found again after the token changes.
+    func testAnAccountsEntryDoesNotVaryOnCredentials() {
+        let response: HeaderFields = ["Vary": "Authorization, Accept"]
+        let partition = keying.partition(account: "alice", request: [:])
+        var stored = entry(
+            ["Vary": "Authorization, Accept"],
+            varying: CacheRules.varying(
+                request: ["Authorization": "Bearer old", "Accept": "a"], response: response,
+                partition: partition, keying: keying))
+        stored.partition = partition
+        XCTAssertEqual(Array(stored.varying.keys), ["accept"])
+        XCTAssertTrue(
+            CacheRules.varyMatches(
+                stored, request: ["Authorization": "Bearer new", "Accept": "a"], keying: keying))
+        XCTAssertFalse(CacheRules.varyMatches(stored, request: ["Accept": "b"], keying: keying))
     }
 
     // MARK: - Invalidation

@@ -105,11 +105,16 @@ final class ResponseCacheStoreTests: XCTestCase {
 
     // MARK: - Disk
 
+    /// An entry stored for credentials is on disk with the app's fingerprint key, which a new cache
+    /// needs to find it.
     func testDiskEntrySurvivesANewCache() {
-        let first = ResponseCache(memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory)
+        let key = Data((0..<32).map { UInt8($0) })
+        let first = ResponseCache(
+            memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory, fingerprintKey: key)
         store(first, "a", body: "alpha", request: ["Authorization": "Bearer t"])
         XCTAssertGreaterThan(first.currentDiskUsage, 0)
-        let second = ResponseCache(memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory)
+        let second = ResponseCache(
+            memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory, fingerprintKey: key)
         XCTAssertEqual(body(second, "a", request: ["Authorization": "Bearer t"]), "alpha")
         XCTAssertNil(body(second, "a"))
         let stored = try? Data(contentsOf: entryFiles()[0])

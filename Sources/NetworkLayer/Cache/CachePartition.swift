@@ -1,0 +1,114 @@
+import Foundation
+
+/// Whose entries an entry is among: everyone's, the holder of some credentials', or a named account's.
+/// The fingerprints are keyed (see ``CacheKeying``), so the partition read from a file name or an entry
+/// lets no one test guesses of a credential.
+enum CachePartition: Hashable, Sendable {
+    /// A request without credentials and without an account.
+    case shared
+    /// A request without an account, by the keyed fingerprint of the credentials it carried.
+    case credentials(String)
+    /// A request for a named account, by the keyed fingerprint of the name.
+    case account(String)
+
+    /// The partition as file names and entries write it.
+    var tag: String {
+        switch self {
+        case .shared: "0"
+        case .credentials(let fingerprint): "c" + fingerprint
+        case .account(let fingerprint): "a" + fingerprint
+        }
+    }
+
+    init?(tag: String) {
+        let rest = String(tag.dropFirst())
+        switch tag.first {
+        case "0" where rest.isEmpty: self = .shared
+        case "c" where !rest.isEmpty: self = .credentials(rest)
+        case "a" where !rest.isEmpty: self = .account(rest)
+        default: return nil
+        }
+    }
+
+    var isAccount: Bool {
+        if case .account = self { return true }
+        return false
+    }
+}
+
+/// The keys a cache's fingerprints are made with, and so what it may write to disk.
+///
+/// Whatever depends on a credential (the credentials' fingerprint, a `Vary` on a credential header) is
+/// an HMAC-SHA256 under a secret that is not in the directory: the app's key when it gives one, else a
+/// random one of this cache's, in which case such entries stay in memory (a new process couldn't find
+/// them anyway). An account's name and other `Vary` values are not credentials: without an app key
+/// they are keyed with a fixed key, so that they are found again after a relaunch.
+struct CacheKeying: Sendable {
+    private let secret: [UInt8]
+    private let persistentKey: [UInt8]
+    /// Whether the secret is the app's, kept outside the directory and the same at every launch.
+    let hasAppKey: Bool
+
+    private static let fixedKey = Array("NetworkLayer.ResponseCache.persistent".utf8)
+    /// Hex digits kept of a 32-byte HMAC: 128 bits.
+    private static let fingerprintLength = 32
+
+    init(appKey: Data?) {
+        if let appKey, !appKey.isEmpty {
+            secret = Array(appKey)
+            persistentKey = secret
+            hasAppKey = true
+        } else {
+            var generator = SystemRandomNumberGenerator()
+            secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            persistentKey = Self.fixedKey
+            hasAppKey = false
+        }
+    }
+
+    private static func fingerprint(_ key: [UInt8], _ parts: [String]) -> String {
+        let message = Array(parts.joined(separator: "\u{0}").utf8)
+        return String(SHA256.hex(SHA256.hmac(key: key, message: message)).prefix(fingerprintLength))
+    }
+
+    /// The partition of a request: its account's when it names one, else its credentials'.
+    func partition(account: String?, request: HeaderFields) -> CachePartition {
+        if let account { return .account(Self.fingerprint(persistentKey, ["account", account])) }
+        let sent = Self.credentialHeaderNames.compactMap { name in request[name].map { [name, $0] } }
+        return sent.isEmpty
+            ? .shared : .credentials(Self.fingerprint(secret, ["credentials"] + sent.flatMap { $0 }))
+    }
+
+    /// The fingerprint of a request header's value, for `Vary` (`name` lower-cased).
+    func varyFingerprint(name: String, value: String) -> String {
+        Self.fingerprint(Credentials.headers.contains(name) ? secret : persistentKey, ["vary", name, value])
+    }
+
+    /// Whether an entry for `key` may be on disk: not when its partition's key is this cache's own
+    /// random secret, nor when its URL carries a credential (the URL is written in clear).
+    func mayBeOnDisk(_ key: CacheKey) -> Bool {
+        if case .credentials = key.partition, !hasAppKey { return false }
+        return !Self.carriesCredential(key.url)
+    }
+
+    /// Whether `entry` may be written to disk: as ``mayBeOnDisk(_:)``, and without an app key, not when
+    /// it varies on a credential header.
+    func mayWrite(_ entry: CachedResponse) -> Bool {
+        guard mayBeOnDisk(entry.key) else { return false }
+        return hasAppKey || entry.varying.keys.allSatisfy { !Credentials.headers.contains($0) }
+    }
+
+    private static let credentialHeaderNames = Credentials.headers.sorted()
+    private static let credentialParameters = Set(Credentials.parameters.map(Credentials.comparable))
+
+    /// Whether a URL names a password or a credential query item (`access_token`, `api_key`, ...).
+    static func carriesCredential(_ url: String) -> Bool {
+        guard url.contains("?") || url.contains("@"), let components = URLComponents(string: url) else {
+            return false
+        }
+        if components.password != nil { return true }
+        return (components.queryItems ?? []).contains {
+            credentialParameters.contains(Credentials.comparable($0.name))
+        }
+    }
+}
