@@ -89,7 +89,7 @@ final class ErrorTests: PipelineTestCase {
             .unacceptableStatusCode(404, body: Data("nope".utf8), headers: [:]), .emptyResponse,
             .decodingFailed(
                 DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "")), body: Data()),
-            .invalidResponse, .custom("Unable to parse response"), .custom(""),
+            .invalidResponse, .custom("Unable to parse response"), .custom(""), .tooManyReconnects(5),
         ]
         for error in all {
             XCTAssertFalse(error.message.isEmpty, "\(error)")

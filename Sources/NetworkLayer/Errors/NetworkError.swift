@@ -55,6 +55,11 @@ public enum NetworkError: Error {
     case invalidResponse
     /// A failure described by the app or a test double, such as `"Unable to parse response"`.
     case custom(String)
+    /// A server-sent event stream stopped reconnecting because its server kept ending it early: after
+    /// ``ServerSentEventsOptions/maximumReconnects`` reconnections in a row, each after a connection that
+    /// had no event or lasted less than a second, some of them after events. Carries that number. (A
+    /// server out of reach ends the stream with its last connection's error instead.)
+    case tooManyReconnects(Int)
 }
 
 extension NetworkError {
@@ -89,6 +94,9 @@ extension NetworkError {
             return "The server's response was not a valid HTTP response."
         case .custom(let text):
             return text.isEmpty ? "Something went wrong." : Redaction.text(text)
+        case .tooManyReconnects(let count):
+            return
+                "The server kept ending the stream soon after it started; it stopped after \(count) reconnections."
         }
     }
 
@@ -236,6 +244,7 @@ extension NetworkError: CustomStringConvertible {
             return "decodingFailed(\(Redaction.text("\(error)")), body: \(body.count) bytes)"
         case .invalidResponse: return "invalidResponse"
         case .custom(let text): return "custom(\(Redaction.quoted(Redaction.text(text))))"
+        case .tooManyReconnects(let count): return "tooManyReconnects(\(count))"
         }
     }
 }

@@ -46,7 +46,8 @@ extension StreamFormat where Element == ServerSentEvent {
                 } catch {
                     failure = context.tooLarge()
                 }
-                context.state.record(lastEventID: parser.lastEventID, retry: parser.reconnectionTime)
+                context.state.record(
+                    lastEventID: parser.lastEventID, retry: parser.reconnectionTime, events: events.count)
                 return StreamBatch(events.map { ($0, $0.byteCount) }, failure: failure)
             } end: {
                 StreamBatch([])
@@ -60,8 +61,38 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
     /// layer's decoder. An event that doesn't decode fails the stream with
     /// ``NetworkError/decodingFailed(_:body:)`` carrying a ``StreamDecodingError`` that names it.
     ///
+    /// Every event is decoded, whatever its type; a stream that mixes types (comments and `presence`
+    /// notices) takes ``serverSentEvents(decoding:eventTypes:)``.
+    ///
     /// - Parameter type: The type each event's data decodes to.
     public static func serverSentEvents(decoding type: Element.Type) -> Self {
+        decodingEvents(of: nil)
+    }
+
+    /// A `text/event-stream` reply of which only the events of the named types are decoded, each
+    /// event's `data` as JSON into an `Element` with the layer's decoder; the other events are passed
+    /// by, neither decoded nor counted as elements (their `id:` and `retry:` still apply). An event
+    /// without an `event:` field is of type `"message"`.
+    ///
+    /// ```swift
+    /// let format = StreamFormat.serverSentEvents(decoding: Comment.self, eventTypes: ["comment"])
+    /// for try await comment in network.stream(request, as: format) {
+    ///     comments.append(comment)
+    /// }
+    /// ```
+    ///
+    /// An event of a named type that doesn't decode fails the stream with
+    /// ``NetworkError/decodingFailed(_:body:)`` carrying a ``StreamDecodingError`` that names it.
+    ///
+    /// - Parameters:
+    ///   - type: The type the named events' data decode to.
+    ///   - eventTypes: The event types to decode, as their `event:` field names them.
+    public static func serverSentEvents(decoding type: Element.Type, eventTypes: Set<String>) -> Self {
+        decodingEvents(of: eventTypes)
+    }
+
+    /// Events decoded as `Element`: those whose type is in `types`, or all of them for `nil`.
+    private static func decodingEvents(of types: Set<String>?) -> Self {
         let events = StreamFormat<ServerSentEvent>.serverSentEvents
         return StreamFormat(kind: .serverSentEvents) { context in
             let parser = events.makeParser(context)
@@ -70,7 +101,9 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
                 let events = parser.parse(chunk)
                 var values: [(Element, Int)] = []
                 for (event, size) in events.elements {
+                    // Counted among every event, so that the number matches what the server sent.
                     number += 1
+                    if let types, !types.contains(event.event) { continue }
                     do throws(NetworkError) {
                         values.append(
                             (try context.decode(Element.self, Data(event.data.utf8), event: number), size))
@@ -201,7 +234,8 @@ package struct StreamParserContext: Sendable {
 public struct StreamDecodingError: Error, CustomStringConvertible {
     /// The line that didn't decode, counted from 1, for JSON Lines (blank lines count too).
     public let line: Int?
-    /// The event whose data didn't decode, counted from 1, for decoded server-sent events.
+    /// The event whose data didn't decode, counted from 1 among all the events of its connection (those
+    /// of other types passed by included), for decoded server-sent events.
     public let event: Int?
     /// What the decoder threw.
     public let underlyingError: any Error

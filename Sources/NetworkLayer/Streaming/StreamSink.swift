@@ -58,6 +58,7 @@ final class StreamSink<Element>: TransferSink {
             return errorBody.open(response)
         }
         isStreaming = true
+        state.connectionOpened()
         delivery.connectionOpened()
         // A stream is as long as the server likes: libcurl is held back whenever the delegate queue lags.
         needsBackPressure = true

@@ -85,6 +85,20 @@ enum StreamingSnippets {
         }
     }
 
+    struct Comment: Decodable, Sendable {
+        var author: String
+        var text: String
+    }
+
+    static func comments(_ network: NetworkLayer) async throws -> [Comment] {
+        var comments: [Comment] = []
+        let format = StreamFormat.serverSentEvents(decoding: Comment.self, eventTypes: ["comment"])
+        for try await comment in network.stream(NetworkRequest(urlString: "posts/7/comments"), as: format) {
+            comments.append(comment)
+        }
+        return comments
+    }
+
     /// A layer with a session of its own, for a stream that may go unread for long.
     static func ownSession(_ api: URL) -> NetworkLayer {
         let feed = NetworkLayer(baseURL: api, sessionConfiguration: .default)

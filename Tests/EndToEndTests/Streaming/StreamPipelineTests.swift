@@ -71,7 +71,8 @@ final class StreamPipelineTests: XCTestCase {
         server.handler = { _ in MockResponse(status: 200, headers: ["Content-Type": "text/event-stream"]) }
         let network = NetworkLayer(
             baseURL: server.baseURL, retryPolicy: RetryPolicy(maximumAttempts: 5, initialDelay: 0.01))
-        let options = ServerSentEventsOptions(reconnects: true, maximumReconnects: 1, reconnectionDelay: 0)
+        let options = ServerSentEventsOptions(
+            reconnects: true, maximumReconnects: 1, reconnectionDelay: 0, minimumReconnectionDelay: 0.01)
 
         let recording = record(
             network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options)
@@ -103,7 +104,8 @@ final class StreamPipelineTests: XCTestCase {
             completion(.success("t\(refreshes.value)"))
         }
         let network = NetworkLayer(baseURL: server.baseURL, interceptors: [authenticator])
-        let options = ServerSentEventsOptions(reconnects: true, reconnectionDelay: 0)
+        let options = ServerSentEventsOptions(
+            reconnects: true, reconnectionDelay: 0, minimumReconnectionDelay: 0.01)
 
         let recording = record(
             network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options)

@@ -79,7 +79,7 @@ final class StreamingTests: XCTestCase {
             }
         }
         let network = NetworkLayer(baseURL: server.baseURL)
-        let options = ServerSentEventsOptions(reconnectionDelay: 0.05)
+        let options = ServerSentEventsOptions(reconnectionDelay: 0.05, minimumReconnectionDelay: 0.01)
 
         let recording = record(
             network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options)
@@ -96,7 +96,8 @@ final class StreamingTests: XCTestCase {
         let server = try MockServer.started(in: self)
         server.handler = { _ in .serverSentEvents([]) }
         let network = NetworkLayer(baseURL: server.baseURL)
-        let options = ServerSentEventsOptions(maximumReconnects: 3, reconnectionDelay: 0.01)
+        let options = ServerSentEventsOptions(
+            maximumReconnects: 3, reconnectionDelay: 0.01, minimumReconnectionDelay: 0.01)
 
         let recording = record(
             network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options)
@@ -114,7 +115,10 @@ final class StreamingTests: XCTestCase {
         server.enqueue(MockResponse(status: 204))
         let network = NetworkLayer(baseURL: server.baseURL)
 
-        let recording = record(network, NetworkRequest(urlString: "feed"), as: .serverSentEvents)
+        let options = ServerSentEventsOptions(minimumReconnectionDelay: 0.01)
+
+        let recording = record(
+            network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options)
 
         let summary = try XCTUnwrap(recording.outcome).get()
         XCTAssertEqual(summary.statusCode, 204)

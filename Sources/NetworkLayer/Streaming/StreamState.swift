@@ -1,0 +1,99 @@
+import Foundation
+
+/// What one stream knows across its connections: counts, the last event ID, the server's reconnection
+/// time, and how the current connection is doing. Written on the delegate queue, read by the
+/// reconnection logic on the policy queue and by the completion: hence its lock.
+package final class StreamState: Sendable {
+    private struct Counts {
+        var events = 0
+        var bytes = 0
+        var reconnects = 0
+        /// Reconnections since the last connection worth keeping.
+        var reconnectsInARow = 0
+        /// Whether a connection of that run had events and still ended too soon: the server is
+        /// closing streams on purpose (a storm), rather than being out of reach.
+        var runHadEvents = false
+        /// When the current connection's stream opened, in uptime nanoseconds; `nil` until it opens.
+        var connectionOpened: UInt64?
+        /// Events the current connection's server sent, skipped ones included.
+        var connectionEvents = 0
+        var lastEventID = ""
+        var retry: TimeInterval?
+    }
+
+    private let counts = Locked(Counts())
+
+    package init() {}
+
+    package var lastEventID: String { counts.withLock { $0.lastEventID } }
+    /// The last event ID as a summary reports it: `nil` when none was set.
+    package var reportedLastEventID: String? { lastEventID.isEmpty ? nil : lastEventID }
+    package var retry: TimeInterval? { counts.withLock { $0.retry } }
+    package var eventCount: Int { counts.withLock { $0.events } }
+    package var byteCount: Int { counts.withLock { $0.bytes } }
+    package var reconnectCount: Int { counts.withLock { $0.reconnects } }
+
+    /// What the parser read: the last event ID, the latest `retry:` and how many events the server
+    /// sent, whether or not the format hands them over.
+    package func record(lastEventID: String, retry: TimeInterval?, events: Int = 0) {
+        counts.withLock {
+            $0.lastEventID = lastEventID
+            if let retry { $0.retry = retry }
+            $0.connectionEvents += events
+        }
+    }
+
+    package func received(bytes: Int, events: Int) {
+        counts.withLock {
+            $0.bytes += bytes
+            $0.events += events
+        }
+    }
+
+    /// A connection's reply was accepted as the stream: its life starts now.
+    func connectionOpened(at now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        counts.withLock {
+            $0.connectionOpened = now
+            $0.connectionEvents = 0
+        }
+    }
+
+    /// What ``claimReconnect(maximum:keptAfter:now:)`` allows.
+    enum ReconnectClaim: Equatable {
+        /// Reconnect: this is the `inARow`th reconnection since a connection worth keeping (1 right
+        /// after one), which sets the backoff.
+        case granted(inARow: Int)
+        /// No more: `maximum` reconnections in a row. `storm` when some of their connections had
+        /// events, so the server keeps ending streams early, rather than being out of reach.
+        case exhausted(storm: Bool)
+    }
+
+    /// Takes one reconnection, after the current connection ended, unless `maximum` were made in a row
+    /// without a connection worth keeping between them: one that had an event and lasted `keptAfter`
+    /// seconds. A connection that ends sooner, events or not, doesn't end the run: a server that closes
+    /// every stream after one event can't make the stream reconnect for ever.
+    func claimReconnect(
+        maximum: Int, keptAfter: TimeInterval, now: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) -> ReconnectClaim {
+        counts.withLock {
+            let lived = $0.connectionOpened.map { now > $0 ? TimeInterval(now - $0) / 1e9 : 0 } ?? 0
+            if $0.connectionEvents > 0 {
+                if lived >= keptAfter {
+                    $0.reconnectsInARow = 0
+                    $0.runHadEvents = false
+                } else {
+                    $0.runHadEvents = true
+                }
+            }
+            // The next attempt may fail before its stream opens: it then had no events and no life.
+            $0.connectionOpened = nil
+            $0.connectionEvents = 0
+            guard $0.reconnectsInARow < maximum else {
+                return .exhausted(storm: $0.runHadEvents && $0.reconnectsInARow > 0)
+            }
+            $0.reconnectsInARow += 1
+            $0.reconnects += 1
+            return .granted(inARow: $0.reconnectsInARow)
+        }
+    }
+}
