@@ -17,7 +17,8 @@ final class AttemptEdgeTests: XCTestCase {
         server.enqueue(.serverSentEvents([ServerSentEvent(data: "a", id: "1")]))
         server.enqueue(MockResponse(status: 204))
         let network = NetworkLayer(baseURL: server.baseURL)
-        let options = ServerSentEventsOptions(maximumReconnects: .max, reconnectionDelay: 0.01)
+        let options = ServerSentEventsOptions(
+            maximumReconnects: .max, reconnectionDelay: 0.01, minimumReconnectionDelay: 0.01)
 
         let recording = record(
             network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options)
@@ -34,7 +35,7 @@ final class AttemptEdgeTests: XCTestCase {
         let recorder = EventRecorder()
         let network = NetworkLayer(baseURL: server.baseURL, monitors: [recorder])
         let finished = recorder.expectFinishes(1, self)
-        let options = ServerSentEventsOptions(reconnectionDelay: 0.01)
+        let options = ServerSentEventsOptions(reconnectionDelay: 0.01, minimumReconnectionDelay: 0.01)
 
         let recording = record(
             network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options)
