@@ -90,3 +90,54 @@ final class TodosPresenterTests: XCTestCase {
         XCTAssertEqual(server.requestCount(forPath: "/todos"), 1)
     }
 }
+
+// Partitions by account, the key outside the directory, flushing, and a refresh that fails offline.
+
+/// Where an app keeps the cache's fingerprint key: the Keychain in an app.
+struct CachingKeychain {
+    func cacheKey() -> Data { Data(repeating: 0x5A, count: 32) }
+}
+
+/// What an app saved at sign-in.
+struct CachingSavedSession: Sendable {
+    var token: BearerTokenAuthenticator.Token?
+    var userID: String
+}
+
+/// An app's auth client: a new token, or the `URLError` that kept it from one.
+struct CachingAuthClient: Sendable {
+    func refresh(_ completion: @escaping @Sendable (BearerTokenAuthenticator.Token?, URLError?) -> Void) {
+        completion(nil, URLError(.notConnectedToInternet))
+    }
+}
+
+extension CachingSnippets {
+    static func forgetAccount(_ userID: String, on network: NetworkLayer) {
+        network.cache?.removeAll(forAccount: userID)
+    }
+
+    static func makeKeyedCache(in directory: URL, keychain: CachingKeychain) -> ResponseCache {
+        let cache = ResponseCache(
+            memoryCapacity: 4_000_000, diskCapacity: 50_000_000, directory: directory,
+            fingerprintKey: keychain.cacheKey())
+        return cache
+    }
+
+    static func beforeSuspending(_ network: NetworkLayer) async {
+        await network.cache?.flush()
+    }
+
+    static func makeAuthenticator(saved: CachingSavedSession, auth: CachingAuthClient)
+        -> BearerTokenAuthenticator
+    {
+        let authenticator = BearerTokenAuthenticator(token: saved.token) { completion in
+            auth.refresh { token, urlError in
+                if let token { return completion(.success(token)) }
+                // Offline: the URLError as it is, so that the account's stored replies can answer.
+                completion(.failure(urlError.map { .transport($0) } ?? .custom("Signed out")))
+            }
+        }
+        authenticator.account = saved.userID
+        return authenticator
+    }
+}
