@@ -35,7 +35,8 @@ private final class AnswerModel {
     }
 
     func ask() async {
-        let stream = network.stream(NetworkRequest(urlString: "https://api.example.com/chat"), as: .serverSentEvents)
+        let request = NetworkRequest<Data>(urlString: "https://api.example.com/chat")
+        let stream = network.stream(request, as: .serverSentEvents)
         do {
             for try await event in stream { answer += event.data }
         } catch {
