@@ -39,85 +39,82 @@ struct CachingTransport: Sendable {
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
         completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        let method = (request.httpMethod ?? "GET").uppercased()
         let sessionCookie = transport.addedCookieHeader(for: request)
         let headers = Self.headersAsSent(request, adding: sessionCookie)
         // Without the session's cookies: what a reply not marked `private` is stored for.
         let ownFields = sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:])
-        guard let url = request.url, case .data(let limit) = route, method == "GET", request.httpBody == nil,
+        guard let url = request.url, case .data(let limit) = route,
+            (request.httpMethod ?? "GET").uppercased() == "GET", request.httpBody == nil,
             request.httpBodyStream == nil, headers["Range"] == nil
         else {
-            let cache = cache
-            return transport.send(request, route: route, redirectPolicy: redirectPolicy) { result in
-                let stale: [URL] =
-                    if let response = result.response as? HTTPURLResponse, let url = request.url {
-                        CacheRules.invalidatedURLs(
-                            method: method, statusCode: response.statusCode, requestURL: url,
-                            response: HeaderFields(ResponseHeaders(response).fields))
-                    } else {
-                        []
-                    }
-                guard !stale.isEmpty, cache.disk != nil else {
-                    for url in stale { cache.removeResponses(for: url) }
-                    return completion(result, .network)
-                }
-                // Removing files waits for the disk: not on the session's delegate queue. The reply is
-                // handed on once they are gone, so a request its handler makes finds none of them.
-                DispatchQueue.global(qos: .userInitiated).async {
-                    for url in stale { cache.removeResponses(for: url) }
-                    completion(result, .network)
-                }
-            }
+            return sendUncached(request, route: route, redirectPolicy: redirectPolicy, completion: completion)
         }
-        let callerConditional = CacheRules.isConditional(headers)
-        let stored = cache.entry(for: url, request: headers, ownFields: ownFields, account: account)
         let now = Date()
-        if let stored {
-            switch policy {
-            case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
-                completion(Self.reply(from: stored, now: now), .hit)
-                return {}
-            case .useProtocolCachePolicy, .useCacheOnFailure:
-                if !callerConditional, CacheRules.isFresh(stored, request: headers, now: now) {
-                    completion(Self.reply(from: stored, now: now), .hit)
-                    return {}
-                }
-            case .reloadIgnoringCache, .revalidate: break
-            }
-        } else if policy == .returnCacheDataDontLoad {
-            completion(
-                TransferResult(
-                    body: Data(), response: nil, error: URLError(.resourceUnavailable), respondedAt: nil),
-                .network)
+        let stored = cache.entry(for: url, request: headers, ownFields: ownFields, account: account)
+        let conditions: [String: String]
+        let validated: Bool
+        switch CacheStrategy.decide(policy: policy, stored: stored, request: headers, now: now) {
+        case .serve(let entry):
+            completion(Self.reply(from: entry, now: now), .hit)
             return {}
+        case .unsatisfiable:
+            let failure = TransferResult(
+                body: Data(), response: nil, error: URLError(.resourceUnavailable), respondedAt: nil)
+            completion(failure, .network)
+            return {}
+        case .network(let validators, let validating, _):
+            conditions = validators
+            validated = validating != nil
         }
-        // Validators only for a request the caller didn't make conditional: then a 304 is ours to handle.
-        let candidate = callerConditional || policy == .reloadIgnoringCache ? nil : stored
-        let conditions: [String: String] = candidate.map { CacheRules.conditionalHeaders(for: $0) } ?? [:]
-        let validated = conditions.isEmpty ? nil : candidate
         var sent = request
         for (name, value) in conditions {
             sent.setValue(value, forHTTPHeaderField: name)
+        }
+        let start = { (finish: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void) in
+            send(
+                sent, asking: request, url: url, headers: headers, ownFields: ownFields, stored: stored,
+                validated: validated, route: route, redirectPolicy: redirectPolicy, completion: finish)
         }
         // Only a request whose resource the server declared cacheable (a stored reply with freshness or a
         // validator) shares its send: identical requests for anything else stay independent, each
         // reaching the server, as they would without a cache.
         guard let stored, CacheRules.declaresCaching(stored.fields) else {
-            return send(
-                sent, asking: request, url: url, headers: headers, ownFields: ownFields, stored: stored,
-                validated: validated != nil, route: route, redirectPolicy: redirectPolicy
-            ) { completion($0.0, $0.1) }
+            return start { completion($0.0, $0.1) }
         }
         let key = Self.flightKey(
             sent, partition: cache.keying.partition(account: account, request: headers).tag, limit: limit,
-            redirectPolicy: redirectPolicy,
-            policy: policy)
-        let start = { (finish: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void) in
-            send(
-                sent, asking: request, url: url, headers: headers, ownFields: ownFields, stored: stored,
-                validated: validated != nil, route: route, redirectPolicy: redirectPolicy, completion: finish)
-        }
+            redirectPolicy: redirectPolicy, policy: policy)
         return cache.flights.join(key, completion: { completion($0.0, $0.1) }, start: start)
+    }
+
+    /// A request the cache doesn't answer (not a plain `GET`, a range, a body, a download): sent as it is;
+    /// an unsafe method's success invalidates what is stored for its URL and its `Location`.
+    private func sendUncached(
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        completion: @escaping Completion
+    ) -> @Sendable () -> Void {
+        let cache = cache
+        let method = (request.httpMethod ?? "GET").uppercased()
+        return transport.send(request, route: route, redirectPolicy: redirectPolicy) { result in
+            let stale: [URL] =
+                if let response = result.response as? HTTPURLResponse, let url = request.url {
+                    CacheRules.invalidatedURLs(
+                        method: method, statusCode: response.statusCode, requestURL: url,
+                        response: HeaderFields(ResponseHeaders(response).fields))
+                } else {
+                    []
+                }
+            guard !stale.isEmpty, cache.disk != nil else {
+                for url in stale { cache.removeResponses(for: url) }
+                return completion(result, .network)
+            }
+            // Removing files waits for the disk: not on the session's delegate queue. The reply is
+            // handed on once they are gone, so a request its handler makes finds none of them.
+            DispatchQueue.global(qos: .userInitiated).async {
+                for url in stale { cache.removeResponses(for: url) }
+                completion(result, .network)
+            }
+        }
     }
 
     /// Sends `sent` (`request` with the cache's validators) and hands on what its answer becomes. A 304

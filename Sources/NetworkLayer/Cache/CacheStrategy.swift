@@ -1,0 +1,39 @@
+import Foundation
+
+/// What the cache does with one request, decided from the request, what is stored for it and the time
+/// alone: a pure value, so that every policy's rule reads as a table (see `CacheStrategyTests`) and the
+/// caching stage keeps only the I/O.
+enum CacheStrategy: Equatable {
+    /// The stored reply answers; nothing is sent.
+    case serve(CachedResponse)
+    /// Only the cache may answer, and it has nothing: the request fails without being sent.
+    case unsatisfiable
+    /// The request goes to the network, with `conditions` (validators from `validating`) when a 304 can
+    /// revalidate what is stored. `stored` is what a failure may fall back on.
+    case network(conditions: [String: String], validating: CachedResponse?, stored: CachedResponse?)
+
+    /// The decision for a request with `headers` (as the server receives them) under `policy`.
+    static func decide(
+        policy: CachePolicy, stored: CachedResponse?, request headers: HeaderFields, now: Date
+    ) -> CacheStrategy {
+        let callerConditional = CacheRules.isConditional(headers)
+        if let stored {
+            switch policy {
+            case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
+                return .serve(stored)
+            case .useProtocolCachePolicy, .useCacheOnFailure:
+                if !callerConditional, CacheRules.isFresh(stored, request: headers, now: now) {
+                    return .serve(stored)
+                }
+            case .reloadIgnoringCache, .revalidate: break
+            }
+        } else if policy == .returnCacheDataDontLoad {
+            return .unsatisfiable
+        }
+        // Validators only for a request the caller didn't make conditional: then a 304 is ours to handle.
+        let candidate = callerConditional || policy == .reloadIgnoringCache ? nil : stored
+        let conditions = candidate.map { CacheRules.conditionalHeaders(for: $0) } ?? [:]
+        return .network(
+            conditions: conditions, validating: conditions.isEmpty ? nil : candidate, stored: stored)
+    }
+}

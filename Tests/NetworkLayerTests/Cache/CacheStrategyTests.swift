@@ -1,0 +1,67 @@
+import Foundation
+import XCTest
+
+@testable import NetworkLayer
+
+/// What the cache does for each policy, with and without a stored reply, fresh or stale, with and
+/// without validators: a table over the pure decision, no I/O.
+final class CacheStrategyTests: XCTestCase {
+    private let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    private func entry(_ headers: [String: String]) -> CachedResponse {
+        CachedResponse(
+            url: URL(string: "https://api.example.com/items")!, statusCode: 200, headers: headers,
+            body: Data("body".utf8), requestTime: now.addingTimeInterval(-100),
+            responseTime: now.addingTimeInterval(-100), varying: [:], partition: .shared)
+    }
+
+    /// What a decision is, in a word, for the table.
+    private func outcome(_ strategy: CacheStrategy) -> String {
+        switch strategy {
+        case .serve: "serve"
+        case .unsatisfiable: "unsatisfiable"
+        case .network(let conditions, let validating, _):
+            validating == nil ? "network" : "validate " + conditions.keys.sorted().joined(separator: ",")
+        }
+    }
+
+    func testTheDecisionForEachPolicyAndStoredReply() {
+        let fresh = entry(["Cache-Control": "max-age=600", "ETag": "\"v1\""])
+        let stale = entry(["Cache-Control": "max-age=10", "ETag": "\"v1\""])
+        let staleWithoutValidators = entry(["Cache-Control": "max-age=10"])
+        let rows: [(CachePolicy, CachedResponse?, [String: String], String)] = [
+            (.useProtocolCachePolicy, nil, [:], "network"),
+            (.useProtocolCachePolicy, fresh, [:], "serve"),
+            (.useProtocolCachePolicy, stale, [:], "validate If-None-Match"),
+            (.useProtocolCachePolicy, staleWithoutValidators, [:], "network"),
+            // The caller's own conditional request: its 304 is the caller's, not the cache's.
+            (.useProtocolCachePolicy, fresh, ["If-None-Match": "\"v0\""], "network"),
+            (.useProtocolCachePolicy, stale, ["If-None-Match": "\"v0\""], "network"),
+            (.useProtocolCachePolicy, fresh, ["Cache-Control": "no-cache"], "validate If-None-Match"),
+            (.useCacheOnFailure, fresh, [:], "serve"),
+            (.useCacheOnFailure, stale, [:], "validate If-None-Match"),
+            (.reloadIgnoringCache, fresh, [:], "network"),
+            (.revalidate, fresh, [:], "validate If-None-Match"),
+            (.returnCacheDataElseLoad, stale, [:], "serve"),
+            (.returnCacheDataElseLoad, nil, [:], "network"),
+            (.returnCacheDataDontLoad, stale, [:], "serve"),
+            (.returnCacheDataDontLoad, nil, [:], "unsatisfiable"),
+        ]
+        for (index, (policy, stored, request, expected)) in rows.enumerated() {
+            let strategy = CacheStrategy.decide(
+                policy: policy, stored: stored, request: HeaderFields(request), now: now)
+            XCTAssertEqual(outcome(strategy), expected, "row \(index): \(policy), \(request)")
+        }
+    }
+
+    func testWhatAFailureMayFallBackOnIsTheStoredReply() {
+        let stale = entry(["Cache-Control": "max-age=10", "Last-Modified": HTTPDate.string(from: now)])
+        let strategy = CacheStrategy.decide(
+            policy: .useCacheOnFailure, stored: stale, request: HeaderFields([:]), now: now)
+        XCTAssertEqual(
+            strategy,
+            .network(
+                conditions: ["If-Modified-Since": HTTPDate.string(from: now)], validating: stale,
+                stored: stale))
+    }
+}
