@@ -58,6 +58,23 @@ enum ReadmeTransferExample {
     }
 }
 
+extension ReadmeTransferExample {
+    /// The article's `async` forms (DownloadsAndUploads.md).
+    @MainActor
+    fileprivate static func awaited(
+        network: NetworkLayer, destination: URL, reportURL: URL, screen: ReportScreen
+    ) async throws(NetworkError) -> (URL, StoredDocument) {
+        var request = NetworkRequest.download(urlString: "files/report.pdf", to: destination)
+        request.progressHandler = { progress in screen.showProgress(progress.fractionCompleted ?? 0) }
+        let file = try await network.send(request).value
+
+        let document: StoredDocument = try await network.send(
+            .upload(urlString: "documents", fileURL: reportURL, contentType: "application/pdf")
+        ).value
+        return (file, document)
+    }
+}
+
 final class ReadmeTransferExampleTests: XCTestCase {
     func testADummyAnswersDownloadsAndRecordsUploads() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID())")

@@ -84,8 +84,10 @@ public struct NetworkRequest<Value> {
     package var endpoint: (any Endpoint)?
     /// What makes this request a download or an upload; `nil` for an ordinary request.
     package var transfer: TransferDescription?
-    /// Told how far a download or an upload has come, on the callback queue.
-    package var progressHandler: ((TransferProgress) -> Void)?
+    /// Told how far a download or an upload has come, on the layer's callback queue, at most about 30
+    /// times a second, every call before the request's handler (or before its `async` form returns);
+    /// ignored by a request that is neither.
+    public var progressHandler: ((TransferProgress) -> Void)?
     /// Turns a validated reply into `Value`, given the layer's decoder.
     let decoding: @Sendable (JSONDecoder) -> ResponseDecoding<Value>
 

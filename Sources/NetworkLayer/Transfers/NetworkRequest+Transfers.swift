@@ -1,6 +1,43 @@
 import Foundation
 
 extension NetworkRequest where Value == URL {
+    /// A GET whose reply is written to `destination`, streamed to disk; the success value is
+    /// `destination` once the file is complete. A partial download left there is resumed.
+    ///
+    /// Sent through ``NetworkLayer/send(_:successHandler:errorHandler:)`` or its `async` form:
+    ///
+    /// ```swift
+    /// var request = NetworkRequest.download(urlString: "files/report.pdf", to: destination)
+    /// request.progressHandler = { progress in bar.fraction = progress.fractionCompleted ?? 0 }
+    /// let file = try await network.send(request).value
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against the layer's base URL.
+    ///   - destination: Where the file goes once complete; its partial download sits beside it until then.
+    ///   - options: How to treat an existing file or partial download; none by default.
+    ///   - headers: Headers for this request; they override the layer's default headers.
+    /// - Returns: The request.
+    public static func download(
+        urlString: String, to destination: URL, options: DownloadOptions = [], headers: [String: String] = [:]
+    ) -> NetworkRequest<URL> {
+        download(
+            urlString: urlString, headers: headers, to: destination, options: options, progressHandler: nil)
+    }
+
+    /// An endpoint's reply written to `destination`, as ``download(urlString:to:options:headers:)`` writes it.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The request's path, method, query and headers.
+    ///   - destination: Where the file goes once complete; its partial download sits beside it until then.
+    ///   - options: How to treat an existing file or partial download; none by default.
+    /// - Returns: The request.
+    public static func download(
+        _ endpoint: any Endpoint, to destination: URL, options: DownloadOptions = []
+    ) -> NetworkRequest<URL> {
+        download(endpoint, to: destination, options: options, progressHandler: nil)
+    }
+
     /// The request behind ``NetworkLayer/download(urlString:to:options:headers:progressHandler:successHandler:errorHandler:)``:
     /// a GET whose reply is written to `destination`, the success value being `destination`.
     package static func download(
@@ -41,6 +78,63 @@ extension NetworkRequest where Value == URL {
 }
 
 extension NetworkRequest where Value: Decodable & SendableMetatype {
+    /// A request that sends a file, streamed from disk, and decodes the reply as `Value`
+    /// (``EmptyResponse`` accepts any 2xx reply).
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against the layer's base URL.
+    ///   - method: The HTTP method; POST by default.
+    ///   - fileURL: The file to send.
+    ///   - contentType: The body's `Content-Type`; guessed from the file name (else
+    ///     `application/octet-stream`) when `nil`.
+    ///   - headers: Headers for this request; they override the layer's default headers.
+    /// - Returns: The request.
+    public static func upload(
+        urlString: String, method: HTTPMethod = .post, fileURL: URL, contentType: String? = nil,
+        headers: [String: String] = [:]
+    ) -> NetworkRequest<Value> {
+        upload(
+            method: method, urlString: urlString, headers: headers,
+            source: .file(fileURL, contentType: contentType ?? MediaTypes.guess(for: fileURL)),
+            progressHandler: nil)
+    }
+
+    /// A request that sends `data` and decodes the reply as `Value`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against the layer's base URL.
+    ///   - method: The HTTP method; POST by default.
+    ///   - data: The bytes to send.
+    ///   - contentType: The body's `Content-Type`; `application/octet-stream` when `nil`.
+    ///   - headers: Headers for this request; they override the layer's default headers.
+    /// - Returns: The request.
+    public static func upload(
+        urlString: String, method: HTTPMethod = .post, data: Data, contentType: String? = nil,
+        headers: [String: String] = [:]
+    ) -> NetworkRequest<Value> {
+        upload(
+            method: method, urlString: urlString, headers: headers,
+            source: .data(data, contentType: contentType ?? "application/octet-stream"), progressHandler: nil)
+    }
+
+    /// A request that sends a `multipart/form-data` form, its files streamed from disk, and decodes the
+    /// reply as `Value`.
+    ///
+    /// - Parameters:
+    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against the layer's base URL.
+    ///   - method: The HTTP method; POST by default.
+    ///   - multipart: The form.
+    ///   - headers: Headers for this request; they override the layer's default headers.
+    /// - Returns: The request.
+    public static func upload(
+        urlString: String, method: HTTPMethod = .post, multipart: MultipartFormData,
+        headers: [String: String] = [:]
+    ) -> NetworkRequest<Value> {
+        upload(
+            method: method, urlString: urlString, headers: headers, source: .multipart(multipart),
+            progressHandler: nil)
+    }
+
     /// The request behind the `upload` methods of ``NetworkLayer``: `source` as the body, the reply
     /// decoded as `Value`.
     package static func upload(
