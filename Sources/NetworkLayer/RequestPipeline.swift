@@ -50,9 +50,10 @@ extension NetworkLayer {
         for request: NetworkRequest<Value>, stream: StreamSetup?, call: RequestCall
     ) -> CachingTransport? {
         guard stream == nil, let cache else { return nil }
+        let accountNow = cacheAccountReader(for: request)
         return CachingTransport(
-            cache: cache, policy: request.cachePolicy, transport: call.transport,
-            account: cacheAccount(for: request))
+            cache: cache, policy: request.cachePolicy, transport: call.transport, account: accountNow(),
+            accountNow: accountNow)
     }
 
     /// The call: its task (the one-shot delivery latch), what it tells monitors, its meter and its

@@ -16,6 +16,13 @@ struct CachingTransport: Sendable {
     let transport: any AttemptTransport
     /// The account the request is for (see ``NetworkRequest/account``), read before the interceptors ran.
     var account: String? = nil
+    /// The account the request is for now: when it is no longer ``account`` (a sign-out, another user
+    /// signed in), the token the interceptors added may be another user's, and the account's partition
+    /// is neither read nor written.
+    var accountNow: (@Sendable () -> String?)? = nil
+
+    /// Whether the request is still for the account it started for.
+    var isForItsAccount: Bool { accountNow.map { $0() == account } ?? true }
 
     typealias Completion = @Sendable (TransferResult, CacheStatus) -> Void
 
@@ -48,6 +55,12 @@ struct CachingTransport: Sendable {
             request.httpBodyStream == nil, headers["Range"] == nil
         else {
             return sendUncached(request, route: route, redirectPolicy: redirectPolicy, completion: completion)
+        }
+        // Read after the interceptors ran, so that the token they added belongs to the account.
+        guard isForItsAccount else {
+            return transport.send(request, route: route, redirectPolicy: redirectPolicy) {
+                completion($0, .network)
+            }
         }
         let now = Date()
         let stored = cache.entry(for: url, request: headers, ownFields: ownFields, account: account)
@@ -128,12 +141,13 @@ struct CachingTransport: Sendable {
         completion: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void
     ) -> @Sendable () -> Void {
         let (cache, policy, transport, account) = (cache, policy, transport, account)
+        let caching = self
         let requestTime = Date()
         let again = DeferredCancel()
         let first = transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
             if let outcome = Self.handle(
                 result, for: url, request: headers, ownFields: ownFields, account: account, stored: stored,
-                validated: validated,
+                validated: validated, stores: caching.isForItsAccount,
                 policy: policy, cache: cache, requestTime: requestTime)
             {
                 return completion(outcome)
@@ -145,7 +159,8 @@ struct CachingTransport: Sendable {
                         Self.handle(
                             result, for: url, request: headers, ownFields: ownFields, account: account,
                             stored: nil,
-                            validated: false, policy: policy, cache: cache, requestTime: requestTime)
+                            validated: false, stores: caching.isForItsAccount, policy: policy, cache: cache,
+                            requestTime: requestTime)
                             ?? (result, .network))
                 })
         }
@@ -156,11 +171,12 @@ struct CachingTransport: Sendable {
     }
 
     /// What the network's answer becomes, and what it does to the cache; `nil` for a 304 about another
-    /// version than `stored`, which is removed.
+    /// version than `stored`, which is removed. Nothing is stored unless `stores`: a reply that arrives
+    /// after its account's sign-out must not bring its partition back.
     private static func handle(
         _ result: TransferResult, for url: URL, request: HeaderFields, ownFields: HeaderFields?,
         account: String?, stored: CachedResponse?,
-        validated: Bool,
+        validated: Bool, stores: Bool,
         policy: CachePolicy, cache: ResponseCache, requestTime: Date
     ) -> (TransferResult, CacheStatus)? {
         let now = Date()
@@ -198,7 +214,7 @@ struct CachingTransport: Sendable {
             if CacheRules.canStore(
                 method: "GET", statusCode: merged.statusCode, request: request, response: merged.fields)
             {
-                cache.storeInBackground(merged)
+                if stores { cache.storeInBackground(merged) }
             } else {
                 cache.removeInBackground(merged.key)
             }
@@ -212,6 +228,7 @@ struct CachingTransport: Sendable {
                     for: url, request: request, ownFields: ownFields, account: account)
                 return (result, .network)
             }
+            guard stores else { return (result, .network) }
             cache.store(
                 statusCode: response.statusCode, headers: ResponseHeaders(response).fields, body: result.body,
                 url: url, request: request, ownFields: ownFields, account: account, requestTime: requestTime,

@@ -13,10 +13,23 @@ extension NetworkLayer {
     /// The account a request is for, read before its interceptors run: the request's own, else the
     /// first authenticator's that names one, else the layer's.
     func cacheAccount<Value>(for request: NetworkRequest<Value>) -> String? {
-        if let account = request.account { return account }
-        for case let authenticator as BearerTokenAuthenticator in interceptors + request.interceptors {
-            if let account = authenticator.account { return account }
+        cacheAccountReader(for: request)()
+    }
+
+    /// Reads the account a request is for as it is at each call: a sign-out or another user's sign-in
+    /// while the request is under way changes it, and the token the request then carries is not the
+    /// account's it started for.
+    func cacheAccountReader<Value>(for request: NetworkRequest<Value>) -> @Sendable () -> String? {
+        if let account = request.account { return { account } }
+        let authenticators = (interceptors + request.interceptors).compactMap {
+            $0 as? BearerTokenAuthenticator
         }
-        return account
+        let layerAccount = accountName
+        return {
+            for authenticator in authenticators {
+                if let account = authenticator.account { return account }
+            }
+            return layerAccount.withLock { $0 }
+        }
     }
 }

@@ -15,6 +15,9 @@ struct OfflineFallback: Sendable {
     private let url: URL
     private let headers: HeaderFields
     private let expectation: ReplyExpectation
+    /// Whether the request is still for `account`: after a sign-out or another user's sign-in, its
+    /// replies are not shown.
+    private let isForItsAccount: @Sendable () -> Bool
 
     /// A fallback for `request` (as built, before the interceptors), or `nil` when nothing could be
     /// served for it: no cache or account, not a plain `GET`, or a policy that wants the network's answer.
@@ -31,6 +34,7 @@ struct OfflineFallback: Sendable {
         (cache, self.account, policy, self.url, self.headers, self.expectation) = (
             caching.cache, account, caching.policy, url, headers, expectation
         )
+        isForItsAccount = { caching.isForItsAccount }
     }
 
     /// `deliver`, with a failure for lack of a connection turned into the stored reply when there is one
@@ -54,7 +58,8 @@ struct OfflineFallback: Sendable {
 
     /// The stored reply, marked stale by `error`, when the policy allows one.
     func reply(after error: NetworkError) -> Reply? {
-        guard let stored = cache.entry(for: url, request: headers, account: account) else { return nil }
+        guard isForItsAccount(), let stored = cache.entry(for: url, request: headers, account: account)
+        else { return nil }
         let now = Date()
         let allowed =
             switch policy {

@@ -222,6 +222,11 @@ public struct NetworkLogger: NetworkMonitor {
     /// - Parameter urlString: The text.
     /// - Returns: The text as this logger writes it.
     public func redacted(urlString: String) -> String {
+        redacted(urlString: urlString, nesting: 0)
+    }
+
+    /// ``redacted(urlString:)`` for a URL found `nesting` query values deep.
+    private func redacted(urlString: String, nesting: Int) -> String {
         guard var components = URLComponents(string: urlString) else { return Redaction.url(urlString) }
         // The percent-encoded setters stop the process on `<` or `>`: the marker goes in percent-encoded,
         // and comes out readable.
@@ -237,7 +242,7 @@ public struct NetworkLogger: NetworkMonitor {
                     return URLQueryItem(name: item.name, value: encodedMarker)
                 }
                 // The marker inside a nested URL is percent-encoded with the rest of it.
-                return redactedNestedURL(inQueryValue: value).map {
+                return redactedNestedURL(inQueryValue: value, nesting: nesting + 1).map {
                     URLQueryItem(name: item.name, value: Self.percentEncodedQueryValue($0))
                 } ?? item
             }
@@ -254,14 +259,22 @@ public struct NetworkLogger: NetworkMonitor {
     /// A query value that is itself a URL or a path with a query (`next=/a?token=abc`, percent-encoded or
     /// not), redacted as a URL is; `nil` when the value is not such a URL or has nothing to hide.
     ///
-    /// - Parameter percentEncodedValue: The value as it appears in the query.
+    /// - Parameters:
+    ///   - percentEncodedValue: The value as it appears in the query.
+    ///   - nesting: How many query values deep the value is; one nested deeper than
+    ///     ``maximumURLNesting`` (a hostile `Location`'s, say) is redacted whole, so that the depth of
+    ///     the recursion, and the stack it takes, stay bounded.
     /// - Returns: The value, decoded and redacted, with `<redacted>` written plainly.
-    package func redactedNestedURL(inQueryValue percentEncodedValue: String) -> String? {
+    package func redactedNestedURL(inQueryValue percentEncodedValue: String, nesting: Int = 1) -> String? {
         let value = percentEncodedValue.removingPercentEncoding ?? percentEncodedValue
         guard value.contains(where: { $0 == "?" || $0 == "#" || $0 == "@" }) else { return nil }
-        let redacted = redacted(urlString: value)
+        guard nesting <= Self.maximumURLNesting else { return Redaction.marker }
+        let redacted = redacted(urlString: value, nesting: nesting)
         return redacted == value ? nil : redacted
     }
+
+    /// URLs inside query values are read this many levels deep; a real one nests two or three.
+    static let maximumURLNesting = 8
 
     /// Text percent-encoded for a query value: only unreserved characters and `/` and `:` stay as they
     /// are, so `&`, `=`, `#`, `<` and `>` can't end or confuse the value.
