@@ -235,7 +235,7 @@ extension NetworkLayer {
         // usually the main queue, nor on the session's delegate queue.
         let (task, meter, answeredBy) = (call.task, call.meter, call.answeredBy)
         var streamProgress: (@Sendable () -> Int)?
-        if let state = stream?.state { streamProgress = { state.eventCount } }
+        if let state = stream?.state { streamProgress = { state.progress } }
         let inPlace = call.transport.answersInPlace
         let attempts = RequestAttempts(
             request: built, method: request.method, interceptors: call.interceptors, policy: policy,

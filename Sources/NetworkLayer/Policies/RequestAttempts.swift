@@ -28,8 +28,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     /// This request's limit: ``attemptLimit``, or more for a stream that reconnects (which bounds its
     /// reconnections itself).
     private let attemptLimit: Int
-    /// For a stream: how many elements it has handed over so far. A failure after new elements starts
-    /// the count of attempts afresh, so that a stream reconnecting hours later gets its own attempts
+    /// For a stream: a count that grows as it moves on (elements handed over, events the server sent).
+    /// A failure after it grew starts the count of attempts afresh, so that a stream reconnecting hours later gets its own attempts
     /// (a second token refresh among them) instead of inheriting its first connection's failures.
     private let progress: (@Sendable () -> Int)?
     private let answeredBy: @Sendable () -> URL?
@@ -59,7 +59,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     ///   - waitsBetweenAttempts: `false` retries at once, whatever the delay (a test double answering
     ///     synchronously).
     ///   - attemptLimit: The most attempts since the last progress.
-    ///   - progress: A stream's element count (see ``progress``); `nil` for a request.
+    ///   - progress: A stream's progress count (see ``progress``); `nil` for a request.
     ///   - answeredBy: The URL that answered the latest attempt (after redirects), which `send` records
     ///     before it reports; `nil` when none did.
     ///   - send: Sends one attempt and reports its outcome once.

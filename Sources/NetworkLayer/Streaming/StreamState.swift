@@ -17,6 +17,8 @@ package final class StreamState: Sendable {
         var connectionOpened: UInt64?
         /// Events the current connection's server sent, skipped ones included.
         var connectionEvents = 0
+        /// Events the server sent over every connection, skipped ones included.
+        var serverEvents = 0
         var lastEventID = ""
         var retry: TimeInterval?
     }
@@ -32,6 +34,10 @@ package final class StreamState: Sendable {
     package var eventCount: Int { counts.withLock { $0.events } }
     package var byteCount: Int { counts.withLock { $0.bytes } }
     package var reconnectCount: Int { counts.withLock { $0.reconnects } }
+    /// Grows with every element handed over and every event the server sent, skipped ones included:
+    /// the attempts after a stream moved on are counted afresh, even when a typed stream passed every
+    /// event of its connection by.
+    package var progress: Int { counts.withLock { $0.events + $0.serverEvents } }
 
     /// What the parser read: the last event ID, the latest `retry:` and how many events the server
     /// sent, whether or not the format hands them over.
@@ -40,6 +46,7 @@ package final class StreamState: Sendable {
             $0.lastEventID = lastEventID
             if let retry { $0.retry = retry }
             $0.connectionEvents += events
+            $0.serverEvents += events
         }
     }
 

@@ -12,14 +12,33 @@ final class DummyCallWindow: Sendable {
     /// The threads inside a call now, once per call.
     private let callers: Locked<[pthread_t]>
     private let sender = pthread_self()
+    /// What runs once the `send` call returns; `nil` once it has.
+    private let afterCallWork = Locked<[@Sendable () -> Void]?>([])
 
     init() {
         callers = Locked([sender])
     }
 
-    /// Ends the window of the `send` call, which has returned: a later answer is asynchronous.
+    /// Ends the window of the `send` call, which has returned: a later answer is asynchronous. Runs what
+    /// waited for the call to return.
     func close() {
         leave(sender)
+        let waiting = afterCallWork.withLock { work in
+            defer { work = nil }
+            return work ?? []
+        }
+        for body in waiting { body() }
+    }
+
+    /// Runs `body` once the `send` call has returned, at once if it has: what wakes a test must find
+    /// the request as the caller has it, its task returned and known to `cancelAll()`.
+    func afterCall(_ body: @escaping @Sendable () -> Void) {
+        let now = afterCallWork.withLock { work in
+            guard work != nil else { return true }
+            work?.append(body)
+            return false
+        }
+        if now { body() }
     }
 
     /// Runs `body` with the window open on this thread: a test's release or cancel answers in place.

@@ -152,9 +152,13 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
+        // Open until the request is in the registry with its task: a test woken by the hold (see
+        // `nextPendingRequest`) then finds it as it would after the call.
+        let window = DummyCallWindow()
+        defer { window.close() }
         // As the real layer's `send`: `cancelAll()` reaches every request whose handler has not run.
-        runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
-            answerFromStubs(request, successHandler: $0, errorHandler: $1)
+        return runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
+            answerFromStubs(request, window: window, successHandler: $0, errorHandler: $1)
         }
     }
 
@@ -188,13 +192,11 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     /// interceptors, retries, validation, decoding, monitors and delivery latch, with the stubs in place
     /// of the network.
     private func answerFromStubs<Value>(
-        _ request: NetworkRequest<Value>,
+        _ request: NetworkRequest<Value>, window: DummyCallWindow,
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         if let endpoint = request.endpoint { state.withLock { $0.endpoints.append(endpoint) } }
-        let window = DummyCallWindow()
-        defer { window.close() }
         let delivery =
             deliveryQueue.map { CallbackDelivery(queue: $0) }
             ?? CallbackDelivery(queue: callbackQueue, runsInPlace: { window.isInsideCall })
@@ -262,8 +264,9 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
                 return {}
             case .hold(let waiter):
                 task.hold()
-                // Only now: the test it wakes may release or cancel the request at once.
-                waiter?.resume(returning: pending)
+                // Only once the call that made the request has returned, with the task linked: the
+                // test it wakes may release or cancel the request at once.
+                if let waiter { window.afterCall { waiter.resume(returning: pending) } }
                 return { pending.cancel() }
             }
         }

@@ -67,6 +67,36 @@ final class EventTypeTests: XCTestCase {
         XCTAssertNoThrow(try recording.outcome?.get())
     }
 
+    /// A connection whose events were all passed by still moved the stream on: its next failures are
+    /// counted afresh, as after an element, so a token that expired again is refreshed again.
+    func testSkippedEventsCountAsProgressForTheAttemptsOfAReconnection() throws {
+        let server = try MockServer.started(in: self)
+        let served = Counter()
+        server.handler = { request in
+            switch (served.incremented(), request.header("Authorization")) {
+            case (1, _): return MockResponse(status: 401, text: "expired")
+            case (2, "Bearer t1"): return .serverSentEvents([ServerSentEvent(event: "presence", data: "ana")])
+            case (3, _): return MockResponse(status: 401, text: "expired again")
+            case (4, "Bearer t2"): return .serverSentEvents([ServerSentEvent(event: "presence", data: "bo")])
+            default: return MockResponse(status: 204)
+            }
+        }
+        let refreshes = Counter()
+        let authenticator = BearerTokenAuthenticator(accessToken: "t0") { completion in
+            completion(.success("t\(refreshes.incremented())"))
+        }
+        let network = NetworkLayer(baseURL: server.baseURL, interceptors: [authenticator])
+        let options = ServerSentEventsOptions(
+            reconnects: true, reconnectionDelay: 0, minimumReconnectionDelay: 0.01)
+
+        let recording = record(
+            network, NetworkRequest(urlString: "comments"), as: format, options: options)
+
+        XCTAssertEqual(recording.elements, [])
+        XCTAssertEqual(refreshes.value, 2)
+        XCTAssertNoThrow(try recording.outcome?.get())
+    }
+
     /// A named event that doesn't decode still fails the stream, numbered among every event.
     func testANamedEventThatDoesNotDecodeIsNamedAmongAllEvents() throws {
         let server = try MockServer.started(in: self)
