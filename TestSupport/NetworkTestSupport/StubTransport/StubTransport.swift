@@ -90,7 +90,7 @@ public final class StubTransport: @unchecked Sendable {
 
     /// A session configuration whose requests this transport answers. A layer or session built from it
     /// doesn't keep the transport: keep a reference to it while they send (a layer from
-    /// ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``
+    /// ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``
     /// keeps it), or their requests fail with `URLError(.unsupportedURL)`.
     public func makeConfiguration() -> URLSessionConfiguration {
         makeConfiguration(from: nil)
