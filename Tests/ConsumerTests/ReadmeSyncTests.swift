@@ -5,17 +5,15 @@ import XCTest
 /// under Sources and TestSupport) must appear, line for line, in one compiled file of this target or of
 /// MainActorDefaultTests (for samples that need a MainActor-default module), so the documentation cannot
 /// drift from code that compiles. Samples written for an article live in `DocSnippets/`, a file per
-/// article; a sample may also be part of any other file of these targets.
+/// article; a sample may also be part of any other file of these targets. A block whose first line is
+/// `// Declarations` is not a sample but the signatures the samples call: DeclarationSyncTests checks those.
 final class ReadmeSyncTests: XCTestCase {
     private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    private static let packageRoot = folder.appendingPathComponent("../..").standardizedFileURL
+    private static let packageRoot = DocumentationFiles.packageRoot
 
     /// The test targets whose sources the samples are looked up in; both are declared in Package.swift,
     /// so their files compile.
     private static let sampleFolders = ["ConsumerTests", "MainActorDefaultTests"]
-    /// The folders whose `.docc` catalogs hold articles.
-    private static let catalogRoots = ["Sources", "TestSupport"]
-
     func testEverySwiftSampleInTheREADMECompilesInATestTarget() throws {
         let readme = Self.packageRoot.appendingPathComponent("README.md")
         let samples = try Self.samples(in: readme)
@@ -24,11 +22,7 @@ final class ReadmeSyncTests: XCTestCase {
     }
 
     func testEverySwiftSampleInTheDocCArticlesCompilesInATestTarget() throws {
-        let articles = Self.catalogRoots.flatMap {
-            Self.files(under: Self.packageRoot.appendingPathComponent($0)) {
-                $0.pathExtension == "md" && $0.pathComponents.contains { $0.hasSuffix(".docc") }
-            }
-        }
+        let articles = DocumentationFiles.articles
         // Both catalogs, NetworkLayer.docc and NetworkTestSupport.docc, have articles with samples.
         let catalogs = Set(articles.compactMap { $0.pathComponents.first { $0.hasSuffix(".docc") } })
         XCTAssertEqual(catalogs, ["NetworkLayer.docc", "NetworkTestSupport.docc"])
@@ -43,7 +37,7 @@ final class ReadmeSyncTests: XCTestCase {
 
     private func assertCompiled(_ samples: [String], from document: URL) throws {
         let compiled = try Self.compiledFiles()
-        let name = document.path.replacingOccurrences(of: Self.packageRoot.path + "/", with: "")
+        let name = DocumentationFiles.relativePath(document)
         for sample in samples {
             let lines = Self.significantLines(sample)
             XCTAssertTrue(
@@ -58,7 +52,7 @@ final class ReadmeSyncTests: XCTestCase {
         var compiled: [[String]] = []
         for name in sampleFolders {
             let target = folder.appendingPathComponent("../\(name)").standardizedFileURL
-            let files = Self.files(under: target) {
+            let files = DocumentationFiles.files(under: target) {
                 $0.pathExtension == "swift" && $0.lastPathComponent != "ReadmeSyncTests.swift"
             }
             XCTAssertFalse(files.isEmpty, "no sources in Tests/\(name)")
@@ -67,39 +61,12 @@ final class ReadmeSyncTests: XCTestCase {
         return compiled
     }
 
-    private static func files(under folder: URL, where include: (URL) -> Bool) -> [URL] {
-        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
-        var files: [URL] = []
-        while let file = enumerator?.nextObject() as? URL {
-            if include(file) { files.append(file.standardizedFileURL) }
-        }
-        return files.sorted { $0.path < $1.path }
-    }
-
     /// The ```swift blocks of a Markdown file, but manifest lines, which belong to the consumer's
-    /// `Package.swift`, not to this target.
+    /// `Package.swift`, not to this target, and declarations blocks, which are the library's, not samples.
     private static func samples(in markdown: URL) throws -> [String] {
-        swiftBlocks(in: try String(contentsOf: markdown, encoding: .utf8)).filter { !isManifestSnippet($0) }
-    }
-
-    private static func swiftBlocks(in markdown: String) -> [String] {
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line.hasPrefix("```swift") {
-                current = []
-            } else if current != nil, line.hasPrefix("```") {
-                blocks.append(current!.joined(separator: "\n"))
-                current = nil
-            } else {
-                current?.append(line)
-            }
+        DocumentationFiles.swiftBlocks(in: try String(contentsOf: markdown, encoding: .utf8)).filter {
+            DocumentationFiles.isSample($0)
         }
-        return blocks
-    }
-
-    private static func isManifestSnippet(_ block: String) -> Bool {
-        block.contains(".package(") || block.contains(".target(") || block.contains(".testTarget(")
     }
 
     private static func significantLines(_ text: String) -> [String] {
