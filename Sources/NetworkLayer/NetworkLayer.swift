@@ -40,7 +40,8 @@ open class NetworkLayer: @unchecked Sendable {
     /// its handler: retries, waits between them and token refreshes included. A server that trickles a
     /// byte at a time never lets ``timeout`` pass; this ends it with ``NetworkError/timedOut``.
     /// Downloads, uploads and streams have no total limit unless their request sets
-    /// ``NetworkRequest/resourceTimeout``.
+    /// ``NetworkRequest/resourceTimeout``. Zero, negative and NaN mean ``defaultResourceTimeout``;
+    /// `.infinity` means no limit.
     public let resourceTimeout: TimeInterval
     /// The most bytes a reply's body may have, counted as delivered (after gzip inflation). A larger
     /// reply is stopped as soon as it is known to be too large and fails with

@@ -94,13 +94,21 @@ extension NetworkLayer {
         // A test double's replies come when the test says, not by the clock.
         if inProcess == nil {
             task.limitTotalTime(
-                to: request.resourceTimeout
-                    ?? (stream == nil && request.transfer == nil ? resourceTimeout : nil))
+                to: Self.usableLimit(request.resourceTimeout)
+                    ?? (stream == nil && request.transfer == nil
+                        ? Self.usableLimit(resourceTimeout) ?? Self.defaultResourceTimeout : nil))
         }
         return RequestCall(
             task: task, meter: meter, monitors: monitors, monitored: monitored, progress: progress,
             transport: inProcess ?? (stream == nil ? transport : streamTransport),
             interceptors: interceptors + request.interceptors + (stream.map { [$0.reconnection] } ?? []))
+    }
+
+    /// A time limit as given, or `nil` for a value that can't be one (zero, negative, NaN), as for a
+    /// request's timeout.
+    private static func usableLimit(_ seconds: TimeInterval?) -> TimeInterval? {
+        guard let seconds, seconds > 0 else { return nil }
+        return seconds
     }
 
     /// Where the reply goes: into memory, a file, or a stream's sink.

@@ -37,7 +37,7 @@ public struct NetworkRequest<Value> {
     /// Seconds this request may take in all, from its start to its handler, retries and token refreshes
     /// included, before it fails with ``NetworkError/timedOut``; `.infinity` for no limit. `nil` uses
     /// the layer's ``NetworkLayer/resourceTimeout`` for a reply kept in memory, and no limit for a
-    /// download, an upload or a stream.
+    /// download, an upload or a stream; zero, negative and NaN count as `nil`.
     public var resourceTimeout: TimeInterval?
     /// The most bytes the reply may have (after gzip inflation); `nil` uses the layer's
     /// ``NetworkLayer/maximumResponseSize``.

@@ -8,7 +8,7 @@ public struct ServerSentEventsOptions: Sendable, Equatable {
     /// again. `nil`, the default, reconnects GET streams only: most streaming APIs are POSTs that must not
     /// be repeated. A reconnection waits the reconnection time (the server's latest `retry:`, else
     /// ``reconnectionDelay``, never less than ``minimumReconnectionDelay``, doubled for each earlier
-    /// reconnection in a row, at most the retry policy's `maximumDelay`), goes through the interceptors
+    /// reconnection in a row, at most the retry policy's `maximumDelay` but never under the floor), goes through the interceptors
     /// again (a fresh token) and sends `Last-Event-ID` when an event had an ID. A reply that isn't 2xx
     /// (or 204, the server's way of saying stop), a wrong content type, an event that is too large or
     /// doesn't decode, or a cancel ends the stream without one.

@@ -61,14 +61,15 @@ struct StreamReconnection: RequestInterceptor {
     }
 
     /// The wait before the `inARow`th reconnection in a row: the reconnection time, at least the
-    /// floor, doubled for each earlier one of the run, at most `maximumDelay`.
+    /// floor, doubled for each earlier one of the run, at most `maximumDelay` (which the stream raises to
+    /// the floor).
     func delay(inARow: Int) -> TimeInterval {
         let requested = state.retry ?? options.reconnectionDelay
         let floor = options.effectiveMinimumReconnectionDelay
         let base = requested.isNaN ? floor : max(floor, requested)
         // 2^30 times any floor is beyond every sensible maximum, and keeps the power finite.
         let backoff = base * pow(2, Double(min(max(0, inARow - 1), 30)))
-        return min(backoff, maximumDelay)
+        return max(floor, min(backoff, maximumDelay))
     }
 
     /// How many reconnections in a row this stream may make: attempts beyond the usual limit.

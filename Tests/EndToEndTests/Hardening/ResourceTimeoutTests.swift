@@ -69,3 +69,22 @@ final class ResourceTimeoutTests: XCTestCase {
         }
     }
 }
+
+extension ResourceTimeoutTests {
+    /// As for `timeout`, a value that can't be a limit (zero, negative, NaN) is no value: the request is
+    /// not timed out at once.
+    func testAResourceTimeoutThatCantBeALimitIsNone() throws {
+        let server = try MockServer.started(in: self) { _ in try .json(["ok"]) }
+        let network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, resourceTimeout: 0)
+        for value in [0, -1, TimeInterval.nan] {
+            var request = NetworkRequest<[String]>(urlString: "ok")
+            request.resourceTimeout = value
+            let result = outcome(of: [String].self) { recorder in
+                network.send(
+                    request, successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
+            }
+            XCTAssertEqual(result?.value, ["ok"], "\(value): \(String(describing: result))")
+        }
+    }
+}

@@ -47,6 +47,29 @@ final class ReconnectionStormTests: XCTestCase {
         }
     }
 
+    /// A retry policy whose longest wait is under the floor doesn't undercut it: the floor wins.
+    func testARetryPolicyWithAShorterMaximumDelayKeepsTheFloor() throws {
+        let server = try MockServer.started(in: self)
+        server.enqueue(.serverSentEvents([ServerSentEvent(data: "a", id: "1", retry: 0)]))
+        server.enqueue(MockResponse(status: 204))
+        let recorder = EventRecorder()
+        let network = NetworkLayer(
+            baseURL: server.baseURL, retryPolicy: RetryPolicy(maximumDelay: 0), monitors: [recorder])
+        let finished = recorder.expectFinishes(1, self)
+        let options = ServerSentEventsOptions(maximumReconnects: .max, minimumReconnectionDelay: 0.05)
+
+        let recording = record(
+            network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options)
+        wait(for: [finished], timeout: 5)
+
+        XCTAssertEqual(try recording.outcome?.get().statusCode, 204)
+        let delays = recorder.events.compactMap { event -> TimeInterval? in
+            if case .retry(_, let delay, _) = event { return delay }
+            return nil
+        }
+        XCTAssertEqual(delays, [0.05])
+    }
+
     /// A server's `retry: 0` is raised to the floor, also when its connections are worth keeping.
     func testRetryZeroWaitsTheDefaultFloor() throws {
         let server = try MockServer.started(in: self)
