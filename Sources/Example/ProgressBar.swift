@@ -55,9 +55,12 @@ struct HandbookDownload {
         let destination = FileManager.default.temporaryDirectory
             .appendingPathComponent("handbook-\(UUID().uuidString).pdf")
         let bar = ProgressBar()
-        networkLayer.download(
-            urlString: "files/handbook.pdf", to: destination, progressHandler: bar.show,
-            successHandler: { file in
+        var request = NetworkRequest.download(urlString: "files/handbook.pdf", to: destination)
+        request.progressHandler = bar.show
+        networkLayer.send(
+            request,
+            successHandler: { response in
+                let file = response.value
                 bar.finish()
                 let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
                 print("  Saved \(size) bytes to \(file.lastPathComponent).")

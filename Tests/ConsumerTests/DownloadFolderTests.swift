@@ -23,10 +23,11 @@ final class DownloadFolderTests: XCTestCase {
         var saved: URL?
         var failure: NetworkError?
 
-        network.download(
-            urlString: "https://files.example.com/report.pdf", to: destination,
-            options: [.createIntermediateFolders],
-            successHandler: { saved = $0 }, errorHandler: { failure = $0 })
+        network.send(
+            .download(
+                urlString: "https://files.example.com/report.pdf", to: destination,
+                options: [.createIntermediateFolders]),
+            successHandler: { saved = $0.value }, errorHandler: { failure = $0 })
 
         XCTAssertNil(failure)
         XCTAssertEqual(saved, destination)
@@ -37,9 +38,10 @@ final class DownloadFolderTests: XCTestCase {
         let network = DummyNetworkLayer()
         network.stub(.get, "https://files.example.com/report.pdf", returning: Data("%PDF".utf8))
         var failure: NetworkError?
-        network.download(
-            urlString: "https://files.example.com/report.pdf",
-            to: folder.appendingPathComponent("x/report.pdf"),
+        network.send(
+            .download(
+                urlString: "https://files.example.com/report.pdf",
+                to: folder.appendingPathComponent("x/report.pdf")),
             successHandler: { _ in }, errorHandler: { failure = $0 })
         guard case .transport(let error)? = failure else { return XCTFail("\(String(describing: failure))") }
         XCTAssertEqual(error.code, .cannotOpenFile)

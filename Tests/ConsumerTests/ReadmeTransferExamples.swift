@@ -22,10 +22,11 @@ enum ReadmeTransferExample {
         // Written beside the destination as it arrives, moved there when complete; an earlier interrupted
         // download to the same destination is resumed
         let destination = documents.appendingPathComponent("report.pdf")
-        network.download(
-            urlString: "files/report.pdf", to: destination,
-            progressHandler: { progress in screen.showProgress(progress.fractionCompleted ?? 0) },
-            successHandler: { file in screen.open(file) },
+        var request = NetworkRequest.download(urlString: "files/report.pdf", to: destination)
+        request.progressHandler = { progress in screen.showProgress(progress.fractionCompleted ?? 0) }
+        network.send(
+            request,
+            successHandler: { response in screen.open(response.value) },
             errorHandler: { error in screen.show(error.message) })
 
         // What an interrupted download left, and how to start over instead
@@ -33,27 +34,29 @@ enum ReadmeTransferExample {
             print("\(bytes) bytes to resume from")
         }
         NetworkLayer.removePartialDownload(for: destination)  // or pass options: .restart
-        network.download(
-            urlString: "files/report.pdf", to: destination, options: [.replaceExisting, .restart],
-            successHandler: { file in screen.open(file) },
+        network.send(
+            .download(urlString: "files/report.pdf", to: destination, options: [.replaceExisting, .restart]),
+            successHandler: { response in screen.open(response.value) },
             errorHandler: { error in screen.show(error.message) })
     }
 
     fileprivate static func upload(network: NetworkLayer, reportURL: URL, screen: ReportScreen) {
         // A file, streamed from disk; the reply decoded as usual
-        network.upload(
-            urlString: "documents", fileURL: reportURL, contentType: "application/pdf",
-            successHandler: { (document: StoredDocument) in screen.show(document) },
+        network.send(
+            NetworkRequest<StoredDocument>.upload(
+                urlString: "documents", fileURL: reportURL, contentType: "application/pdf"),
+            successHandler: { response in screen.show(response.value) },
             errorHandler: { error in screen.show(error.message) })
 
         // A form: fields and files, the files streamed from disk
         var form = MultipartFormData()
         form.append("Quarterly report", name: "title")
         form.append(fileURL: reportURL, name: "file", mimeType: "application/pdf")
-        network.upload(
-            urlString: "documents", multipart: form,
-            progressHandler: { progress in screen.showProgress(progress.fractionCompleted ?? 0) },
-            successHandler: { (document: StoredDocument) in screen.show(document) },
+        var upload = NetworkRequest<StoredDocument>.upload(urlString: "documents", multipart: form)
+        upload.progressHandler = { progress in screen.showProgress(progress.fractionCompleted ?? 0) }
+        network.send(
+            upload,
+            successHandler: { response in screen.show(response.value) },
             errorHandler: { error in screen.show(error.message) })
     }
 }
@@ -86,14 +89,16 @@ final class ReadmeTransferExampleTests: XCTestCase {
 
         let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com"))
         network.stub(.get, "/files/report.pdf", returning: Data("%PDF-1.7".utf8))
-        network.download(
-            urlString: "files/report.pdf", to: destination,
-            successHandler: { file in XCTAssertEqual(try? Data(contentsOf: file), Data("%PDF-1.7".utf8)) },
+        network.send(
+            .download(urlString: "files/report.pdf", to: destination),
+            successHandler: { response in
+                XCTAssertEqual(try? Data(contentsOf: response.value), Data("%PDF-1.7".utf8))
+            },
             errorHandler: { error in XCTFail(error.message) })
 
-        network.upload(
-            urlString: "avatars", fileURL: photo, successHandler: {},
-            errorHandler: { error in XCTFail(error.message) })
+        network.send(
+            NetworkRequest<EmptyResponse>.upload(urlString: "avatars", fileURL: photo),
+            successHandler: { _ in }, errorHandler: { error in XCTFail(error.message) })
         XCTAssertEqual(network.recordedRequests.last?.upload, .file(photo))
         XCTAssertEqual(try network.recordedRequests.last?.upload?.bytes(), Data([0xFF, 0xD8]))
     }

@@ -102,9 +102,9 @@ final class UnsendableRequestTests: XCTestCase {
             (
                 "HEAD",
                 { network, recorder in
-                    network.upload(
-                        urlString: "a", method: .head, fileURL: file,
-                        successHandler: { recorder.success(Data()) },
+                    network.send(
+                        NetworkRequest<EmptyResponse>.upload(urlString: "a", method: .head, fileURL: file),
+                        successHandler: { _ in recorder.success(Data()) },
                         errorHandler: recorder.failure)
                 }
             ),

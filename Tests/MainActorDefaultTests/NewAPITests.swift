@@ -105,9 +105,12 @@ struct NewAPISuite {
             "MainActorDefault-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         var saved: URL?
-        network.download(
-            urlString: "https://api.example.com/export", to: folder.appendingPathComponent("a/export.bin"),
-            options: [.createIntermediateFolders], successHandler: { saved = $0 }, errorHandler: { _ in })
+        network.send(
+            .download(
+                urlString: "https://api.example.com/export",
+                to: folder.appendingPathComponent("a/export.bin"),
+                options: [.createIntermediateFolders]),
+            successHandler: { saved = $0.value }, errorHandler: { _ in })
         #expect(saved?.lastPathComponent == "export.bin")
     }
 }

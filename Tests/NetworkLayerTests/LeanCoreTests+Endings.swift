@@ -14,8 +14,8 @@ import XCTest
 extension LeanCoreTests {
     private func download(_ network: NetworkLayer, to destination: URL) -> Result<URL, NetworkError>? {
         outcome(of: URL.self, timeout: 20) { recorder in
-            network.download(
-                urlString: "file", to: destination, successHandler: recorder.success,
+            network.send(
+                .download(urlString: "file", to: destination), successHandler: { recorder.success($0.value) },
                 errorHandler: recorder.failure)
         }
     }

@@ -71,10 +71,11 @@ final class LeanCoreTests: XCTestCase {
         let behind = expectation(description: "3 MB handed to the disk")
         behind.assertForOverFulfill = false
         let downloadEnded = expectation(description: "download ended")
-        let download = network.download(
-            urlString: "big", to: folder.appendingPathComponent("big.bin"),
-            progressHandler: { if $0.completedBytes > 3 << 20 { behind.fulfill() } },
-            successHandler: { _ in downloadEnded.fulfill() }, errorHandler: { _ in downloadEnded.fulfill() })
+        var request = NetworkRequest.download(urlString: "big", to: folder.appendingPathComponent("big.bin"))
+        request.progressHandler = { if $0.completedBytes > 3 << 20 { behind.fulfill() } }
+        let download = network.send(
+            request, successHandler: { _ in downloadEnded.fulfill() },
+            errorHandler: { _ in downloadEnded.fulfill() })
         wait(for: [behind, timedOut], timeout: 20)
 
         guard case .failure(.timedOut) = outcome else { return XCTFail("\(String(describing: outcome))") }
@@ -183,18 +184,19 @@ final class LeanCoreTests: XCTestCase {
         let task = Locked<NetworkTask?>(nil)
         let finished = expectation(description: "the error handler ran")
         let once = Locked(false)
-        let started = network.download(
-            urlString: "big", to: folder.appendingPathComponent("big.bin"),
-            progressHandler: { _ in
-                guard
-                    once.withLock({ done in
-                        defer { done = true }
-                        return !done
-                    })
-                else { return }
-                task.withLock { $0 }?.cancel()
-                progressReturned.withLock { $0 = true }
-            },
+        var request = NetworkRequest.download(urlString: "big", to: folder.appendingPathComponent("big.bin"))
+        request.progressHandler = { _ in
+            guard
+                once.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
+            else { return }
+            task.withLock { $0 }?.cancel()
+            progressReturned.withLock { $0 = true }
+        }
+        let started = network.send(
+            request,
             successHandler: { _ in finished.fulfill() },
             errorHandler: { error in
                 outcome.withLock { $0 = (error, progressReturned.withLock { $0 }) }

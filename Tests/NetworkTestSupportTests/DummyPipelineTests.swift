@@ -148,9 +148,9 @@ final class DummyPipelineTests: XCTestCase {
             then: .success(Data(count: 10)))
         let got = Captured<URL>()
 
-        let task = network.download(
-            urlString: "https://x.example.com/f", to: folder.appendingPathComponent("f"),
-            successHandler: got.success, errorHandler: got.failure)
+        let task = network.send(
+            .download(urlString: "https://x.example.com/f", to: folder.appendingPathComponent("f")),
+            successHandler: { got.success($0.value) }, errorHandler: got.failure)
         task.cancel()
 
         XCTAssertEqual(got.errorDescriptions, ["cancelled"], "cancel() of a held download delivers at once")
@@ -169,10 +169,10 @@ final class DummyPipelineTests: XCTestCase {
         ]
         let events = Captured<String>()
 
-        network.download(
-            urlString: "https://x.example.com/f", to: folder.appendingPathComponent("f"),
-            progressHandler: { events.success("\($0.completedBytes)") },
-            successHandler: { _ in events.success("done") }, errorHandler: events.failure)
+        var request = NetworkRequest.download(
+            urlString: "https://x.example.com/f", to: folder.appendingPathComponent("f"))
+        request.progressHandler = { events.success("\($0.completedBytes)") }
+        network.send(request, successHandler: { _ in events.success("done") }, errorHandler: events.failure)
 
         XCTAssertEqual(events.values, ["50", "100", "done"])
     }

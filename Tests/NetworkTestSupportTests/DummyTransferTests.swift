@@ -24,9 +24,9 @@ final class DummyTransferTests: XCTestCase {
         let got = Captured<URL>()
         var progress: [TransferProgress] = []
 
-        network.download(
-            urlString: "report.pdf", to: destination, progressHandler: { progress.append($0) },
-            successHandler: got.success, errorHandler: got.failure)
+        var request = NetworkRequest.download(urlString: "report.pdf", to: destination)
+        request.progressHandler = { progress.append($0) }
+        network.send(request, successHandler: { got.success($0.value) }, errorHandler: got.failure)
 
         XCTAssertEqual(got.values, [destination])
         XCTAssertEqual(try Data(contentsOf: destination), Data("%PDF".utf8))
@@ -45,8 +45,9 @@ final class DummyTransferTests: XCTestCase {
         let destination = folder.appendingPathComponent("copy.bin")
         let got = Captured<URL>()
 
-        network.download(
-            urlString: "https://x.example.com/f", to: destination, successHandler: got.success,
+        network.send(
+            .download(urlString: "https://x.example.com/f", to: destination),
+            successHandler: { got.success($0.value) },
             errorHandler: got.failure)
 
         XCTAssertEqual(got.values, [destination])
@@ -61,11 +62,12 @@ final class DummyTransferTests: XCTestCase {
         let notFound = Captured<URL>()
         let exists = Captured<URL>()
 
-        network.download(
-            urlString: "missing", to: folder.appendingPathComponent("missing.txt"),
-            successHandler: notFound.success, errorHandler: notFound.failure)
-        network.download(
-            urlString: "missing", to: existing, successHandler: exists.success, errorHandler: exists.failure)
+        network.send(
+            .download(urlString: "missing", to: folder.appendingPathComponent("missing.txt")),
+            successHandler: { notFound.success($0.value) }, errorHandler: notFound.failure)
+        network.send(
+            .download(urlString: "missing", to: existing), successHandler: { exists.success($0.value) },
+            errorHandler: exists.failure)
 
         XCTAssertEqual(notFound.errors.first?.statusCode, 404)
         XCTAssertEqual(notFound.errors.first?.responseBody, Data("gone".utf8))
@@ -90,14 +92,17 @@ final class DummyTransferTests: XCTestCase {
         form.append(fileURL: photo, name: "photo")
         let ids = Captured<[String: Int]>()
 
-        network.upload(
-            urlString: "blobs", data: Data("raw".utf8), contentType: "text/plain",
-            successHandler: ids.success,
+        network.send(
+            NetworkRequest<[String: Int]>.upload(
+                urlString: "blobs", data: Data("raw".utf8), contentType: "text/plain"),
+            successHandler: { ids.success($0.value) },
             errorHandler: ids.failure)
-        network.upload(
-            urlString: "photos", method: .put, fileURL: photo, successHandler: {}, errorHandler: ids.failure)
-        network.upload(
-            urlString: "albums", multipart: form, successHandler: ids.success, errorHandler: ids.failure)
+        network.send(
+            NetworkRequest<EmptyResponse>.upload(urlString: "photos", method: .put, fileURL: photo),
+            successHandler: { _ in }, errorHandler: ids.failure)
+        network.send(
+            NetworkRequest<[String: Int]>.upload(urlString: "albums", multipart: form),
+            successHandler: { ids.success($0.value) }, errorHandler: ids.failure)
 
         XCTAssertEqual(ids.values, [["id": 7], ["id": 7]])
         let recorded = network.recordedRequests
@@ -122,9 +127,10 @@ final class DummyTransferTests: XCTestCase {
         let network = DummyNetworkLayer()
         let got = Captured<EmptyResponse>()
 
-        network.upload(
-            urlString: "https://x.example.com/files", fileURL: folder.appendingPathComponent("none"),
-            successHandler: got.success, errorHandler: got.failure)
+        network.send(
+            NetworkRequest<EmptyResponse>.upload(
+                urlString: "https://x.example.com/files", fileURL: folder.appendingPathComponent("none")),
+            successHandler: { got.success($0.value) }, errorHandler: got.failure)
 
         guard case .transport(let error)? = got.errors.first else {
             return XCTFail("expected a file error, got \(got.errors)")
@@ -146,9 +152,11 @@ final class DummyTransferTests: XCTestCase {
         let done = expectation(description: "downloaded")
         let events = Captured<String>()
 
-        network.download(
-            urlString: "https://x.example.com/f", to: folder.appendingPathComponent("f"),
-            progressHandler: { events.success("\($0.completedBytes)") },
+        var request = NetworkRequest.download(
+            urlString: "https://x.example.com/f", to: folder.appendingPathComponent("f"))
+        request.progressHandler = { events.success("\($0.completedBytes)") }
+        network.send(
+            request,
             successHandler: { _ in
                 events.success("done")
                 done.fulfill()

@@ -18,8 +18,8 @@ final class StubTransportTransferTests: XCTestCase {
         let destination = folder.appendingPathComponent("file.bin")
         let done = expectation(description: "downloaded")
 
-        network.download(
-            urlString: "https://files.example.com/file.bin", to: destination,
+        network.send(
+            .download(urlString: "https://files.example.com/file.bin", to: destination),
             successHandler: { _ in done.fulfill() },
             errorHandler: {
                 XCTFail("\($0)")
@@ -39,10 +39,11 @@ final class StubTransportTransferTests: XCTestCase {
         form.append("v", name: "k")
         let done = expectation(description: "uploaded")
 
-        network.upload(
-            urlString: "https://api.example.com/forms", multipart: form,
-            successHandler: { (reply: [String: Bool]) in
-                XCTAssertEqual(reply, ["ok": true])
+        network.send(
+            NetworkRequest<[String: Bool]>.upload(
+                urlString: "https://api.example.com/forms", multipart: form),
+            successHandler: { response in
+                XCTAssertEqual(response.value, ["ok": true])
                 done.fulfill()
             },
             errorHandler: {

@@ -12,22 +12,23 @@ protocol TransferClient: AnyObject {
     func upload(_ file: URL, to url: URL, completion: @escaping @Sendable (Bool) -> Void)
 }
 
-/// The library: `download(urlString:to:)` and `upload(urlString:fileURL:)` on the shared session.
+/// The library: `NetworkRequest.download(urlString:to:)` and `upload(urlString:fileURL:)`, sent on the
+/// shared session.
 final class LayerTransferClient: TransferClient {
     let name = "NetworkLayer"
     private let network = NetworkLayer(callbackQueue: DispatchQueue(label: "benchmark-transfers"))
 
     func download(_ url: URL, to destination: URL, completion: @escaping @Sendable (Bool) -> Void) {
-        network.download(
-            urlString: url.absoluteString, to: destination, options: [.replaceExisting, .restart],
+        network.send(
+            .download(urlString: url.absoluteString, to: destination, options: [.replaceExisting, .restart]),
             successHandler: { _ in completion(true) }, errorHandler: { _ in completion(false) })
     }
 
     func upload(_ file: URL, to url: URL, completion: @escaping @Sendable (Bool) -> Void) {
         let expected = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? -1
-        network.upload(
-            urlString: url.absoluteString, fileURL: file,
-            successHandler: { (receipt: UploadReceipt) in completion(receipt.length == expected) },
+        network.send(
+            NetworkRequest<UploadReceipt>.upload(urlString: url.absoluteString, fileURL: file),
+            successHandler: { response in completion(response.value.length == expected) },
             errorHandler: { _ in completion(false) })
     }
 }

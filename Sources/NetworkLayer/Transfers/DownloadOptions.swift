@@ -1,8 +1,9 @@
 /// Choices about where a download lands and what it reuses.
 ///
 /// ```swift
-/// network.download(urlString: "files/report.pdf", to: destination, options: [.replaceExisting],
-///                  successHandler: { url in open(url) }, errorHandler: { error in show(error.message) })
+/// network.send(
+///     .download(urlString: "files/report.pdf", to: destination, options: [.replaceExisting]),
+///     successHandler: { response in open(response.value) }, errorHandler: { error in show(error.message) })
 /// ```
 public struct DownloadOptions: OptionSet, Sendable {
     /// The options' bits.

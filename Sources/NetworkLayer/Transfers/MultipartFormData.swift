@@ -6,9 +6,10 @@ import Foundation
 /// var form = MultipartFormData()
 /// form.append("Quarterly report", name: "title")
 /// form.append(fileURL: reportURL, name: "file", mimeType: "application/pdf")
-/// network.upload(urlString: "documents", multipart: form,
-///                successHandler: { (document: Document) in show(document) },
-///                errorHandler: { error in show(error.message) })
+/// network.send(
+///     NetworkRequest<Document>.upload(urlString: "documents", multipart: form),
+///     successHandler: { response in show(response.value) },
+///     errorHandler: { error in show(error.message) })
 /// ```
 ///
 /// Files are read from disk while the body is sent, never loaded whole into memory, and the request

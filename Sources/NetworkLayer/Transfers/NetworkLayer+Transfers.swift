@@ -1,20 +1,6 @@
 import Foundation
 
 extension NetworkLayer {
-    /// The request an `upload` method stands for, sent through the funnel.
-    func sendUpload<R: Decodable & SendableMetatype>(
-        _ method: HTTPMethod, _ urlString: String, _ source: UploadSource, _ headers: [String: String],
-        _ progressHandler: ((TransferProgress) -> Void)?,
-        _ successHandler: @escaping (NetworkResponse<R>) -> Void,
-        _ errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        send(
-            .upload(
-                method: method, urlString: urlString, headers: headers, source: source,
-                progressHandler: progressHandler),
-            successHandler: successHandler, errorHandler: errorHandler)
-    }
-
     /// How many bytes an interrupted download to `destination` has left to resume from; `nil` when there
     /// is none that can be resumed.
     ///

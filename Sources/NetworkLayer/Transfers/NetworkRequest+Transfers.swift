@@ -21,8 +21,13 @@ extension NetworkRequest where Value == URL {
     public static func download(
         urlString: String, to destination: URL, options: DownloadOptions = [], headers: [String: String] = [:]
     ) -> NetworkRequest<URL> {
-        download(
-            urlString: urlString, headers: headers, to: destination, options: options, progressHandler: nil)
+        let target = DownloadTarget(destination: destination, options: options)
+        var request = NetworkRequest<URL>(
+            method: .get, urlString: urlString, query: [:], queryItems: [], headers: headers, body: .empty,
+            timeout: nil, maximumResponseSize: nil, acceptableContentTypes: nil, endpoint: nil,
+            decoding: Self.downloaded(to: target.destination))
+        request.transfer = .download(target)
+        return request
     }
 
     /// An endpoint's reply written to `destination`, as ``download(urlString:to:options:headers:)`` writes it.
@@ -35,30 +40,6 @@ extension NetworkRequest where Value == URL {
     public static func download(
         _ endpoint: any Endpoint, to destination: URL, options: DownloadOptions = []
     ) -> NetworkRequest<URL> {
-        download(endpoint, to: destination, options: options, progressHandler: nil)
-    }
-
-    /// The request behind ``NetworkLayer/download(urlString:to:options:headers:progressHandler:successHandler:errorHandler:)``:
-    /// a GET whose reply is written to `destination`, the success value being `destination`.
-    package static func download(
-        urlString: String, headers: [String: String], to destination: URL, options: DownloadOptions,
-        progressHandler: ((TransferProgress) -> Void)?
-    ) -> NetworkRequest<URL> {
-        let target = DownloadTarget(destination: destination, options: options)
-        var request = NetworkRequest<URL>(
-            method: .get, urlString: urlString, query: [:], queryItems: [], headers: headers, body: .empty,
-            timeout: nil, maximumResponseSize: nil, acceptableContentTypes: nil, endpoint: nil,
-            decoding: Self.downloaded(to: target.destination))
-        request.transfer = .download(target)
-        request.progressHandler = progressHandler
-        return request
-    }
-
-    /// An endpoint's request, its reply written to `destination`.
-    package static func download(
-        _ endpoint: any Endpoint, to destination: URL, options: DownloadOptions,
-        progressHandler: ((TransferProgress) -> Void)?
-    ) -> NetworkRequest<URL> {
         let target = DownloadTarget(destination: destination, options: options)
         var request = NetworkRequest<URL>(
             method: endpoint.method, urlString: endpoint.path, query: endpoint.query, queryItems: [],
@@ -67,7 +48,6 @@ extension NetworkRequest where Value == URL {
             acceptableContentTypes: endpoint.acceptableContentTypes, endpoint: endpoint,
             decoding: Self.downloaded(to: target.destination))
         request.transfer = .download(target)
-        request.progressHandler = progressHandler
         return request
     }
 
@@ -95,8 +75,7 @@ extension NetworkRequest where Value: Decodable & SendableMetatype {
     ) -> NetworkRequest<Value> {
         upload(
             method: method, urlString: urlString, headers: headers,
-            source: .file(fileURL, contentType: contentType ?? MediaTypes.guess(for: fileURL)),
-            progressHandler: nil)
+            source: .file(fileURL, contentType: contentType ?? MediaTypes.guess(for: fileURL)))
     }
 
     /// A request that sends `data` and decodes the reply as `Value`.
@@ -114,7 +93,7 @@ extension NetworkRequest where Value: Decodable & SendableMetatype {
     ) -> NetworkRequest<Value> {
         upload(
             method: method, urlString: urlString, headers: headers,
-            source: .data(data, contentType: contentType ?? "application/octet-stream"), progressHandler: nil)
+            source: .data(data, contentType: contentType ?? "application/octet-stream"))
     }
 
     /// A request that sends a `multipart/form-data` form, its files streamed from disk, and decodes the
@@ -131,19 +110,15 @@ extension NetworkRequest where Value: Decodable & SendableMetatype {
         headers: [String: String] = [:]
     ) -> NetworkRequest<Value> {
         upload(
-            method: method, urlString: urlString, headers: headers, source: .multipart(multipart),
-            progressHandler: nil)
+            method: method, urlString: urlString, headers: headers, source: .multipart(multipart))
     }
 
-    /// The request behind the `upload` methods of ``NetworkLayer``: `source` as the body, the reply
-    /// decoded as `Value`.
-    package static func upload(
-        method: HTTPMethod, urlString: String, headers: [String: String], source: UploadSource,
-        progressHandler: ((TransferProgress) -> Void)?
+    /// The request the public `upload` builders share: `source` as the body, the reply decoded as `Value`.
+    private static func upload(
+        method: HTTPMethod, urlString: String, headers: [String: String], source: UploadSource
     ) -> NetworkRequest<Value> {
         var request = NetworkRequest(method: method, urlString: urlString, headers: headers)
         request.transfer = .upload(source)
-        request.progressHandler = progressHandler
         return request
     }
 }

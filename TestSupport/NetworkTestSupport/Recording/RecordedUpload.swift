@@ -5,7 +5,9 @@ import NetworkLayer
 /// form, not loaded until asked.
 ///
 /// ```swift
-/// network.upload(urlString: "avatars", fileURL: photo, successHandler: {}, errorHandler: { _ in })
+/// network.send(
+///     NetworkRequest<EmptyResponse>.upload(urlString: "avatars", fileURL: photo),
+///     successHandler: { _ in }, errorHandler: { _ in })
 /// XCTAssertEqual(network.recordedRequests.last?.upload, .file(photo))
 /// ```
 public enum RecordedUpload: Sendable, Equatable {

@@ -15,10 +15,11 @@ struct DownloadFolderSuite {
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("a/b/file.bin")
         let saved: URL? = await withCheckedContinuation { done in
-            network.download(
-                urlString: "https://files.example.com/file.bin", to: destination,
-                options: [.createIntermediateFolders],
-                successHandler: { done.resume(returning: $0) },
+            network.send(
+                .download(
+                    urlString: "https://files.example.com/file.bin", to: destination,
+                    options: [.createIntermediateFolders]),
+                successHandler: { done.resume(returning: $0.value) },
                 errorHandler: { _ in done.resume(returning: nil) })
         }
         #expect(saved == destination)

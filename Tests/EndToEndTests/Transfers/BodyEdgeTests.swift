@@ -72,18 +72,18 @@ final class BodyEdgeTests: XCTestCase {
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
 
         let single = outcome(of: Echo.self, timeout: 15) { recorder in
-            network.upload(
-                urlString: "files", fileURL: link, successHandler: recorder.success,
-                errorHandler: recorder.failure)
+            network.send(
+                NetworkRequest<Echo>.upload(urlString: "files", fileURL: link),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         }
         XCTAssertEqual(try single?.get().bodyChecksum, Checksum.of(data))
 
         var form = MultipartFormData()
         form.append(fileURL: link, name: "file")
         let multipart = outcome(of: Echo.self, timeout: 15) { recorder in
-            network.upload(
-                urlString: "forms", multipart: form, successHandler: recorder.success,
-                errorHandler: recorder.failure)
+            network.send(
+                NetworkRequest<Echo>.upload(urlString: "forms", multipart: form),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         }
         XCTAssertGreaterThan(try XCTUnwrap(multipart?.get()).bodyLength, data.count)
     }
@@ -100,10 +100,10 @@ final class BodyEdgeTests: XCTestCase {
         let answered = expectation(description: "answered")
         nonisolated(unsafe) var result: Result<Echo, NetworkError>?
         DispatchQueue.global().async {
-            network.upload(
-                urlString: "files", fileURL: pipe,
-                successHandler: { (echo: Echo) in
-                    result = .success(echo)
+            network.send(
+                NetworkRequest<Echo>.upload(urlString: "files", fileURL: pipe),
+                successHandler: { response in
+                    result = .success(response.value)
                     answered.fulfill()
                 },
                 errorHandler: {
@@ -139,9 +139,9 @@ final class BodyEdgeTests: XCTestCase {
         try Data().write(to: file)
         let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com"))
         let done = expectation(description: "answered")
-        network.upload(
-            urlString: "files", fileURL: file, successHandler: { done.fulfill() },
-            errorHandler: { _ in done.fulfill() })
+        network.send(
+            NetworkRequest<EmptyResponse>.upload(urlString: "files", fileURL: file),
+            successHandler: { _ in done.fulfill() }, errorHandler: { _ in done.fulfill() })
         wait(for: [done], timeout: 5)
         XCTAssertEqual(try network.recordedRequests.last?.upload?.bytes(), Data())
     }

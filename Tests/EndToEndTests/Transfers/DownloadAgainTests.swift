@@ -13,10 +13,10 @@ final class DownloadAgainTests: XCTestCase {
         _ network: NetworkLayer, to destination: URL, handled: XCTestExpectation,
         result: Locked<Result<URL, NetworkError>?>
     ) -> NetworkTask {
-        network.download(
-            urlString: "file", to: destination,
-            successHandler: { url in
-                result.withLock { $0 = .success(url) }
+        network.send(
+            .download(urlString: "file", to: destination),
+            successHandler: { response in
+                result.withLock { $0 = .success(response.value) }
                 handled.fulfill()
             },
             errorHandler: { error in
@@ -92,11 +92,12 @@ final class DownloadAgainTests: XCTestCase {
         arrived.assertForOverFulfill = false
         let firstEnded = expectation(description: "the first download ended")
         let first = Locked<Result<URL, NetworkError>?>(nil)
-        let firstTask = network.download(
-            urlString: "file", to: destination,
-            progressHandler: { if $0.completedBytes > 0 { arrived.fulfill() } },
-            successHandler: { url in
-                first.withLock { $0 = .success(url) }
+        var request = NetworkRequest.download(urlString: "file", to: destination)
+        request.progressHandler = { if $0.completedBytes > 0 { arrived.fulfill() } }
+        let firstTask = network.send(
+            request,
+            successHandler: { response in
+                first.withLock { $0 = .success(response.value) }
                 firstEnded.fulfill()
             },
             errorHandler: { error in

@@ -19,13 +19,15 @@ final class DownloadTests: XCTestCase {
         _ network: NetworkLayer, _ path: String, to destination: URL, options: DownloadOptions = [],
         headers: [String: String] = [:], log: TransferLog? = nil, timeout: TimeInterval = 20
     ) -> Result<URL, NetworkError>? {
-        outcome(of: URL.self, timeout: timeout) { recorder in
-            network.download(
-                urlString: path, to: destination, options: options, headers: headers,
-                progressHandler: log?.progress,
-                successHandler: { url in
+        var request = NetworkRequest.download(
+            urlString: path, to: destination, options: options, headers: headers)
+        request.progressHandler = log?.progress
+        return outcome(of: URL.self, timeout: timeout) { recorder in
+            network.send(
+                request,
+                successHandler: { response in
                     log?.finish()
-                    recorder.success(url)
+                    recorder.success(response.value)
                 },
                 errorHandler: { error in
                     log?.finish()
@@ -210,13 +212,14 @@ final class DownloadTests: XCTestCase {
         var task: NetworkTask?
         var keptWhenTold: Int64?
 
+        var request = NetworkRequest.download(urlString: "video", to: destination)
+        request.progressHandler = { progress in
+            if progress.completedBytes > 256 * 1024 { started.fulfill() }
+        }
         let result = outcome(of: URL.self) { recorder in
-            let running = network.download(
-                urlString: "video", to: destination,
-                progressHandler: { progress in
-                    if progress.completedBytes > 256 * 1024 { started.fulfill() }
-                },
-                successHandler: recorder.success,
+            let running = network.send(
+                request,
+                successHandler: { recorder.success($0.value) },
                 errorHandler: { error in
                     keptWhenTold = NetworkLayer.partialDownloadSize(for: destination)
                     recorder.failure(error)
@@ -251,8 +254,9 @@ final class DownloadTests: XCTestCase {
         server.enqueue(MockResponse(headers: ["Content-Type": "application/xml"], body: Data("<feed/>".utf8)))
 
         let result = outcome(of: URL.self) { recorder in
-            network.download(
-                JSONFeed(), to: destination, successHandler: recorder.success, errorHandler: recorder.failure)
+            network.send(
+                .download(JSONFeed(), to: destination), successHandler: { recorder.success($0.value) },
+                errorHandler: recorder.failure)
         }
 
         guard case .failure(.unacceptableContentType(let type, let body, _))? = result else {
@@ -277,13 +281,14 @@ final class DownloadTests: XCTestCase {
         var task: NetworkTask?
         var keptWhenTold: Int64?
 
+        var request = NetworkRequest.download(urlString: "early", to: destination)
+        request.progressHandler = { progress in
+            if progress.completedBytes > 0 { started.fulfill() }
+        }
         let result = outcome(of: URL.self) { recorder in
-            let running = network.download(
-                urlString: "early", to: destination,
-                progressHandler: { progress in
-                    if progress.completedBytes > 0 { started.fulfill() }
-                },
-                successHandler: recorder.success,
+            let running = network.send(
+                request,
+                successHandler: { recorder.success($0.value) },
                 errorHandler: { error in
                     keptWhenTold = NetworkLayer.partialDownloadSize(for: destination)
                     recorder.failure(error)

@@ -29,8 +29,7 @@ final class EmptyDownloadTests: XCTestCase {
         let folder = try makeFolder()
         let destination = folder.appendingPathComponent("feed.json")
 
-        let result = download(
-            network, .download(JSONFeed(), to: destination, options: [], progressHandler: nil))
+        let result = download(network, .download(JSONFeed(), to: destination))
 
         XCTAssertEqual(result?.value?.statusCode, 204, "\(String(describing: result))")
         XCTAssertEqual(result?.value?.value, destination)
@@ -45,11 +44,7 @@ final class EmptyDownloadTests: XCTestCase {
         let network = NetworkLayer(baseURL: server.baseURL)
         let folder = try makeFolder()
 
-        let result = download(
-            network,
-            .download(
-                JSONFeed(), to: folder.appendingPathComponent("feed.json"), options: [], progressHandler: nil)
-        )
+        let result = download(network, .download(JSONFeed(), to: folder.appendingPathComponent("feed.json")))
 
         guard case .failure(.unacceptableContentType("text/html", _, _))? = result else {
             return XCTFail("expected an unacceptable content type, got \(String(describing: result))")
@@ -70,9 +65,7 @@ final class EmptyDownloadTests: XCTestCase {
 
             let result = download(
                 network,
-                .download(
-                    urlString: "report", headers: [:], to: destination, options: .replaceExisting,
-                    progressHandler: nil))
+                .download(urlString: "report", to: destination, options: .replaceExisting))
 
             XCTAssertEqual(result?.value?.statusCode, status, "\(String(describing: result))")
             XCTAssertEqual(try Data(contentsOf: destination), Data(), "\(status) with \(body.count) bytes")
@@ -90,7 +83,7 @@ final class EmptyDownloadTests: XCTestCase {
 
         let result = download(
             network,
-            .download(urlString: "report", headers: [:], to: destination, options: [], progressHandler: nil))
+            .download(urlString: "report", to: destination))
 
         XCTAssertEqual(result?.error?.transportCode, .cannotCreateFile)
         XCTAssertEqual(server.requestCount, 0)

@@ -21,11 +21,12 @@ final class NativeUploadTests: XCTestCase {
             .filter { $0.hasPrefix("NetworkLayer-upload-") }
     }
 
-    private func send(
-        _ start: @escaping (@escaping (Echo) -> Void, @escaping (NetworkError) -> Void) -> NetworkTask
-    ) -> Result<Echo, NetworkError>? {
+    private func send(_ request: NetworkRequest<Echo>, on network: NetworkLayer) -> Result<
+        Echo, NetworkError
+    >? {
         outcome(of: Echo.self, timeout: 30) { recorder in
-            start({ recorder.success($0) }, { recorder.failure($0) })
+            network.send(
+                request, successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         }
     }
 
@@ -38,21 +39,14 @@ final class NativeUploadTests: XCTestCase {
         let before = temporaryUploadFiles()
 
         let fromFile = try XCTUnwrap(
-            send { success, failure in
-                network.upload(
-                    urlString: "clips", method: .put, fileURL: file, successHandler: success,
-                    errorHandler: failure)
-            }?.value)
+            send(.upload(urlString: "clips", method: .put, fileURL: file), on: network)?.value)
         XCTAssertEqual(fromFile.bodyChecksum, Checksum.of(video))
         XCTAssertEqual(fromFile.headers["content-length"], String(video.count))
         XCTAssertEqual(fromFile.headers["content-type"], "video/mp4")
 
         let bytes = TestData.bytes(70_000, seed: 22)
         let fromData = try XCTUnwrap(
-            send { success, failure in
-                network.upload(
-                    urlString: "blobs", data: bytes, successHandler: success, errorHandler: failure)
-            }?.value)
+            send(.upload(urlString: "blobs", data: bytes), on: network)?.value)
         XCTAssertEqual(fromData.bodyChecksum, Checksum.of(bytes))
         XCTAssertEqual(fromData.headers["content-length"], String(bytes.count))
         _ = server.takeRequest()
@@ -62,10 +56,7 @@ final class NativeUploadTests: XCTestCase {
         form.append("Holiday", name: "title")
         form.append(fileURL: file, name: "clip")
         let fromForm = try XCTUnwrap(
-            send { success, failure in
-                network.upload(
-                    urlString: "albums", multipart: form, successHandler: success, errorHandler: failure)
-            }?.value)
+            send(.upload(urlString: "albums", multipart: form), on: network)?.value)
         let request = try XCTUnwrap(server.takeRequest())
         XCTAssertEqual(fromForm.headers["content-length"], String(request.body.count))
         let parts = try XCTUnwrap(ParsedPart.parse(request.body, boundary: form.boundary))
@@ -97,8 +88,9 @@ final class NativeUploadTests: XCTestCase {
         form.append(fileURL: big, name: "big")
 
         let result = outcome(of: EmptyResponse.self, timeout: 10) { recorder in
-            let task = network.upload(
-                urlString: "files", multipart: form, successHandler: { recorder.success(EmptyResponse()) },
+            let task = network.send(
+                NetworkRequest<EmptyResponse>.upload(urlString: "files", multipart: form),
+                successHandler: { _ in recorder.success(EmptyResponse()) },
                 errorHandler: { recorder.failure($0) })
             task.cancel()
             return task

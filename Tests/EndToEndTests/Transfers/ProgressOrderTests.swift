@@ -92,8 +92,10 @@ final class ProgressOrderTests: XCTestCase {
         let destination = try makeFolder().appendingPathComponent("file.bin")
         let ended = expectation(description: "a handler ran")
 
-        network.download(
-            urlString: "file", to: destination, progressHandler: events.progress,
+        var request = NetworkRequest.download(urlString: "file", to: destination)
+        request.progressHandler = events.progress
+        network.send(
+            request,
             successHandler: { _ in
                 events.completion("success")
                 ended.fulfill()
@@ -121,8 +123,10 @@ final class ProgressOrderTests: XCTestCase {
         let destination = try makeFolder().appendingPathComponent("file.bin")
         let ended = expectation(description: "a handler ran")
 
-        let task = network.download(
-            urlString: "file", to: destination, progressHandler: events.progress,
+        var request = NetworkRequest.download(urlString: "file", to: destination)
+        request.progressHandler = events.progress
+        let task = network.send(
+            request,
             successHandler: { _ in
                 events.completion("success")
                 ended.fulfill()

@@ -15,12 +15,14 @@ final class ResumeTests: XCTestCase {
         _ network: NetworkLayer, _ path: String, to destination: URL, options: DownloadOptions = [],
         log: TransferLog? = nil
     ) -> Result<URL, NetworkError>? {
-        outcome(of: URL.self, timeout: 20) { recorder in
-            network.download(
-                urlString: path, to: destination, options: options, progressHandler: log?.progress,
-                successHandler: { url in
+        var request = NetworkRequest.download(urlString: path, to: destination, options: options)
+        request.progressHandler = log?.progress
+        return outcome(of: URL.self, timeout: 20) { recorder in
+            network.send(
+                request,
+                successHandler: { response in
                     log?.finish()
-                    recorder.success(url)
+                    recorder.success(response.value)
                 },
                 errorHandler: recorder.failure)
         }

@@ -23,19 +23,19 @@ final class RetransmissionTests: XCTestCase {
     ) -> NetworkTask {
         switch source {
         case .data:
-            return network.upload(
-                urlString: "uploads", data: body, successHandler: recorder.success,
-                errorHandler: recorder.failure)
+            return network.send(
+                NetworkRequest<Echo>.upload(urlString: "uploads", data: body),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         case .file:
-            return network.upload(
-                urlString: "uploads", fileURL: file, successHandler: recorder.success,
-                errorHandler: recorder.failure)
+            return network.send(
+                NetworkRequest<Echo>.upload(urlString: "uploads", fileURL: file),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         case .multipart:
             var form = MultipartFormData(boundary: "b0undary")
             form.append(fileURL: file, name: "file")
-            return network.upload(
-                urlString: "uploads", multipart: form, successHandler: recorder.success,
-                errorHandler: recorder.failure)
+            return network.send(
+                NetworkRequest<Echo>.upload(urlString: "uploads", multipart: form),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         }
     }
 

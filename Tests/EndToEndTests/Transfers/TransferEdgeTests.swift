@@ -20,8 +20,8 @@ final class TransferEdgeTests: XCTestCase {
         server.enqueue(.file(Data("%PDF".utf8)))
 
         let result = outcome(of: URL.self) { recorder in
-            network.download(
-                ReportFile(), to: destination, successHandler: recorder.success,
+            network.send(
+                .download(ReportFile(), to: destination), successHandler: { recorder.success($0.value) },
                 errorHandler: recorder.failure)
         }
 
@@ -42,13 +42,15 @@ final class TransferEdgeTests: XCTestCase {
         var task: NetworkTask?
         let began = Date()
 
+        var request = NetworkRequest<EmptyResponse>.upload(
+            urlString: "uploads", data: Data(count: 4 * 1_048_576))
+        request.progressHandler = { progress in
+            if progress.completedBytes == 4 * 1_048_576 { sent.fulfill() }
+        }
         let result = outcome(of: EmptyResponse.self) { recorder in
-            let running = network.upload(
-                urlString: "uploads", data: Data(count: 4 * 1_048_576),
-                progressHandler: { progress in
-                    if progress.completedBytes == 4 * 1_048_576 { sent.fulfill() }
-                },
-                successHandler: { recorder.success(EmptyResponse()) }, errorHandler: recorder.failure)
+            let running = network.send(
+                request, successHandler: { _ in recorder.success(EmptyResponse()) },
+                errorHandler: recorder.failure)
             task = running
             return running
         } beforeWaiting: {
@@ -74,9 +76,9 @@ final class TransferEdgeTests: XCTestCase {
             ).withFault(.disconnectMidBody))
 
         _ = outcome(of: URL.self) { recorder in
-            network.download(
-                urlString: "movie?token=secret&expires=1", to: destination, successHandler: recorder.success,
-                errorHandler: recorder.failure)
+            network.send(
+                .download(urlString: "movie?token=secret&expires=1", to: destination),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         }
 
         let info = try String(
@@ -96,9 +98,9 @@ final class TransferEdgeTests: XCTestCase {
         server.enqueue(MockResponse(body: TestData.bytes(200_000)).withFault(.disconnectMidBody))
 
         let result = outcome(of: URL.self) { recorder in
-            network.download(
-                urlString: "feed", to: destination, successHandler: recorder.success,
-                errorHandler: recorder.failure)
+            network.send(
+                .download(urlString: "feed", to: destination),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         }
 
         guard case .failure(.transport(let error))? = result else {
@@ -119,10 +121,9 @@ final class TransferEdgeTests: XCTestCase {
 
         for name in ["done.bin", "cut.bin"] {
             _ = outcome(of: URL.self) { recorder in
-                network.download(
-                    urlString: name, to: folder.appendingPathComponent(name),
-                    successHandler: recorder.success,
-                    errorHandler: recorder.failure)
+                network.send(
+                    .download(urlString: name, to: folder.appendingPathComponent(name)),
+                    successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
             }
         }
 
@@ -143,10 +144,9 @@ extension TransferEdgeTests {
             MockResponse(status: 206, headers: ["Content-Range": "bytes 0-9/1000"], body: Data(count: 10)))
 
         let result = outcome(of: URL.self) { recorder in
-            network.download(
-                urlString: "part", to: folder.appendingPathComponent("part.bin"),
-                successHandler: recorder.success,
-                errorHandler: recorder.failure)
+            network.send(
+                .download(urlString: "part", to: folder.appendingPathComponent("part.bin")),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         }
 
         guard case .failure(.transport(let error))? = result else {
@@ -164,9 +164,9 @@ extension TransferEdgeTests {
         server.enqueue(.file(data))
 
         let result = outcome(of: URL.self) { recorder in
-            network.download(
-                urlString: "file", to: destination, headers: ["Range": "bytes=0-99"],
-                successHandler: recorder.success, errorHandler: recorder.failure)
+            network.send(
+                .download(urlString: "file", to: destination, headers: ["Range": "bytes=0-99"]),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         }
 
         XCTAssertEqual(try result?.get(), destination)

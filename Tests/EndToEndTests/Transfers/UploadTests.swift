@@ -9,21 +9,21 @@ import XCTest
 final class UploadTests: XCTestCase {
     private static let megabyte = 1_048_576
 
+    /// Sends `request` through `network` with a progress handler: `log`'s, else one that ignores it.
     private func upload(
-        _ log: TransferLog? = nil, timeout: TimeInterval = 30,
-        _ start: (
-            @escaping (TransferProgress) -> Void, @escaping (Echo) -> Void, @escaping (NetworkError) -> Void
-        )
-            -> NetworkTask
+        _ request: NetworkRequest<Echo>, on network: NetworkLayer, log: TransferLog? = nil,
+        timeout: TimeInterval = 30
     ) -> Result<Echo, NetworkError>? {
-        outcome(of: Echo.self, timeout: timeout) { recorder in
-            start(
-                log?.progress ?? { _ in },
-                { echo in
+        var request = request
+        request.progressHandler = log?.progress ?? { _ in }
+        return outcome(of: Echo.self, timeout: timeout) { recorder in
+            network.send(
+                request,
+                successHandler: { response in
                     log?.finish()
-                    recorder.success(echo)
+                    recorder.success(response.value)
                 },
-                { error in
+                errorHandler: { error in
                     log?.finish()
                     recorder.failure(error)
                 })
@@ -38,11 +38,7 @@ final class UploadTests: XCTestCase {
             let data = TestData.bytes(size, seed: UInt64(size) + 3)
             let log = TransferLog()
 
-            let result = upload(log) { progress, success, failure in
-                network.upload(
-                    urlString: "blobs", data: data, progressHandler: progress, successHandler: success,
-                    errorHandler: failure)
-            }
+            let result = upload(.upload(urlString: "blobs", data: data), on: network, log: log)
 
             let echo = try XCTUnwrap(result?.value, "\(size) bytes: \(String(describing: result))")
             XCTAssertEqual(echo.method, "POST")
@@ -61,11 +57,7 @@ final class UploadTests: XCTestCase {
         let file = try writeFile(data, named: "video.mp4", in: makeFolder())
         let log = TransferLog()
 
-        let result = upload(log) { progress, success, failure in
-            network.upload(
-                urlString: "videos", method: .put, fileURL: file, progressHandler: progress,
-                successHandler: success, errorHandler: failure)
-        }
+        let result = upload(.upload(urlString: "videos", method: .put, fileURL: file), on: network, log: log)
 
         let echo = try XCTUnwrap(result?.value, String(describing: result))
         XCTAssertEqual(echo.method, "PUT")
@@ -88,11 +80,7 @@ final class UploadTests: XCTestCase {
         form.append(fileURL: photoURL, name: "photo")
         form.append(notes, name: "notes", fileName: "notes.txt", mimeType: "text/plain; charset=utf-8")
 
-        let result = upload { progress, success, failure in
-            network.upload(
-                urlString: "albums", multipart: form, progressHandler: progress, successHandler: success,
-                errorHandler: failure)
-        }
+        let result = upload(.upload(urlString: "albums", multipart: form), on: network)
 
         let echo = try XCTUnwrap(result?.value, String(describing: result))
         let request = try XCTUnwrap(server.takeRequest())
@@ -115,11 +103,7 @@ final class UploadTests: XCTestCase {
         form.append("v", name: "a\"b\r\nX-Injected: 1")
 
         XCTAssertNotNil(
-            try upload { progress, success, failure in
-                network.upload(
-                    urlString: "forms", multipart: form, progressHandler: progress, successHandler: success,
-                    errorHandler: failure)
-            }?.get())
+            try upload(.upload(urlString: "forms", multipart: form), on: network)?.get())
 
         let body = try XCTUnwrap(server.takeRequest()?.body)
         XCTAssertEqual(
@@ -138,21 +122,9 @@ final class UploadTests: XCTestCase {
         form.append(fileURL: missing, name: "file")
 
         let results = [
-            upload { progress, success, failure in
-                network.upload(
-                    urlString: "files", fileURL: missing, progressHandler: progress, successHandler: success,
-                    errorHandler: failure)
-            },
-            upload { progress, success, failure in
-                network.upload(
-                    urlString: "forms", multipart: form, progressHandler: progress, successHandler: success,
-                    errorHandler: failure)
-            },
-            upload { progress, success, failure in
-                network.upload(
-                    urlString: "files", fileURL: folder, progressHandler: progress, successHandler: success,
-                    errorHandler: failure)
-            },
+            upload(.upload(urlString: "files", fileURL: missing), on: network),
+            upload(.upload(urlString: "forms", multipart: form), on: network),
+            upload(.upload(urlString: "files", fileURL: folder), on: network),
         ]
 
         for (result, code) in zip(
@@ -174,11 +146,7 @@ final class UploadTests: XCTestCase {
         let network = NetworkLayer(baseURL: server.baseURL)
         server.enqueue(MockResponse(status: 307, headers: ["Location": "/elsewhere"], text: "moved"))
 
-        let result = upload { progress, success, failure in
-            network.upload(
-                urlString: "blobs", data: TestData.bytes(10_000), progressHandler: progress,
-                successHandler: success, errorHandler: failure)
-        }
+        let result = upload(.upload(urlString: "blobs", data: TestData.bytes(10_000)), on: network)
 
         guard case .failure(let error)? = result else {
             return XCTFail("expected the 307 itself, got \(String(describing: result))")
