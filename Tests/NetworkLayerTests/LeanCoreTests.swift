@@ -186,13 +186,15 @@ final class LeanCoreTests: XCTestCase {
         let once = Locked(false)
         var request = NetworkRequest.download(urlString: "big", to: folder.appendingPathComponent("big.bin"))
         request.progressHandler = { _ in
-            guard
+            // On a concurrent queue the first progress call may come before `send` has returned the task:
+            // the one cancel waits for a call that has it.
+            guard let started = task.withLock({ $0 }),
                 once.withLock({ done in
                     defer { done = true }
                     return !done
                 })
             else { return }
-            task.withLock { $0 }?.cancel()
+            started.cancel()
             progressReturned.withLock { $0 = true }
         }
         let started = network.send(
