@@ -56,7 +56,8 @@ public final class ResponseCache: Sendable {
     /// Calls `completion` once every write and removal handed to the disk so far is done: before an app
     /// is suspended, say. At once for a cache without a directory.
     ///
-    /// - Parameter completion: Called on a background queue.
+    /// - Parameter completion: Called on a background queue; for a cache without a directory, at once
+    ///   on the caller's thread.
     public func flush(completion: @escaping @Sendable () -> Void) {
         guard disk != nil else { return completion() }
         diskQueue.async { DispatchQueue.global(qos: .utility).async(execute: completion) }
