@@ -181,16 +181,7 @@ struct CachingTransport: Sendable {
     ) -> (TransferResult, CacheStatus)? {
         let now = Date()
         let response = result.response as? HTTPURLResponse
-        let failure: NetworkError? =
-            if let error = result.error {
-                NetworkError(transportError: error)
-            } else if let response, response.statusCode >= 500, response.statusCode != 501 {
-                .unacceptableStatusCode(
-                    response.statusCode, body: result.body, headers: ResponseHeaders(response))
-            } else {
-                nil
-            }
-        if let failure {
+        if let failure = failure(of: result) {
             if case .cancelled = failure { return (result, .network) }
             // A reload asked for the network's answer, whatever it is.
             if let stored, policy != .reloadIgnoringCache,
@@ -236,6 +227,17 @@ struct CachingTransport: Sendable {
                 inBackground: true)
         }
         return (result, .network)
+    }
+
+    /// What a stored reply may stand in for: a transport error, or a 5xx other than 501 (which a cache
+    /// may store as an answer).
+    private static func failure(of result: TransferResult) -> NetworkError? {
+        if let error = result.error { return NetworkError(transportError: error) }
+        guard let response = result.response as? HTTPURLResponse, response.statusCode >= 500,
+            response.statusCode != 501
+        else { return nil }
+        return .unacceptableStatusCode(
+            response.statusCode, body: result.body, headers: ResponseHeaders(response))
     }
 
     /// A stored reply as the transport would have delivered it, with its current `Age`.
