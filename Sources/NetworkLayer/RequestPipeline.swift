@@ -101,7 +101,19 @@ extension NetworkLayer {
         return RequestCall(
             task: task, meter: meter, monitors: monitors, monitored: monitored, progress: progress,
             transport: inProcess ?? (stream == nil ? transport : streamTransport),
-            interceptors: interceptors + request.interceptors + (stream.map { [$0.reconnection] } ?? []))
+            interceptors: Self.interceptors(
+                layer: interceptors + request.interceptors, reconnection: stream?.reconnection,
+                retries: (request.retryPolicy ?? retryPolicy).retries))
+    }
+
+    /// The interceptors of one request: the layer's, the request's, and a stream's reconnection last. A
+    /// stream that neither reconnects nor may be retried, with no other interceptor, needs none: it is
+    /// sent at once, without a visit to the policy queue.
+    static func interceptors(
+        layer: [any RequestInterceptor], reconnection: StreamReconnection?, retries: Bool
+    ) -> [any RequestInterceptor] {
+        guard let reconnection, !layer.isEmpty || retries || reconnection.reconnects else { return layer }
+        return layer + [reconnection]
     }
 
     /// A time limit as given, or `nil` for a value that can't be one (zero, negative, NaN), as for a
