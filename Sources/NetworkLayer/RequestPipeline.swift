@@ -77,9 +77,14 @@ extension NetworkLayer {
                 monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }
             }
         }
-        let progress = request.progressHandler.map {
-            ProgressReporter(callbackQueue: callbackQueue, handler: $0)
-        }
+        // Only a transfer reports progress: any other request's handlers keep their own queue (a stream's
+        // completion stays behind its elements).
+        let progress =
+            request.transfer == nil
+            ? nil
+            : request.progressHandler.map {
+                ProgressReporter(callbackQueue: callbackQueue, handler: $0)
+            }
         // A transfer's handlers run on its progress queue, behind every progress call made before them.
         let task = RequestTask(
             delivery: delivery
@@ -261,6 +266,7 @@ extension NetworkLayer {
             request: built, method: request.method, interceptors: call.interceptors, policy: policy,
             isCancelled: { task.isSettled }, usesPolicyQueue: !inPlace, waitsBetweenAttempts: !inPlace,
             attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
+            longestWait: stream?.reconnection.maximumDelay,
             progress: streamProgress, answeredBy: { answeredBy?.withLock { $0 } }, send: send, finish: finish)
         if let monitors = call.monitors, let monitored = call.monitored {
             attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in

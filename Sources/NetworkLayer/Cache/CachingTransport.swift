@@ -58,6 +58,11 @@ struct CachingTransport: Sendable {
         }
         // Read after the interceptors ran, so that the token they added belongs to the account.
         guard isForItsAccount else {
+            // The cache can't answer it, and the policy forbids the network.
+            guard policy != .returnCacheDataDontLoad else {
+                completion(Self.unavailable, .network)
+                return {}
+            }
             return transport.send(request, route: route, redirectPolicy: redirectPolicy) {
                 completion($0, .network)
             }
@@ -71,9 +76,7 @@ struct CachingTransport: Sendable {
             completion(Self.reply(from: entry, now: now), .hit)
             return {}
         case .unsatisfiable:
-            let failure = TransferResult(
-                body: Data(), response: nil, error: URLError(.resourceUnavailable), respondedAt: nil)
-            completion(failure, .network)
+            completion(Self.unavailable, .network)
             return {}
         case .network(let validators, let validating, _):
             conditions = validators
@@ -171,8 +174,9 @@ struct CachingTransport: Sendable {
     }
 
     /// What the network's answer becomes, and what it does to the cache; `nil` for a 304 about another
-    /// version than `stored`, which is removed. Nothing is stored unless `stores`: a reply that arrives
-    /// after its account's sign-out must not bring its partition back.
+    /// version than `stored`, which is removed. Nothing is stored, and no stored reply stands in for a
+    /// failure, unless `stores`: a reply that arrives after its account's sign-out must not bring its
+    /// partition back, nor its failure show the signed-out account's reply.
     private static func handle(
         _ result: TransferResult, for url: URL, request: HeaderFields, ownFields: HeaderFields?,
         account: String?, stored: CachedResponse?,
@@ -184,7 +188,7 @@ struct CachingTransport: Sendable {
         if let failure = failure(of: result) {
             if case .cancelled = failure { return (result, .network) }
             // A reload asked for the network's answer, whatever it is.
-            if let stored, policy != .reloadIgnoringCache,
+            if let stored, stores, policy != .reloadIgnoringCache,
                 policy == .useCacheOnFailure || CacheRules.canServeStaleOnError(stored, now: now)
             {
                 return (reply(from: stored, now: now), .stale(failure))
@@ -227,6 +231,11 @@ struct CachingTransport: Sendable {
                 inBackground: true)
         }
         return (result, .network)
+    }
+
+    /// The failure of a request only the cache may answer, when it can't.
+    private static var unavailable: TransferResult {
+        TransferResult(body: Data(), response: nil, error: URLError(.resourceUnavailable), respondedAt: nil)
     }
 
     /// What a stored reply may stand in for: a transport error, or a 5xx other than 501 (which a cache

@@ -28,6 +28,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     /// This request's limit: ``attemptLimit``, or more for a stream that reconnects (which bounds its
     /// reconnections itself).
     private let attemptLimit: Int
+    /// The longest wait an interceptor may ask for: the policy's `maximumDelay`, or a stream's reconnection
+    /// ceiling, which its floor may raise above it without changing what the policy itself waits.
+    private let longestWait: TimeInterval
     /// For a stream: a count that grows as it moves on (elements handed over, events the server sent).
     /// A failure after it grew starts the count of attempts afresh, so that a stream reconnecting hours later gets its own attempts
     /// (a second token refresh among them) instead of inheriting its first connection's failures.
@@ -59,6 +62,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     ///   - waitsBetweenAttempts: `false` retries at once, whatever the delay (a test double answering
     ///     synchronously).
     ///   - attemptLimit: The most attempts since the last progress.
+    ///   - longestWait: The longest wait an interceptor may ask for; `nil` for the policy's `maximumDelay`.
     ///   - progress: A stream's progress count (see ``progress``); `nil` for a request.
     ///   - answeredBy: The URL that answered the latest attempt (after redirects), which `send` records
     ///     before it reports; `nil` when none did.
@@ -69,6 +73,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         request: URLRequest, method: HTTPMethod, interceptors: [any RequestInterceptor], policy: RetryPolicy,
         isCancelled: @escaping @Sendable () -> Bool, usesPolicyQueue: Bool,
         waitsBetweenAttempts: Bool = true, attemptLimit: Int = RequestAttempts.attemptLimit,
+        longestWait: TimeInterval? = nil,
         progress: (@Sendable () -> Int)? = nil, answeredBy: @escaping @Sendable () -> URL? = { nil },
         send: @escaping Send, finish: @escaping (Result<Success, NetworkError>) -> Void
     ) {
@@ -81,6 +86,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         self.usesPolicyQueue = usesPolicyQueue
         self.waitsBetweenAttempts = waitsBetweenAttempts
         self.attemptLimit = attemptLimit
+        self.longestWait = longestWait ?? policy.maximumDelay
         self.progress = progress
         hookTimeout = usesPolicyQueue ? request.timeoutInterval : nil
         self.send = send
@@ -167,7 +173,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
             switch decision {
             case .retry:
                 retry(failed, after: 0)
-            case .retryAfter(let delay) where !delay.isFinite || delay > policy.maximumDelay:
+            case .retryAfter(let delay) where !delay.isFinite || delay > longestWait:
                 // Longer than the layer would ever wait (or for ever): the request fails now rather than
                 // hang, or than try again at once.
                 finish(.failure(error))

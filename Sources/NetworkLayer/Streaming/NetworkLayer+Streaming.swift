@@ -9,7 +9,7 @@ extension NetworkLayer {
         eventHandler: @escaping (Element) -> Void,
         completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
     ) -> NetworkTask {
-        var request = request.accepting(format)
+        let request = request.accepting(format)
         let options = options ?? request.streamOptions ?? .default
         let state = StreamState()
         let buffer = request.streamConsumer as? AsyncStreamBuffer<Element>
@@ -19,12 +19,12 @@ extension NetworkLayer {
             consumer: buffer.map { buffer in buffer.append } ?? Self.handing(to: eventHandler, on: queue))
         let reconnects = format.kind == .serverSentEvents && (options.reconnects ?? (request.method == .get))
         // The reconnection floor wins over a retry policy that allows shorter waits: below it, a server
-        // that ends every connection at once would be reconnected to in a tight loop.
-        var policy = request.retryPolicy ?? retryPolicy
+        // that ends every connection at once would be reconnected to in a tight loop. The policy itself,
+        // which retries a failure before the first element, keeps its own longest wait.
+        var longestReconnectionWait = (request.retryPolicy ?? retryPolicy).maximumDelay
         if reconnects {
-            policy.maximumDelay = max(policy.maximumDelay, options.effectiveMinimumReconnectionDelay)
+            longestReconnectionWait = max(longestReconnectionWait, options.effectiveMinimumReconnectionDelay)
         }
-        request.retryPolicy = policy
         let context = StreamParserContext(
             decoder: UncheckedSendable(value: decoder), maximumEventSize: max(1, options.maximumEventSize),
             state: state)
@@ -41,7 +41,7 @@ extension NetworkLayer {
             route: channel,
             reconnection: StreamReconnection(
                 state: state, options: options,
-                maximumDelay: policy.maximumDelay, reconnects: reconnects),
+                maximumDelay: longestReconnectionWait, reconnects: reconnects),
             callbackQueue: queue, state: state)
         let task = perform(
             request, stream: setup,
