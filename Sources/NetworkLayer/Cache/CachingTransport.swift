@@ -292,25 +292,3 @@ struct CachingTransport: Sendable {
             + headers).joined(separator: "\n")
     }
 }
-
-/// A cancel action that arrives later than the request to cancel: a cancel before it arrives runs it
-/// as soon as it does.
-private final class DeferredCancel: Sendable {
-    private let state = Locked<(isCancelled: Bool, action: (@Sendable () -> Void)?)>((false, nil))
-
-    func attach(_ action: @escaping @Sendable () -> Void) {
-        let cancelNow = state.withLock { state in
-            state.action = action
-            return state.isCancelled
-        }
-        if cancelNow { action() }
-    }
-
-    func cancel() {
-        let action = state.withLock { state in
-            state.isCancelled = true
-            return state.action
-        }
-        action?()
-    }
-}

@@ -10,13 +10,8 @@ extension NetworkLayer {
         set { accountName.withLock { $0 = newValue } }
     }
 
-    /// The account a request is for, read before its interceptors run: the request's own, else the
-    /// first authenticator's that names one, else the layer's.
-    func cacheAccount<Value>(for request: NetworkRequest<Value>) -> String? {
-        cacheAccountReader(for: request)()
-    }
-
-    /// Reads the account a request is for as it is at each call: a sign-out or another user's sign-in
+    /// Reads the account a request is for (the request's own, else the first authenticator's that names
+    /// one, else the layer's) as it is at each call: a sign-out or another user's sign-in
     /// while the request is under way changes it, and the token the request then carries is not the
     /// account's it started for.
     func cacheAccountReader<Value>(for request: NetworkRequest<Value>) -> @Sendable () -> String? {

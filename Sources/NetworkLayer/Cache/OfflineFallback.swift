@@ -71,13 +71,9 @@ struct OfflineFallback: Sendable {
             case .reloadIgnoringCache: false
             }
         guard allowed else { return nil }
-        let result = CachingTransport.reply(from: stored, now: now)
-        guard
-            case .success(var reply) = ResponseValidator.validate(
-                body: result.body, response: result.response, error: nil, expecting: expectation)
-        else { return nil }
-        reply.cacheStatus = .stale(error)
-        return reply
+        return try? ResponseValidator.validate(
+            CachingTransport.reply(from: stored, now: now), cacheStatus: .stale(error), expecting: expectation
+        ).get()
     }
 
     /// Whether `error` says the network or the server couldn't be reached, as a refresh's or an

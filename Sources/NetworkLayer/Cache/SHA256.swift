@@ -1,8 +1,9 @@
 import Foundation
 
 /// SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104), for the cache's keyed fingerprints: the package
-/// takes no dependency, and CryptoKit isn't on Linux. Not for anything that needs constant time.
-enum SHA256 {
+/// takes no dependency, and CryptoKit isn't on Linux. Not for anything that needs constant time. The
+/// test targets' request-signing example uses it too.
+package enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
         0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
@@ -24,7 +25,7 @@ enum SHA256 {
     static let blockLength = 64
 
     /// The 32-byte digest of `message`.
-    static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
+    package static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
         var padded = Array(message)
         let bitLength = UInt64(padded.count) &* 8
         padded.append(0x80)
@@ -83,7 +84,7 @@ enum SHA256 {
     }
 
     /// HMAC-SHA256 of `message` under `key` (RFC 2104): a key longer than a block is hashed first.
-    static func hmac(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
+    package static func hmac(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
         var block = key.count > blockLength ? hash(key) : Array(key)
         block += [UInt8](repeating: 0, count: blockLength - block.count)
         let inner = hash(block.map { $0 ^ 0x36 } + message)
@@ -91,7 +92,7 @@ enum SHA256 {
     }
 
     /// Lower-case hexadecimal digits of `bytes`.
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         for byte in bytes {

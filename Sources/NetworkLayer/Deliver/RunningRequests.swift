@@ -7,7 +7,8 @@ import Foundation
 /// synchronously), and that handler leaves the registry, or starts another request.
 package final class RunningRequests: Sendable {
     private struct State {
-        var requests: [Int: Entry] = [:]
+        /// Each request's cancel, which waits for its task when `cancelAll()` comes before `start` returns.
+        var requests: [Int: DeferredCancel] = [:]
         var nextID = 0
     }
 
@@ -26,7 +27,7 @@ package final class RunningRequests: Sendable {
         start: (_ successHandler: @escaping (Value) -> Void, _ errorHandler: @escaping (NetworkError) -> Void)
             -> any NetworkTask
     ) -> any NetworkTask {
-        let entry = Entry()
+        let entry = DeferredCancel()
         let id = state.withLock {
             $0.nextID += 1
             $0.requests[$0.nextID] = entry
@@ -41,7 +42,7 @@ package final class RunningRequests: Sendable {
                 finish(id)
                 errorHandler(error)
             })
-        entry.started(task)
+        entry.attach { task.cancel() }
         return task
     }
 
@@ -56,27 +57,5 @@ package final class RunningRequests: Sendable {
 
     private func finish(_ id: Int) {
         _ = state.withLock { $0.requests.removeValue(forKey: id) }
-    }
-
-    /// A request in the registry: its task once `start` has returned it, and whether `cancelAll()` came
-    /// first, in which case the task is cancelled as soon as it is known.
-    private final class Entry: Sendable {
-        private let state = Locked<(task: (any NetworkTask)?, isCancelled: Bool)>((nil, false))
-
-        func started(_ task: any NetworkTask) {
-            let cancelNow = state.withLock {
-                $0.task = task
-                return $0.isCancelled
-            }
-            if cancelNow { task.cancel() }
-        }
-
-        func cancel() {
-            let task = state.withLock {
-                $0.isCancelled = true
-                return $0.task
-            }
-            task?.cancel()
-        }
     }
 }
