@@ -37,7 +37,7 @@ final class ConcurrencyTableTests: XCTestCase {
     }
 
     func testEveryQueueTheLibraryMakesHasARow() throws {
-        let table = try text("Sources/NetworkLayer/Support/ConcurrencyModel.swift")
+        let table = try text("Sources/NetworkLayer/Core/Support/ConcurrencyModel.swift")
         let label = try NSRegularExpression(pattern: #"label: "([^"]+)""#)
         var labels: [String] = []
         for (path, source) in try librarySources() {
@@ -54,7 +54,7 @@ final class ConcurrencyTableTests: XCTestCase {
             // A timer is kept by a deadline clock, whose timer queues have their row.
             if source.contains("makeTimerSource") {
                 XCTAssertEqual(
-                    path, "Sources/NetworkLayer/Support/DeadlineClock.swift", "a timer outside the clock")
+                    path, "Sources/NetworkLayer/Core/Support/DeadlineClock.swift", "a timer outside the clock")
             }
             if source.contains("DispatchQueue.global(") {
                 XCTAssertTrue(
@@ -65,7 +65,7 @@ final class ConcurrencyTableTests: XCTestCase {
     }
 
     func testTheArticleHasTheSameRows() throws {
-        let code = places(in: try text("Sources/NetworkLayer/Support/ConcurrencyModel.swift"), prefix: "/// ")
+        let code = places(in: try text("Sources/NetworkLayer/Core/Support/ConcurrencyModel.swift"), prefix: "/// ")
         let article = places(
             in: try text("Sources/NetworkLayer/NetworkLayer.docc/ErrorsAndThreading.md"), prefix: "")
         XCTAssertGreaterThanOrEqual(code.count, 10, "\(code)")
