@@ -26,7 +26,7 @@ extension LeanCoreTests {
     func testAHeadArrivingAfterAStopTakesNoBackPressureHold() throws {
         let server = try startedServer()
         server.enqueue(MockResponse(text: "late").delayed(beforeHeaders: 2))
-        let transport = SessionTransport(configuration: .ephemeral)
+        let transport = SessionTransport(configuration: .ephemeral, clock: SystemClock())
         addTeardownBlock { transport.session.invalidateAndCancel() }
         let queue = transport.delegateQueue
         queue.holdBackPressure()  // another transfer's long reply is arriving

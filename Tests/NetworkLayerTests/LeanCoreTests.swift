@@ -108,8 +108,8 @@ final class LeanCoreTests: XCTestCase {
         let header = SettingHeader(name: "X-Adapted", value: "1")
         let server = try startedServer()
         let network = NetworkLayer(baseURL: server.baseURL, timeout: 60, interceptors: [header, header])
-        // Other tests' waits may still be kept (a stuck refresh until its own deadline): count this test's.
-        let before = DeadlineClock.policies.count
+        // The layer's own policy deadlines: no other test's wait is kept there.
+        let before = network.policyDeadlines.count
         for index in 0..<10 {
             server.enqueue(try .json([index]))
             let result = outcome(of: [Int].self) { recorder in
@@ -118,7 +118,7 @@ final class LeanCoreTests: XCTestCase {
             XCTAssertEqual(result?.value, [index])
         }
         XCTAssertEqual(
-            DeadlineClock.policies.count, before, "policy deadlines kept after their hooks answered")
+            network.policyDeadlines.count, before, "policy deadlines kept after their hooks answered")
     }
 
     func testAnIdleSessionHasNoTimerRunning() throws {

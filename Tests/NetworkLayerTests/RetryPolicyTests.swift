@@ -195,3 +195,12 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertNil(RetryPolicy.default.delay(afterAttempt: 1, of: .get, failingWith: error))
     }
 }
+
+extension RetryPolicy {
+    /// The delay as a layer on a real clock reads it, for the rules that don't depend on the date.
+    fileprivate func delay(afterAttempt attempt: Int, of method: HTTPMethod, failingWith error: NetworkError)
+        -> TimeInterval?
+    {
+        delay(afterAttempt: attempt, of: method, failingWith: error, now: Date())
+    }
+}

@@ -10,7 +10,7 @@ final class StreamReconnectionTests: XCTestCase {
 
     /// A connection that had an event and lasted a second is worth keeping: the run starts afresh.
     func testAConnectionWithEventsThatLastedEndsTheRun() {
-        let state = StreamState()
+        let state = StreamState(clock: SystemClock())
         for start in 0..<3 {
             state.connectionOpened(at: UInt64(start) * 10 * second)
             state.record(lastEventID: "", retry: nil, events: 1)
@@ -24,7 +24,7 @@ final class StreamReconnectionTests: XCTestCase {
     /// Events alone don't end the run when the connection ended early: the storm of a server that
     /// closes every stream after an event runs out, and says so.
     func testAShortConnectionWithEventsCountsAsFailed() {
-        let state = StreamState()
+        let state = StreamState(clock: SystemClock())
         var claims: [StreamState.ReconnectClaim] = []
         for start in 0..<4 {
             state.connectionOpened(at: UInt64(start) * second)
@@ -37,7 +37,7 @@ final class StreamReconnectionTests: XCTestCase {
 
     /// Connections that never opened, or had no event, run out with the last connection's error.
     func testARunWithoutEventsIsNoStorm() {
-        let state = StreamState()
+        let state = StreamState(clock: SystemClock())
         XCTAssertEqual(state.claimReconnect(maximum: 1, keptAfter: 1), .granted(inARow: 1))
         state.connectionOpened(at: 0)
         XCTAssertEqual(
@@ -46,14 +46,14 @@ final class StreamReconnectionTests: XCTestCase {
 
     /// No reconnection allowed at all is no storm, whatever the one connection did.
     func testNoReconnectsAllowedIsNoStorm() {
-        let state = StreamState()
+        let state = StreamState(clock: SystemClock())
         state.connectionOpened(at: 0)
         state.record(lastEventID: "", retry: nil, events: 1)
         XCTAssertEqual(state.claimReconnect(maximum: 0, keptAfter: 1, now: 1), .exhausted(storm: false))
     }
 
     func testTheWaitHasAFloorAndDoublesUpToTheMaximum() {
-        let state = StreamState()
+        let state = StreamState(clock: SystemClock())
         state.record(lastEventID: "", retry: 0)
         let reconnection = StreamReconnection(
             state: state, options: ServerSentEventsOptions(minimumReconnectionDelay: 0.5), maximumDelay: 30,
@@ -64,14 +64,14 @@ final class StreamReconnectionTests: XCTestCase {
     }
 
     func testALongerRetryIsKeptAndAFloorThatIsNoFloorIsAMillisecond() {
-        let state = StreamState()
+        let state = StreamState(clock: SystemClock())
         state.record(lastEventID: "", retry: 2)
         let options = { (floor: TimeInterval) in ServerSentEventsOptions(minimumReconnectionDelay: floor) }
         let keeping = StreamReconnection(
             state: state, options: options(0.5), maximumDelay: 30, reconnects: true)
         XCTAssertEqual(keeping.delay(inARow: 1), 2)
 
-        let idle = StreamState()
+        let idle = StreamState(clock: SystemClock())
         idle.record(lastEventID: "", retry: 0)
         for floor in [0, -1, .nan] {
             let reconnection = StreamReconnection(

@@ -66,6 +66,11 @@ open class NetworkLayer: @unchecked Sendable {
     package let monitorGroup: MonitorGroup?
     /// The serial queue every monitor event of this layer runs on, its requests' own monitors' included.
     package let monitorsQueue = MonitorGroup.makeQueue()
+    /// What every time-based decision of the layer reads and schedules through, passed down to each
+    /// request: its deadlines, waits, progress throttle, metrics and cache ages (see ``NetworkClock``).
+    package let clock: any NetworkClock
+    /// The deadlines of the policy stage on ``clock``: interceptor and refresh limits, total time limits.
+    let policyDeadlines: DeadlineRegistry
     /// The requests started and not yet answered, for ``cancelAll()``.
     package let runningRequests = RunningRequests()
 
@@ -113,7 +118,7 @@ open class NetworkLayer: @unchecked Sendable {
         guard let sessionConfiguration else { return .sharedStreams }
         return ownStreamTransport.withLock { transport in
             if let transport { return transport }
-            let made = SessionTransport(configuration: sessionConfiguration)
+            let made = SessionTransport(configuration: sessionConfiguration, clock: clock)
             let dependencies = ownTransport?.dependencies.withLock { $0 } ?? []
             made.dependencies.withLock { $0 = dependencies }
             transport = made
@@ -169,15 +174,18 @@ open class NetworkLayer: @unchecked Sendable {
         monitors: [any NetworkMonitor] = [],
         cache: ResponseCache? = ResponseCache()
     ) {
+        clock = SystemClock()
         self.cache = cache
         self.monitors = monitors
         monitorGroup = MonitorGroup(monitors, on: monitorsQueue)
         self.retryPolicy = retryPolicy
         self.interceptors = interceptors
+        policyDeadlines = DeadlineRegistry(clock: self.clock)
         // A token authenticator made without origins sends its token to this layer's origin only.
         for case let authenticator as BearerTokenAuthenticator in interceptors {
             authenticator.adoptOrigin(of: baseURL)
             authenticator.adoptCache(cache)
+            authenticator.adoptDeadlines(policyDeadlines)
         }
         self.maximumResponseSize = maximumResponseSize
         self.redirectPolicy = redirectPolicy
@@ -191,7 +199,56 @@ open class NetworkLayer: @unchecked Sendable {
         builder = RequestBuilder(
             resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders,
             credentialHeaders: redirectPolicy.credentialHeaders, encoder: encoder, timeout: timeout)
-        ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
+        ownTransport = sessionConfiguration.map { [clock] in SessionTransport(configuration: $0, clock: clock) }
+        self.sessionConfiguration = sessionConfiguration?.copy() as? URLSessionConfiguration
+    }
+
+    /// A layer on `clock`, which every time-based decision of the layer reads and schedules through
+    /// (see ``NetworkClock``); the public initializer's layer is on a ``SystemClock`` of its own. The
+    /// other parameters are the public initializer's.
+    package init(
+        clock: any NetworkClock,
+        baseURL: URL? = nil,
+        defaultHeaders: [String: String] = [:],
+        sessionConfiguration: URLSessionConfiguration? = nil,
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder(),
+        callbackQueue: DispatchQueue = .main,
+        timeout: TimeInterval = 60,
+        resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
+        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
+        redirectPolicy: RedirectPolicy = .default,
+        retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = [],
+        monitors: [any NetworkMonitor] = [],
+        cache: ResponseCache? = ResponseCache()
+    ) {
+        self.clock = clock
+        self.cache = cache
+        self.monitors = monitors
+        monitorGroup = MonitorGroup(monitors, on: monitorsQueue)
+        self.retryPolicy = retryPolicy
+        self.interceptors = interceptors
+        policyDeadlines = DeadlineRegistry(clock: self.clock)
+        // A token authenticator made without origins sends its token to this layer's origin only.
+        for case let authenticator as BearerTokenAuthenticator in interceptors {
+            authenticator.adoptOrigin(of: baseURL)
+            authenticator.adoptCache(cache)
+            authenticator.adoptDeadlines(policyDeadlines)
+        }
+        self.maximumResponseSize = maximumResponseSize
+        self.redirectPolicy = redirectPolicy
+        self.baseURL = baseURL
+        self.defaultHeaders = defaultHeaders
+        self.encoder = encoder
+        self.decoder = decoder
+        self.callbackQueue = callbackQueue
+        self.timeout = timeout
+        self.resourceTimeout = resourceTimeout
+        builder = RequestBuilder(
+            resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders,
+            credentialHeaders: redirectPolicy.credentialHeaders, encoder: encoder, timeout: timeout)
+        ownTransport = sessionConfiguration.map { [clock] in SessionTransport(configuration: $0, clock: clock) }
         self.sessionConfiguration = sessionConfiguration?.copy() as? URLSessionConfiguration
     }
 

@@ -10,7 +10,7 @@ extension DummyNetworkLayer {
         completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
     ) -> NetworkTask {
         let options = options ?? request.streamOptions ?? .default
-        let state = StreamState()
+        let state = StreamState(clock: clock)
         let feed = DummyStreamFeed(
             parser: format.makeParser(
                 StreamParserContext(

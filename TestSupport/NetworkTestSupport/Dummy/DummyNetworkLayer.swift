@@ -233,7 +233,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
                 progress: DummyProgress(request, script: state.withLock { $0.scriptedProgress }),
                 stream: request.streamConsumer as? any DummyStreamFeeding
             ))
-        return InProcessTransport { [state] attempt, respond in
+        return InProcessTransport(clock: clock) { [state] attempt, respond in
             let recorded = RecordedRequest(attempt, transfer: transfer)
             let (expected, progress, _) = rules.value
             let give = { (answer: Result<InProcessReply, NetworkError>) in

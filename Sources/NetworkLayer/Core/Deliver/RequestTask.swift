@@ -130,10 +130,10 @@ final class RequestTask: NetworkTask, Sendable {
 
     /// Ends the request with ``NetworkError/timedOut`` once `seconds` have passed since now, whatever
     /// it is doing then (waiting for a token, between retries, or receiving a reply a byte at a time).
-    /// `nil` or infinite: no limit.
-    func limitTotalTime(to seconds: TimeInterval?) {
+    /// `nil` or infinite: no limit. The limit is kept by `registry`, the layer's policy deadlines.
+    func limitTotalTime(to seconds: TimeInterval?, on registry: DeadlineRegistry) {
         guard let seconds, seconds.isFinite else { return }
-        let deadline = Deadline(seconds: seconds) { [weak self] in
+        let deadline = Deadline(seconds: seconds, on: registry) { [weak self] in
             self?.stop(with: .timedOut, replacingSettled: false)
         }
         let isOver = state.withLock { state in

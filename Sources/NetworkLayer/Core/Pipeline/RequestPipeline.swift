@@ -52,7 +52,8 @@ extension NetworkLayer {
         guard stream == nil, let cache else { return nil }
         let accountNow = cacheAccountReader(for: request)
         return CachingTransport(
-            cache: cache, policy: request.cachePolicy, transport: call.transport, account: accountNow(),
+            cache: cache, policy: request.cachePolicy, transport: call.transport, clock: clock,
+            account: accountNow(),
             accountNow: accountNow)
     }
 
@@ -62,7 +63,7 @@ extension NetworkLayer {
         _ request: NetworkRequest<Value>, stream: StreamSetup?, through inProcess: InProcessTransport?,
         delivery: CallbackDelivery?, errorHandler: @escaping (NetworkError) -> Void
     ) -> RequestCall {
-        let meter = RequestMeter(stream: stream?.state)
+        let meter = RequestMeter(stream: stream?.state, clock: clock)
         // A request's own monitors and interceptors come after the layer's.
         let monitors = MonitorGroup.forRequest(
             layer: monitorGroup, extra: request.monitors, on: monitorsQueue)?.channel()
@@ -83,7 +84,7 @@ extension NetworkLayer {
             request.transfer == nil
             ? nil
             : request.progressHandler.map {
-                ProgressReporter(callbackQueue: callbackQueue, handler: $0)
+                ProgressReporter(callbackQueue: callbackQueue, clock: clock, handler: $0)
             }
         // A transfer's handlers run on its progress queue, behind every progress call made before them.
         let task = RequestTask(
@@ -101,7 +102,8 @@ extension NetworkLayer {
             task.limitTotalTime(
                 to: Self.usableLimit(request.resourceTimeout)
                     ?? (stream == nil && request.transfer == nil
-                        ? Self.usableLimit(resourceTimeout) ?? Self.defaultResourceTimeout : nil))
+                        ? Self.usableLimit(resourceTimeout) ?? Self.defaultResourceTimeout : nil),
+                on: policyDeadlines)
         }
         return RequestCall(
             task: task, meter: meter, monitors: monitors, monitored: monitored, progress: progress,
@@ -264,7 +266,7 @@ extension NetworkLayer {
         let inPlace = call.transport.answersInPlace
         let attempts = RequestAttempts(
             request: built, method: request.method, interceptors: call.interceptors, policy: policy,
-            isCancelled: { task.isSettled }, usesPolicyQueue: !inPlace, waitsBetweenAttempts: !inPlace,
+            deadlines: policyDeadlines, isCancelled: { task.isSettled }, usesPolicyQueue: !inPlace, waitsBetweenAttempts: !inPlace,
             attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
             longestWait: stream?.reconnection.maximumDelay,
             progress: streamProgress, answeredBy: { answeredBy?.withLock { $0 } }, send: send, finish: finish)

@@ -59,6 +59,8 @@ import Foundation
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
             condition.withLock {
                 var progressMark = finished
+                // Real time, not the layer's clock: this blocks libcurl's own thread, which serves every
+                // layer on the session (an exception .ci/clock-check names).
                 var deadline = Date(timeIntervalSinceNow: Self.stallTimeout)
                 while bypasses == 0, closedGates > 0 || (queued >= Self.limit && holders > 0) {
                     if closedGates > 0 {

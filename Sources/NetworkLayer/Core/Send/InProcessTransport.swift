@@ -16,9 +16,12 @@ package struct InProcessTransport: AttemptTransport {
         ) -> @Sendable () -> Void
 
     private let answer: Answer
+    /// The layer's clock: when a reply's head "arrived", for the metrics.
+    private let clock: any NetworkClock
 
-    /// A transport whose every attempt `answer` answers.
-    package init(answer: @escaping Answer) {
+    /// A transport whose every attempt `answer` answers, on the layer's `clock`.
+    package init(clock: any NetworkClock, answer: @escaping Answer) {
+        self.clock = clock
         self.answer = answer
     }
 
@@ -39,7 +42,9 @@ package struct InProcessTransport: AttemptTransport {
             }
             if isFirst { completion(result) }
         }
-        let cancelAnswer = answer(request) { complete(Self.result(of: $0, for: request, route: route)) }
+        let cancelAnswer = answer(request) { [clock] in
+            complete(Self.result(of: $0, for: request, route: route, at: clock.now.uptimeNanoseconds))
+        }
         return {
             cancelAnswer()
             complete(
@@ -49,7 +54,8 @@ package struct InProcessTransport: AttemptTransport {
 
     /// What a network transport would have handed back for `reply`, the size limit applied.
     private static func result(
-        of answer: Result<InProcessReply, NetworkError>, for request: URLRequest, route: TransportRoute
+        of answer: Result<InProcessReply, NetworkError>, for request: URLRequest, route: TransportRoute,
+        at now: UInt64
     ) -> TransferResult {
         let reply: InProcessReply
         switch answer {
@@ -58,7 +64,6 @@ package struct InProcessTransport: AttemptTransport {
         case .success(let answered):
             reply = answered
         }
-        let now = DispatchTime.now().uptimeNanoseconds
         guard let url = request.url,
             let response = HTTPURLResponse(
                 url: url, statusCode: reply.statusCode, httpVersion: "HTTP/1.1", headerFields: reply.headers)

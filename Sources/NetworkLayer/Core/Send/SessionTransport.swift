@@ -11,10 +11,11 @@ import Foundation
 /// FoundationNetworking would wait on forever is answered.
 final class SessionTransport: Sendable {
     /// The session `NetworkLayer()` uses. Creating and tearing down sessions crashes libcurl under load
-    /// on Linux, so layers without their own configuration share this one and never invalidate it.
-    static let shared = SessionTransport(configuration: .default)
+    /// on Linux, so layers without their own configuration share this one and never invalidate it. Like
+    /// libcurl under it, it serves every such layer, so its idle deadlines are on a real clock of its own.
+    static let shared = SessionTransport(configuration: .default, clock: SystemClock())
     /// The session streams of layers without their own configuration share, for the same reason.
-    static let sharedStreams = SessionTransport(configuration: .default)
+    static let sharedStreams = SessionTransport(configuration: .default, clock: SystemClock())
 
     let session: URLSession
     /// The session's delegate; tests watch it to see that an owned session was invalidated.
@@ -22,8 +23,9 @@ final class SessionTransport: Sendable {
     /// Serial, and holding libcurl back when it falls behind (see ``BackPressureQueue``); owns every
     /// ``Transfer``.
     let delegateQueue: BackPressureQueue
-    /// The idle deadlines of every transfer on the session, kept by one timer.
-    let clock: DeadlineClock
+    /// The idle deadlines of every transfer on the session, kept by one timer of the session's clock:
+    /// the clock of the layer that owns the session, or the shared session's own.
+    let clock: DeadlineRegistry
     /// Why the layer can't run on the configuration it was given (a background one): every request then
     /// fails with ``NetworkError/invalidRequest(_:)`` saying so, and no session of that kind is made.
     let refusal: String?
@@ -45,13 +47,13 @@ final class SessionTransport: Sendable {
     }
 
     /// A session for a copy of `configuration`, with the changes the layer needs to keep its contract
-    /// (see ``safeConfiguration(from:)``).
-    init(configuration: URLSessionConfiguration) {
+    /// (see ``safeConfiguration(from:)``), whose transfers' idle deadlines are kept on `clock`.
+    init(configuration: URLSessionConfiguration, clock: any NetworkClock) {
         delegate = SessionDelegate()
         delegateQueue = BackPressureQueue()
         delegateQueue.name = "NetworkLayer.SessionTransport"
         let queue = delegateQueue
-        clock = DeadlineClock(label: "NetworkLayer.SessionTransport.deadlines") { queue.enqueue($0) }
+        self.clock = DeadlineRegistry(clock: clock) { queue.enqueue($0) }
         refusal = PlatformSession.unsupported(configuration)
         let safe = Self.safeConfiguration(from: refusal == nil ? configuration : .ephemeral)
         let keepsReplyCookies = PlatformSession.keepsCookies(of: safe)

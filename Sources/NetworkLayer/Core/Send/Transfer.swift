@@ -53,7 +53,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         self.transport = transport
         self.completion = completion
         idleTimeout = request.timeoutInterval
-        lastActivity = DispatchTime.now().uptimeNanoseconds
+        lastActivity = transport.clock.now.uptimeNanoseconds
         sink.attach(self)
     }
 
@@ -104,9 +104,9 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         transport.delegateQueue.callingSession {
             let task = makeTask(for: request)
             self.task = task
-            lastActivity = DispatchTime.now().uptimeNanoseconds
+            lastActivity = transport.clock.now.uptimeNanoseconds
             transport.delegate.add(self, for: task)
-            transport.clock.register(self, deadline: .now() + idleTimeout)
+            transport.clock.register(self, deadline: transport.clock.now + idleTimeout)
             task.resume()
         }
     }
@@ -116,7 +116,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         guard completion != nil, stopReason == nil else { return nil }
         let timeout = response == nil ? idleTimeout : sink.bodyIdleTimeout ?? idleTimeout
         // A consumer that is behind isn't the server being idle.
-        if pauses.isPaused { return .now() + timeout }
+        if pauses.isPaused { return transport.clock.now + timeout }
         return DispatchTime(uptimeNanoseconds: lastActivity) + timeout
     }
 
@@ -140,7 +140,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         case .accept:
             if let bodyTimeout = sink.bodyIdleTimeout, bodyTimeout < idleTimeout {
                 // The clock is armed for the request's timeout: bring it forward.
-                transport.clock.register(self, deadline: .now() + bodyTimeout)
+                transport.clock.register(self, deadline: transport.clock.now + bodyTimeout)
             }
             if sink.needsBackPressure && !holdsBackPressure {
                 holdsBackPressure = true
@@ -329,6 +329,6 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private static let truncationMessages = ["transfer closed with", "end of response with"]
 
     private func touch() {
-        lastActivity = DispatchTime.now().uptimeNanoseconds
+        lastActivity = transport.clock.now.uptimeNanoseconds
     }
 }

@@ -13,10 +13,10 @@
 /// | the cache's serial queue (a disk cache, `NetworkLayer.ResponseCache.disk`) | writing and removing entries, in order | the disk store's files (the memory index and the in-flight table are ``Locked``) |
 /// | the monitors' queue (serial, one per layer, `NetworkLayer.monitors`) | every monitor event, in order | each request's monitor channel |
 /// | `callbackQueue` | the success, error, progress and stream event handlers; a transfer with a progress handler runs its handlers on a serial queue of its own that targets it (``ProgressReporter/queue``, `NetworkLayer.TransferCallbacks`), so no progress call overlaps or follows its completion; a stream's handlers run on a serial queue of its own that targets it (`NetworkLayer.stream`) unless it is the main queue, so its events stay in order on a concurrent one | nothing: handlers run with no lock held |
-/// | the deadline clocks' timer queues (``DeadlineClock``: `NetworkLayer.SessionTransport.deadlines`, one per session; `NetworkLayer.policyDeadlines`, one for the policy stage) | one timer each, armed for the earliest deadline; a session's hands its sweep to the delegate queue, the policy stage's sweeps there (an interceptor's or a refresh's wait, a request's total deadline) | the armed time and the registry (``Locked``) |
+/// | the clocks' timer queues (``SystemClock``, serial, `NetworkLayer.clock`: one per layer, one per shared session, one for an authenticator no layer was given) | one dispatch timer each, armed for the earliest of the clock's timers; firing, it runs the timers due: a retry's wait and a progress delivery go on to their queues, a session's deadline sweep (``DeadlineRegistry``) to its delegate queue, and the policy stage's sweep runs there (an interceptor's or a refresh's wait, a request's total deadline) | the armed timers (``Locked``) |
 /// | the task iterating a ``NetworkStream`` | `next()` | nothing: elements wait in the stream's buffer (``Locked``) |
 ///
-/// State that several places really share (the session delegate's task table, the deadline clock's
+/// State that several places really share (the session delegate's task table, a deadline
 /// registry, a request's outcome latch and its attempts' failures, its metrics, a token authenticator's
 /// token, the layer's running requests, a stream's delivery counts and its state across reconnections)
 /// is kept in one small wrapper, ``Locked``, whose closures never call user code, never touch the disk
@@ -28,8 +28,8 @@
 /// libcurl → delegate queue (FoundationNetworking's; three operations per delegate-driven task),
 /// delegate queue → global queue (only for caller types: decoding off the delegate and caller queues),
 /// → `callbackQueue` (the handler's queue). Replies the layer decodes itself (`Data`, `String`,
-/// `EmptyResponse`) decode in place on the delegate queue. The session's one deadline timer does not
-/// run per request (see ``DeadlineClock``).
+/// `EmptyResponse`) decode in place on the delegate queue. The clock's one dispatch timer does not
+/// run per request (see ``SystemClock`` and ``DeadlineRegistry``).
 ///
 /// `DummyNetworkLayer` runs the same pipeline over an ``InProcessTransport``, which answers on the thread
 /// that sends the attempt: interceptors, decoding and delivery then run there too (``CallbackDelivery``

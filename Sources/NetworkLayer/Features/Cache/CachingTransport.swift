@@ -14,6 +14,8 @@ struct CachingTransport: Sendable {
     let cache: ResponseCache
     let policy: CachePolicy
     let transport: any AttemptTransport
+    /// The layer's clock: a stored reply's age and freshness are read on its date.
+    let clock: any NetworkClock
     /// The account the request is for (see ``NetworkRequest/account``), read before the interceptors ran.
     var account: String? = nil
     /// The account the request is for now: when it is no longer ``account`` (a sign-out, another user
@@ -67,7 +69,7 @@ struct CachingTransport: Sendable {
                 completion($0, .network)
             }
         }
-        let now = Date()
+        let now = clock.date
         let stored = cache.entry(for: url, request: headers, ownFields: ownFields, account: account)
         let conditions: [String: String]
         let validated: Bool
@@ -143,19 +145,19 @@ struct CachingTransport: Sendable {
         validated: Bool, route: TransportRoute, redirectPolicy: RedirectPolicy,
         completion: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void
     ) -> @Sendable () -> Void {
-        let (cache, policy, transport, account) = (cache, policy, transport, account)
+        let (cache, policy, transport, account, clock) = (cache, policy, transport, account, clock)
         let caching = self
-        let requestTime = Date()
+        let requestTime = clock.date
         let again = DeferredCancel()
         let first = transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
             if let outcome = Self.handle(
                 result, for: url, request: headers, ownFields: ownFields, account: account, stored: stored,
                 validated: validated, stores: caching.isForItsAccount,
-                policy: policy, cache: cache, requestTime: requestTime)
+                policy: policy, cache: cache, requestTime: requestTime, now: clock.date)
             {
                 return completion(outcome)
             }
-            let requestTime = Date()
+            let requestTime = clock.date
             again.attach(
                 transport.send(request, route: route, redirectPolicy: redirectPolicy) { result in
                     completion(
@@ -163,7 +165,7 @@ struct CachingTransport: Sendable {
                             result, for: url, request: headers, ownFields: ownFields, account: account,
                             stored: nil,
                             validated: false, stores: caching.isForItsAccount, policy: policy, cache: cache,
-                            requestTime: requestTime)
+                            requestTime: requestTime, now: clock.date)
                             ?? (result, .network))
                 })
         }
@@ -176,14 +178,14 @@ struct CachingTransport: Sendable {
     /// What the network's answer becomes, and what it does to the cache; `nil` for a 304 about another
     /// version than `stored`, which is removed. Nothing is stored, and no stored reply stands in for a
     /// failure, unless `stores`: a reply that arrives after its account's sign-out must not bring its
-    /// partition back, nor its failure show the signed-out account's reply.
+    /// partition back, nor its failure show the signed-out account's reply. `now` is when the answer
+    /// arrived, on the layer's clock.
     private static func handle(
         _ result: TransferResult, for url: URL, request: HeaderFields, ownFields: HeaderFields?,
         account: String?, stored: CachedResponse?,
         validated: Bool, stores: Bool,
-        policy: CachePolicy, cache: ResponseCache, requestTime: Date
+        policy: CachePolicy, cache: ResponseCache, requestTime: Date, now: Date
     ) -> (TransferResult, CacheStatus)? {
-        let now = Date()
         let response = result.response as? HTTPURLResponse
         if let failure = failure(of: result) {
             if case .cancelled = failure { return (result, .network) }

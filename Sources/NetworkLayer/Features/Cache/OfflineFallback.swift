@@ -18,6 +18,8 @@ struct OfflineFallback: Sendable {
     /// Whether the request is still for `account`: after a sign-out or another user's sign-in, its
     /// replies are not shown.
     private let isForItsAccount: @Sendable () -> Bool
+    /// The layer's clock: the stored reply's age is read on its date.
+    private let clock: any NetworkClock
 
     /// A fallback for `request` (as built, before the interceptors), or `nil` when nothing could be
     /// served for it: no cache or account, not a plain `GET`, or a policy that wants the network's answer.
@@ -35,6 +37,7 @@ struct OfflineFallback: Sendable {
             caching.cache, account, caching.policy, url, headers, expectation
         )
         isForItsAccount = { caching.isForItsAccount }
+        clock = caching.clock
     }
 
     /// `deliver`, with a failure for lack of a connection turned into the stored reply when there is one
@@ -60,7 +63,7 @@ struct OfflineFallback: Sendable {
     func reply(after error: NetworkError) -> Reply? {
         guard isForItsAccount(), let stored = cache.entry(for: url, request: headers, account: account)
         else { return nil }
-        let now = Date()
+        let now = clock.date
         let allowed =
             switch policy {
             case .useCacheOnFailure, .returnCacheDataElseLoad, .returnCacheDataDontLoad: true

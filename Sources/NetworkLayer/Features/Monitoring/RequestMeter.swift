@@ -13,19 +13,25 @@ package final class RequestMeter: Sendable {
         var attempts = 0
     }
 
-    private let startDate = Date()
-    private let start = DispatchTime.now().uptimeNanoseconds
+    private let startDate: Date
+    private let start: UInt64
     private let counts = Locked(Counts())
     /// A stream's state, whose event count the metrics report.
     private let stream: StreamState?
+    /// The layer's clock, which the durations are measured on.
+    private let clock: any NetworkClock
 
-    package init() {
-        stream = nil
+    /// A meter for a request of the layer whose clock is `clock`, starting now.
+    package convenience init(clock: any NetworkClock) {
+        self.init(stream: nil, clock: clock)
     }
 
-    /// A meter for a stream, reporting its event count.
-    init(stream: StreamState?) {
+    /// A meter for a stream, reporting its event count, or for a request (`stream` `nil`).
+    init(stream: StreamState?, clock: any NetworkClock) {
         self.stream = stream
+        self.clock = clock
+        startDate = clock.date
+        start = clock.now.uptimeNanoseconds
     }
 
     /// The number of the latest attempt, as ``beginAttempt(sending:)`` gave it; 0 before the first.
@@ -33,9 +39,10 @@ package final class RequestMeter: Sendable {
 
     /// An attempt sending `bodyBytes` starts; returns its number (1 for the first).
     package func beginAttempt(sending bodyBytes: Int) -> Int {
-        counts.withLock {
+        let now = clock.now.uptimeNanoseconds
+        return counts.withLock {
             $0.attempts += 1
-            $0.attemptStart = DispatchTime.now().uptimeNanoseconds
+            $0.attemptStart = now
             $0.firstByte = nil
             $0.bytesSent += bodyBytes
             return $0.attempts
@@ -53,7 +60,7 @@ package final class RequestMeter: Sendable {
 
     /// The metrics so far, the duration counted up to now.
     package var metrics: RequestMetrics {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock.now.uptimeNanoseconds
         let counts = counts.withLock { $0 }
         return RequestMetrics(
             startDate: startDate, duration: Self.seconds(now - start),

@@ -101,6 +101,9 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     private let refresh: TokenRefresh
     private let refreshWindow: TimeInterval
     private let refreshTimeout: TimeInterval
+    /// The first layer's policy deadlines and clock (see ``adoptDeadlines(_:)``); until a layer hands
+    /// its own, a real clock of the authenticator's own.
+    private let deadlines = Locked<DeadlineRegistry?>(nil)
     private let sessionEndHandler = Locked<(@Sendable (NetworkError) -> Void)?>(nil)
     /// Backs ``account``; apart from `state`, which the refresh path owns.
     private let accountState = Locked(AuthenticatorAccount())
@@ -224,7 +227,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ) {
         guard isOwnOrigin(request.url) else { return completion(.success(request)) }
         let afterRefresh: Waiter = { result in completion(result.map { Self.authorized(request, with: $0) }) }
-        let now = Date()
+        let now = policyDeadlines.clock.date
         if let current = token(ifUsable: { !self.expiresSoon($0, now: now) }, orAfterRefresh: afterRefresh) {
             completion(.success(Self.authorized(request, with: current)))
         }
@@ -252,6 +255,22 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             }
         }
         if token(ifUsable: { $0.value != sent }, orAfterRefresh: afterRefresh) != nil { completion(.retry) }
+    }
+
+    /// Reads token expiry and keeps a refresh's limit on `registry`'s clock, the policy deadlines of the
+    /// first layer given this authenticator.
+    func adoptDeadlines(_ registry: DeadlineRegistry) {
+        deadlines.withLock { $0 = $0 ?? registry }
+    }
+
+    /// Where token expiry is read and a refresh's limit kept: the first layer's clock, like its origin.
+    private var policyDeadlines: DeadlineRegistry {
+        deadlines.withLock { registry in
+            if let registry { return registry }
+            let own = DeadlineRegistry(clock: SystemClock())
+            registry = own
+            return own
+        }
     }
 
     /// Adds `baseURL`'s origin to those the token goes to, unless the caller named them: a layer given
@@ -289,7 +308,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             return (nil, state.refreshNumber)
         }
         if let number = begins {
-            let deadline = Deadline(seconds: refreshTimeout) { [self] in
+            let deadline = Deadline(seconds: refreshTimeout, on: policyDeadlines) { [self] in
                 finishRefresh(number, with: .failure(.timedOut))
             }
             // In place, not on another queue: the layer already calls the hooks off the main queue, and

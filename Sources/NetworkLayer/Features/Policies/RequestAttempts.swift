@@ -46,6 +46,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     private let waitsBetweenAttempts: Bool
     /// How long one stage of interceptor calls may take; `nil` for no limit (a test double).
     private let hookTimeout: TimeInterval?
+    /// The layer's policy deadlines, and its clock: hook limits, waits between attempts, `Retry-After`.
+    private let deadlines: DeadlineRegistry
     /// Told when a failed attempt will be sent again, and after how long (for monitors).
     package var onRetry: (@Sendable (FailedAttempt, TimeInterval) -> Void)?
     // `send` and `finish` are used by one step at a time (see above), never concurrently.
@@ -66,12 +68,13 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     ///   - progress: A stream's progress count (see ``progress``); `nil` for a request.
     ///   - answeredBy: The URL that answered the latest attempt (after redirects), which `send` records
     ///     before it reports; `nil` when none did.
+    ///   - deadlines: The layer's policy deadlines, on the layer's clock.
     ///   - send: Sends one attempt and reports its outcome once.
     ///   - finish: Receives the outcome of the request, exactly once: `.cancelled` when the loop finds the
     ///     request cancelled between steps.
-    package init(
+    init(
         request: URLRequest, method: HTTPMethod, interceptors: [any RequestInterceptor], policy: RetryPolicy,
-        isCancelled: @escaping @Sendable () -> Bool, usesPolicyQueue: Bool,
+        deadlines: DeadlineRegistry, isCancelled: @escaping @Sendable () -> Bool, usesPolicyQueue: Bool,
         waitsBetweenAttempts: Bool = true, attemptLimit: Int = RequestAttempts.attemptLimit,
         longestWait: TimeInterval? = nil,
         progress: (@Sendable () -> Int)? = nil, answeredBy: @escaping @Sendable () -> URL? = { nil },
@@ -82,6 +85,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         self.method = method
         self.interceptors = interceptors
         self.policy = policy
+        self.deadlines = deadlines
         self.isCancelled = isCancelled
         self.usesPolicyQueue = usesPolicyQueue
         self.waitsBetweenAttempts = waitsBetweenAttempts
@@ -109,7 +113,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
 
     private func attempt() {
         guard !isCancelled() else { return finish(.failure(.cancelled)) }
-        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout) { [self] in
+        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout, on: deadlines) { [self] in
             finish(.failure(.timedOut))
         }
         adapt(request, from: 0) { [self] result in
@@ -165,7 +169,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
                 responseURL: responseURL)
         }
         guard failed.number < attemptLimit else { return finish(.failure(error)) }
-        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout) { [self] in
+        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout, on: deadlines) { [self] in
             finish(.failure(.timedOut))
         }
         ask(from: 0, about: failed) { [self] decision in
@@ -182,7 +186,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
             case .fail(let replacement):
                 finish(.failure(replacement))
             case .doNotRetry:
-                if let delay = policy.delay(afterAttempt: failed.number, of: method, failingWith: error) {
+                if let delay = policy.delay(
+                    afterAttempt: failed.number, of: method, failingWith: error, now: deadlines.clock.date)
+                {
                     retry(failed, after: delay)
                 } else {
                     finish(.failure(error))
@@ -212,7 +218,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval) {
         onRetry?(failed, delay)
         guard waitsBetweenAttempts, delay > 0, delay.isFinite else { return attempt() }
-        PolicyQueue.queue.asyncAfter(deadline: .now() + delay) { [self] in attempt() }
+        deadlines.clock.run(after: delay, on: PolicyQueue.queue) { [self] in attempt() }
     }
 }
 

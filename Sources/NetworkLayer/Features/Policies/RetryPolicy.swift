@@ -62,9 +62,9 @@ extension RetryPolicy {
     ]
 
     /// Seconds to wait before sending again after `attempt` (1 for the first) failed with `error`, or
-    /// `nil` for no retry.
+    /// `nil` for no retry; `now` is the layer's clock's date, which a `Retry-After` date is counted from.
     func delay(
-        afterAttempt attempt: Int, of method: HTTPMethod, failingWith error: NetworkError, now: Date = Date()
+        afterAttempt attempt: Int, of method: HTTPMethod, failingWith error: NetworkError, now: Date
     )
         -> TimeInterval?
     {

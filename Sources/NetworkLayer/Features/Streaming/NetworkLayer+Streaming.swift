@@ -11,7 +11,7 @@ extension NetworkLayer {
     ) -> NetworkTask {
         let request = request.accepting(format)
         let options = options ?? request.streamOptions ?? .default
-        let state = StreamState()
+        let state = StreamState(clock: clock)
         let buffer = request.streamConsumer as? AsyncStreamBuffer<Element>
         let queue =
             buffer == nil ? Self.serialQueue(on: callbackQueue) : AsyncStreamBuffer<Element>.completionQueue

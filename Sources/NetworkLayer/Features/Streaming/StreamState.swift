@@ -24,8 +24,13 @@ package final class StreamState: Sendable {
     }
 
     private let counts = Locked(Counts())
+    /// The layer's clock: how long a connection lived is measured on it.
+    private let clock: any NetworkClock
 
-    package init() {}
+    /// The state of a stream of the layer whose clock is `clock`.
+    package init(clock: any NetworkClock) {
+        self.clock = clock
+    }
 
     package var lastEventID: String { counts.withLock { $0.lastEventID } }
     /// The last event ID as a summary reports it: `nil` when none was set.
@@ -57,8 +62,10 @@ package final class StreamState: Sendable {
         }
     }
 
-    /// A connection's reply was accepted as the stream: its life starts now.
-    func connectionOpened(at now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    /// A connection's reply was accepted as the stream: its life starts `now` (uptime nanoseconds on
+    /// the clock), by default the clock's now.
+    func connectionOpened(at now: UInt64? = nil) {
+        let now = now ?? clock.now.uptimeNanoseconds
         counts.withLock {
             $0.connectionOpened = now
             $0.connectionEvents = 0
@@ -80,9 +87,10 @@ package final class StreamState: Sendable {
     /// seconds. A connection that ends sooner, events or not, doesn't end the run: a server that closes
     /// every stream after one event can't make the stream reconnect for ever.
     func claimReconnect(
-        maximum: Int, keptAfter: TimeInterval, now: UInt64 = DispatchTime.now().uptimeNanoseconds
+        maximum: Int, keptAfter: TimeInterval, now: UInt64? = nil
     ) -> ReconnectClaim {
-        counts.withLock {
+        let now = now ?? clock.now.uptimeNanoseconds
+        return counts.withLock {
             let lived = $0.connectionOpened.map { now > $0 ? TimeInterval(now - $0) / 1e9 : 0 } ?? 0
             if $0.connectionEvents > 0 {
                 if lived >= keptAfter {

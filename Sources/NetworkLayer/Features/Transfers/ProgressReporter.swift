@@ -27,23 +27,28 @@ final class ProgressReporter: Sendable {
 
     /// Where the handler runs, one call at a time, and where the transfer's completion must run.
     let queue: DispatchQueue
+    /// The layer's clock: the throttle's interval is measured and waited on it.
+    private let clock: any NetworkClock
     private let handler: UncheckedSendable<(TransferProgress) -> Void>
     private let state = Locked(State())
 
     /// - Parameters:
     ///   - callbackQueue: The layer's callback queue, serial or concurrent.
+    ///   - clock: The layer's clock.
     ///   - handler: The caller's progress handler.
-    init(callbackQueue: DispatchQueue, handler: @escaping (TransferProgress) -> Void) {
+    init(callbackQueue: DispatchQueue, clock: any NetworkClock, handler: @escaping (TransferProgress) -> Void) {
         queue = DispatchQueue(label: "NetworkLayer.TransferCallbacks", target: callbackQueue)
+        self.clock = clock
         self.handler = UncheckedSendable(value: handler)
     }
 
     /// New figures from the transport. Fewer bytes than already reported (a download that had to start
     /// over) are held back until the count passes the old one again.
     func update(completed: Int64, expected: Int64?) {
+        let now = clock.now.uptimeNanoseconds
         let delay: UInt64? = state.withLock {
             $0.latest = TransferProgress(completedBytes: completed, expectedBytes: expected)
-            return Self.scheduleIfIdle(&$0)
+            return Self.scheduleIfIdle(&$0, now: now)
         }
         if let delay { schedule(after: delay) }
     }
@@ -79,20 +84,22 @@ final class ProgressReporter: Sendable {
     }
 
     /// Marks a delivery scheduled unless one is; the delay before it runs, or `nil` when one already is.
-    private static func scheduleIfIdle(_ state: inout State) -> UInt64? {
+    private static func scheduleIfIdle(_ state: inout State, now: UInt64) -> UInt64? {
         guard !state.busy, !state.ended else { return nil }
         state.busy = true
-        let since = DispatchTime.now().uptimeNanoseconds - state.lastDelivery
+        let since = now - state.lastDelivery
         return since >= interval ? 0 : interval - since
     }
 
     private func schedule(after delay: UInt64) {
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { self.deliverLatest() }
+        guard delay > 0 else { return queue.async { self.deliverLatest() } }
+        clock.run(after: TimeInterval(delay) / 1e9, on: queue) { self.deliverLatest() }
     }
 
     private func deliverLatest() {
+        let now = clock.now.uptimeNanoseconds
         let call: TransferProgress? = state.withLock {
-            $0.lastDelivery = DispatchTime.now().uptimeNanoseconds
+            $0.lastDelivery = now
             guard !$0.ended, let progress = $0.latest else { return nil }
             if let reported = $0.reported {
                 guard
@@ -106,9 +113,10 @@ final class ProgressReporter: Sendable {
         }
         if let call { handler.value(call) }
         // Figures that arrived while the handler ran are delivered next, after the interval.
+        let later = clock.now.uptimeNanoseconds
         let delay: UInt64? = state.withLock { state in
             state.busy = false
-            return state.latest != state.reported ? Self.scheduleIfIdle(&state) : nil
+            return state.latest != state.reported ? Self.scheduleIfIdle(&state, now: later) : nil
         }
         if let delay { schedule(after: delay) }
     }
