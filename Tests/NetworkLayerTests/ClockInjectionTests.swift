@@ -23,10 +23,10 @@ final class ClockInjectionTests: XCTestCase {
     private func layer(
         _ server: MockServer, on clock: ManualClock, timeout: TimeInterval = 1000,
         retryPolicy: RetryPolicy = .none, interceptors: [any RequestInterceptor] = [],
-        cache: ResponseCache? = nil
+        cache: ResponseCache? = nil, sessionConfiguration: URLSessionConfiguration? = .ephemeral
     ) -> NetworkLayer {
         NetworkLayer(
-            clock: clock, baseURL: server.baseURL, sessionConfiguration: .ephemeral, timeout: timeout,
+            clock: clock, baseURL: server.baseURL, sessionConfiguration: sessionConfiguration, timeout: timeout,
             resourceTimeout: 100, retryPolicy: retryPolicy, interceptors: interceptors, cache: cache)
     }
 
@@ -111,6 +111,26 @@ final class ClockInjectionTests: XCTestCase {
         }
 
         guard case .timedOut = result?.error else { return XCTFail("\(String(describing: result))") }
+    }
+
+    /// The idle timeout of a request on the session every layer without a configuration shares is kept
+    /// on the clock of the layer that sent it.
+    func testAnIdleTimeoutOnTheSharedSessionPassesWithTheLayersClock() throws {
+        let server = try startedServer()
+        server.enqueue(try MockResponse.json(["late"]).delayed(beforeHeaders: 30))
+        let clock = ManualClock()
+        let network = layer(server, on: clock, timeout: 10, sessionConfiguration: nil)
+        XCTAssertTrue(network.transport === SessionTransport.shared)
+
+        let result = outcome(of: [String].self) { recorder in
+            network.get(urlString: "items", successHandler: recorder.success, errorHandler: recorder.failure)
+        } beforeWaiting: {
+            waitForTimer(on: clock, in: 10)
+            clock.advance(by: 11)
+        }
+
+        guard case .timedOut = result?.error else { return XCTFail("\(String(describing: result))") }
+        XCTAssertEqual(network.transferDeadlines.count, 0)
     }
 
     /// An interceptor that never answers is given the request's timeout on the clock, then the request

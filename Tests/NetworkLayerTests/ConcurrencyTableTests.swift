@@ -61,7 +61,7 @@ final class ConcurrencyTableTests: XCTestCase {
                     table.contains("| a global queue |"), "\(path) uses a global queue: it needs its row")
             }
         }
-        XCTAssertGreaterThanOrEqual(labels.count, 9, "the search found the queues: \(labels)")
+        XCTAssertGreaterThanOrEqual(labels.count, 8, "the search found the queues: \(labels)")
     }
 
     func testTheArticleHasTheSameRows() throws {

@@ -26,7 +26,7 @@ extension LeanCoreTests {
     func testAHeadArrivingAfterAStopTakesNoBackPressureHold() throws {
         let server = try startedServer()
         server.enqueue(MockResponse(text: "late").delayed(beforeHeaders: 2))
-        let transport = SessionTransport(configuration: .ephemeral, clock: SystemClock())
+        let transport = SessionTransport(configuration: .ephemeral)
         addTeardownBlock { transport.session.invalidateAndCancel() }
         let queue = transport.delegateQueue
         queue.holdBackPressure()  // another transfer's long reply is arriving
@@ -35,7 +35,8 @@ extension LeanCoreTests {
         let finished = expectation(description: "finished")
         let transfer = Transfer(
             request, sink: MemorySink(limit: 1 << 20, method: "GET"), body: nil, progress: nil,
-            redirectPolicy: .default, transport: transport
+            redirectPolicy: .default, transport: transport,
+            deadlines: LayerSession(transport, clock: SystemClock()).deadlines
         ) { result in
             XCTAssertEqual((result.error as? URLError)?.code, .cancelled)
             finished.fulfill()

@@ -89,7 +89,7 @@ final class LeanCoreTests: XCTestCase {
     func testAFastFailureReleasesItsDeadlineAtOnce() throws {
         let network = NetworkLayer(
             baseURL: try closedPort(), sessionConfiguration: .ephemeral, timeout: 60)
-        let clock = network.transport.clock
+        let clock = network.transferDeadlines
         for _ in 0..<20 {
             let result = outcome(of: Data.self) { recorder in
                 network.get(
@@ -125,7 +125,7 @@ final class LeanCoreTests: XCTestCase {
         let server = try startedServer()
         let network = NetworkLayer(
             baseURL: server.baseURL, sessionConfiguration: .ephemeral, timeout: 0.3)
-        let clock = network.transport.clock
+        let clock = network.transferDeadlines
         for index in 0..<5 {
             server.enqueue(try .json([index]))
             let result = outcome(of: [Int].self) { recorder in

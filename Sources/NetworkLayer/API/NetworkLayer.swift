@@ -90,6 +90,13 @@ open class NetworkLayer: @unchecked Sendable {
     /// actually sent, so a test double that never sends creates no session at all.
     var transport: SessionTransport { ownTransport ?? .shared }
 
+    /// The idle deadlines of this layer's requests on ``transport``, on ``clock``. On the shared session
+    /// they sweep its delegate queue without creating the session before a request does.
+    let transferDeadlines: DeadlineRegistry
+
+    /// ``transport`` as this layer sends on it.
+    var requestSession: LayerSession { LayerSession(transport, deadlines: transferDeadlines) }
+
     /// Whether uploads go out as an upload task's file or bytes (Apple platforms) rather than as the
     /// layer's body stream; see ``PlatformSession/sendsUploadsNatively``. Only a layer with a session of
     /// its own can change it: a stub transport, whose URLProtocol must see the body, or a test of the
@@ -103,26 +110,32 @@ open class NetworkLayer: @unchecked Sendable {
     /// them in process, such as a test's stub transport. Does nothing for a layer on the shared session.
     package func keepAlive(_ dependency: any Sendable) {
         ownTransport?.dependencies.withLock { $0.append(dependency) }
-        ownStreamTransport.withLock { $0 }?.dependencies.withLock { $0.append(dependency) }
+        ownStreamTransport.withLock { $0 }?.session.dependencies.withLock { $0.append(dependency) }
     }
 
     /// The configuration of the layer's own session, if it has one: its streams get a session of their
     /// own made from it.
     private let sessionConfiguration: URLSessionConfiguration?
-    private let ownStreamTransport = Locked<SessionTransport?>(nil)
+    private let ownStreamTransport = Locked<LayerSession?>(nil)
+    /// The idle deadlines of this layer's streams on the shared streams' session, on ``clock``.
+    private let sharedStreamDeadlines: DeadlineRegistry
 
     /// The session streams go out on, apart from ordinary requests: a stream whose consumer is behind
     /// holds back its session's connections on Linux (see ``PlatformSession/pauseReading(task:on:)``),
     /// and must never hold back an ordinary request. Made by the first stream.
-    var streamTransport: SessionTransport {
-        guard let sessionConfiguration else { return .sharedStreams }
-        return ownStreamTransport.withLock { transport in
-            if let transport { return transport }
-            let made = SessionTransport(configuration: sessionConfiguration, clock: clock)
+    var streamTransport: SessionTransport { streamSession.session }
+
+    /// ``streamTransport`` as this layer sends on it.
+    var streamSession: LayerSession {
+        guard let sessionConfiguration else { return LayerSession(.sharedStreams, deadlines: sharedStreamDeadlines) }
+        return ownStreamTransport.withLock { session in
+            if let session { return session }
+            let made = SessionTransport(configuration: sessionConfiguration)
             let dependencies = ownTransport?.dependencies.withLock { $0 } ?? []
             made.dependencies.withLock { $0 = dependencies }
-            transport = made
-            return made
+            let layerSession = LayerSession(made, clock: clock)
+            session = layerSession
+            return layerSession
         }
     }
 
@@ -199,7 +212,14 @@ open class NetworkLayer: @unchecked Sendable {
         builder = RequestBuilder(
             resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders,
             credentialHeaders: redirectPolicy.credentialHeaders, encoder: encoder, timeout: timeout)
-        ownTransport = sessionConfiguration.map { [clock] in SessionTransport(configuration: $0, clock: clock) }
+        let ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
+        self.ownTransport = ownTransport
+        transferDeadlines =
+            ownTransport.map { [clock = self.clock] in LayerSession($0, clock: clock).deadlines }
+            ?? DeadlineRegistry(clock: self.clock) { SessionTransport.shared.delegateQueue.enqueue($0) }
+        sharedStreamDeadlines = DeadlineRegistry(clock: self.clock) {
+            SessionTransport.sharedStreams.delegateQueue.enqueue($0)
+        }
         self.sessionConfiguration = sessionConfiguration?.copy() as? URLSessionConfiguration
     }
 
@@ -248,7 +268,14 @@ open class NetworkLayer: @unchecked Sendable {
         builder = RequestBuilder(
             resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders,
             credentialHeaders: redirectPolicy.credentialHeaders, encoder: encoder, timeout: timeout)
-        ownTransport = sessionConfiguration.map { [clock] in SessionTransport(configuration: $0, clock: clock) }
+        let ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
+        self.ownTransport = ownTransport
+        transferDeadlines =
+            ownTransport.map { [clock = self.clock] in LayerSession($0, clock: clock).deadlines }
+            ?? DeadlineRegistry(clock: self.clock) { SessionTransport.shared.delegateQueue.enqueue($0) }
+        sharedStreamDeadlines = DeadlineRegistry(clock: self.clock) {
+            SessionTransport.sharedStreams.delegateQueue.enqueue($0)
+        }
         self.sessionConfiguration = sessionConfiguration?.copy() as? URLSessionConfiguration
     }
 

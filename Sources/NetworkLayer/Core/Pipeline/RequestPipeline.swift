@@ -107,7 +107,7 @@ extension NetworkLayer {
         }
         return RequestCall(
             task: task, meter: meter, monitors: monitors, monitored: monitored, progress: progress,
-            transport: inProcess ?? (stream == nil ? transport : streamTransport),
+            transport: inProcess ?? (stream == nil ? requestSession : streamSession),
             interceptors: Self.interceptors(
                 layer: interceptors + request.interceptors, reconnection: stream?.reconnection,
                 retries: (request.retryPolicy ?? retryPolicy).retries))

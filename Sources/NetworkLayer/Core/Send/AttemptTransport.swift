@@ -28,10 +28,36 @@ protocol AttemptTransport: Sendable {
     ) -> @Sendable () -> Void
 }
 
-extension SessionTransport: AttemptTransport {
+/// A session as one layer sends on it: its transfers' idle deadlines are kept on that layer's clock,
+/// also on the session every layer without a configuration shares.
+struct LayerSession: AttemptTransport {
+    let session: SessionTransport
+    /// The layer's idle deadlines on `session`, swept on its delegate queue.
+    let deadlines: DeadlineRegistry
+
+    /// `session`, with deadlines on `clock` swept on its delegate queue.
+    init(_ session: SessionTransport, clock: any NetworkClock) {
+        let queue = session.delegateQueue
+        self.init(session, deadlines: DeadlineRegistry(clock: clock) { queue.enqueue($0) })
+    }
+
+    init(_ session: SessionTransport, deadlines: DeadlineRegistry) {
+        self.session = session
+        self.deadlines = deadlines
+    }
+
+    var refusal: String? { session.refusal }
     var answersInPlace: Bool { false }
 
     func addedCookieHeader(for request: URLRequest) -> String? {
-        cookies?.header(for: request)
+        session.cookies?.header(for: request)
+    }
+
+    func send(
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        completion: @escaping @Sendable (TransferResult) -> Void
+    ) -> @Sendable () -> Void {
+        session.send(
+            request, route: route, redirectPolicy: redirectPolicy, deadlines: deadlines, completion: completion)
     }
 }

@@ -11,11 +11,10 @@ import Foundation
 /// FoundationNetworking would wait on forever is answered.
 final class SessionTransport: Sendable {
     /// The session `NetworkLayer()` uses. Creating and tearing down sessions crashes libcurl under load
-    /// on Linux, so layers without their own configuration share this one and never invalidate it. Like
-    /// libcurl under it, it serves every such layer, so its idle deadlines are on a real clock of its own.
-    static let shared = SessionTransport(configuration: .default, clock: SystemClock())
+    /// on Linux, so layers without their own configuration share this one and never invalidate it.
+    static let shared = SessionTransport(configuration: .default)
     /// The session streams of layers without their own configuration share, for the same reason.
-    static let sharedStreams = SessionTransport(configuration: .default, clock: SystemClock())
+    static let sharedStreams = SessionTransport(configuration: .default)
 
     let session: URLSession
     /// The session's delegate; tests watch it to see that an owned session was invalidated.
@@ -23,9 +22,6 @@ final class SessionTransport: Sendable {
     /// Serial, and holding libcurl back when it falls behind (see ``BackPressureQueue``); owns every
     /// ``Transfer``.
     let delegateQueue: BackPressureQueue
-    /// The idle deadlines of every transfer on the session, kept by one timer of the session's clock:
-    /// the clock of the layer that owns the session, or the shared session's own.
-    let clock: DeadlineRegistry
     /// Why the layer can't run on the configuration it was given (a background one): every request then
     /// fails with ``NetworkError/invalidRequest(_:)`` saying so, and no session of that kind is made.
     let refusal: String?
@@ -47,13 +43,11 @@ final class SessionTransport: Sendable {
     }
 
     /// A session for a copy of `configuration`, with the changes the layer needs to keep its contract
-    /// (see ``safeConfiguration(from:)``), whose transfers' idle deadlines are kept on `clock`.
-    init(configuration: URLSessionConfiguration, clock: any NetworkClock) {
+    /// (see ``safeConfiguration(from:)``).
+    init(configuration: URLSessionConfiguration) {
         delegate = SessionDelegate()
         delegateQueue = BackPressureQueue()
         delegateQueue.name = "NetworkLayer.SessionTransport"
-        let queue = delegateQueue
-        self.clock = DeadlineRegistry(clock: clock) { queue.enqueue($0) }
         refusal = PlatformSession.unsupported(configuration)
         let safe = Self.safeConfiguration(from: refusal == nil ? configuration : .ephemeral)
         let keepsReplyCookies = PlatformSession.keepsCookies(of: safe)
@@ -77,14 +71,15 @@ final class SessionTransport: Sendable {
     /// - Parameters:
     ///   - route: Where the reply goes (and an upload's body comes from), and the size limit.
     ///   - redirectPolicy: Which redirects to follow, and with which headers.
+    ///   - deadlines: Keeps the idle deadline, on the clock of the layer that sends the request.
     /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
     func send(
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        completion: @escaping @Sendable (TransferResult) -> Void
+        deadlines: DeadlineRegistry, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let transfer = Transfer(
             request, sink: route.makeSink(for: request), body: route.body, progress: route.progress,
-            redirectPolicy: redirectPolicy, transport: self, completion: completion)
+            redirectPolicy: redirectPolicy, transport: self, deadlines: deadlines, completion: completion)
         transfer.start()
         return { transfer.stopFromAnyThread(because: nil) }
     }

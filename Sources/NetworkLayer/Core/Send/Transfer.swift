@@ -24,6 +24,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private let source: BodySource?
     private let idleTimeout: TimeInterval
     private let transport: SessionTransport
+    /// Keeps the idle deadline on the sending layer's clock; swept on the delegate queue.
+    private let deadlines: DeadlineRegistry
 
     private var task: URLSessionTask?
     private var completion: Completion?
@@ -44,16 +46,18 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     ///   - progress: Told how much of an upload's body went out.
     init(
         _ request: URLRequest, sink: any TransferSink, body: UploadBody?, progress: ProgressReporter?,
-        redirectPolicy: RedirectPolicy, transport: SessionTransport, completion: @escaping Completion
+        redirectPolicy: RedirectPolicy, transport: SessionTransport, deadlines: DeadlineRegistry,
+        completion: @escaping Completion
     ) {
         self.request = request
         self.sink = sink
         source = body.map { BodySource($0, progress: progress) }
         self.redirectPolicy = redirectPolicy
         self.transport = transport
+        self.deadlines = deadlines
         self.completion = completion
         idleTimeout = request.timeoutInterval
-        lastActivity = transport.clock.now.uptimeNanoseconds
+        lastActivity = deadlines.now.uptimeNanoseconds
         sink.attach(self)
     }
 
@@ -104,9 +108,9 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         transport.delegateQueue.callingSession {
             let task = makeTask(for: request)
             self.task = task
-            lastActivity = transport.clock.now.uptimeNanoseconds
+            lastActivity = deadlines.now.uptimeNanoseconds
             transport.delegate.add(self, for: task)
-            transport.clock.register(self, deadline: transport.clock.now + idleTimeout)
+            deadlines.register(self, deadline: deadlines.now + idleTimeout)
             task.resume()
         }
     }
@@ -116,7 +120,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         guard completion != nil, stopReason == nil else { return nil }
         let timeout = response == nil ? idleTimeout : sink.bodyIdleTimeout ?? idleTimeout
         // A consumer that is behind isn't the server being idle.
-        if pauses.isPaused { return transport.clock.now + timeout }
+        if pauses.isPaused { return deadlines.now + timeout }
         return DispatchTime(uptimeNanoseconds: lastActivity) + timeout
     }
 
@@ -140,7 +144,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         case .accept:
             if let bodyTimeout = sink.bodyIdleTimeout, bodyTimeout < idleTimeout {
                 // The clock is armed for the request's timeout: bring it forward.
-                transport.clock.register(self, deadline: transport.clock.now + bodyTimeout)
+                deadlines.register(self, deadline: deadlines.now + bodyTimeout)
             }
             if sink.needsBackPressure && !holdsBackPressure {
                 holdsBackPressure = true
@@ -208,7 +212,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// exactly once.
     func finish(with error: (any Error)?, response taskResponse: URLResponse?) {
         guard let completion else { return }
-        if task != nil { transport.clock.remove(self) }
+        if task != nil { deadlines.remove(self) }
         task = nil
         if restarting, stopReason == nil, let request = sink.restartRequest() {
             restarting = false
@@ -329,6 +333,6 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private static let truncationMessages = ["transfer closed with", "end of response with"]
 
     private func touch() {
-        lastActivity = transport.clock.now.uptimeNanoseconds
+        lastActivity = deadlines.now.uptimeNanoseconds
     }
 }

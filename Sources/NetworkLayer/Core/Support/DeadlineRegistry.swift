@@ -10,8 +10,8 @@ protocol Expiring: AnyObject, Sendable {
     func expire()
 }
 
-/// Many deadlines kept by one timer of a ``NetworkClock``: the idle deadlines of every transfer on a
-/// session, or every wait of a layer's policy stage.
+/// Many deadlines kept by one timer of a ``NetworkClock``: the idle deadlines of a layer's transfers on
+/// one session, or every wait of a layer's policy stage.
 ///
 /// FoundationNetworking truncates its own timeouts to whole seconds (0.5 s fires at once), so the layer
 /// keeps them. The registry's one timer is armed for the earliest deadline it knows of and moved only

@@ -23,7 +23,7 @@ package final class SystemClock: NetworkClock {
     private let state = Locked(State())
     private let queue = DispatchQueue(label: "NetworkLayer.clock")
 
-    /// A clock of its own: a layer's, or a shared session's.
+    /// A clock of its own: a layer's, or a token authenticator's until a layer hands it its own.
     package init() {}
 
     package var now: DispatchTime { .now() }
