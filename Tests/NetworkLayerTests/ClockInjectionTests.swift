@@ -26,7 +26,8 @@ final class ClockInjectionTests: XCTestCase {
         cache: ResponseCache? = nil, sessionConfiguration: URLSessionConfiguration? = .ephemeral
     ) -> NetworkLayer {
         NetworkLayer(
-            clock: clock, baseURL: server.baseURL, sessionConfiguration: sessionConfiguration, timeout: timeout,
+            clock: clock, baseURL: server.baseURL, sessionConfiguration: sessionConfiguration,
+            timeout: timeout,
             resourceTimeout: 100, retryPolicy: retryPolicy, interceptors: interceptors, cache: cache)
     }
 
@@ -46,7 +47,8 @@ final class ClockInjectionTests: XCTestCase {
         server.enqueue(try .json(["ok"]))
         let clock = ManualClock()
         let network = layer(
-            server, on: clock, retryPolicy: RetryPolicy(maximumAttempts: 2, initialDelay: 0.01, maximumDelay: 60))
+            server, on: clock,
+            retryPolicy: RetryPolicy(maximumAttempts: 2, initialDelay: 0.01, maximumDelay: 60))
 
         let result = outcome(of: NetworkResponse<[String]>.self) { recorder in
             network.send(
@@ -63,7 +65,8 @@ final class ClockInjectionTests: XCTestCase {
         let response = try XCTUnwrap(try result?.get())
         XCTAssertEqual(response.value, ["ok"])
         XCTAssertEqual(server.requestCount, 2)
-        XCTAssertGreaterThanOrEqual(try XCTUnwrap(response.metrics).duration, 31, "the metrics measure the layer's clock")
+        XCTAssertGreaterThanOrEqual(
+            try XCTUnwrap(response.metrics).duration, 31, "the metrics measure the layer's clock")
     }
 
     /// A `max-age=60` reply is fresh while the clock's date is 59 s on, stale at 61 s: no real wait.

@@ -65,7 +65,8 @@ final class ConcurrencyTableTests: XCTestCase {
     }
 
     func testTheArticleHasTheSameRows() throws {
-        let code = places(in: try text("Sources/NetworkLayer/Core/Support/ConcurrencyModel.swift"), prefix: "/// ")
+        let code = places(
+            in: try text("Sources/NetworkLayer/Core/Support/ConcurrencyModel.swift"), prefix: "/// ")
         let article = places(
             in: try text("Sources/NetworkLayer/NetworkLayer.docc/ErrorsAndThreading.md"), prefix: "")
         XCTAssertGreaterThanOrEqual(code.count, 10, "\(code)")

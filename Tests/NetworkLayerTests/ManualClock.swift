@@ -19,7 +19,9 @@ final class ManualClock: NetworkClock {
 
     var now: DispatchTime { DispatchTime(uptimeNanoseconds: state.withLock { $0.nanoseconds }) }
 
-    var date: Date { start.addingTimeInterval(TimeInterval(state.withLock { $0.nanoseconds } - 1_000_000_000) / 1e9) }
+    var date: Date {
+        start.addingTimeInterval(TimeInterval(state.withLock { $0.nanoseconds } - 1_000_000_000) / 1e9)
+    }
 
     func makeTimer(on queue: DispatchQueue?, handler: @escaping @Sendable () -> Void) -> any ClockTimer {
         Timer(clock: self, queue: queue, handler: handler)

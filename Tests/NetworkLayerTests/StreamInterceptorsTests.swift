@@ -7,7 +7,9 @@ import XCTest
 /// policy, or an interceptor. Otherwise it is sent at once, like a plain request.
 final class StreamInterceptorsTests: XCTestCase {
     private func reconnection(reconnects: Bool) -> StreamReconnection {
-        StreamReconnection(state: StreamState(clock: SystemClock()), options: .default, maximumDelay: 30, reconnects: reconnects)
+        StreamReconnection(
+            state: StreamState(clock: SystemClock()), options: .default, maximumDelay: 30,
+            reconnects: reconnects)
     }
 
     private struct Header: RequestInterceptor {}

@@ -127,7 +127,9 @@ open class NetworkLayer: @unchecked Sendable {
 
     /// ``streamTransport`` as this layer sends on it.
     var streamSession: LayerSession {
-        guard let sessionConfiguration else { return LayerSession(.sharedStreams, deadlines: sharedStreamDeadlines) }
+        guard let sessionConfiguration else {
+            return LayerSession(.sharedStreams, deadlines: sharedStreamDeadlines)
+        }
         return ownStreamTransport.withLock { session in
             if let session { return session }
             let made = SessionTransport(configuration: sessionConfiguration)

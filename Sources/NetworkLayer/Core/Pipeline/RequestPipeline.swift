@@ -266,7 +266,8 @@ extension NetworkLayer {
         let inPlace = call.transport.answersInPlace
         let attempts = RequestAttempts(
             request: built, method: request.method, interceptors: call.interceptors, policy: policy,
-            deadlines: policyDeadlines, isCancelled: { task.isSettled }, usesPolicyQueue: !inPlace, waitsBetweenAttempts: !inPlace,
+            deadlines: policyDeadlines, isCancelled: { task.isSettled }, usesPolicyQueue: !inPlace,
+            waitsBetweenAttempts: !inPlace,
             attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
             longestWait: stream?.reconnection.maximumDelay,
             progress: streamProgress, answeredBy: { answeredBy?.withLock { $0 } }, send: send, finish: finish)

@@ -58,6 +58,7 @@ struct LayerSession: AttemptTransport {
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         session.send(
-            request, route: route, redirectPolicy: redirectPolicy, deadlines: deadlines, completion: completion)
+            request, route: route, redirectPolicy: redirectPolicy, deadlines: deadlines,
+            completion: completion)
     }
 }

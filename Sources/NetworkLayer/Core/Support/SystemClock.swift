@@ -30,7 +30,8 @@ package final class SystemClock: NetworkClock {
 
     package var date: Date { Date() }
 
-    package func makeTimer(on queue: DispatchQueue?, handler: @escaping @Sendable () -> Void) -> any ClockTimer
+    package func makeTimer(on queue: DispatchQueue?, handler: @escaping @Sendable () -> Void)
+        -> any ClockTimer
     {
         Timer(clock: self, queue: queue, handler: handler)
     }

@@ -36,7 +36,8 @@ final class ProgressReporter: Sendable {
     ///   - callbackQueue: The layer's callback queue, serial or concurrent.
     ///   - clock: The layer's clock.
     ///   - handler: The caller's progress handler.
-    init(callbackQueue: DispatchQueue, clock: any NetworkClock, handler: @escaping (TransferProgress) -> Void) {
+    init(callbackQueue: DispatchQueue, clock: any NetworkClock, handler: @escaping (TransferProgress) -> Void)
+    {
         queue = DispatchQueue(label: "NetworkLayer.TransferCallbacks", target: callbackQueue)
         self.clock = clock
         self.handler = UncheckedSendable(value: handler)
