@@ -74,27 +74,14 @@ final class RequestCall: Sendable {
     }
 }
 
-/// An attempt's bookkeeping, the last stage before the cache and the transport: the interceptors'
-/// request checked, the attempt begun on the call's task (which cancels it), metered and told to the
-/// monitors.
+/// An attempt's bookkeeping, the last stage before the cache and the transport: the attempt begun on the
+/// call's task (which cancels it), metered and told to the monitors.
 struct AttemptStage: RequestStage {
     let call: RequestCall
-    /// The builder and the request it built, which an adapted request is checked against; `nil` when no
-    /// interceptor may adapt it.
-    let checking: (builder: RequestBuilder, built: URLRequest)?
 
     func intercept(
-        _ proposed: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
+        _ attempt: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        var attempt = proposed
-        if let checking {
-            switch checking.builder.checked(proposed, built: checking.built) {
-            case .success(let checked): attempt = checked
-            case .failure(let error):
-                completion(TransferResult(failure: error))
-                return {}
-            }
-        }
         let task = call.task
         guard let number = task.beginAttempt() else {
             completion(TransferResult(failure: .cancelled))

@@ -28,8 +28,8 @@ extension NetworkLayer {
         if let policies = policyStage(for: request, expecting: expectation, stream: stream, call: call) {
             stages.append(policies)
         }
-        // Each attempt checked, begun on the call's task, metered and told to the monitors.
-        stages.append(AttemptStage(call: call, checking: call.interceptors.isEmpty ? nil : (builder, built)))
+        // Each attempt begun on the call's task, metered and told to the monitors.
+        stages.append(AttemptStage(call: call))
         // Sharing and the cache.
         if let cache { stages.append(cache) }
         // A per-origin gate (a scheduler's budget and rate-limit wait) goes here: a cached reply waits
@@ -57,7 +57,8 @@ extension NetworkLayer {
         var progress: (@Sendable () -> Int)?
         if let state = stream?.state { progress = { state.progress } }
         return PolicyStage(
-            call: call, method: request.method, policy: policy, expectation: expectation,
+            call: call, checker: call.interceptors.isEmpty ? nil : builder, method: request.method,
+            policy: policy, expectation: expectation,
             attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
             longestWait: stream?.reconnection.maximumDelay, progress: progress)
     }

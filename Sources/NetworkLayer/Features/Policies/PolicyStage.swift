@@ -4,11 +4,14 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The policies as a stage: each attempt adapted by the interceptors (authentication among them) and
-/// passed down the chain, its outcome validated, and a failure sent again while an interceptor (a token
-/// refresh) or the retry policy asks. See ``RequestAttempts``.
+/// The policies as a stage: each attempt adapted by the interceptors (authentication among them),
+/// checked and passed down the chain, its outcome validated, and a failure sent again while an
+/// interceptor (a token refresh) or the retry policy asks. See ``RequestAttempts``.
 struct PolicyStage: RequestStage {
     let call: RequestCall
+    /// What an adapted request is checked by, as the builder checks its own; `nil` when no interceptor
+    /// may adapt it.
+    let checker: RequestBuilder?
     let method: HTTPMethod
     let policy: RetryPolicy
     /// What each attempt's reply is validated against, to tell a failure the policies may retry.
@@ -23,7 +26,7 @@ struct PolicyStage: RequestStage {
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        let (task, answeredBy, expectation) = (call.task, call.answeredBy, expectation)
+        let (task, answeredBy, expectation, checker) = (call.task, call.answeredBy, expectation, checker)
         // A test double answering in place runs everything where it is called, and retries at once.
         let inPlace = chain.transport.answersInPlace
         let attempts = RequestAttempts<Reply>(
@@ -32,8 +35,15 @@ struct PolicyStage: RequestStage {
             attemptLimit: attemptLimit, longestWait: longestWait, progress: progress,
             answeredBy: { answeredBy?.withLock { $0 } },
             send: { proposed, done in
+                var attempt = proposed
+                if let checker {
+                    switch checker.checked(proposed, built: request) {
+                    case .success(let checked): attempt = checked
+                    case .failure(let error): return done(.failure(error))
+                    }
+                }
                 // The attempt stage below attaches each attempt's cancel to the call's task.
-                _ = chain.proceed(proposed) { done(ResponseValidator.validate($0, expecting: expectation)) }
+                _ = chain.proceed(attempt) { done(ResponseValidator.validate($0, expecting: expectation)) }
             },
             finish: { completion(TransferResult($0)) })
         attempts.onRetry = call.retryReporter
