@@ -86,12 +86,10 @@ extension LeanCoreTests {
         let destination = folder.appendingPathComponent("file.bin")
 
         // A slow disk, so that pieces queue up behind the one that fails.
-        DiskWriter.testingDelay.withLock { $0 = 0.2 }
-        DiskWriter.testingFailedWrites.withLock { $0 = 1 }
-        defer {
-            DiskWriter.testingDelay.withLock { $0 = 0 }
-            DiskWriter.testingFailedWrites.withLock { $0 = 0 }
-        }
+        let disk = TestDisk()
+        disk.delay.withLock { $0 = 0.2 }
+        disk.failedWrites.withLock { $0 = 1 }
+        network.transport.disk = disk
         server.enqueue(MockResponse(headers: ["ETag": "\"v1\""], body: data).supportingRanges())
         let first = download(network, to: destination)
         XCTAssertNotNil(first?.error, "the failed write didn't fail the download")
@@ -100,7 +98,7 @@ extension LeanCoreTests {
             XCTAssertEqual(kept, data.prefix(kept.count), "the kept partial file is not a prefix of the file")
         }
 
-        DiskWriter.testingDelay.withLock { $0 = 0 }
+        disk.delay.withLock { $0 = 0 }
         server.enqueue(MockResponse(headers: ["ETag": "\"v1\""], body: data).supportingRanges())
         let second = download(network, to: destination)
         XCTAssertEqual(second?.value, destination)

@@ -32,8 +32,6 @@ final class LeanCoreTests: XCTestCase {
     /// A download whose disk is far slower than the network shares its session with a request whose
     /// server never answers: that request's timeout fires on time, however far behind the disk is.
     func testASlowDiskHoldsUpNoOtherRequestsTimeout() throws {
-        DiskWriter.testingDelay.withLock { $0 = 0.5 }
-        defer { DiskWriter.testingDelay.withLock { $0 = 0 } }
         let server = try startedServer()
         server.handler = { request in
             guard request.path == "/silent" else {
@@ -45,6 +43,9 @@ final class LeanCoreTests: XCTestCase {
             return reply
         }
         let network = NetworkLayer(baseURL: server.baseURL, sessionConfiguration: .ephemeral)
+        let disk = TestDisk()
+        disk.delay.withLock { $0 = 0.5 }
+        network.transport.disk = disk
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("LeanCoreTests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -81,7 +82,7 @@ final class LeanCoreTests: XCTestCase {
         guard case .failure(.timedOut) = outcome else { return XCTFail("\(String(describing: outcome))") }
         XCTAssertLessThan(elapsed, timeout + 0.8, "the \(timeout) s timeout fired after \(elapsed) s")
         // Stopped, the download writes what arrived before it ends: let the disk catch up.
-        DiskWriter.testingDelay.withLock { $0 = 0 }
+        disk.delay.withLock { $0 = 0 }
         download.cancel()
         wait(for: [downloadEnded], timeout: 10)
     }

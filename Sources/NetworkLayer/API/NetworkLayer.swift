@@ -300,7 +300,7 @@ open class NetworkLayer: @unchecked Sendable {
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
-            perform(request, successHandler: $0, errorHandler: $1)
+            startCall(request, successHandler: $0, errorHandler: $1)
         }
     }
 

@@ -5,13 +5,13 @@ import Foundation
 #endif
 
 extension NetworkLayer {
-    /// The pipeline behind ``send(_:successHandler:errorHandler:)``, as the list of its stages: a call
-    /// that monitors and delivers, the request built, the reply's route, then attempts (adapt, send,
-    /// validate, again while the policies ask), and the reply decoded and delivered.
+    /// The pipeline behind ``send(_:successHandler:errorHandler:)``: the call begun, the request built,
+    /// the reply's route, the request passed down the chain of stages (``stages(for:built:route:expecting:stream:call:)``)
+    /// to the transport, and what comes back validated, decoded and delivered.
     ///
     /// A `stream` takes the reply as it arrives, on the streams' session, reconnecting by its own rules.
     /// A test double passes an in-process transport and where its handlers run: the rest is the same.
-    func perform<Value>(
+    func startCall<Value>(
         _ request: NetworkRequest<Value>, stream: StreamSetup? = nil,
         through inProcess: InProcessTransport? = nil,
         delivery: CallbackDelivery? = nil,
@@ -20,7 +20,9 @@ extension NetworkLayer {
     ) -> NetworkTask {
         let call = beginCall(
             request, stream: stream, through: inProcess, delivery: delivery, errorHandler: errorHandler)
-        if let refusal = call.transport.refusal {
+        // An in-process transport, the streams' session or the layer's.
+        let transport: any AttemptTransport = inProcess ?? (stream == nil ? requestSession : streamSession)
+        if let refusal = transport.refusal {
             call.task.fail(.invalidRequest(refusal))
             return call.task
         }
@@ -33,28 +35,20 @@ extension NetworkLayer {
             call.task.fail(error)
             return call.task
         }
-        let deliver = decodeAndDeliver(request, call: call, successHandler: successHandler)
-        let caching = cachingStage(for: request, stream: stream, call: call)
-        // When the policies fail for lack of a connection (a refresh offline), the account's stored reply.
-        let settle =
-            OfflineFallback(caching, request: built, route: route, expecting: ReplyExpectation(request))?
-            .answering(deliver) ?? deliver
-        let send = attemptSender(request, built: built, route: route, caching: caching, call: call)
-        runAttempts(request, built: built, stream: stream, call: call, send: send, finish: settle)
+        let expectation = ReplyExpectation(request)
+        let chain = RequestChain(
+            stages: stages(
+                for: request, built: built, route: route, expecting: expectation, stream: stream, call: call)[
+                    ...],
+            transport: transport, route: route,
+            redirectPolicy: request.redirectPolicy ?? redirectPolicy)
+        // Not kept: the call's task cancels each attempt as it begins (see ``AttemptStage``).
+        _ = chain.proceed(
+            built,
+            completion: decodeAndDeliver(
+                request, expecting: expectation, call: call, inPlace: transport.answersInPlace,
+                successHandler: successHandler))
         return call.task
-    }
-
-    /// The cache's stage, for a request that may use it: a stream is never stored, its events are
-    /// delivered as they arrive.
-    private func cachingStage<Value>(
-        for request: NetworkRequest<Value>, stream: StreamSetup?, call: RequestCall
-    ) -> CachingTransport? {
-        guard stream == nil, let cache else { return nil }
-        let accountNow = cacheAccountReader(for: request)
-        return CachingTransport(
-            cache: cache, policy: request.cachePolicy, transport: call.transport, clock: clock,
-            account: accountNow(),
-            accountNow: accountNow)
     }
 
     /// The call: its task (the one-shot delivery latch), what it tells monitors, its meter and its
@@ -107,7 +101,7 @@ extension NetworkLayer {
         }
         return RequestCall(
             task: task, meter: meter, monitors: monitors, monitored: monitored, progress: progress,
-            transport: inProcess ?? (stream == nil ? requestSession : streamSession),
+            deadlines: policyDeadlines,
             interceptors: Self.interceptors(
                 layer: interceptors + request.interceptors, reconnection: stream?.reconnection,
                 retries: (request.retryPolicy ?? retryPolicy).retries))
@@ -142,11 +136,11 @@ extension NetworkLayer {
             isAbandoned: { [weak task = call.task] in task?.isSettled ?? true })
     }
 
-    /// The last stages: a validated reply decoded into `Value` and handed to the task to deliver.
+    /// The end of the chain: the reply validated, decoded into `Value` and handed to the task to deliver.
     private func decodeAndDeliver<Value>(
-        _ request: NetworkRequest<Value>, call: RequestCall,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void
-    ) -> @Sendable (Result<Reply, NetworkError>) -> Void {
+        _ request: NetworkRequest<Value>, expecting expectation: ReplyExpectation, call: RequestCall,
+        inPlace: Bool, successHandler: @escaping (NetworkResponse<Value>) -> Void
+    ) -> @Sendable (TransferResult) -> Void {
         let (task, meter, progress, reportsRaw) = (call.task, call.meter, call.progress, call.monitors != nil)
         let decoding = request.decoding(decoder)
         // Decoding and the success handler are not Sendable; they go from here to the one queue that
@@ -166,9 +160,9 @@ extension NetworkLayer {
                 task.fail(error)
             }
         })
-        let decodesInPlace = !decoding.runsCallerCode || call.transport.answersInPlace
+        let decodesInPlace = !decoding.runsCallerCode || inPlace
         return { result in
-            switch result {
+            switch ResponseValidator.validate(result, expecting: expectation) {
             case .failure(let error):
                 task.fail(error)
             case .success(let reply) where decodesInPlace:
@@ -194,94 +188,6 @@ extension NetworkLayer {
         return try decoding.decode(reply)
     }
 
-    /// One attempt: the interceptors' request checked, sent through the cache and the transport, and
-    /// its reply validated.
-    private func attemptSender<Value>(
-        _ request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute,
-        caching: CachingTransport?,
-        call: RequestCall
-    ) -> RequestAttempts<Reply>.Send {
-        let (task, meter, monitors, monitored, transport) = (
-            call.task, call.meter, call.monitors, call.monitored, call.transport
-        )
-        let redirectPolicy = request.redirectPolicy ?? redirectPolicy
-        let checker = builder
-        let adapts = !call.interceptors.isEmpty
-        let expectation = ReplyExpectation(request)
-        let answeredBy = call.answeredBy
-        return { proposed, done in
-            let attempt: URLRequest
-            switch adapts ? checker.checked(proposed, built: built) : .success(proposed) {
-            case .success(let checked): attempt = checked
-            case .failure(let error): return done(.failure(error))
-            }
-            guard let taskAttempt = task.beginAttempt() else { return done(.failure(.cancelled)) }
-            let number = meter.beginAttempt(
-                sending: route.bodyLength.map(Int.init) ?? attempt.httpBody?.count ?? 0)
-            let monitoredAttempt = monitored.map { MonitoredAttempt(of: $0, number: number) }
-            if let monitors, let monitoredAttempt {
-                monitors.emit {
-                    $0.didBuild(attempt, for: monitoredAttempt)
-                    $0.didStart(monitoredAttempt)
-                }
-            }
-            let completion: CachingTransport.Completion = { result, cacheStatus in
-                task.transportFinished()
-                answeredBy?.withLock { $0 = result.response?.url }
-                meter.endAttempt(
-                    respondedAt: result.respondedAt,
-                    // A reply from the cache received no body over the network.
-                    receiving: cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes))
-                // Only a reply that arrived in full: not one cut off by a cancel, a timeout or the size limit.
-                if let monitors, let monitoredAttempt, result.error == nil,
-                    let response = result.response as? HTTPURLResponse
-                {
-                    monitors.emit { $0.didReceive(response, body: result.body, for: monitoredAttempt) }
-                }
-                done(ResponseValidator.validate(result, cacheStatus: cacheStatus, expecting: expectation))
-            }
-            let cancel =
-                caching?.send(attempt, route: route, redirectPolicy: redirectPolicy, completion: completion)
-                ?? transport.send(attempt, route: route, redirectPolicy: redirectPolicy) {
-                    completion($0, $0.cacheStatus)
-                }
-            task.attach(cancellingWith: cancel, toAttempt: taskAttempt)
-        }
-    }
-
-    /// The policies: the first attempt sent at once when nothing may adapt or retry it, else the
-    /// attempt loop (interceptors, authentication and refresh, retries).
-    private func runAttempts<Value>(
-        _ request: NetworkRequest<Value>, built: URLRequest, stream: StreamSetup?, call: RequestCall,
-        send: @escaping RequestAttempts<Reply>.Send,
-        finish: @escaping @Sendable (Result<Reply, NetworkError>) -> Void
-    ) {
-        let policy = request.retryPolicy ?? retryPolicy
-        guard !call.interceptors.isEmpty || policy.retries else { return send(built, finish) }
-        // Interceptors may do real work (sign a body, wait for a token): never on the caller's queue,
-        // usually the main queue, nor on the session's delegate queue.
-        let (task, meter, answeredBy) = (call.task, call.meter, call.answeredBy)
-        var streamProgress: (@Sendable () -> Int)?
-        if let state = stream?.state { streamProgress = { state.progress } }
-        let inPlace = call.transport.answersInPlace
-        let attempts = RequestAttempts(
-            request: built, method: request.method, interceptors: call.interceptors, policy: policy,
-            deadlines: policyDeadlines, isCancelled: { task.isSettled }, usesPolicyQueue: !inPlace,
-            waitsBetweenAttempts: !inPlace,
-            attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
-            longestWait: stream?.reconnection.maximumDelay,
-            progress: streamProgress, answeredBy: { answeredBy?.withLock { $0 } }, send: send, finish: finish)
-        if let monitors = call.monitors, let monitored = call.monitored {
-            attempts.onRetry = { (failed: FailedAttempt, delay: TimeInterval) in
-                // The number monitors saw it built and started with: a stream's reconnections count on,
-                // where the policy's count starts over after events arrived.
-                let attempt = MonitoredAttempt(of: monitored, number: max(1, meter.latestAttempt))
-                monitors.emit { $0.willRetry(attempt, after: delay, because: failed.error) }
-            }
-        }
-        attempts.start()
-    }
-
     /// The pipeline over `transport`, handlers run by `delivery`: how `DummyNetworkLayer` answers every
     /// request it is sent, by the layer's own rules.
     package func perform<Value>(
@@ -289,7 +195,7 @@ extension NetworkLayer {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        perform(
+        startCall(
             request, stream: nil, through: transport, delivery: delivery, successHandler: successHandler,
             errorHandler: errorHandler)
     }
@@ -306,7 +212,7 @@ extension NetworkLayer {
     }
 }
 
-/// What makes a request a stream for ``NetworkLayer/perform(_:stream:successHandler:errorHandler:)``.
+/// What makes a request a stream for ``NetworkLayer/startCall(_:stream:through:delivery:successHandler:errorHandler:)``.
 struct StreamSetup {
     /// Makes each connection's sink.
     let route: any StreamRoute
@@ -315,35 +221,4 @@ struct StreamSetup {
     /// Where the completion runs: the layer's callback queue, or an async stream's own queue.
     let callbackQueue: DispatchQueue
     let state: StreamState
-}
-
-/// What the stages of one request share: made by the first, read by the rest.
-struct RequestCall: Sendable {
-    /// The one-shot delivery latch: exactly one handler, once.
-    let task: RequestTask
-    let meter: RequestMeter
-    /// The monitors' channel and the request as they see it; `nil` without monitors.
-    let monitors: MonitorGroup.Channel?
-    let monitored: MonitoredRequest?
-    let progress: ProgressReporter?
-    /// An in-process transport, the streams' session or the layer's.
-    let transport: any AttemptTransport
-    /// The layer's, the request's, and a stream's reconnection last.
-    let interceptors: [any RequestInterceptor]
-    /// The URL that answered the latest attempt, for the interceptors that judge its failure.
-    let answeredBy: Locked<URL?>?
-
-    init(
-        task: RequestTask, meter: RequestMeter, monitors: MonitorGroup.Channel?, monitored: MonitoredRequest?,
-        progress: ProgressReporter?, transport: any AttemptTransport, interceptors: [any RequestInterceptor]
-    ) {
-        self.task = task
-        self.meter = meter
-        self.monitors = monitors
-        self.monitored = monitored
-        self.progress = progress
-        self.transport = transport
-        self.interceptors = interceptors
-        answeredBy = interceptors.isEmpty ? nil : Locked(nil)
-    }
 }

@@ -25,13 +25,14 @@ enum TransportRoute: Sendable {
 }
 
 extension TransportRoute {
-    /// Where one attempt's reply goes.
-    func makeSink(for request: URLRequest) -> any TransferSink {
+    /// Where one attempt's reply goes; a download's file is written on `disk` (read for downloads only).
+    func makeSink(for request: URLRequest, disk: @autoclosure () -> any DownloadDisk) -> any TransferSink {
         switch self {
         case .data(let limit), .upload(_, let limit, _):
             return MemorySink(limit: limit, method: request.httpMethod)
         case .download(let job, let limit, let progress):
-            return FileSink(job: job, request: request, errorBodyLimit: limit, progress: progress)
+            return FileSink(
+                job: job, request: request, errorBodyLimit: limit, progress: progress, disk: disk())
         case .stream(let route):
             return route.makeSink(for: request)
         }

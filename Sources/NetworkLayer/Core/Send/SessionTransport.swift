@@ -29,6 +29,7 @@ final class SessionTransport: Sendable {
     /// replies set, which the layer stores; `nil` when the layer has nothing to do with either.
     let cookies: SessionCookies?
     private let nativeUploads = Locked(PlatformSession.sendsUploadsNatively)
+    private let downloadDisk = Locked<any DownloadDisk>(FileSystemDisk())
     /// What answers the session's requests in process (a test's stub transport), which must live as long
     /// as the session can start a task: the layer and every request waiting to send an attempt hold
     /// the session, so they hold these too.
@@ -40,6 +41,13 @@ final class SessionTransport: Sendable {
     var sendsUploadsNatively: Bool {
         get { nativeUploads.withLock { $0 } }
         set { nativeUploads.withLock { $0 = newValue } }
+    }
+
+    /// Where downloads write their files: the file system, or a test's slow or full disk (the seam where
+    /// disk faults are injected). Read as each download opens its file.
+    var disk: any DownloadDisk {
+        get { downloadDisk.withLock { $0 } }
+        set { downloadDisk.withLock { $0 = newValue } }
     }
 
     /// A session for a copy of `configuration`, with the changes the layer needs to keep its contract
@@ -78,7 +86,8 @@ final class SessionTransport: Sendable {
         deadlines: DeadlineRegistry, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let transfer = Transfer(
-            request, sink: route.makeSink(for: request), body: route.body, progress: route.progress,
+            request, sink: route.makeSink(for: request, disk: disk), body: route.body,
+            progress: route.progress,
             redirectPolicy: redirectPolicy, transport: self, deadlines: deadlines, completion: completion)
         transfer.start()
         return { transfer.stopFromAnyThread(because: nil) }

@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 /// One request on the session, the transfer engine: its task, its idle deadline, the stops the layer
-/// makes (cancel, timeout, size limit), a declined challenge, and exactly one completion. What happens
-/// to the reply is its sink's business (in memory, or to a file); an upload adds a body source.
+/// makes (cancel, timeout, size limit), a declined challenge, and exactly one completion. Which of these
+/// happens when is decided by its ``TransferLifecycle``; this class only does it. What happens to the
+/// reply is its sink's business (in memory, or to a file); an upload adds a body source.
 ///
 /// Owned by the session's serial delegate queue: every event from the session delegate, every stop and
 /// the deadline sweep run there, so nothing here is locked. The one exception is the body source, which
@@ -27,17 +28,14 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// Keeps the idle deadline on the sending layer's clock; swept on the delegate queue.
     private let deadlines: DeadlineRegistry
 
+    private var lifecycle = TransferLifecycle()
+    /// The running task; the lifecycle says whether there is one.
     private var task: URLSessionTask?
+    /// Given up once delivered, with everything it holds.
     private var completion: Completion?
-    private var stopReason: URLError?
-    private var declinedChallenge = false
     private var response: URLResponse?
     private var respondedAt: UInt64?
     private var lastActivity: UInt64
-    private var holdsBackPressure = false
-    private var restarting = false
-    /// Pauses for a stream whose consumer is behind.
-    private var pauses = ReadingPauses()
 
     /// - Parameters:
     ///   - request: What to send; its `timeoutInterval` is the idle timeout.
@@ -68,7 +66,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             // Its turn came on another transfer's queue. A stop meanwhile found no task, and is delivered
             // here instead of sending.
             self.transport.delegateQueue.enqueue {
-                guard self.stopReason == nil else { return self.finish(with: nil, response: nil) }
+                guard self.lifecycle.canBegin else { return self.finish(with: nil, response: nil) }
                 self.prepareAndBegin()
             }
         }
@@ -81,21 +79,21 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             guard let source, transport.sendsUploadsNatively else { return begin(prepared) }
             // The native form may mean writing a temporary file: never on the caller's queue nor the
             // delegate queue. A stop meanwhile finds no task, and is delivered here instead of sending.
-            DispatchQueue.global(qos: .userInitiated).async {
+            Self.offQueue {
                 let native = source.prepareNative()
                 self.transport.delegateQueue.enqueue {
                     switch native {
                     case .success(let native):
                         source.adopt(native)
-                        if self.stopReason == nil { return self.begin(prepared) }
+                        if self.lifecycle.canBegin { return self.begin(prepared) }
                     case .failure(let error):
-                        if self.stopReason == nil { self.stopReason = error }
+                        self.lifecycle.failedToPrepare(error)
                     }
                     self.finish(with: nil, response: nil)
                 }
             }
         case .failure(let error):
-            stopReason = error
+            lifecycle.failedToPrepare(error)
             transport.delegateQueue.enqueue { self.finish(with: nil, response: nil) }
         }
     }
@@ -108,7 +106,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         transport.delegateQueue.callingSession {
             let task = makeTask(for: request)
             self.task = task
-            lastActivity = deadlines.now.uptimeNanoseconds
+            lifecycle.began()
+            touch()
             transport.delegate.add(self, for: task)
             deadlines.register(self, deadline: deadlines.now + idleTimeout)
             task.resume()
@@ -117,10 +116,10 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     /// When the transfer times out unless data moves first; `nil` once it is stopped or over.
     var deadline: DispatchTime? {
-        guard completion != nil, stopReason == nil else { return nil }
+        guard lifecycle.keepsDeadline else { return nil }
         let timeout = response == nil ? idleTimeout : sink.bodyIdleTimeout ?? idleTimeout
         // A consumer that is behind isn't the server being idle.
-        if pauses.isPaused { return deadlines.now + timeout }
+        if lifecycle.isPaused { return deadlines.now + timeout }
         return DispatchTime(uptimeNanoseconds: lastActivity) + timeout
     }
 
@@ -133,9 +132,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     /// A response head arrived; `false` cancels the task.
     func receive(_ response: URLResponse) -> Bool {
-        // A head that was already on its way when the transfer stopped: accepted, it would take a
-        // back-pressure hold that nothing releases any more.
-        guard completion != nil, stopReason == nil, !restarting else { return false }
+        guard lifecycle.takesResponse else { return false }
         touch()
         keepCookies(of: response)
         respondedAt = lastActivity
@@ -146,8 +143,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
                 // The clock is armed for the request's timeout: bring it forward.
                 deadlines.register(self, deadline: deadlines.now + bodyTimeout)
             }
-            if sink.needsBackPressure && !holdsBackPressure {
-                holdsBackPressure = true
+            if lifecycle.accepted(needsBackPressure: sink.needsBackPressure) {
                 transport.delegateQueue.holdBackPressure()
             }
             return true
@@ -160,15 +156,15 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             // refused body would be read to its end (and a slow one would time the restart out). The task
             // reports the cancel, and `finish` starts over. From a thread of its own, as a stop does while
             // libcurl may be held back; no redirect or challenge can follow a reply's head.
-            restarting = true
-            if let task { DispatchQueue.global(qos: .userInitiated).async { task.cancel() } }
+            if lifecycle.restart() { transport.delegateQueue.releaseBackPressure() }
+            if let task { Self.cancelOffQueue(task) }
             return false
         }
     }
 
     /// Body bytes arrived. Once stopped, what FoundationNetworking still hands over is dropped.
     func receive(_ data: Data) {
-        guard completion != nil, stopReason == nil else { return }
+        guard lifecycle.takesBody else { return }
         touch()
         if let error = sink.write(data) { stop(because: error) }
     }
@@ -199,35 +195,53 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     /// Whether a redirect or challenge may still be answered: not once the layer has stopped the
     /// transfer (answering a cancelled task's redirect stops the process in FoundationNetworking).
-    var isStopped: Bool { stopReason != nil || completion == nil || restarting }
+    var isStopped: Bool { lifecycle.isStopped }
 
     /// The server asked for credentials the layer doesn't have. FoundationNetworking would wait
     /// forever for them; declining ends the task as cancelled, which ``finish(with:response:)`` turns
     /// back into the challenge's own reply (a 401 or 407 with its headers).
     func declineChallenge() {
-        declinedChallenge = true
+        lifecycle.declineChallenge()
     }
 
     /// The task is over: start over if the sink asked to, or deliver what arrived, or why it stopped,
     /// exactly once.
     func finish(with error: (any Error)?, response taskResponse: URLResponse?) {
-        guard let completion else { return }
+        let delivery: TransferLifecycle.Delivery
+        switch lifecycle.ended() {
+        case .ignore: return
+        case .startOver:
+            dropTask()
+            if let request = sink.restartRequest() {
+                response = nil
+                return begin(request)
+            }
+            delivery = lifecycle.restartFailed()
+        case .deliver(let ending):
+            dropTask()
+            delivery = ending
+        }
+        deliver(delivery, error: error, response: taskResponse)
+    }
+
+    /// The task is over: its deadline goes.
+    private func dropTask() {
         if task != nil { deadlines.remove(self) }
         task = nil
-        if restarting, stopReason == nil, let request = sink.restartRequest() {
-            restarting = false
-            response = nil
-            return begin(request)
-        }
-        self.completion = nil
-        if pauses.removeAll() {
+    }
+
+    /// Delivers what arrived, or why the transfer stopped: `error` and `taskResponse` are what the task
+    /// reported.
+    private func deliver(
+        _ delivery: TransferLifecycle.Delivery, error: (any Error)?, response taskResponse: URLResponse?
+    ) {
+        guard let completion = completion.take() else { return assertionFailure("delivered twice") }
+        if delivery.resumesReading {
             PlatformSession.resumeReading(task: nil, on: transport.delegateQueue)
         }
-        if holdsBackPressure {
-            holdsBackPressure = false
-            transport.delegateQueue.releaseBackPressure()
-        }
-        let declined = declinedChallenge && (error as? URLError)?.code == .cancelled
+        if delivery.releasesBackPressure { transport.delegateQueue.releaseBackPressure() }
+        let stopReason = delivery.stopReason
+        let declined = delivery.declinedChallenge && (error as? URLError)?.code == .cancelled
         // A reply that never came through `receive` (a 3xx FoundationNetworking couldn't follow, a
         // declined challenge's 401) still sets its cookies.
         if self.response == nil { keepCookies(of: taskResponse) }
@@ -260,14 +274,19 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// Cancels the task for `reason` (`nil`: the caller cancelled) unless it has finished; the first
     /// reason wins.
     func stop(because reason: URLError?) {
-        guard completion != nil else { return }
-        if stopReason == nil { stopReason = reason ?? URLError(.cancelled) }
-        guard let task else { return }
-        if pauses.removeAll() {
+        let holdsBack = transport.delegateQueue.isHoldingBack
+        switch lifecycle.stop(because: reason, sessionHoldsBack: holdsBack) {
+        case .none:
+            return
+        case .cancel(let resumesReading):
+            guard let task else { return }
             // Held back, libcurl's thread couldn't report the cancel.
-            PlatformSession.resumeReading(task: task, on: transport.delegateQueue)
-        }
-        if holdsBackPressure || transport.delegateQueue.isHoldingBack {
+            if resumesReading { PlatformSession.resumeReading(task: task, on: transport.delegateQueue) }
+            // Nothing is held back: the cancel is quick, and the task reports its own end.
+            transport.delegateQueue.callingSession { task.cancel() }
+        case .cancelElsewhereAndFinish(let resumesReading, let releasesBackPressure):
+            guard let task else { return }
+            if resumesReading { PlatformSession.resumeReading(task: task, on: transport.delegateQueue) }
             // A reply may be pouring in faster than it is drained (a gzip bomb, an endless stream): this
             // one, or another of the session's. A cancel waits for libcurl's thread, which takes it only
             // once it has read the socket empty. Cancelled here, the delegate queue would wait while that
@@ -278,18 +297,12 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             // come, and a gate another transfer closed opens once its consumer catches up). Not on one
             // queue for all cancels: against a server writing flat out, one cancel may wait for as long as
             // the server writes, and must not hold back the next.
-            if holdsBackPressure {
-                holdsBackPressure = false
-                transport.delegateQueue.releaseBackPressure()
-            }
-            DispatchQueue.global(qos: .userInitiated).async { task.cancel() }
+            if releasesBackPressure { transport.delegateQueue.releaseBackPressure() }
+            Self.cancelOffQueue(task)
             // Nor does the outcome wait for it. The transfer ends now (a download's partial file closed,
             // the reason delivered), and what the task still reports is dropped; a redirect or challenge
             // racing the cancel finds the transfer stopped, and is left unanswered.
             finish(with: nil, response: nil)
-        } else {
-            // Nothing is held back: the cancel is quick, and the task reports its own end.
-            transport.delegateQueue.callingSession { task.cancel() }
         }
     }
 
@@ -301,13 +314,13 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     // MARK: - Flow (a stream's consumer falling behind)
 
     func pauseReading() {
-        guard completion != nil, let task, pauses.pause() else { return }
+        guard let task, lifecycle.pause() else { return }
         PlatformSession.pauseReading(task: task, on: transport.delegateQueue)
     }
 
     func resumeReading() {
         transport.delegateQueue.enqueue {
-            guard self.pauses.resume() else { return }
+            guard self.lifecycle.resume() else { return }
             self.touch()
             PlatformSession.resumeReading(task: self.task, on: self.transport.delegateQueue)
         }
@@ -334,5 +347,17 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     private func touch() {
         lastActivity = deadlines.now.uptimeNanoseconds
+    }
+
+    /// Cancels `task` from a thread of its own: FoundationNetworking's `cancel()` waits for libcurl's
+    /// thread, which may be held back (see ``stop(because:)``).
+    private static func cancelOffQueue(_ task: URLSessionTask) {
+        offQueue { task.cancel() }
+    }
+
+    /// Runs `work` away from the caller's queue and the delegate queue: work that may wait (a cancel, a
+    /// temporary file). Not one serial queue: one such wait must not hold back the next.
+    private static func offQueue(_ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global(qos: .userInitiated).async(execute: work)
     }
 }

@@ -55,13 +55,13 @@ extension ReplyExpectation {
 enum ResponseValidator {
     /// A transfer's outcome validated, the reply marked with where it came from and what a test double
     /// provided.
-    static func validate(
-        _ result: TransferResult, cacheStatus: CacheStatus, expecting expectation: ReplyExpectation
-    ) -> Result<Reply, NetworkError> {
+    static func validate(_ result: TransferResult, expecting expectation: ReplyExpectation)
+        -> Result<Reply, NetworkError>
+    {
         validate(body: result.body, response: result.response, error: result.error, expecting: expectation)
             .map { reply in
                 var reply = reply
-                reply.cacheStatus = cacheStatus
+                reply.cacheStatus = result.cacheStatus
                 reply.providedValue = result.providedValue
                 return reply
             }

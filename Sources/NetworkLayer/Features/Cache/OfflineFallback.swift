@@ -4,11 +4,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The stored reply for a request for a named account whose attempts ended without the network's
-/// answer for lack of a connection: a token refresh that couldn't reach its server fails in the
-/// interceptor stage, before ``CachingTransport`` could serve anything. The partition is the account's,
-/// known before the interceptors ran, so the cache can answer without the credentials they would add.
-struct OfflineFallback: Sendable {
+/// The cache's stage above the policies: the stored reply for a request for a named account whose
+/// attempts ended without the network's answer for lack of a connection. A token refresh that couldn't
+/// reach its server fails in the policy stage, before ``CacheStage`` could serve anything. The partition
+/// is the account's, known before the interceptors ran, so the cache can answer without the credentials
+/// they would add.
+struct OfflineFallback: RequestStage {
     private let cache: ResponseCache
     private let account: String
     private let policy: CachePolicy
@@ -24,7 +25,7 @@ struct OfflineFallback: Sendable {
     /// A fallback for `request` (as built, before the interceptors), or `nil` when nothing could be
     /// served for it: no cache or account, not a plain `GET`, or a policy that wants the network's answer.
     init?(
-        _ caching: CachingTransport?, request: URLRequest, route: TransportRoute,
+        _ caching: CacheStage?, request: URLRequest, route: TransportRoute,
         expecting expectation: ReplyExpectation
     ) {
         guard let caching, let account = caching.account, caching.policy != .reloadIgnoringCache,
@@ -40,27 +41,25 @@ struct OfflineFallback: Sendable {
         clock = caching.clock
     }
 
-    /// `deliver`, with a failure for lack of a connection turned into the stored reply when there is one
-    /// the policy accepts.
-    func answering(
-        _ deliver: @escaping @Sendable (Result<Reply, NetworkError>) -> Void
-    ) -> @Sendable (Result<Reply, NetworkError>) -> Void {
-        { result in
-            guard case .failure(let error) = result, Self.isConnectivityFailure(error) else {
-                return deliver(result)
-            }
-            guard cache.disk != nil else {
-                return deliver(reply(after: error).map { .success($0) } ?? result)
-            }
+    /// What follows, with a failure for lack of a connection turned into the stored reply when there is
+    /// one the policy accepts.
+    func intercept(
+        _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
+    ) -> @Sendable () -> Void {
+        chain.proceed(request) { result in
+            guard let error = result.error.map(NetworkError.init(transportError:)),
+                Self.isConnectivityFailure(error)
+            else { return completion(result) }
+            guard cache.disk != nil else { return completion(reply(after: error) ?? result) }
             // A lookup may read the disk: not on the queue that ended the attempts (maybe the caller's).
             DispatchQueue.global(qos: .userInitiated).async {
-                deliver(reply(after: error).map { .success($0) } ?? result)
+                completion(reply(after: error) ?? result)
             }
         }
     }
 
-    /// The stored reply, marked stale by `error`, when the policy allows one.
-    func reply(after error: NetworkError) -> Reply? {
+    /// The stored reply, marked stale by `error`, when the policy allows one and the request accepts it.
+    func reply(after error: NetworkError) -> TransferResult? {
         guard isForItsAccount(), let stored = cache.entry(for: url, request: headers, account: account)
         else { return nil }
         let now = clock.date
@@ -74,9 +73,9 @@ struct OfflineFallback: Sendable {
             case .reloadIgnoringCache: false
             }
         guard allowed else { return nil }
-        return try? ResponseValidator.validate(
-            CachingTransport.reply(from: stored, now: now), cacheStatus: .stale(error), expecting: expectation
-        ).get()
+        let reply = CacheStage.reply(from: stored, now: now).marked(.stale(error))
+        guard case .success = ResponseValidator.validate(reply, expecting: expectation) else { return nil }
+        return reply
     }
 
     /// Whether `error` says the network or the server couldn't be reached, as a refresh's or an

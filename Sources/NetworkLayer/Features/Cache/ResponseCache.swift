@@ -29,7 +29,7 @@ public final class ResponseCache: Sendable {
     /// marks them all, so a hot entry costs one file update per pass, not one per read.
     private let pendingTouches = Locked<Set<CacheKey>>([])
     /// Identical requests in flight, sharing one send.
-    let flights = InFlightRequests<(TransferResult, CacheStatus)>()
+    let flights = InFlightRequests<TransferResult>()
 
     /// A cache with these capacities.
     ///

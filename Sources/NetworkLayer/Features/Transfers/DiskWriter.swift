@@ -18,11 +18,6 @@ final class DiskWriter: @unchecked Sendable {
     /// How much the delegate queue gathers before handing it to the disk.
     static var pieceSize: Int { 256 * 1024 }
 
-    /// Tests make the disk slow: every piece first waits this many seconds.
-    static let testingDelay = Locked<TimeInterval>(0)
-    /// Tests make the disk full for a while: this many of the next pieces fail to write (`ENOSPC`).
-    static let testingFailedWrites = Locked(0)
-
     private struct State {
         var pending = 0
         var isPausing = false
@@ -36,18 +31,18 @@ final class DiskWriter: @unchecked Sendable {
     // Delegate queue only.
     private var piece = Data()
     // Disk queue only.
-    private var file: POSIXFile?
+    private var file: (any DiskFile)?
 
-    /// Opens `url` on the disk queue, keeping its first `length` bytes, then runs `prepare` there if it
-    /// opened (so a file that couldn't be cut back never gets a new version's record); `flow` is the
-    /// transfer to hold back while the disk is behind.
+    /// Opens `url` on `disk`, on the disk queue, keeping its first `length` bytes, then runs `prepare`
+    /// there if it opened (so a file that couldn't be cut back never gets a new version's record); `flow`
+    /// is the transfer to hold back while the disk is behind.
     init(
-        url: URL, keeping length: Int64, flow: (any TransferFlow)?,
+        url: URL, keeping length: Int64, on disk: any DownloadDisk, flow: (any TransferFlow)?,
         prepare: @escaping @Sendable () -> Void = {}
     ) {
         self.flow = flow
         queue.async { [self] in
-            switch POSIXFile.openForWriting(url, keeping: length) {
+            switch disk.openForWriting(url, keeping: length) {
             case .success(let opened):
                 file = opened
                 prepare()
@@ -88,25 +83,14 @@ final class DiskWriter: @unchecked Sendable {
             return true
         }
         queue.async { [self] in
-            let delay = Self.testingDelay.withLock { $0 }
-            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             // Past a failed write, a later piece would land after a hole, and a resume would deliver it.
-            if let file, state.withLock({ $0.failure == nil }),
-                case .failure(let failure) = Self.write(data, to: file)
+            if let file, state.withLock({ $0.failure == nil }), case .failure(let failure) = file.write(data)
             {
                 failed(failure)
             }
             written(data.count)
         }
         if pauses { flow?.pauseReading() }
-    }
-
-    private static func write(_ data: Data, to file: POSIXFile) -> Result<Void, POSIXFailure> {
-        let fails = testingFailedWrites.withLock { count in
-            defer { count = max(0, count - 1) }
-            return count > 0
-        }
-        return fails ? .failure(POSIXFailure(code: ENOSPC)) : file.write(data)
     }
 
     private func written(_ count: Int) {

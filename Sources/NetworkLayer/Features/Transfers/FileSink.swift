@@ -25,6 +25,7 @@ final class FileSink: TransferSink {
     private let request: URLRequest
     private let errorBodyLimit: Int
     private let progress: ProgressReporter?
+    private let disk: any DownloadDisk
     /// Whether the server may be asked to continue the bytes on disk; not when the caller sent a Range.
     private let resumable: Bool
     private var restarted = false
@@ -42,8 +43,13 @@ final class FileSink: TransferSink {
         case done
     }
 
-    init(job: DownloadJob, request: URLRequest, errorBodyLimit: Int, progress: ProgressReporter?) {
+    /// - Parameter disk: Where the partial file is written.
+    init(
+        job: DownloadJob, request: URLRequest, errorBodyLimit: Int, progress: ProgressReporter?,
+        disk: any DownloadDisk
+    ) {
         self.job = job
+        self.disk = disk
         self.request = request
         self.errorBodyLimit = max(0, errorBodyLimit)
         self.progress = progress
@@ -126,7 +132,7 @@ final class FileSink: TransferSink {
     /// as a failed write would.
     private func open(_ plan: DownloadPlan) -> SinkDecision {
         let partial = partial
-        let writer = DiskWriter(url: partial.file, keeping: plan.offset, flow: flow) {
+        let writer = DiskWriter(url: partial.file, keeping: plan.offset, on: disk, flow: flow) {
             guard plan.offset == 0 else { return }
             if let info = plan.info { partial.save(info) } else { partial.removeInfo() }
         }

@@ -4,16 +4,16 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The cache around one attempt's transport send: answers from the cache, makes the request
-/// conditional, turns a 304 into the stored reply, stores what may be stored, serves a stale reply when
-/// the network fails, and shares one send among identical requests in flight.
+/// The cache's stage, below the policies: answers from the cache, makes the request conditional, turns a
+/// 304 into the stored reply, stores what may be stored, serves a stale reply when what follows fails,
+/// and shares one send among identical requests in flight (sharing needs the lookup's verdict, so it
+/// lives here until cold requests share too).
 ///
 /// It sees the attempt as the interceptors left it, so the credential actually sent keys the entry,
 /// unless the request is for a named account: then the account's partition does, whatever the token.
-struct CachingTransport: Sendable {
+struct CacheStage: RequestStage {
     let cache: ResponseCache
     let policy: CachePolicy
-    let transport: any AttemptTransport
     /// The layer's clock: a stored reply's age and freshness are read on its date.
     let clock: any NetworkClock
     /// The account the request is for (see ``NetworkRequest/account``), read before the interceptors ran.
@@ -26,48 +26,41 @@ struct CachingTransport: Sendable {
     /// Whether the request is still for the account it started for.
     var isForItsAccount: Bool { accountNow.map { $0() == account } ?? true }
 
-    typealias Completion = @Sendable (TransferResult, CacheStatus) -> Void
+    typealias Completion = @Sendable (TransferResult) -> Void
 
-    func send(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        completion: @escaping Completion
+    func intercept(
+        _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        guard cache.disk != nil else {
-            return decide(request, route: route, redirectPolicy: redirectPolicy, completion: completion)
-        }
+        guard cache.disk != nil else { return decide(request, chain: chain, completion: completion) }
         // A lookup may read the disk: never on the caller's queue (usually the main queue).
         let cancel = DeferredCancel()
         DispatchQueue.global(qos: .userInitiated).async {
-            cancel.attach(
-                decide(request, route: route, redirectPolicy: redirectPolicy, completion: completion))
+            cancel.attach(decide(request, chain: chain, completion: completion))
         }
         return { cancel.cancel() }
     }
 
     private func decide(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        completion: @escaping Completion
+        _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        let sessionCookie = transport.addedCookieHeader(for: request)
+        let sessionCookie = chain.transport.addedCookieHeader(for: request)
         let headers = Self.headersAsSent(request, adding: sessionCookie)
         // Without the session's cookies: what a reply not marked `private` is stored for.
         let ownFields = sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:])
-        guard let url = request.url, case .data(let limit) = route,
+        guard let url = request.url, case .data(let limit) = chain.route,
             (request.httpMethod ?? "GET").uppercased() == "GET", request.httpBody == nil,
             request.httpBodyStream == nil, headers["Range"] == nil
         else {
-            return sendUncached(request, route: route, redirectPolicy: redirectPolicy, completion: completion)
+            return sendUncached(request, chain: chain, completion: completion)
         }
         // Read after the interceptors ran, so that the token they added belongs to the account.
         guard isForItsAccount else {
             // The cache can't answer it, and the policy forbids the network.
             guard policy != .returnCacheDataDontLoad else {
-                completion(Self.unavailable, .network)
+                completion(Self.unavailable)
                 return {}
             }
-            return transport.send(request, route: route, redirectPolicy: redirectPolicy) {
-                completion($0, .network)
-            }
+            return chain.proceed(request) { completion($0.marked(.network)) }
         }
         let now = clock.date
         let stored = cache.entry(for: url, request: headers, ownFields: ownFields, account: account)
@@ -75,10 +68,10 @@ struct CachingTransport: Sendable {
         let validated: Bool
         switch CacheStrategy.decide(policy: policy, stored: stored, request: headers, now: now) {
         case .serve(let entry):
-            completion(Self.reply(from: entry, now: now), .hit)
+            completion(Self.reply(from: entry, now: now).marked(.hit))
             return {}
         case .unsatisfiable:
-            completion(Self.unavailable, .network)
+            completion(Self.unavailable)
             return {}
         case .network(let validators, let validating, _):
             conditions = validators
@@ -88,32 +81,32 @@ struct CachingTransport: Sendable {
         for (name, value) in conditions {
             sent.setValue(value, forHTTPHeaderField: name)
         }
-        let start = { (finish: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void) in
+        let start = { (finish: @escaping Completion) in
             send(
                 sent, asking: request, url: url, headers: headers, ownFields: ownFields, stored: stored,
-                validated: validated, route: route, redirectPolicy: redirectPolicy, completion: finish)
+                validated: validated, chain: chain, completion: finish)
         }
         // Only a request whose resource the server declared cacheable (a stored reply with freshness or a
         // validator) shares its send: identical requests for anything else stay independent, each
         // reaching the server, as they would without a cache.
         guard let stored, CacheRules.declaresCaching(stored.fields) else {
-            return start { completion($0.0, $0.1) }
+            return start(completion)
         }
         let key = Self.flightKey(
             sent, partition: cache.keying.partition(account: account, request: headers).tag, limit: limit,
-            redirectPolicy: redirectPolicy, policy: policy)
-        return cache.flights.join(key, completion: { completion($0.0, $0.1) }, start: start)
+            redirectPolicy: chain.redirectPolicy, policy: policy)
+        return cache.flights.join(key, completion: completion, start: start)
     }
 
     /// A request the cache doesn't answer (not a plain `GET`, a range, a body, a download): sent as it is;
     /// an unsafe method's success invalidates what is stored for its URL and its `Location`.
     private func sendUncached(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        completion: @escaping Completion
+        _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let cache = cache
         let method = (request.httpMethod ?? "GET").uppercased()
-        return transport.send(request, route: route, redirectPolicy: redirectPolicy) { result in
+        return chain.proceed(request) { result in
+            let result = result.marked(.network)
             let stale: [URL] =
                 if let response = result.response as? HTTPURLResponse, let url = request.url {
                     CacheRules.invalidatedURLs(
@@ -124,13 +117,13 @@ struct CachingTransport: Sendable {
                 }
             guard !stale.isEmpty, cache.disk != nil else {
                 for url in stale { cache.removeResponses(for: url) }
-                return completion(result, .network)
+                return completion(result)
             }
             // Removing files waits for the disk: not on the session's delegate queue. The reply is
             // handed on once they are gone, so a request its handler makes finds none of them.
             DispatchQueue.global(qos: .userInitiated).async {
                 for url in stale { cache.removeResponses(for: url) }
-                completion(result, .network)
+                completion(result)
             }
         }
     }
@@ -142,14 +135,13 @@ struct CachingTransport: Sendable {
         _ sent: URLRequest, asking request: URLRequest, url: URL, headers: HeaderFields,
         ownFields: HeaderFields?,
         stored: CachedResponse?,
-        validated: Bool, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        completion: @escaping @Sendable ((TransferResult, CacheStatus)) -> Void
+        validated: Bool, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        let (cache, policy, transport, account, clock) = (cache, policy, transport, account, clock)
+        let (cache, policy, account, clock) = (cache, policy, account, clock)
         let caching = self
         let requestTime = clock.date
         let again = DeferredCancel()
-        let first = transport.send(sent, route: route, redirectPolicy: redirectPolicy) { result in
+        let first = chain.proceed(sent) { result in
             if let outcome = Self.handle(
                 result, for: url, request: headers, ownFields: ownFields, account: account, stored: stored,
                 validated: validated, stores: caching.isForItsAccount,
@@ -159,14 +151,14 @@ struct CachingTransport: Sendable {
             }
             let requestTime = clock.date
             again.attach(
-                transport.send(request, route: route, redirectPolicy: redirectPolicy) { result in
+                chain.proceed(request) { result in
                     completion(
                         Self.handle(
                             result, for: url, request: headers, ownFields: ownFields, account: account,
                             stored: nil,
                             validated: false, stores: caching.isForItsAccount, policy: policy, cache: cache,
                             requestTime: requestTime, now: clock.date)
-                            ?? (result, .network))
+                            ?? result.marked(.network))
                 })
         }
         return {
@@ -185,19 +177,19 @@ struct CachingTransport: Sendable {
         account: String?, stored: CachedResponse?,
         validated: Bool, stores: Bool,
         policy: CachePolicy, cache: ResponseCache, requestTime: Date, now: Date
-    ) -> (TransferResult, CacheStatus)? {
+    ) -> TransferResult? {
         let response = result.response as? HTTPURLResponse
         if let failure = failure(of: result) {
-            if case .cancelled = failure { return (result, .network) }
+            if case .cancelled = failure { return result.marked(.network) }
             // A reload asked for the network's answer, whatever it is.
             if let stored, stores, policy != .reloadIgnoringCache,
                 policy == .useCacheOnFailure || CacheRules.canServeStaleOnError(stored, now: now)
             {
-                return (reply(from: stored, now: now), .stale(failure))
+                return reply(from: stored, now: now).marked(.stale(failure))
             }
-            return (result, .network)
+            return result.marked(.network)
         }
-        guard let response else { return (result, .network) }
+        guard let response else { return result.marked(.network) }
         if response.statusCode == 304, validated, let stored {
             let fields = ResponseHeaders(response).fields
             guard CacheRules.notModified(HeaderFields(fields), matches: stored) else {
@@ -215,7 +207,7 @@ struct CachingTransport: Sendable {
             } else {
                 cache.removeInBackground(merged.key)
             }
-            return (reply(from: merged, now: now), .revalidated)
+            return reply(from: merged, now: now).marked(.revalidated)
         }
         if response.statusCode != 304 {
             // URLSession followed a redirect: this is another URL's reply, and the redirect's own
@@ -223,16 +215,16 @@ struct CachingTransport: Sendable {
             guard CacheKey.normalized(response.url ?? url) == CacheKey.normalized(url) else {
                 cache.removeResponseInBackground(
                     for: url, request: request, ownFields: ownFields, account: account)
-                return (result, .network)
+                return result.marked(.network)
             }
-            guard stores else { return (result, .network) }
+            guard stores else { return result.marked(.network) }
             cache.store(
                 statusCode: response.statusCode, headers: ResponseHeaders(response).fields, body: result.body,
                 url: url, request: request, ownFields: ownFields, account: account, requestTime: requestTime,
                 responseTime: now,
                 inBackground: true)
         }
-        return (result, .network)
+        return result.marked(.network)
     }
 
     /// The failure of a request only the cache may answer, when it can't.

@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One concern of the pipeline between a call and the transport (the policies, an attempt's bookkeeping,
+/// the cache): it gets an attempt's request and the rest of the chain, answers the request itself or
+/// passes it on (changed or not, once or more), and reports once through `completion`.
+///
+/// Stages are the library's own: their order carries its guarantees (a reply stored for one user never
+/// reaches another), so apps extend a request through ``RequestInterceptor`` and ``NetworkMonitor``.
+protocol RequestStage: Sendable {
+    /// Handles `request`; `completion` runs exactly once.
+    ///
+    /// - Returns: What cancels the work under way, safe to call from any thread, any number of times.
+    func intercept(
+        _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
+    ) -> @Sendable () -> Void
+}
+
+/// The stages after the current one, ending at the transport.
+struct RequestChain: Sendable {
+    var stages: ArraySlice<any RequestStage>
+    let transport: any AttemptTransport
+    let route: TransportRoute
+    let redirectPolicy: RedirectPolicy
+
+    /// Hands `request` to the next stage, or to the transport after the last.
+    func proceed(
+        _ request: URLRequest, completion: @escaping @Sendable (TransferResult) -> Void
+    ) -> @Sendable () -> Void {
+        guard let next = stages.first else {
+            return transport.send(
+                request, route: route, redirectPolicy: redirectPolicy, completion: completion)
+        }
+        var rest = self
+        rest.stages = stages.dropFirst()
+        return next.intercept(request, chain: rest, completion: completion)
+    }
+}
+
+extension TransferResult {
+    /// An attempt that ended in the pipeline, before or instead of a reply: the call delivers `error`.
+    init(failure error: NetworkError) {
+        self.init(body: Data(), response: nil, error: error, respondedAt: nil)
+    }
+
+    /// The same outcome, marked with where it came from.
+    func marked(_ cacheStatus: CacheStatus) -> TransferResult {
+        var result = self
+        result.cacheStatus = cacheStatus
+        return result
+    }
+}

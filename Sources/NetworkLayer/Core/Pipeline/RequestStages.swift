@@ -1,0 +1,66 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkLayer {
+    /// The stages one request passes through, in order: the one place the order is written. Above the
+    /// first is the call, which monitors the request and delivers its outcome; below the last, the
+    /// transport. A stage a request doesn't need is not built.
+    ///
+    /// Sharing and the cache sit below the policies: a request that names no account is keyed by the
+    /// credentials the interceptors add, which exist only there. Moving the cache's line above the
+    /// policies' is the whole change once every cached request has an account (its attempts then
+    /// begin below it, so a cached reply is no longer an attempt the monitors see).
+    func stages<Value>(
+        for request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute,
+        expecting expectation: ReplyExpectation, stream: StreamSetup?, call: RequestCall
+    ) -> [any RequestStage] {
+        let cache = cacheStage(for: request, stream: stream)
+        var stages: [any RequestStage] = []
+        // The cache's fallback: a named account's stored reply when the policies fail offline (a refresh
+        // that couldn't reach its server).
+        if let fallback = OfflineFallback(cache, request: built, route: route, expecting: expectation) {
+            stages.append(fallback)
+        }
+        // Interceptors, authentication and refresh, retries.
+        if let policies = policyStage(for: request, expecting: expectation, stream: stream, call: call) {
+            stages.append(policies)
+        }
+        // Each attempt begun on the call's task, metered and told to the monitors.
+        stages.append(AttemptStage(call: call))
+        // Sharing and the cache.
+        if let cache { stages.append(cache) }
+        // A per-origin gate (a scheduler's budget and rate-limit wait) goes here: a cached reply waits
+        // for nothing.
+        return stages
+    }
+
+    /// The cache's stage, for a request that may use it: a stream is never stored, its events are
+    /// delivered as they arrive.
+    private func cacheStage<Value>(for request: NetworkRequest<Value>, stream: StreamSetup?) -> CacheStage? {
+        guard stream == nil, let cache else { return nil }
+        let accountNow = cacheAccountReader(for: request)
+        return CacheStage(
+            cache: cache, policy: request.cachePolicy, clock: clock, account: accountNow(),
+            accountNow: accountNow)
+    }
+
+    /// The policy stage, for a request that something may adapt or retry: a stream's progress starts its
+    /// count of attempts afresh, and its reconnections add to the attempts and the waits allowed.
+    private func policyStage<Value>(
+        for request: NetworkRequest<Value>, expecting expectation: ReplyExpectation, stream: StreamSetup?,
+        call: RequestCall
+    ) -> PolicyStage? {
+        let policy = request.retryPolicy ?? retryPolicy
+        guard !call.interceptors.isEmpty || policy.retries else { return nil }
+        var progress: (@Sendable () -> Int)?
+        if let state = stream?.state { progress = { state.progress } }
+        return PolicyStage(
+            call: call, checker: call.interceptors.isEmpty ? nil : builder, method: request.method,
+            policy: policy, expectation: expectation,
+            attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
+            longestWait: stream?.reconnection.maximumDelay, progress: progress)
+    }
+}
