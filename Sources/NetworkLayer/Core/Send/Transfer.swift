@@ -77,7 +77,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             guard let source, transport.sendsUploadsNatively else { return begin(prepared) }
             // The native form may mean writing a temporary file: never on the caller's queue nor the
             // delegate queue. A stop meanwhile finds no task, and is delivered here instead of sending.
-            DispatchQueue.global(qos: .userInitiated).async {
+            Queues.disk.async {
                 let native = source.prepareNative()
                 self.transport.delegateQueue.enqueue {
                     switch native {
@@ -157,7 +157,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             // reports the cancel, and `finish` starts over. From a thread of its own, as a stop does while
             // libcurl may be held back; no redirect or challenge can follow a reply's head.
             restarting = true
-            if let task { DispatchQueue.global(qos: .userInitiated).async { task.cancel() } }
+            if let task { Queues.work.async { task.cancel() } }
             return false
         }
     }
@@ -278,7 +278,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
                 holdsBackPressure = false
                 transport.delegateQueue.releaseBackPressure()
             }
-            DispatchQueue.global(qos: .userInitiated).async { task.cancel() }
+            Queues.work.async { task.cancel() }
             // Nor does the outcome wait for it. The transfer ends now (a download's partial file closed,
             // the reason delivered), and what the task still reports is dropped; a redirect or challenge
             // racing the cancel finds the transfer stopped, and is left unanswered.

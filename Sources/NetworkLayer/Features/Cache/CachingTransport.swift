@@ -35,7 +35,7 @@ struct CachingTransport: Sendable {
         }
         // A lookup may read the disk: never on the caller's queue (usually the main queue).
         let cancel = DeferredCancel()
-        DispatchQueue.global(qos: .userInitiated).async {
+        Queues.work.async {
             cancel.attach(
                 decide(request, route: route, redirectPolicy: redirectPolicy, completion: completion))
         }
@@ -126,7 +126,7 @@ struct CachingTransport: Sendable {
             }
             // Removing files waits for the disk: not on the session's delegate queue. The reply is
             // handed on once they are gone, so a request its handler makes finds none of them.
-            DispatchQueue.global(qos: .userInitiated).async {
+            Queues.work.async {
                 for url in stale { cache.removeResponses(for: url) }
                 completion(result, .network)
             }

@@ -50,7 +50,7 @@ struct OfflineFallback: Sendable {
                 return deliver(reply(after: error).map { .success($0) } ?? result)
             }
             // A lookup may read the disk: not on the queue that ended the attempts (maybe the caller's).
-            DispatchQueue.global(qos: .userInitiated).async {
+            Queues.work.async {
                 deliver(reply(after: error).map { .success($0) } ?? result)
             }
         }

@@ -29,7 +29,7 @@ final class DiskWriter: @unchecked Sendable {
         var failure: POSIXFailure?
     }
 
-    private let queue = DispatchQueue(label: "NetworkLayer.DiskWriter", qos: .utility)
+    private let queue = DispatchQueue(label: "NetworkLayer.DiskWriter", target: Queues.disk)
     private let state = Locked(State())
     // Set once, in `init`.
     private weak var flow: (any TransferFlow)?
