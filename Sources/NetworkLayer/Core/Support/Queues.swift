@@ -16,7 +16,9 @@ enum Queues {
     )
 
     /// Every disk write and removal: a download's partial file, a disk cache's entries, an upload's
-    /// temporary file. Serial: each user keeps its own order through a serial queue that targets it.
+    /// temporary file. Serial: each user keeps its own order through a serial queue that targets it. Code
+    /// running on it (a download's completion does) must never `sync` onto one of those queues: it would
+    /// wait for itself.
     static let disk = DispatchQueue(label: "NetworkLayer.disk", qos: .utility)
 
     /// A new session's delegate queue, a root of its own per session: it blocks on libcurl by design (see
