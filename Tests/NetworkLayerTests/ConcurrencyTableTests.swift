@@ -36,32 +36,79 @@ final class ConcurrencyTableTests: XCTestCase {
         }
     }
 
+    /// `source` without its comments, so a queue named in a doc comment is not one made.
+    private func code(_ source: String) -> String {
+        source.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
+            .joined(separator: "\n")
+    }
+
+    /// The arguments of each call that starts where `opening` (which ends with its parenthesis) occurs.
+    private func arguments(of opening: String, in code: String) -> [String] {
+        var found: [String] = []
+        var rest = code[...]
+        while let range = rest.range(of: opening) {
+            var depth = 1
+            var end = range.upperBound
+            while end < rest.endIndex, depth > 0 {
+                if rest[end] == "(" { depth += 1 } else if rest[end] == ")" { depth -= 1 }
+                end = rest.index(after: end)
+            }
+            found.append(String(rest[range.upperBound..<end]))
+            rest = rest[end...]
+        }
+        return found
+    }
+
+    /// Every queue the library makes has a row: a root is made in `Queues.swift`, any other queue
+    /// targets a queue (so it adds no execution context) and names itself in the table, the clock's file
+    /// alone makes a timer (and the queue it runs on), and nothing else starts a thread or names a global
+    /// queue.
     func testEveryQueueTheLibraryMakesHasARow() throws {
         let table = try text("Sources/NetworkLayer/Core/Support/ConcurrencyModel.swift")
-        let label = try NSRegularExpression(pattern: #"label: "([^"]+)""#)
+        let roots = "Sources/NetworkLayer/Core/Support/Queues.swift"
+        let sources = try librarySources().map { (path: $0.path, code: code($0.text)) }
+        // .ci/clock-check names the same file: no timer, and no real time, outside the clock.
+        let clocks = sources.filter { $0.code.contains("makeTimerSource") || $0.code.contains("asyncAfter") }
+            .map(\.path)
+        XCTAssertEqual(
+            clocks, ["Sources/NetworkLayer/Core/Support/SystemClock.swift"], "one clock keeps every timer")
+        XCTAssertTrue(table.contains("| the clock's timer "), "the clock's timer has its row")
+        let literal = try NSRegularExpression(pattern: #"label:\s*"([^"]+)""#)
         var labels: [String] = []
-        for (path, source) in try librarySources() {
-            for line in source.split(separator: "\n")
-            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
-                let line = String(line)
-                for match in label.matches(in: line, range: NSRange(line.startIndex..., in: line)) {
-                    let name = (line as NSString).substring(with: match.range(at: 1))
-                    labels.append(name)
+        for (path, code) in sources {
+            for call in arguments(of: "DispatchQueue(", in: code) {
+                let range = NSRange(call.startIndex..., in: call)
+                guard let match = literal.firstMatch(in: call, range: range) else {
+                    XCTAssertEqual(
+                        [path], clocks, "\(path): a queue without a literal label, outside the clock: \(call)"
+                    )
+                    continue
+                }
+                let label = (call as NSString).substring(with: match.range(at: 1))
+                labels.append(label)
+                XCTAssertTrue(
+                    table.contains("`\(label)`"), "\(path): queue \(label) has no row in ConcurrencyModel")
+                if path != roots {
                     XCTAssertTrue(
-                        table.contains("`\(name)`"), "\(path): queue \(name) has no row in ConcurrencyModel")
+                        call.contains("target:"), "\(path): queue \(label) is a root: make it in Queues.swift"
+                    )
                 }
             }
-            // A timer is kept by the clock, whose timer queues have their row (.ci/clock-check too).
-            if source.contains("makeTimerSource") || source.contains("asyncAfter") {
-                XCTAssertEqual(
-                    path, "Sources/NetworkLayer/Core/Support/SystemClock.swift", "a timer outside the clock")
+            if path != roots {
+                XCTAssertNil(
+                    code.range(of: #"\.global\("#, options: .regularExpression),
+                    "\(path) names a global queue")
             }
-            if source.contains("DispatchQueue.global(") {
-                XCTAssertTrue(
-                    table.contains("| a global queue |"), "\(path) uses a global queue: it needs its row")
+            for maker in [
+                #"\bOperationQueue\s*\("#, #"\bThread\s*[({]"#, "detachNewThread", "pthread_create",
+            ] {
+                XCTAssertNil(
+                    code.range(of: maker, options: .regularExpression),
+                    "\(path) makes a thread or a queue (\(maker)) outside the tree")
             }
         }
-        XCTAssertGreaterThanOrEqual(labels.count, 8, "the search found the queues: \(labels)")
+        XCTAssertGreaterThanOrEqual(labels.count, 9, "the search found the queues: \(labels)")
     }
 
     func testTheArticleHasTheSameRows() throws {

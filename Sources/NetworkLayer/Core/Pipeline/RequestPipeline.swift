@@ -170,7 +170,7 @@ extension NetworkLayer {
             case .success(let reply):
                 // Off the session's serial delegate queue: a slow `Decodable` must not hold up every other
                 // request on the session.
-                DispatchQueue.global(qos: .userInitiated).async { finish.value(reply) }
+                Queues.work.async { finish.value(reply) }
             }
         }
     }

@@ -33,7 +33,7 @@ import Foundation
         static let stallTimeout: TimeInterval = 0.02
 
         /// Where every block runs, one at a time, in the order added.
-        private let serial = DispatchQueue(label: "NetworkLayer.SessionTransport.delegate")
+        private let serial = Queues.sessionDelegate()
         /// Marks `serial`: `OperationQueue.current` is `nil` in blocks that don't run as operations.
         private static let marker = DispatchSpecificKey<Bool>()
 
@@ -148,6 +148,7 @@ import Foundation
         override init() {
             super.init()
             maxConcurrentOperationCount = 1
+            underlyingQueue = Queues.sessionDelegate()
         }
 
         /// Whether the caller runs on a session's delegate queue.

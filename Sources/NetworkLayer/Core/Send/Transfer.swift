@@ -79,7 +79,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             guard let source, transport.sendsUploadsNatively else { return begin(prepared) }
             // The native form may mean writing a temporary file: never on the caller's queue nor the
             // delegate queue. A stop meanwhile finds no task, and is delivered here instead of sending.
-            Self.offQueue {
+            Queues.disk.async {
                 let native = source.prepareNative()
                 self.transport.delegateQueue.enqueue {
                     switch native {
@@ -351,13 +351,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     /// Cancels `task` from a thread of its own: FoundationNetworking's `cancel()` waits for libcurl's
     /// thread, which may be held back (see ``stop(because:)``).
+    /// On the concurrent work queue, not a serial one: one cancel's wait must not hold back the next.
     private static func cancelOffQueue(_ task: URLSessionTask) {
-        offQueue { task.cancel() }
-    }
-
-    /// Runs `work` away from the caller's queue and the delegate queue: work that may wait (a cancel, a
-    /// temporary file). Not one serial queue: one such wait must not hold back the next.
-    private static func offQueue(_ work: @escaping @Sendable () -> Void) {
-        DispatchQueue.global(qos: .userInitiated).async(execute: work)
+        Queues.work.async { task.cancel() }
     }
 }

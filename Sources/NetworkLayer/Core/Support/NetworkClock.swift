@@ -20,8 +20,8 @@ package protocol NetworkClock: AnyObject, Sendable {
     /// A timer, disarmed until ``ClockTimer/schedule(at:)``.
     ///
     /// - Parameters:
-    ///   - queue: Where `handler` runs; `nil` runs it where the clock fires (for a real clock its own
-    ///     serial queue), so it must be short and hop to where its work belongs.
+    ///   - queue: Where `handler` runs; `nil` runs it where the clock fires (for a real clock its serial
+    ///     queue), so it must be short and hop to where its work belongs.
     ///   - handler: Runs once each time the time the timer is armed for passes.
     /// - Returns: The timer; the clock holds it only while it is armed.
     func makeTimer(on queue: DispatchQueue?, handler: @escaping @Sendable () -> Void) -> any ClockTimer

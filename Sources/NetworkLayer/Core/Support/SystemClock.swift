@@ -5,7 +5,7 @@ import Foundation
 ///
 /// One dispatch timer per request cost about ten context switches and 70 µs of CPU a request on Linux,
 /// where arming and cancelling a timer wakes libdispatch's manager thread. So the clock keeps every
-/// armed ``ClockTimer`` in one table and arms its one dispatch timer, on its own serial queue, for the
+/// armed ``ClockTimer`` in one table and arms its one dispatch timer, on its serial queue, for the
 /// earliest of them, moving it only when a sooner one arrives. When it fires, the timers due run (in
 /// deadline order, each on its queue) and it is armed for the next; with nothing armed, nothing runs.
 /// A timer armed keeps the clock alive, so a wait outlives the layer that started it.
@@ -21,7 +21,9 @@ package final class SystemClock: NetworkClock {
     }
 
     private let state = Locked(State())
-    private let queue = DispatchQueue(label: "NetworkLayer.clock")
+    /// Serial, so the timers due run in order; on the work queue, since a firing only hands work on (and
+    /// settles a request whose policy deadline passed).
+    private let queue = DispatchQueue(label: "NetworkLayer.clock", target: Queues.work)
 
     /// A clock of its own: a layer's, or a token authenticator's until a layer hands it its own.
     package init() {}

@@ -34,7 +34,7 @@ struct CacheStage: RequestStage {
         guard cache.disk != nil else { return decide(request, chain: chain, completion: completion) }
         // A lookup may read the disk: never on the caller's queue (usually the main queue).
         let cancel = DeferredCancel()
-        DispatchQueue.global(qos: .userInitiated).async {
+        Queues.work.async {
             cancel.attach(decide(request, chain: chain, completion: completion))
         }
         return { cancel.cancel() }
@@ -121,7 +121,7 @@ struct CacheStage: RequestStage {
             }
             // Removing files waits for the disk: not on the session's delegate queue. The reply is
             // handed on once they are gone, so a request its handler makes finds none of them.
-            DispatchQueue.global(qos: .userInitiated).async {
+            Queues.work.async {
                 for url in stale { cache.removeResponses(for: url) }
                 completion(result)
             }

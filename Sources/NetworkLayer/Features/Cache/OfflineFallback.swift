@@ -52,7 +52,7 @@ struct OfflineFallback: RequestStage {
             else { return completion(result) }
             guard cache.disk != nil else { return completion(reply(after: error) ?? result) }
             // A lookup may read the disk: not on the queue that ended the attempts (maybe the caller's).
-            DispatchQueue.global(qos: .userInitiated).async {
+            Queues.work.async {
                 completion(reply(after: error) ?? result)
             }
         }

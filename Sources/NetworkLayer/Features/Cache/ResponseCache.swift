@@ -24,7 +24,7 @@ public final class ResponseCache: Sendable {
     let keying: CacheKeying
     /// Orders this cache's disk reads, writes and removals, so an invalidation is never undone by an older
     /// write, and a lookup never reads a file a background removal is about to delete.
-    let diskQueue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", qos: .utility)
+    let diskQueue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", target: Queues.disk)
     /// Entries read from memory whose files are still to be marked as used; one pass on the disk queue
     /// marks them all, so a hot entry costs one file update per pass, not one per read.
     private let pendingTouches = Locked<Set<CacheKey>>([])
@@ -60,7 +60,7 @@ public final class ResponseCache: Sendable {
     ///   on the caller's thread.
     public func flush(completion: @escaping @Sendable () -> Void) {
         guard disk != nil else { return completion() }
-        diskQueue.async { DispatchQueue.global(qos: .utility).async(execute: completion) }
+        diskQueue.async { Queues.work.async(execute: completion) }
     }
 
     /// Returns once every write and removal handed to the disk so far is done: before an app is

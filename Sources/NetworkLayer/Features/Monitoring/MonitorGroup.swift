@@ -20,7 +20,7 @@ package final class MonitorGroup: Sendable {
 
     /// A layer's serial monitors' queue: its own monitors' and those of its requests.
     package static func makeQueue() -> DispatchQueue {
-        DispatchQueue(label: "NetworkLayer.monitors", qos: .utility)
+        DispatchQueue(label: "NetworkLayer.monitors", target: Queues.work)
     }
 
     /// The group for one request with monitors of its own: `layer`'s monitors, then `extra`, on the

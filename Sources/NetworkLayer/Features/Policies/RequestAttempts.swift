@@ -228,7 +228,7 @@ private enum PolicyQueue {
 
     static let queue: DispatchQueue = {
         let queue = DispatchQueue(
-            label: "NetworkLayer.policies", qos: .userInitiated, attributes: .concurrent)
+            label: "NetworkLayer.policies", attributes: .concurrent, target: Queues.work)
         queue.setSpecific(key: key, value: true)
         return queue
     }()

@@ -97,7 +97,7 @@ private final class CancelOnRelease: Sendable {
 /// once (``NetworkStream`` requires `Sendable` elements; the pipeline that appends doesn't know that).
 final class AsyncStreamBuffer<Element>: Sendable {
     /// Where the stream's completion runs: no caller queue is involved.
-    static var completionQueue: DispatchQueue { DispatchQueue.global(qos: .userInitiated) }
+    static var completionQueue: DispatchQueue { Queues.work }
 
     private struct State {
         var started = false

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Writes a download's bytes on a queue of its own, so that the session's delegate queue never waits for
-/// the disk: a slow disk must not hold up other transfers' events, stops and deadlines.
+/// Writes a download's bytes on a serial queue of its own (which targets ``Queues/disk``), so that the
+/// session's delegate queue never waits for the disk: a slow disk must not hold up other transfers'
+/// events, stops and deadlines.
 ///
 /// The delegate queue gathers the chunks (16 KB each) into pieces of ``pieceSize`` and hands each piece
 /// over: one hop and one system call per piece, not per chunk. The disk queue opens the file, writes and
@@ -24,7 +25,7 @@ final class DiskWriter: @unchecked Sendable {
         var failure: POSIXFailure?
     }
 
-    private let queue = DispatchQueue(label: "NetworkLayer.DiskWriter", qos: .utility)
+    private let queue = DispatchQueue(label: "NetworkLayer.DiskWriter", target: Queues.disk)
     private let state = Locked(State())
     // Set once, in `init`.
     private weak var flow: (any TransferFlow)?

@@ -30,7 +30,7 @@ enum NativeUploadBody: Sendable {
     /// Removes a temporary file, off the delegate queue; the body's own file stays.
     func discard() {
         guard case .file(let url, isTemporary: true) = self else { return }
-        DispatchQueue.global(qos: .utility).async { try? FileManager.default.removeItem(at: url) }
+        Queues.disk.async { try? FileManager.default.removeItem(at: url) }
     }
 
     /// The whole body, read through the stream that sends it on Linux: the same exact length and the
