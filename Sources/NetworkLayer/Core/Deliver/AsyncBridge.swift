@@ -54,6 +54,8 @@ final class AsyncBridge<Value>: Sendable {
             finish(.failure(.cancelled))
             return
         }
+        // The handlers only resume the continuation: a hop through the callback queue would make the
+        // await wait for that queue (the main queue, often busy) for nothing.
         var request = request
         request.handlersRunInPlace = true
         let task = layer.send(
