@@ -77,8 +77,8 @@ final class DummyMonitorTests: XCTestCase {
 
         var todos: [Todo]?
         var handlerMetrics: RequestMetrics?
-        network.get(
-            urlString: "todos", query: ["page": "2"],
+        network.send(
+            NetworkRequest(urlString: "todos", query: ["page": "2"]),
             successHandler: { (response: NetworkResponse<[Todo]>) in
                 todos = response.value
                 handlerMetrics = response.metrics
@@ -177,8 +177,8 @@ final class DummyMonitorTests: XCTestCase {
         let network = DummyNetworkLayer()
         network.stub(.get, "https://api.example.com/todos", returning: Data("[]".utf8))
         var metrics: RequestMetrics?
-        network.get(
-            urlString: "https://api.example.com/todos",
+        network.send(
+            NetworkRequest(urlString: "https://api.example.com/todos"),
             successHandler: { (response: NetworkResponse<[Todo]>) in metrics = response.metrics },
             errorHandler: { XCTFail("\($0)") })
         XCTAssertEqual(metrics?.attempts, 1)

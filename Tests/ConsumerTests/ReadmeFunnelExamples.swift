@@ -10,9 +10,9 @@ struct Item: Codable, Equatable {
 enum ReadmeFunnelExample {
     static func responses(network: NetworkLayer) {
         // The whole response: status, headers (any case), the final URL and the raw body
-        network.get(
-            urlString: "items", query: ["page": "2"],
-            successHandler: { (response: NetworkResponse<[Item]>) in
+        network.send(
+            NetworkRequest<[Item]>(urlString: "items", query: ["page": "2"]),
+            successHandler: { response in
                 let total = response.headers["X-Total-Count"].flatMap(Int.init)
                 print(response.statusCode, response.value.count, total ?? 0, response.url as Any)
             },

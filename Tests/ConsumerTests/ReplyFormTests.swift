@@ -10,8 +10,8 @@ func expectResult<T>(of body: () async throws -> T, is _: T.Type) async throws {
 
 /// Issue 19, defect 10: the `async` forms that ignore the reply have names of their own, so the form
 /// that drops the reply is always chosen on purpose. (An unannotated `let x = try await network.post(...)`
-/// now meets only a deprecated shim, a warning; `.ci/reply-form-check` proves that it does not build with
-/// warnings as errors.)
+/// meets only an unavailable `post` whose error asks for the reply's type; `.ci/reply-form-check` proves
+/// that it does not build.)
 final class ReplyFormTests: XCTestCase {
     private let todo = Todo(id: 3, title: "New")
 

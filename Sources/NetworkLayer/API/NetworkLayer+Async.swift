@@ -8,7 +8,7 @@ import Foundation
 // decoded reply never cross an isolation boundary. Without it a `@MainActor` presenter or an actor
 // could not pass a request it keeps in a property (a `NetworkRequest` is not `Sendable`: its body and
 // endpoint may not be), and a reply type that is not `Sendable` could not come back. Only the handlers
-// run elsewhere, on the callback queue; `AsyncBridge` hands their outcome over.
+// run elsewhere, where the outcome is settled, not on the callback queue; `AsyncBridge` hands it over.
 extension NetworkLayer {
     /// Sends `request` through ``send(_:successHandler:errorHandler:)`` and returns its reply.
     ///
@@ -18,9 +18,17 @@ extension NetworkLayer {
     /// ```
     ///
     /// Cancelling the Swift `Task` cancels the request, and this method throws
-    /// ``NetworkError/cancelled``; a task cancelled before the call sends nothing. The method returns
-    /// once the layer has delivered the outcome on ``callbackQueue`` (the main queue by default), so the
-    /// queue must be running, as it is in an app and in XCTest and Swift Testing.
+    /// ``NetworkError/cancelled``; a task cancelled before the call sends nothing. The outcome resumes
+    /// the caller as soon as it is settled, without a hop through ``callbackQueue``, so the call returns
+    /// even while that queue is busy or suspended. A transfer with a
+    /// ``NetworkRequest/progressHandler`` is the exception: it returns after its last progress call,
+    /// which runs on ``callbackQueue``.
+    ///
+    /// Downloads and uploads are requests too:
+    ///
+    /// ```swift
+    /// let file = try await network.send(NetworkRequest.download(urlString: "report.pdf", to: destination)).value
+    /// ```
     ///
     /// - Parameters:
     ///   - request: What to send, and what the reply becomes.

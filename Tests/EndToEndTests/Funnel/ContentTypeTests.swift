@@ -168,8 +168,9 @@ final class ContentTypeTests: XCTestCase {
                 errorHandler: recorder.failure)
         }
         let accepted = outcome(of: NetworkResponse<Profile>.self) { recorder in
-            jsonNetwork.request(
-                ProfileEndpoint(), successHandler: recorder.success, errorHandler: recorder.failure)
+            jsonNetwork.send(
+                NetworkRequest(ProfileEndpoint()), successHandler: recorder.success,
+                errorHandler: recorder.failure)
         }
 
         for (name, error) in [

@@ -50,25 +50,19 @@ extension MockServer {
 }
 
 extension NetworkLayer {
-    /// Starts `entry` for `path` in its `NetworkResponse` form; the body-carrying ones send `note`.
+    /// Sends the request `entry` stands for to `path` through `send`, which gives the whole
+    /// `NetworkResponse`; the body-carrying ones send `note`.
     func start<R: Decodable & SendableMetatype>(
         _ entry: EntryPoint, _ path: String, note: Note = Note(id: 1, text: "a"),
         successHandler: @escaping (NetworkResponse<R>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        switch entry {
-        case .get:
-            get(urlString: path, successHandler: successHandler, errorHandler: errorHandler)
-        case .post:
-            post(urlString: path, body: note, successHandler: successHandler, errorHandler: errorHandler)
-        case .put:
-            put(urlString: path, body: note, successHandler: successHandler, errorHandler: errorHandler)
-        case .patch:
-            patch(urlString: path, body: note, successHandler: successHandler, errorHandler: errorHandler)
-        case .delete:
-            delete(urlString: path, successHandler: successHandler, errorHandler: errorHandler)
-        case .endpoint:
-            request(ItemEndpoint(), successHandler: successHandler, errorHandler: errorHandler)
-        }
+        let request: NetworkRequest<R> =
+            switch entry {
+            case .get, .delete: NetworkRequest(method: entry.method, urlString: path)
+            case .post, .put, .patch: NetworkRequest(method: entry.method, urlString: path, body: .json(note))
+            case .endpoint: NetworkRequest(ItemEndpoint())
+            }
+        return send(request, successHandler: successHandler, errorHandler: errorHandler)
     }
 }

@@ -4,8 +4,8 @@ import NetworkTestSupport
 import TestKit
 import XCTest
 
-/// The `NetworkResponse` forms of every request method, and `send` with a `Result`, against a real
-/// server: the value, the status, the headers by any case, the URL after redirects and the raw body.
+/// `send`'s `NetworkResponse` for the request of every request method, and `send` with a `Result`, against
+/// a real server: the value, the status, the headers by any case, the URL after redirects and the raw body.
 final class ResponseFormTests: XCTestCase {
     private func layer(for server: MockServer) -> NetworkLayer {
         NetworkLayer(

@@ -28,8 +28,10 @@ final class MonitorEventTests: XCTestCase {
         let finished = recorder.expectFinishes(1, self)
 
         let result = outcome(of: NetworkResponse<Echo>.self) { recorder in
-            network.post(
-                urlString: "notes?view=full", body: note, headers: ["X-Trace": "t-1"],
+            network.send(
+                NetworkRequest(
+                    method: .post, urlString: "notes?view=full", headers: ["X-Trace": "t-1"],
+                    body: .json(note)),
                 successHandler: recorder.success, errorHandler: recorder.failure)
         }
         wait(for: [finished], timeout: 10)
@@ -84,7 +86,9 @@ final class MonitorEventTests: XCTestCase {
         let finished = recorder.expectFinishes(1, self)
 
         let result = outcome(of: NetworkResponse<Echo>.self) { recorder in
-            network.get(urlString: "same", successHandler: recorder.success, errorHandler: recorder.failure)
+            network.send(
+                NetworkRequest(urlString: "same"), successHandler: recorder.success,
+                errorHandler: recorder.failure)
         }
         wait(for: [finished], timeout: 10)
 
@@ -198,7 +202,9 @@ final class MonitorEventTests: XCTestCase {
         let finished = recorder.expectFinishes(1, self)
 
         let result = outcome(of: NetworkResponse<[String]>.self) { recorder in
-            network.get(urlString: "flaky", successHandler: recorder.success, errorHandler: recorder.failure)
+            network.send(
+                NetworkRequest(urlString: "flaky"), successHandler: recorder.success,
+                errorHandler: recorder.failure)
         }
         wait(for: [finished], timeout: 10)
 

@@ -9,7 +9,7 @@ import Foundation
 /// happens under the state's lock; the continuation is taken out under it, so whichever outcome comes first
 /// resumes it and every later one finds it gone.
 final class AsyncBridge<Value>: Sendable {
-    /// The outcome crossing from the callback queue to the awaiting code. `NetworkResponse<Value>` is
+    /// The outcome crossing from where it was settled to the awaiting code. `NetworkResponse<Value>` is
     /// not `Sendable` for every `Value`; it is handed over once and never touched again by the handler
     /// (see ``UncheckedSendable``).
     typealias Outcome = UncheckedSendable<Result<NetworkResponse<Value>, NetworkError>>
@@ -54,6 +54,10 @@ final class AsyncBridge<Value>: Sendable {
             finish(.failure(.cancelled))
             return
         }
+        // The handlers only resume the continuation: a hop through the callback queue would make the
+        // await wait for that queue (the main queue, often busy) for nothing.
+        var request = request
+        request.handlersRunInPlace = true
         let task = layer.send(
             request, successHandler: { self.finish(.success($0)) },
             errorHandler: { self.finish(.failure($0)) })

@@ -80,10 +80,13 @@ extension NetworkLayer {
             : request.progressHandler.map {
                 ProgressReporter(callbackQueue: callbackQueue, clock: clock, handler: $0)
             }
-        // A transfer's handlers run on its progress queue, behind every progress call made before them.
+        // A transfer's handlers run on its progress queue, behind every progress call made before them;
+        // an `async` form's, which only resume it, where the outcome is settled.
+        let queue = progress?.queue ?? stream?.callbackQueue ?? callbackQueue
+        let inPlace: (@Sendable () -> Bool)? =
+            request.handlersRunInPlace && progress == nil ? { @Sendable in true } : nil
         let task = RequestTask(
-            delivery: delivery
-                ?? CallbackDelivery(queue: progress?.queue ?? stream?.callbackQueue ?? callbackQueue),
+            delivery: delivery ?? CallbackDelivery(queue: queue, runsInPlace: inPlace),
             failureHandler: progress.map { progress in
                 {
                     progress.end()
