@@ -14,13 +14,13 @@
 /// | a download's disk queue (``DiskWriter``, serial, `NetworkLayer.DiskWriter`, targets the disk queue) | opening, writing and closing its partial file, then keeping it or moving it into place; its completion | the open file |
 /// | the cache's serial queue (a disk cache, `NetworkLayer.ResponseCache.disk`, targets the disk queue) | reading, writing and removing entries, in order | the disk store's files (the memory index and the in-flight table are ``Locked``) |
 /// | `callbackQueue` | the success, error, progress and stream event handlers; a transfer with a progress handler runs its handlers on a serial queue of its own that targets it (``ProgressReporter/queue``, `NetworkLayer.TransferCallbacks`), so no progress call overlaps or follows its completion; a stream's handlers run on a serial queue of its own that targets it (`NetworkLayer.stream`) unless it is the main queue, so its events stay in order on a concurrent one | nothing: handlers run with no lock held |
-/// | the clock's timer (``SystemClock``, serial, `NetworkLayer.clock`, one per layer, targets the work queue) | one dispatch timer per clock, armed for the earliest of its timers; firing, it hands each one due to its queue (a retry's wait to the policy queue, a progress delivery to the transfer's callback queue, a layer's sweep of its transfers' idle deadlines, ``DeadlineRegistry``, to that session's delegate queue) and runs the policy stage's sweep itself (an interceptor's or a refresh's wait, a request's total deadline) | the armed timers (``Locked``) |
+/// | the clock's timer (``SystemClock``, serial, `NetworkLayer.clock`, a root per clock: ``Queues/clock()``, one per layer) | one dispatch timer per clock, armed for the earliest of its timers; firing, it hands each one due to its queue (a retry's wait to the policy queue, a progress delivery to the transfer's callback queue, a layer's sweep of its transfers' idle deadlines, ``DeadlineRegistry``, to that session's delegate queue) and runs the policy stage's sweep itself (an interceptor's or a refresh's wait, a request's total deadline) | the armed timers (``Locked``) |
 /// | the task iterating a ``NetworkStream`` | `next()` | nothing: elements wait in the stream's buffer (``Locked``) |
 ///
 /// The execution contexts are the rows that don't target another: the caller's queue, the delegate
-/// queues (one root per session), libcurl's thread, the work queue, the disk queue, `callbackQueue` and
-/// the task iterating a stream. Every queue the library makes is a root made in ``Queues``, or targets
-/// one; only ``Queues`` names a global queue. Blocking work stays on serial
+/// queues (one root per session), libcurl's thread, the work queue, the disk queue, `callbackQueue`, the
+/// clocks' timers (one root per clock) and the task iterating a stream. Every queue the library makes is
+/// a root made in ``Queues``, or targets one; only ``Queues`` names a global queue. Blocking work stays on serial
 /// roots: on Linux a concurrent queue gets only as many threads as there are cores, so a delegate queue
 /// waiting for libcurl, or the disk, must never run on the work queue.
 ///

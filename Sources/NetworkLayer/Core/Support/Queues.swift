@@ -26,4 +26,10 @@ enum Queues {
     static func sessionDelegate() -> DispatchQueue {
         DispatchQueue(label: "NetworkLayer.SessionTransport.delegate")
     }
+
+    /// A clock's timer queue (``SystemClock``), a root of its own per clock: a deadline must fire on time
+    /// however busy the work queue is.
+    static func clock() -> DispatchQueue {
+        DispatchQueue(label: "NetworkLayer.clock")
+    }
 }

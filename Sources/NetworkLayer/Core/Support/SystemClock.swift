@@ -21,9 +21,8 @@ package final class SystemClock: NetworkClock {
     }
 
     private let state = Locked(State())
-    /// Serial, so the timers due run in order; on the work queue, since a firing only hands work on (and
-    /// settles a request whose policy deadline passed).
-    private let queue = DispatchQueue(label: "NetworkLayer.clock", target: Queues.work)
+    /// Serial, so the timers due run in order.
+    private let queue = Queues.clock()
 
     /// A clock of its own: a layer's, or a token authenticator's until a layer hands it its own.
     package init() {}
