@@ -358,8 +358,8 @@ open class NetworkLayer: @unchecked Sendable {
     /// ```
     ///
     /// A subclass that overrides ``send(_:successHandler:errorHandler:)`` without calling `super` starts
-    /// requests this method does not know about: override it too.
-    open func cancelAll() {
+    /// requests this method does not know about.
+    public func cancelAll() {
         runningRequests.cancelAll()
     }
 
