@@ -1,9 +1,7 @@
 import Foundation
 
-/// Measures one request for ``RequestMetrics``, across its attempts, with a monotonic clock.
-///
-/// Attempts run one after another, but their events arrive on different queues (the caller's or the
-/// policy queue starts one, the delegate queue ends it), hence ``Locked``.
+/// Measures one request for ``RequestMetrics`` across its attempts with a monotonic clock; events come
+/// from different queues (caller, policy, delegate), hence ``Locked``.
 package final class RequestMeter: Sendable {
     private struct Counts {
         var attemptStart: UInt64 = 0
@@ -16,14 +14,12 @@ package final class RequestMeter: Sendable {
     private let startDate = Date()
     private let start = DispatchTime.now().uptimeNanoseconds
     private let counts = Locked(Counts())
-    /// A stream's state, whose event count the metrics report.
     private let stream: StreamState?
 
     package init() {
         stream = nil
     }
 
-    /// A meter for a stream, reporting its event count.
     init(stream: StreamState?) {
         self.stream = stream
     }
@@ -51,7 +47,6 @@ package final class RequestMeter: Sendable {
         }
     }
 
-    /// The metrics so far, the duration counted up to now.
     package var metrics: RequestMetrics {
         let now = DispatchTime.now().uptimeNanoseconds
         let counts = counts.withLock { $0 }
