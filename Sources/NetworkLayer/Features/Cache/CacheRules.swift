@@ -25,7 +25,6 @@ enum CacheRules {
         ["Cache-Control", "Expires", "ETag", "Last-Modified"].contains { response[$0] != nil }
     }
 
-    /// The lower-cased field names a reply's `Vary` lists.
     static func varyNames(_ response: HeaderFields) -> [String] {
         (response["Vary"] ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }

@@ -38,7 +38,6 @@ final class MemoryStore: Sendable {
             }
         }
 
-        /// The least recently used key, if any.
         mutating func leastRecentlyUsed() -> CacheKey? {
             while oldestUse <= clock {
                 if let key = byUse[oldestUse] { return key }

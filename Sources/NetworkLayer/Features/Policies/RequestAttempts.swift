@@ -4,11 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The policy stage: runs a request's attempts (interceptors' `adapt`, then `send`; on failure their
-/// `retry`, then the retry policy) until one succeeds, one fails for good, or the request is cancelled.
-/// Generic over an attempt's result so the transport and the test doubles share the rules. One step at a
-/// time; with `usesPolicyQueue` every hook runs on the policy queue (a completion called elsewhere hops
-/// back) and each round of hooks must answer within the request's timeout, else ``NetworkError/timedOut``.
+/// The policy stage's loop: each attempt adapted by the interceptors and sent; a failure goes to their
+/// `retry`, then the retry policy. Generic so the transport and test doubles share the rules. With
+/// `usesPolicyQueue`, hooks run on the policy queue (completions hop back) and each round must answer
+/// within the request's timeout, else ``NetworkError/timedOut``.
 package final class RequestAttempts<Success>: @unchecked Sendable {
     package typealias Send = (URLRequest, @escaping @Sendable (Result<Success, NetworkError>) -> Void) -> Void
 

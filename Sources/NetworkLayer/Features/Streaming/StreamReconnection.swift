@@ -4,12 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Reconnects a server-sent event stream as its last interceptor: later connections send
-/// `Last-Event-ID`, and one that ended, dropped or fell idle reopens after the reconnection time, up to
-/// ``ServerSentEventsOptions/maximumReconnects`` in a row without a kept connection. As an interceptor,
-/// a reconnection gets a fresh token and monitors see a retry. Once an element was handed over nothing
-/// else resends the stream. The wait never drops below the floor and doubles in a row, so a server
-/// answering `retry: 0`, one event and a close ends with ``NetworkError/tooManyReconnects(_:)``.
+/// Reconnects a server-sent event stream as its last interceptor (so a reconnection gets a fresh token
+/// and monitors see a retry), sending `Last-Event-ID`, up to ``ServerSentEventsOptions/maximumReconnects``
+/// in a row. The wait never drops below the floor and doubles in a row, so a server answering `retry: 0`
+/// and a close ends with ``NetworkError/tooManyReconnects(_:)``. Streams that delivered aren't resent.
 struct StreamReconnection: RequestInterceptor {
     /// How long a connection with events must last to be kept; a shorter one counts as failed.
     static let keptConnectionDuration: TimeInterval = 1

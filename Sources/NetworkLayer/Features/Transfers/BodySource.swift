@@ -4,14 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// An upload's body as a ``Transfer`` sends it: an ``UploadBodyStream`` with the exact `Content-Length`,
-/// a fresh one whenever libcurl rewinds, and the checks that a body was sent whole.
-///
-/// Why a stream is safe here: when libcurl re-sends a request it rewinds the body and would send an
-/// exhausted stream (an empty body answered 200), so each rewind gets a fresh stream, and a 2xx to a
-/// body not handed out whole fails the request; see <doc:DownloadsAndUploads>. On Apple platforms the
-/// body goes out natively (``NativeUploadBody``). The stream is replaced on libcurl's thread and read
-/// on the delegate queue, hence ``Locked``; the rest is the delegate queue's.
+/// An upload's body as a ``Transfer`` sends it: an ``UploadBodyStream`` with the exact `Content-Length`.
+/// Why a fresh stream per rewind: libcurl re-sends an exhausted stream as an empty body answered 200
+/// (see <doc:DownloadsAndUploads>); a 2xx to a body not handed out whole fails the request. The stream
+/// is swapped on libcurl's thread and read on the delegate queue, hence ``Locked``.
 final class BodySource: @unchecked Sendable {
     private let body: UploadBody
     private let progress: ProgressReporter?

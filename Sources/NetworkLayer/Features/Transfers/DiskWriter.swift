@@ -1,10 +1,9 @@
 import Foundation
 
-/// Writes a download's bytes on a serial queue of its own (targeting ``Queues/disk``), so a slow disk
-/// never holds up the delegate queue. Chunks are gathered into ``pieceSize`` pieces (one hop and one
-/// system call each); past ``limit`` bytes waiting, the transfer pauses until the disk is down to half.
-/// A failed write is reported by the next ``append(_:)`` or by ``close(_:)``. The piece is the delegate
-/// queue's, the file the disk queue's, the shared counts ``Locked``'s.
+/// Writes a download on a serial queue of its own (targeting ``Queues/disk``) so a slow disk never holds
+/// up the delegate queue: chunks gathered into ``pieceSize`` pieces, the transfer paused past ``limit``
+/// bytes waiting until half. A failed write surfaces in the next ``append(_:)`` or in ``close(_:)``.
+/// The piece is the delegate queue's, the file the disk queue's, the counts ``Locked``'s.
 final class DiskWriter: @unchecked Sendable {
     static var limit: Int { 1 << 20 }
     static var pieceSize: Int { 256 * 1024 }

@@ -4,11 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A download's reply, written to the partial file beside the destination as it arrives and moved into
-/// place at the end; an error reply is kept in memory instead. Owned by the delegate queue; its file by
-/// the ``DiskWriter``'s queue, where the download also ends before its completion runs.
-/// Why a data task, not a download task: on Linux the latter can't resume and never deletes its temporary
-/// file; see <doc:DownloadsAndUploads>.
+/// A download's reply, written to the partial file as it arrives and moved into place at the end; an
+/// error reply stays in memory. Owned by the delegate queue, its file by the ``DiskWriter``'s queue.
+/// Why a data task: on Linux a download task can't resume and never deletes its temporary file; see
+/// <doc:DownloadsAndUploads>.
 final class FileSink: TransferSink {
     private let job: DownloadJob
     private let request: URLRequest

@@ -110,7 +110,6 @@ final class POSIXFile {
     }
 }
 
-/// A failed system call: `errno` and its text.
 struct POSIXFailure: Error {
     let code: Int32
     let reason: String

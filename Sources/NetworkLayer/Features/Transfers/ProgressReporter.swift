@@ -1,10 +1,9 @@
 import Foundation
 
-/// Delivers a transfer's progress on the callback queue: at most about 30 calls a second, each with more
-/// bytes than the last, and a final call with every byte just before the success handler. The handler
-/// runs on ``queue`` (serial, targeting the callback queue, where the completion runs too), so every call
-/// has returned before the completion begins. One delivery at a time, reading the newest figures, so a
-/// slow handler builds no backlog; no lock is held while it runs, so it may call back into the layer.
+/// Delivers a transfer's progress at most about 30 times a second, on ``queue`` (serial, targeting the
+/// callback queue, where the completion also runs, so every call returns before it), with a final call
+/// of every byte before success. One delivery at a time, reading the newest figures; no lock is held
+/// while the handler runs, so it may call back into the layer.
 final class ProgressReporter: Sendable {
     /// 1/30 s.
     static let interval: UInt64 = 33_333_333

@@ -7,7 +7,6 @@ package enum TransferDescription: Sendable {
     case upload(UploadSource)
 }
 
-/// Where a download goes, and how.
 package struct DownloadTarget: Sendable {
     package let destination: URL
     package let options: DownloadOptions
