@@ -18,9 +18,8 @@ struct CacheControl: Equatable {
 
     init() {}
 
-    /// Parses a field value; unknown directives are ignored, and a malformed delta-seconds value makes
-    /// its directive count as absent, except `max-age`, which then counts as 0 (stale) as RFC 9111
-    /// §4.2.1 asks of an invalid freshness value.
+    /// Parses a field value; unknown directives are ignored and a malformed delta-seconds counts as
+    /// absent, except `max-age`, which counts as 0 (RFC 9111 §4.2.1).
     init(_ value: String?) {
         guard let value else { return }
         for part in Self.split(value) {

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Whose entries an entry is among: everyone's, the holder of some credentials', or a named account's.
-/// The fingerprints are keyed (see ``CacheKeying``), so the partition read from a file name or an entry
-/// lets no one test guesses of a credential.
+/// Whose entries an entry is among: everyone's, some credentials' holder's, or a named account's. The
+/// fingerprints are keyed (``CacheKeying``), so a file name lets no one test guesses of a credential.
 enum CachePartition: Hashable, Sendable {
     /// A request without credentials and without an account.
     case shared
@@ -11,7 +10,6 @@ enum CachePartition: Hashable, Sendable {
     /// A request for a named account, by the keyed fingerprint of the name.
     case account(String)
 
-    /// The partition as file names and entries write it.
     var tag: String {
         switch self {
         case .shared: "0"
@@ -36,13 +34,10 @@ enum CachePartition: Hashable, Sendable {
     }
 }
 
-/// The keys a cache's fingerprints are made with, and so what it may write to disk.
-///
-/// Whatever depends on a credential (the credentials' fingerprint, a `Vary` on a credential header) is
-/// an HMAC-SHA256 under a secret that is not in the directory: the app's key when it gives one, else a
-/// random one of this cache's, in which case such entries stay in memory (a new process couldn't find
-/// them anyway). An account's name and other `Vary` values are not credentials: without an app key
-/// they are keyed with a fixed key, so that they are found again after a relaunch.
+/// The keys of a cache's fingerprints, and so what it may write to disk. Anything depending on a
+/// credential is an HMAC-SHA256 under a secret outside the directory: the app's key, else a random one,
+/// and then such entries stay in memory. Account names and other `Vary` values use a fixed key, so they
+/// are found again after a relaunch.
 struct CacheKeying: Sendable {
     private let secret: [UInt8]
     private let persistentKey: [UInt8]
@@ -50,7 +45,7 @@ struct CacheKeying: Sendable {
     let hasAppKey: Bool
 
     private static let fixedKey = Array("NetworkLayer.ResponseCache.persistent".utf8)
-    /// Hex digits kept of a 32-byte HMAC: 128 bits.
+    /// 128 bits of hex.
     private static let fingerprintLength = 32
 
     init(appKey: Data?) {
@@ -79,20 +74,18 @@ struct CacheKeying: Sendable {
             ? .shared : .credentials(Self.fingerprint(secret, ["credentials"] + sent.flatMap { $0 }))
     }
 
-    /// The fingerprint of a request header's value, for `Vary` (`name` lower-cased).
     func varyFingerprint(name: String, value: String) -> String {
         Self.fingerprint(Credentials.headers.contains(name) ? secret : persistentKey, ["vary", name, value])
     }
 
-    /// Whether an entry for `key` may be on disk: not when its partition's key is this cache's own
-    /// random secret, nor when its URL carries a credential (the URL is written in clear).
+    /// Whether an entry for `key` may be on disk: not when keyed by this cache's random secret, nor when
+    /// its URL carries a credential (the URL is written in clear).
     func mayBeOnDisk(_ key: CacheKey) -> Bool {
         if case .credentials = key.partition, !hasAppKey { return false }
         return !Self.carriesCredential(key.url)
     }
 
-    /// Whether `entry` may be written to disk: as ``mayBeOnDisk(_:)``, and without an app key, not when
-    /// it varies on a credential header.
+    /// As ``mayBeOnDisk(_:)``, and without an app key not when the entry varies on a credential header.
     func mayWrite(_ entry: CachedResponse) -> Bool {
         guard mayBeOnDisk(entry.key) else { return false }
         return hasAppKey || entry.varying.keys.allSatisfy { !Credentials.headers.contains($0) }

@@ -1,23 +1,20 @@
 import Foundation
 
-/// How a request uses the layer's ``ResponseCache``.
-///
-/// Only `GET` requests without a body are looked up or stored; downloads, uploads and requests with a
-/// `Range` header always go to the network.
+/// How a request uses the layer's ``ResponseCache``. Only bodiless `GET` requests are looked up or
+/// stored; downloads, uploads and `Range` requests always go to the network.
 public enum CachePolicy: Sendable, Equatable, Hashable {
-    /// HTTP caching as RFC 9111 describes it for a private cache: fresh replies are served without a
-    /// round trip, stale ones are revalidated. The default.
+    /// RFC 9111 private caching: fresh replies served without a round trip, stale ones revalidated.
+    /// The default.
     case useProtocolCachePolicy
     /// Always load from the network and leave the cache as it is for this request.
     case reloadIgnoringCache
-    /// Always ask the server, sending the stored reply's validators, so that an unchanged reply costs
-    /// a `304 Not Modified`.
+    /// Always ask the server with the stored validators, so an unchanged reply costs a `304`.
     case revalidate
     /// Serve a stored reply however old it is; load from the network only when none is stored.
     case returnCacheDataElseLoad
     /// Only the cache: a stored reply however old, or ``NetworkError/notCached``. For offline screens.
     case returnCacheDataDontLoad
-    /// RFC 9111, and when the network fails or the server answers with a 5xx status, the stored reply,
-    /// however stale, with ``CacheStatus/stale(_:)`` carrying the error.
+    /// RFC 9111, plus the stored reply, however stale, when the network fails or the server answers 5xx
+    /// (``CacheStatus/stale(_:)`` carries the error).
     case useCacheOnFailure
 }

@@ -2,8 +2,7 @@ import Foundation
 
 /// RFC 9111's rules for a private cache, as pure functions of headers and times.
 enum CacheRules {
-    /// The statuses a cache may store and give heuristic freshness to (RFC 9110 §15.1). Others are
-    /// not stored.
+    /// The statuses a cache may store and give heuristic freshness to (RFC 9110 §15.1).
     static let storableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
     /// The share of the time since `Last-Modified` a reply without explicit freshness stays fresh.
@@ -26,15 +25,13 @@ enum CacheRules {
         ["Cache-Control", "Expires", "ETag", "Last-Modified"].contains { response[$0] != nil }
     }
 
-    /// The lower-cased field names a reply's `Vary` lists.
     static func varyNames(_ response: HeaderFields) -> [String] {
         (response["Vary"] ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
     }
 
-    /// The keyed fingerprints of the request headers a reply varies on, to store with it. In an
-    /// account's partition a credential header is left out: the account stands for it, so a refreshed
-    /// token still finds the entry.
+    /// The keyed fingerprints of the request headers a reply varies on. An account's partition leaves
+    /// credential headers out, so a refreshed token still finds the entry.
     static func varying(
         request: HeaderFields, response: HeaderFields, partition: CachePartition, keying: CacheKeying
     ) -> [String: String] {
@@ -65,9 +62,8 @@ enum CacheRules {
         value.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
     }
 
-    /// How long a reply stays fresh after it was generated (RFC 9111 §4.2.1): `max-age`, else `Expires`
-    /// minus `Date`, else a heuristic from `Last-Modified` for a status that allows one; `s-maxage` is for
-    /// shared caches and ignored.
+    /// How long a reply stays fresh (RFC 9111 §4.2.1): `max-age`, else `Expires` minus `Date`, else a
+    /// `Last-Modified` heuristic; `s-maxage` is for shared caches.
     static func freshnessLifetime(statusCode: Int, headers: HeaderFields, responseTime: Date)
         -> TimeInterval
     {
@@ -109,8 +105,8 @@ enum CacheRules {
                 headers: headers, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
     }
 
-    /// Whether the stored reply may be served without asking the server (RFC 9111 §4.2, with the
-    /// request's own `Cache-Control` directives `no-cache`, `max-age`, `min-fresh` and `max-stale`).
+    /// Whether the entry may be served without asking the server (RFC 9111 §4.2), with the request's
+    /// `Cache-Control` directives.
     static func isFresh(_ entry: CachedResponse, request: HeaderFields, now: Date) -> Bool {
         let control = CacheControl(entry.fields["Cache-Control"])
         if control.noCache { return false }
@@ -163,8 +159,8 @@ enum CacheRules {
         "keep-alive",
     ]
 
-    /// A reply's fields as an entry keeps them: without `Set-Cookie`. The session stored the cookie when
-    /// the reply arrived; kept, it would be written to disk in clear and set again by every hit.
+    /// A reply's fields without `Set-Cookie`: the session already stored the cookie, and kept it would go
+    /// to disk in clear and be set again by every hit.
     static func storedHeaders(_ headers: [String: String]) -> [String: String] {
         headers.filter { name, _ in
             name.caseInsensitiveCompare("Set-Cookie") != .orderedSame
@@ -172,11 +168,9 @@ enum CacheRules {
         }
     }
 
-    /// The stored reply updated by a `304 Not Modified` (RFC 9111 §4.3.4): the 304's fields replace the
-    /// stored ones of the same name, except those that describe the body (and `Set-Cookie`, never
-    /// kept), and its times become the entry's. Its age starts over: a 304 without `Date` or `Age` dates
-    /// the entry at `responseTime` rather than leaving the old reply's. A new `Vary` is matched against
-    /// `request`, the request the 304 answered.
+    /// The entry updated by a 304 (RFC 9111 §4.3.4): its fields replace the stored ones but those that
+    /// describe the body; the age starts over (a 304 without `Date` is dated `responseTime`); a new `Vary`
+    /// matches against `request`, the one the 304 answered.
     static func merging(
         notModified headers: [String: String], into entry: CachedResponse, request: HeaderFields,
         requestTime: Date, responseTime: Date, keying: CacheKeying
@@ -218,12 +212,10 @@ enum CacheRules {
         return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
     }
 
-    /// Methods that don't change the server's state and so don't invalidate anything.
     static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
 
-    /// The URLs whose stored replies a reply to an unsafe method invalidates (RFC 9111 §4.4): the
-    /// request's, and those of `Location` and `Content-Location` when they share its origin. Only a
-    /// successful (2xx or 3xx) reply invalidates.
+    /// The URLs a successful reply to an unsafe method invalidates (RFC 9111 §4.4): the request's, and
+    /// same-origin `Location` and `Content-Location`.
     static func invalidatedURLs(
         method: String, statusCode: Int, requestURL: URL, response: HeaderFields
     ) -> [URL] {

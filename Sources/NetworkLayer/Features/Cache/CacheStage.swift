@@ -4,13 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The cache's stage, below the policies: answers from the cache, makes the request conditional, turns a
-/// 304 into the stored reply, stores what may be stored, serves a stale reply when what follows fails,
-/// and shares one send among identical requests in flight (sharing needs the lookup's verdict, so it
-/// lives here until cold requests share too).
-///
-/// It sees the attempt as the interceptors left it, so the credential actually sent keys the entry,
-/// unless the request is for a named account: then the account's partition does, whatever the token.
+/// The cache's stage, below the policies: serves from the cache, revalidates, stores, serves stale on
+/// failure, and shares one send among identical requests in flight (sharing needs the lookup's verdict).
+/// It sees the attempt after the interceptors, so the credential actually sent keys the entry, unless
+/// the request names an account, whose partition then does.
 struct CacheStage: RequestStage {
     let cache: ResponseCache
     let policy: CachePolicy
@@ -18,12 +15,10 @@ struct CacheStage: RequestStage {
     let clock: any NetworkClock
     /// The account the request is for (see ``NetworkRequest/account``), read before the interceptors ran.
     var account: String? = nil
-    /// The account the request is for now: when it is no longer ``account`` (a sign-out, another user
-    /// signed in), the token the interceptors added may be another user's, and the account's partition
-    /// is neither read nor written.
+    /// The account the request is for now: once it differs from ``account`` (sign-out, another user), the
+    /// token added may be another user's, so the account's partition is neither read nor written.
     var accountNow: (@Sendable () -> String?)? = nil
 
-    /// Whether the request is still for the account it started for.
     var isForItsAccount: Bool { accountNow.map { $0() == account } ?? true }
 
     typealias Completion = @Sendable (TransferResult) -> Void
@@ -86,9 +81,8 @@ struct CacheStage: RequestStage {
                 sent, asking: request, url: url, headers: headers, ownFields: ownFields, stored: stored,
                 validated: validated, chain: chain, completion: finish)
         }
-        // Only a request whose resource the server declared cacheable (a stored reply with freshness or a
-        // validator) shares its send: identical requests for anything else stay independent, each
-        // reaching the server, as they would without a cache.
+        // Only a resource the server declared cacheable shares its send; anything else reaches the server
+        // once per request, as without a cache.
         guard let stored, CacheRules.declaresCaching(stored.fields) else {
             return start(completion)
         }
@@ -98,8 +92,8 @@ struct CacheStage: RequestStage {
         return cache.flights.join(key, completion: completion, start: start)
     }
 
-    /// A request the cache doesn't answer (not a plain `GET`, a range, a body, a download): sent as it is;
-    /// an unsafe method's success invalidates what is stored for its URL and its `Location`.
+    /// Sends a request the cache doesn't answer; an unsafe method's success invalidates its URL and
+    /// `Location`.
     private func sendUncached(
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
@@ -119,8 +113,8 @@ struct CacheStage: RequestStage {
                 for url in stale { cache.removeResponses(for: url) }
                 return completion(result)
             }
-            // Removing files waits for the disk: not on the session's delegate queue. The reply is
-            // handed on once they are gone, so a request its handler makes finds none of them.
+            // Removing files waits for the disk: not on the delegate queue. The reply is handed on after,
+            // so a request its handler makes finds none of them.
             Queues.work.async {
                 for url in stale { cache.removeResponses(for: url) }
                 completion(result)
@@ -128,9 +122,8 @@ struct CacheStage: RequestStage {
         }
     }
 
-    /// Sends `sent` (`request` with the cache's validators) and hands on what its answer becomes. A 304
-    /// about another version than the one stored (another `ETag`) can't revalidate it (RFC 9111 §4.3.4):
-    /// the entry goes, and `request` is sent again without validators.
+    /// Sends `sent` (`request` plus validators). A 304 about another version (another `ETag`) can't
+    /// revalidate the entry (RFC 9111 §4.3.4): it goes, and `request` is sent again without validators.
     private func send(
         _ sent: URLRequest, asking request: URLRequest, url: URL, headers: HeaderFields,
         ownFields: HeaderFields?,
@@ -210,8 +203,7 @@ struct CacheStage: RequestStage {
             return reply(from: merged, now: now).marked(.revalidated)
         }
         if response.statusCode != 304 {
-            // URLSession followed a redirect: this is another URL's reply, and the redirect's own
-            // freshness is unknown (a temporary one must not be stored), so the request's URL keeps none.
+            // A followed redirect: another URL's reply, and the redirect's own freshness is unknown.
             guard CacheKey.normalized(response.url ?? url) == CacheKey.normalized(url) else {
                 cache.removeResponseInBackground(
                     for: url, request: request, ownFields: ownFields, account: account)
@@ -232,8 +224,7 @@ struct CacheStage: RequestStage {
         TransferResult(body: Data(), response: nil, error: URLError(.resourceUnavailable), respondedAt: nil)
     }
 
-    /// What a stored reply may stand in for: a transport error, or a 5xx other than 501 (which a cache
-    /// may store as an answer).
+    /// What a stored reply may stand in for: a transport error, or a 5xx but 501 (storable as an answer).
     private static func failure(of result: TransferResult) -> NetworkError? {
         if let error = result.error { return NetworkError(transportError: error) }
         guard let response = result.response as? HTTPURLResponse, response.statusCode >= 500,
@@ -257,8 +248,8 @@ struct CacheStage: RequestStage {
         return TransferResult(body: entry.body, response: response, error: nil, respondedAt: nil)
     }
 
-    /// A request's header fields as the server receives them: with the `Cookie` field the transport
-    /// adds (folded after the request's own), which keys the entry and matches a `Vary: Cookie`.
+    /// A request's fields as the server receives them, with the transport's `Cookie` folded in: it keys
+    /// the entry and matches `Vary: Cookie`.
     private static func headersAsSent(_ request: URLRequest, adding cookie: String?) -> HeaderFields {
         var fields = request.allHTTPHeaderFields ?? [:]
         if let cookie {
@@ -269,9 +260,8 @@ struct CacheStage: RequestStage {
         return HeaderFields(fields)
     }
 
-    /// Requests that would be sent identically share a send: same URL, headers, partition (the account,
-    /// or the credentials with the cookies the session adds), size limit and redirect policy, and the
-    /// same cache policy, which decides what a failure becomes.
+    /// Requests sent identically share a send: same URL, headers, partition, size limit, redirect policy
+    /// and cache policy (which decides what a failure becomes).
     private static func flightKey(
         _ request: URLRequest, partition: String, limit: Int, redirectPolicy: RedirectPolicy,
         policy: CachePolicy

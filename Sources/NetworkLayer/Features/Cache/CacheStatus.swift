@@ -1,9 +1,7 @@
 import Foundation
 
-/// Where a reply came from: the network, or the layer's ``ResponseCache``.
-///
-/// Two ``stale(_:)`` statuses are equal whatever their errors, as ``NetworkError`` is not `Equatable`:
-/// compare ``staleError`` for the reason.
+/// Where a reply came from: the network, or the layer's ``ResponseCache``. Two ``stale(_:)`` statuses
+/// are equal whatever their errors (``NetworkError`` isn't `Equatable`): compare ``staleError``.
 public enum CacheStatus: Sendable, Equatable {
     /// The reply came from the network, not from the cache.
     case network
@@ -11,8 +9,8 @@ public enum CacheStatus: Sendable, Equatable {
     case hit
     /// The server answered `304 Not Modified` and the stored reply was served, its headers updated.
     case revalidated
-    /// The stored reply was served although stale, because of this error (the network failed or the
-    /// server answered with a 5xx status), or offline by the request's ``CachePolicy``.
+    /// The stored reply was served although stale, because of this error (a network failure or a 5xx),
+    /// or offline by the request's ``CachePolicy``.
     case stale(NetworkError)
 
     /// Whether the reply was served from the cache (``hit``, ``revalidated`` or ``stale(_:)``).

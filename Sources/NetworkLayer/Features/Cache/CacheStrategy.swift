@@ -1,15 +1,14 @@
 import Foundation
 
-/// What the cache does with one request, decided from the request, what is stored for it and the time
-/// alone: a pure value, so that every policy's rule reads as a table (see `CacheStrategyTests`) and the
-/// caching stage keeps only the I/O.
+/// What the cache does with one request, decided purely from it, what is stored and the time, so each
+/// policy reads as a table (`CacheStrategyTests`) and the stage keeps only the I/O.
 enum CacheStrategy: Equatable {
     /// The stored reply answers; nothing is sent.
     case serve(CachedResponse)
     /// Only the cache may answer, and it has nothing: the request fails without being sent.
     case unsatisfiable
-    /// The request goes to the network, with `conditions` (validators from `validating`) when a 304 can
-    /// revalidate what is stored. `stored` is what a failure may fall back on.
+    /// Send, with `conditions` (validators from `validating`) when a 304 can revalidate; `stored` is the
+    /// fallback on failure.
     case network(conditions: [String: String], validating: CachedResponse?, stored: CachedResponse?)
 
     /// The decision for a request with `headers` (as the server receives them) under `policy`.

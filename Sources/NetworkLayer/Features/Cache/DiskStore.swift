@@ -1,10 +1,8 @@
 import Foundation
 
-/// One file per entry in a directory. Each entry is written to a temporary file and renamed into place,
-/// so a reader (in this process or another) sees a whole entry or none; a file that doesn't decode is a
-/// miss and is removed. The directory itself is the index: several caches, or processes, may share it,
-/// and its size is measured on the disk, so the capacity holds after a crash too. Nothing here takes a
-/// lock: the file system orders the renames and removals.
+/// One file per entry, written to a temporary file and renamed into place, so any reader sees a whole
+/// entry or none. The directory is the index (several caches or processes may share it, and its size is
+/// measured on disk, so the capacity survives a crash); no lock: the file system orders renames.
 final class DiskStore: Sendable {
     let directory: URL
     let capacity: Int
@@ -35,27 +33,24 @@ final class DiskStore: Sendable {
         return entry
     }
 
-    /// Writes the entry, then evicts to the capacity. A failure (a full disk, a read-only directory)
-    /// leaves the entry unstored and is not an error: the cache is a cache.
+    /// Writes the entry, then evicts to the capacity. A failure (full disk) just leaves it unstored.
     func store(_ entry: CachedResponse) {
         guard let data = CacheEntryCoding.encode(entry), data.count <= capacity else {
             remove(entry.key)
             return
         }
-        // The writer's process ID first: a cache that opens the directory later can tell a crashed
-        // writer's file from one another process is still writing.
+        // The writer's PID first: a later cache can tell a crashed writer's file from a live one's.
         let temporary = directory.appendingPathComponent(
             "\(getpid())-\(UUID().uuidString)\(Self.temporarySuffix)")
         do {
             do {
                 try data.write(to: temporary)
             } catch {
-                // The directory may have been removed (caches cleared by the user or the system): made
-                // again, once, or the cache would stay off for the rest of the process.
+                // The directory may have been removed (caches cleared): made again once, or the cache
+                // would stay off for the rest of the process.
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 try data.write(to: temporary)
             }
-            // rename(2) replaces the old entry in one step: readers see the old file or the new one.
             guard rename(temporary.path, fileURL(entry.key).path) == 0 else {
                 throw CocoaError(.fileWriteUnknown)
             }
@@ -70,12 +65,11 @@ final class DiskStore: Sendable {
         try? FileManager.default.removeItem(at: fileURL(key))
     }
 
-    /// Marks the entry as just used, for the least-recently-used order: a read served from memory.
+    /// Marks the entry as just used (a read served from memory), for the LRU order.
     func touch(_ key: CacheKey) {
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: fileURL(key).path)
     }
 
-    /// Removes the entries of one partition (see ``CacheKey/fileName``).
     func removeAll(partition: CachePartition) {
         let suffix = "-\(partition.tag)\(Self.entrySuffix)"
         for file in files() where !file.isTemporary && file.name.hasSuffix(suffix) {
@@ -83,9 +77,8 @@ final class DiskStore: Sendable {
         }
     }
 
-    /// Removes the temporary files that writers which are gone left behind: a crash between writing a
-    /// file and renaming it into place. Another process's file is kept while that process runs (and
-    /// for ``abandonedAfter``, when its ID can't be read or checked), as is every file of this process.
+    /// Removes temporary files left by writers that are gone (a crash before the rename). Another
+    /// process's file stays while it runs (or for ``abandonedAfter`` if that can't be checked).
     func removeAbandonedTemporaryFiles() {
         let now = Date()
         let ownID = getpid()
@@ -138,8 +131,7 @@ final class DiskStore: Sendable {
         }
     }
 
-    /// Removes the least recently used entries until the directory is under its capacity, and the
-    /// temporary files a crashed writer left behind.
+    /// Evicts the least recently used entries to the capacity, and crashed writers' temporary files.
     private func evict() {
         let all = files()
         let now = Date()

@@ -8,8 +8,7 @@ enum HTTPDate {
         "EEE MMM d HH:mm:ss yyyy",  // asctime
     ]
 
-    /// A date, or `nil` for a value in none of the three forms (which RFC 9111 reads as "in the past"
-    /// where it matters, for `Expires`).
+    /// A date, or `nil` for none of the three forms (RFC 9111 reads that as "in the past" for `Expires`).
     static func parse(_ text: String?) -> Date? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let date = fixdate(text) { return date }
@@ -40,9 +39,8 @@ enum HTTPDate {
 
     private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
-    /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form every current server sends, read without a
-    /// DateFormatter: making one costs more than the rest of a cache lookup. A day the month doesn't
-    /// have (`31 Feb`) or an unknown day name makes it no date, as the DateFormatter forms are.
+    /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), read without a DateFormatter, whose creation costs
+    /// more than the rest of a lookup. An impossible day or unknown day name is no date.
     static func fixdate(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count == 29, weekdays.contains(String(decoding: bytes[0..<3], as: UTF8.self)),

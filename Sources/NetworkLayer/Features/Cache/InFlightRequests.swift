@@ -1,8 +1,7 @@
 import Foundation
 
-/// Identical requests in flight at once share one transport send: the first starts it, later ones wait
-/// for its result. Each waiter is told once; a waiter that leaves is never told, and the send is
-/// cancelled only when the last waiter leaves.
+/// Identical requests in flight share one send: the first starts it, later ones wait. Each waiter is
+/// told once, one that leaves never; the send is cancelled when the last waiter leaves.
 final class InFlightRequests<Result: Sendable>: Sendable {
     // Touched only under `state`'s lock, which is never held while a send starts, is cancelled or reports.
     private final class Flight: @unchecked Sendable {
@@ -21,10 +20,8 @@ final class InFlightRequests<Result: Sendable>: Sendable {
     /// The number of sends under way, for tests.
     var count: Int { state.withLock { $0.flights.count } }
 
-    /// Joins the send for `key`, starting it with `start` if none is under way. `start` gets the closure
-    /// to call with the result and returns the send's cancel action.
-    ///
-    /// - Returns: What leaves the flight: `completion` won't be called after it.
+    /// Joins the send for `key`, starting it with `start` (which gets the result callback and returns the
+    /// cancel action) if none is under way. Returns what leaves the flight.
     func join(
         _ key: String, completion: @escaping @Sendable (Result) -> Void,
         start: (@escaping @Sendable (Result) -> Void) -> @Sendable () -> Void

@@ -1,11 +1,8 @@
 import Foundation
 
-/// The in-memory entries, least recently used evicted first once their cost exceeds the capacity.
-///
-/// Each use stamps an entry with the next tick of a clock, and `byUse` finds an entry by its stamp, so
-/// the least recently used is found by walking the stamps upward from the oldest one still possible:
-/// eviction costs O(1) amortised instead of a scan of every entry on every store (which made a full cache
-/// cost a miss about a quarter of its throughput).
+/// The in-memory entries, least recently used evicted first past the capacity. Uses are stamped by a
+/// clock and `byUse` finds an entry by stamp, so eviction walks stamps upward: O(1) amortised.
+/// Why: a scan per store cost a full cache about a quarter of its miss throughput; see <doc:Performance>.
 final class MemoryStore: Sendable {
     private struct State {
         var entries: [CacheKey: (entry: CachedResponse, lastUse: UInt64)] = [:]
@@ -14,8 +11,7 @@ final class MemoryStore: Sendable {
         var oldestUse: UInt64 = 1
         var clock: UInt64 = 0
         var usage = 0
-        /// Counts removals the caller asked for: an entry read from disk before one is not brought back
-        /// into memory after it (see ``store(_:ifGeneration:)``).
+        /// Counts requested removals: an entry read from disk before one isn't brought back after it.
         var generation: UInt64 = 0
 
         mutating func remove(_ key: CacheKey) {
@@ -42,7 +38,6 @@ final class MemoryStore: Sendable {
             }
         }
 
-        /// The least recently used key, if any.
         mutating func leastRecentlyUsed() -> CacheKey? {
             while oldestUse <= clock {
                 if let key = byUse[oldestUse] { return key }

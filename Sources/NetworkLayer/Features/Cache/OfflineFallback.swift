@@ -4,11 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The cache's stage above the policies: the stored reply for a request for a named account whose
-/// attempts ended without the network's answer for lack of a connection. A token refresh that couldn't
-/// reach its server fails in the policy stage, before ``CacheStage`` could serve anything. The partition
-/// is the account's, known before the interceptors ran, so the cache can answer without the credentials
-/// they would add.
+/// The cache's stage above the policies: serves the stored reply for a named account's request whose
+/// attempts failed for lack of a connection (a token refresh that couldn't reach its server fails before
+/// ``CacheStage`` could answer). The account's partition needs no credentials.
 struct OfflineFallback: RequestStage {
     private let cache: ResponseCache
     private let account: String
@@ -16,14 +14,13 @@ struct OfflineFallback: RequestStage {
     private let url: URL
     private let headers: HeaderFields
     private let expectation: ReplyExpectation
-    /// Whether the request is still for `account`: after a sign-out or another user's sign-in, its
-    /// replies are not shown.
+    /// Whether the request is still for `account` (not after a sign-out or another user's sign-in).
     private let isForItsAccount: @Sendable () -> Bool
     /// The layer's clock: the stored reply's age is read on its date.
     private let clock: any NetworkClock
 
-    /// A fallback for `request` (as built, before the interceptors), or `nil` when nothing could be
-    /// served for it: no cache or account, not a plain `GET`, or a policy that wants the network's answer.
+    /// `nil` when nothing could be served: no cache or account, not a plain `GET`, or a policy that
+    /// wants the network.
     init?(
         _ caching: CacheStage?, request: URLRequest, route: TransportRoute,
         expecting expectation: ReplyExpectation
@@ -41,8 +38,6 @@ struct OfflineFallback: RequestStage {
         clock = caching.clock
     }
 
-    /// What follows, with a failure for lack of a connection turned into the stored reply when there is
-    /// one the policy accepts.
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
@@ -78,8 +73,7 @@ struct OfflineFallback: RequestStage {
         return reply
     }
 
-    /// Whether `error` says the network or the server couldn't be reached, as a refresh's or an
-    /// attempt's error: not a reply the server gave.
+    /// Whether `error` says the network or server couldn't be reached (not a reply the server gave).
     static func isConnectivityFailure(_ error: NetworkError) -> Bool {
         switch error {
         case .timedOut: return true

@@ -14,21 +14,16 @@ import Foundation
 /// let network = NetworkLayer(baseURL: URL(string: "https://api.example.com")!, cache: cache)
 /// ```
 ///
-/// Only replies to `GET` requests without a body are stored. A corrupt or truncated disk entry is a miss
-/// and is removed; a failed write (a full disk) leaves the reply unstored; neither fails a request.
-/// Writes to disk are asynchronous: ``flush(completion:)`` waits for them.
+/// Only bodiless `GET` replies are stored. A corrupt disk entry is a miss, a failed write leaves the reply
+/// unstored; neither fails a request. Disk writes are asynchronous: ``flush(completion:)`` waits for them.
 public final class ResponseCache: Sendable {
     let memory: MemoryStore
     let disk: DiskStore?
-    /// The keys of the fingerprints that key entries, and so which entries may go to disk.
     let keying: CacheKeying
-    /// Orders this cache's disk reads, writes and removals, so an invalidation is never undone by an older
-    /// write, and a lookup never reads a file a background removal is about to delete.
+    /// Orders disk reads, writes and removals: an invalidation is never undone by an older write.
     let diskQueue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", target: Queues.disk)
-    /// Entries read from memory whose files are still to be marked as used; one pass on the disk queue
-    /// marks them all, so a hot entry costs one file update per pass, not one per read.
+    /// Memory hits whose files still need marking as used: one disk pass marks them all.
     private let pendingTouches = Locked<Set<CacheKey>>([])
-    /// Identical requests in flight, sharing one send.
     let flights = InFlightRequests<TransferResult>()
 
     /// A cache with these capacities.
@@ -38,11 +33,9 @@ public final class ResponseCache: Sendable {
     ///   - diskCapacity: Bytes of replies kept in `directory`; ignored without one.
     ///   - directory: Where replies are stored on disk, created if missing; `nil` keeps them in memory only.
     ///     Several caches, in one process or several, may share a directory.
-    ///   - fingerprintKey: A secret kept outside `directory` (in the Keychain, say), 32 random bytes made
-    ///     once per installation, that keys the fingerprints of credentials in the cache's files. With
-    ///     it, replies stored for the credentials a request carried (rather than for an account) are
-    ///     kept on disk and found after a relaunch; without it they stay in memory. See
-    ///     <doc:CachingAndOffline>.
+    ///   - fingerprintKey: A secret kept outside `directory` (the Keychain, say), 32 random bytes per
+    ///     installation, keying the credential fingerprints in the files. Without it, replies stored for
+    ///     credentials (not an account) stay in memory only. See <doc:CachingAndOffline>.
     public init(
         memoryCapacity: Int = 4 * 1024 * 1024, diskCapacity: Int = 0, directory: URL? = nil,
         fingerprintKey: Data? = nil
@@ -53,8 +46,7 @@ public final class ResponseCache: Sendable {
         if let disk { diskQueue.async { disk.removeAbandonedTemporaryFiles() } }
     }
 
-    /// Calls `completion` once every write and removal handed to the disk so far is done: before an app
-    /// is suspended, say. At once for a cache without a directory.
+    /// Calls `completion` once every write and removal handed to the disk so far is done.
     ///
     /// - Parameter completion: Called on a background queue; for a cache without a directory, at once
     ///   on the caller's thread.
@@ -63,16 +55,14 @@ public final class ResponseCache: Sendable {
         diskQueue.async { Queues.work.async(execute: completion) }
     }
 
-    /// Returns once every write and removal handed to the disk so far is done: before an app is
-    /// suspended, say.
+    /// Returns once every write and removal handed to the disk so far is done.
     public func flush() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             flush { done.resume() }
         }
     }
 
-    /// Removes every reply stored for an account (see ``NetworkRequest/account``): when its user signs
-    /// out. Memory is cleared at once, the disk in the background, before any later lookup reads it.
+    /// Removes every reply stored for an account (see ``NetworkRequest/account``), as at sign-out.
     ///
     /// - Parameter account: The account's name.
     public func removeAll(forAccount account: String) {
@@ -91,7 +81,6 @@ public final class ResponseCache: Sendable {
         memory.removeAll()
         guard let disk else { return }
         diskQueue.sync { disk.removeAll() }
-        // A lookup that read a file before it was deleted may have brought it back meanwhile.
         memory.removeAll()
     }
 
@@ -103,24 +92,17 @@ public final class ResponseCache: Sendable {
         memory.removeAll(url: normalized)
         guard let disk else { return }
         diskQueue.sync { disk.removeAll(prefix: CacheKey.filePrefix(for: url)) }
-        // A lookup that read a file before it was deleted may have brought it back meanwhile.
         memory.removeAll(url: normalized)
     }
 
     /// Bytes of replies held in memory.
     public var currentMemoryUsage: Int { memory.currentUsage }
 
-    /// Bytes of replies held on disk, measured on the disk (so including other caches sharing the
-    /// directory); 0 without a directory.
+    /// Bytes of replies on disk, other caches sharing the directory included; 0 without a directory.
     public var currentDiskUsage: Int { disk?.currentUsage ?? 0 }
 
-    /// The stored reply for a request, if one matches its URL, partition and `Vary` headers.
-    ///
-    /// - Parameters:
-    ///   - request: The request's fields as sent, the cookies the session adds included.
-    ///   - ownFields: The request's fields without those cookies, when the session adds any: a reply not
-    ///     marked `private` is stored for these (see ``store(statusCode:headers:body:url:request:ownFields:account:requestTime:responseTime:inBackground:)``).
-    ///   - account: The account the request is for: its partition, whatever credentials it carries.
+    /// The stored reply matching the request's URL, partition and `Vary` headers. `ownFields` are the
+    /// request's fields without the session's cookies: a non-`private` reply is stored for those.
     func entry(
         for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil
     ) -> CachedResponse? {
@@ -143,8 +125,7 @@ public final class ResponseCache: Sendable {
         } else if found == nil, let disk, keying.mayBeOnDisk(key) {
             // Read before the disk: a removal after it may delete the file this lookup reads.
             let generation = memory.generation
-            // On the disk's queue, behind every write and removal handed to it before: a reply stored
-            // or removed in the background is then on disk as it should be when this lookup reads.
+            // On the disk queue, behind earlier background writes and removals.
             if let stored = diskQueue.sync(execute: { disk.entry(for: key) }) {
                 memory.store(stored, ifGeneration: generation)
                 found = stored
@@ -154,7 +135,6 @@ public final class ResponseCache: Sendable {
         return found
     }
 
-    /// Marks the file of an entry read from memory as used, so that the disk evicts by every read.
     private func touchInBackground(_ key: CacheKey, on disk: DiskStore) {
         let startsPass = pendingTouches.withLock { pending in
             pending.insert(key)
@@ -172,12 +152,9 @@ public final class ResponseCache: Sendable {
 
     /// Stores a reply if RFC 9111 allows it; otherwise removes any older reply it replaces.
     ///
-    /// A reply marked `private` is stored for the credentials the request was sent with, the cookies
-    /// the session added included, and served to none other. Any other reply is stored for `ownFields`'
-    /// credentials (the request's own fields): the session's cookies don't make it one user's, and a
-    /// cookie re-issued by every reply (a load balancer's) would otherwise make every request a miss. A
-    /// reply that depends on the cookie says so with `Vary: Cookie`, which matches against `request`.
-    /// An `account` names the partition, whatever credentials the request carried.
+    /// A `private` reply is stored for the request's credentials with the session's cookies; any other
+    /// for `ownFields`' credentials, or a re-issued cookie (a load balancer's) would make every request a
+    /// miss (`Vary: Cookie` still matches). An `account` names the partition outright.
     func store(
         statusCode: Int, headers: [String: String], body: Data, url: URL, request: HeaderFields,
         ownFields: HeaderFields? = nil, account: String? = nil, requestTime: Date, responseTime: Date,
@@ -203,8 +180,7 @@ public final class ResponseCache: Sendable {
         if inBackground { storeInBackground(entry) } else { store(entry) }
     }
 
-    /// Removes the replies stored for `url` and this request's partition (its account's, or its
-    /// credentials' with and without the session's cookies), as ``removeInBackground(_:)`` does.
+    /// Removes the replies stored for `url` in this request's partitions, in the background.
     func removeResponseInBackground(
         for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil
     ) {
@@ -216,9 +192,8 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    /// Removes an entry from memory now and from disk in the background, as ``storeInBackground(_:)``
-    /// stores: the caller is the session's delegate queue. Memory is cleared again once the file is gone,
-    /// in case a lookup read it meanwhile.
+    /// Removes from memory now and from disk in the background (the caller is the delegate queue);
+    /// memory is cleared again once the file is gone, in case a lookup read it meanwhile.
     func removeInBackground(_ key: CacheKey) {
         memory.remove(key)
         guard let disk else { return }
@@ -235,9 +210,8 @@ public final class ResponseCache: Sendable {
         diskQueue.sync { writes ? disk.store(entry) : disk.remove(entry.key) }
     }
 
-    /// Stores in memory now and on disk in the background: the caller is the session's delegate queue,
-    /// which every other request waits on. An entry that may not be written (see ``CacheKeying``)
-    /// removes the older file it replaces.
+    /// Stores in memory now and on disk in the background: the caller is the delegate queue, which every
+    /// other request waits on.
     func storeInBackground(_ entry: CachedResponse) {
         memory.store(entry)
         guard let disk else { return }

@@ -1,8 +1,7 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104), for the cache's keyed fingerprints: the package
-/// takes no dependency, and CryptoKit isn't on Linux. Not for anything that needs constant time. The
-/// test targets' request-signing example uses it too.
+/// SHA-256 and HMAC-SHA256 for the cache's keyed fingerprints: no dependencies, and no CryptoKit on
+/// Linux. Not constant-time. The tests' request-signing example uses it too.
 package enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
@@ -91,7 +90,6 @@ package enum SHA256 {
         return hash(block.map { $0 ^ 0x5c } + inner)
     }
 
-    /// Lower-case hexadecimal digits of `bytes`.
     package static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()

@@ -5,9 +5,8 @@ import Foundation
 #endif
 
 extension NetworkLogger {
-    /// `request` as a curl command for a terminal, redacted as this logger redacts: method, URL, headers
-    /// and body, each quoted for a POSIX shell. A body that is not UTF-8 text is left out, with a comment
-    /// giving its size.
+    /// `request` as a curl command, redacted as this logger redacts, each part quoted for a POSIX shell;
+    /// a body that is not UTF-8 text is left out with a comment giving its size.
     ///
     /// ```swift
     /// let command = NetworkLogger().curlCommand(for: request)

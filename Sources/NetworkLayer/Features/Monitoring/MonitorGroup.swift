@@ -1,16 +1,13 @@
 import Foundation
 
-/// A layer's monitors and the serial queue their events run on, in order, away from the main queue, the
-/// session's delegate queue and the handlers' queue.
+/// A layer's monitors and the serial queue their events run on, off the main, delegate and handler queues.
 package final class MonitorGroup: Sendable {
     private let monitors: [any NetworkMonitor]
     private let queue: DispatchQueue
-    /// Whether any monitor acts on the events of attempts (built, started, received, retried); when none
-    /// does, a request takes one hop to the monitors' queue instead of three.
+    /// Whether any monitor wants attempt events; if none does, a request takes one hop instead of three.
     package let wantsAttemptEvents: Bool
 
-    /// `monitors` on `queue`, a layer's serial monitors' queue; `nil` without monitors: then nothing is
-    /// measured, allocated or dispatched for them.
+    /// `nil` without monitors: then nothing is measured, allocated or dispatched for them.
     package init?(_ monitors: [any NetworkMonitor], on queue: DispatchQueue = MonitorGroup.makeQueue()) {
         guard !monitors.isEmpty else { return nil }
         self.monitors = monitors
@@ -18,15 +15,12 @@ package final class MonitorGroup: Sendable {
         wantsAttemptEvents = monitors.contains { $0.observesAttempts }
     }
 
-    /// A layer's serial monitors' queue: its own monitors' and those of its requests.
     package static func makeQueue() -> DispatchQueue {
         DispatchQueue(label: "NetworkLayer.monitors", target: Queues.work)
     }
 
-    /// The group for one request with monitors of its own: `layer`'s monitors, then `extra`, on the
-    /// layer's queue `queue` even when the layer has no monitors (so a monitor given to several requests,
-    /// which relies on its events arriving on one serial queue, still may). `layer` alone when `extra` is
-    /// empty.
+    /// `layer`'s monitors plus a request's own, on the layer's queue even when the layer has none (a
+    /// monitor shared by requests relies on one serial queue).
     package static func forRequest(
         layer: MonitorGroup?, extra: [any NetworkMonitor], on queue: DispatchQueue
     ) -> MonitorGroup? {
@@ -34,21 +28,19 @@ package final class MonitorGroup: Sendable {
         return MonitorGroup((layer?.monitors ?? []) + extra, on: queue)
     }
 
-    /// Runs `event` for every monitor, in order, on the monitors' queue, outside any request: after
-    /// everything emitted before it (tests use it to wait for the queue).
+    /// Runs `event` for every monitor on the monitors' queue, after everything emitted before it.
     package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
         queue.async { [monitors] in
             for monitor in monitors { event(monitor) }
         }
     }
 
-    /// A channel for one request's events.
     package func channel() -> Channel {
         Channel(group: self)
     }
 
-    /// One request's events, in order, and none after its `didFinish`: a reply or an attempt that raced
-    /// a `cancel()` is not reported once the monitors have been told the request was cancelled.
+    /// One request's events, in order, none after its `didFinish`: a reply that raced a `cancel()` isn't
+    /// reported once the monitors were told it was cancelled.
     package final class Channel: @unchecked Sendable {
         private let group: MonitorGroup
         // Read and written only on the group's serial queue.
@@ -58,8 +50,6 @@ package final class MonitorGroup: Sendable {
             self.group = group
         }
 
-        /// Runs the attempt event `event` for every monitor, unless the request has finished or no
-        /// monitor acts on attempt events.
         package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
             guard group.wantsAttemptEvents else { return }
             group.queue.async { [self] in
@@ -80,7 +70,6 @@ package final class MonitorGroup: Sendable {
 
     private static let lastID = Locked<UInt64>(0)
 
-    /// A request identity for the events, unique within the process.
     package static func nextID() -> UInt64 {
         lastID.withLock { id in
             id += 1

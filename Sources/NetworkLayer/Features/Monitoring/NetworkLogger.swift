@@ -15,22 +15,10 @@ import Foundation
 /// let network = NetworkLayer(baseURL: api, monitors: monitors)
 /// ```
 ///
-/// Redacted in every line, and in ``curlCommand(for:)`` (values become `<redacted>`, names stay):
-/// - the headers `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key` and
-///   `X-Auth-Token` (``alwaysRedactedHeaders``), and those you name;
-/// - URL user-info, the whole fragment, and the query items that carry credentials by convention
-///   (``alwaysRedactedQueryItems``: `access_token`, `api_key`, `password`, `signature`, …) and those you
-///   name, in the request's URL and in `Location`, `Content-Location` and `Referer` headers;
-/// - in bodies written at ``Level/full`` (requests and replies, error replies included) the values of
-///   JSON members and form fields named like those query items or credential headers
-///   (`"password": "<redacted>"`, `client_secret=<redacted>`), unless `redactsBodies` is `false`, for local
-///   debugging. Other bodies are written as they are.
-///
-/// Names are compared in any case and without `_` and `-`: `accessToken`, `AccessToken` and
-/// `access-token` are all redacted as `access_token` is.
-///
-/// Each line shows the request as sent, after interceptors changed it (an API key an interceptor adds
-/// as a query item is redacted like any other).
+/// Values of credential headers, credential query items (in the URL and in `Location`-like headers), URL
+/// user-info and fragments, and credential-named JSON members and form fields in bodies become
+/// `<redacted>`; names are compared in any case and without `_` and `-`. The URL is the one sent, after
+/// interceptors. The full rules are in <doc:MonitoringAndLogging>.
 public struct NetworkLogger: NetworkMonitor {
     /// How much the logger writes.
     public enum Level: Sendable, Equatable {
@@ -46,12 +34,9 @@ public struct NetworkLogger: NetworkMonitor {
     /// Headers whose values are always redacted: the layer's credentials and `Set-Cookie`.
     public static let alwaysRedactedHeaders: Set<String> = Credentials.headers.union(["set-cookie"])
 
-    /// Query items, fragment parameters and JSON members whose values are always redacted: the names
-    /// that carry credentials by convention (`access_token`, `id_token`, `refresh_token`, `token`,
-    /// `api_key`, `apikey`, `key`, `password`, `secret`, `signature`, `sig`, `code`, `client_secret`), and
-    /// the signatures and credentials of cloud storage's signed URLs (`X-Amz-Signature`,
-    /// `X-Amz-Credential`, `X-Amz-Security-Token`, `X-Goog-Signature`, `X-Goog-Credential`; Azure's SAS
-    /// signature is `sig`). A query value that is itself a URL (`next=/a?token=…`) is redacted as a URL.
+    /// Query items, fragment parameters and JSON members whose values are always redacted: names that carry
+    /// credentials by convention (`access_token`, `api_key`, `password`, `sig`, …) and cloud storage's
+    /// signed-URL parameters (`X-Amz-Signature`, `X-Goog-Credential`, …).
     public static let alwaysRedactedQueryItems: Set<String> = Credentials.parameters
 
     /// How much is written.
@@ -64,14 +49,11 @@ public struct NetworkLogger: NetworkMonitor {
     public let bodyLimit: Int
     /// Whether JSON members with credential names are redacted in bodies; `true` unless turned off.
     public let redactsBodies: Bool
-    /// JSON member and form field names whose values are redacted, as ``Credentials/comparable(_:)``
-    /// writes them: `accessToken` matches `access_token`.
+    /// ``redactedQueryItems`` and ``redactedHeaders`` as ``Credentials/comparable(_:)`` writes them.
     private let redactedMembers: Set<String>
-    /// ``redactedQueryItems`` as ``Credentials/comparable(_:)`` writes them.
     private let redactedQueryNames: Set<String>
     private let sink: @Sendable (String) -> Void
-    /// Each request's latest attempt: its URL as sent for the request's line, and at ``Level/full`` the
-    /// curl command if it fails.
+    /// Each request's latest attempt, for its URL as sent and the curl command of a failure.
     private let lastAttempts = LastAttempts()
 
     /// A logger.
@@ -81,8 +63,8 @@ public struct NetworkLogger: NetworkMonitor {
     ///   - redactedHeaders: More header names whose values never appear.
     ///   - redactedQueryItems: Query item names whose values never appear.
     ///   - bodyLimit: The most bytes of a body written at ``Level/full``.
-    ///   - redactsBodies: Whether JSON members with credential names are redacted in bodies; turn it off
-    ///     only for local debugging.
+    ///   - redactsBodies: Whether credential-named JSON members are redacted in bodies; turn it off only
+    ///     for local debugging.
     ///   - sink: Where lines go; standard error by default. Called on the monitors' queue.
     public init(
         level: Level = .requests, redactedHeaders: Set<String> = [], redactedQueryItems: Set<String> = [],
@@ -100,9 +82,8 @@ public struct NetworkLogger: NetworkMonitor {
         self.sink = sink
     }
 
-    /// Writes `line` and a line break to standard error. A failed write (a closed descriptor) is dropped:
-    /// `FileHandle.write(_:)` would raise an Objective-C exception on Apple platforms, which Swift can't
-    /// catch, so the throwing `write(contentsOf:)` is used.
+    /// Writes `line` and a line break to standard error, dropping a failed write.
+    /// Why `write(contentsOf:)`: `write(_:)` raises an uncatchable Objective-C exception on Apple platforms.
     public static let standardError: @Sendable (String) -> Void = { line in
         try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
     }
@@ -112,15 +93,13 @@ public struct NetworkLogger: NetworkMonitor {
     /// `true`: every level writes the URL as sent, which only the attempts' events carry.
     public var observesAttempts: Bool { true }
 
-    /// At ``Level/full``: the request line, headers and body. At the other levels it only notes the URL
-    /// as sent, for the request's line.
+    /// At ``Level/full``: the request line, headers and body; otherwise it notes the URL as sent.
     ///
     /// - Parameters:
     ///   - request: The request as it goes on the wire.
     ///   - attempt: The request and attempt number, for the line's `#id.attempt` prefix.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
         guard level == .full else {
-            // Only the URL: the request's line shows it as sent.
             if let url = request.url { lastAttempts.set(URLRequest(url: url), for: attempt.request.id) }
             return
         }
@@ -149,8 +128,7 @@ public struct NetworkLogger: NetworkMonitor {
         sink(lines.joined(separator: "\n"))
     }
 
-    /// At ``Level/full``: the retry and its reason. (At ``Level/requests`` the request's one line counts
-    /// its attempts.)
+    /// At ``Level/full``: the retry and its reason.
     ///
     /// - Parameters:
     ///   - attempt: The attempt that failed.
@@ -165,9 +143,8 @@ public struct NetworkLogger: NetworkMonitor {
         )
     }
 
-    /// One line per request: `✓` for a success, `✗` for a failure, `⊘` for a request or stream the caller
-    /// cancelled (``NetworkError/cancelled``), which is not a failure. At ``Level/errors`` only failures
-    /// are written; at ``Level/full`` a failure also gets a curl command.
+    /// One line per request: `✓` success, `✗` failure, `⊘` cancelled (not a failure). ``Level/errors``
+    /// writes only failures; ``Level/full`` adds a curl command to a failure.
     ///
     /// - Parameters:
     ///   - request: The request that finished.
@@ -202,22 +179,20 @@ public struct NetworkLogger: NetworkMonitor {
 
     // MARK: - Redaction
 
-    /// `url` with its user-info and fragment redacted, and the values of the query items this logger
-    /// redacts.
+    /// `url` with its user-info, fragment and the values of redacted query items replaced.
     ///
     /// - Parameter url: Any URL; `nil` gives `(no URL)`.
     /// - Returns: The URL as this logger writes it.
     public func redacted(_ url: URL?) -> String {
         guard let url else { return "(no URL)" }
-        // Nothing to redact, the usual case: no parsing.
         if url.user == nil, url.password == nil, url.query == nil, url.fragment == nil {
             return url.absoluteString
         }
         return redacted(urlString: url.absoluteString)
     }
 
-    /// A URL written as text (a `Location` header's), redacted as ``redacted(_:)`` redacts a URL; text
-    /// Foundation can't read as a URL loses every query value and its user-info.
+    /// A URL written as text (a `Location` header's), redacted as ``redacted(_:)`` does; text that isn't a
+    /// URL loses every query value and its user-info.
     ///
     /// - Parameter urlString: The text.
     /// - Returns: The text as this logger writes it.
@@ -225,7 +200,6 @@ public struct NetworkLogger: NetworkMonitor {
         redacted(urlString: urlString, nesting: 0)
     }
 
-    /// ``redacted(urlString:)`` for a URL found `nesting` query values deep.
     private func redacted(urlString: String, nesting: Int) -> String {
         guard var components = URLComponents(string: urlString) else { return Redaction.url(urlString) }
         // The percent-encoded setters stop the process on `<` or `>`: the marker goes in percent-encoded,
@@ -256,14 +230,13 @@ public struct NetworkLogger: NetworkMonitor {
         return string.replacingOccurrences(of: encodedMarker, with: Redaction.marker)
     }
 
-    /// A query value that is itself a URL or a path with a query (`next=/a?token=abc`, percent-encoded or
-    /// not), redacted as a URL is; `nil` when the value is not such a URL or has nothing to hide.
+    /// A query value that is itself a URL (`next=/a?token=abc`), redacted; `nil` when it isn't one or has
+    /// nothing to hide.
     ///
     /// - Parameters:
     ///   - percentEncodedValue: The value as it appears in the query.
-    ///   - nesting: How many query values deep the value is; one nested deeper than
-    ///     ``maximumURLNesting`` (a hostile `Location`'s, say) is redacted whole, so that the depth of
-    ///     the recursion, and the stack it takes, stay bounded.
+    ///   - nesting: How deep the value is; past ``maximumURLNesting`` it is redacted whole, bounding the
+    ///     recursion a hostile `Location` could cause.
     /// - Returns: The value, decoded and redacted, with `<redacted>` written plainly.
     package func redactedNestedURL(inQueryValue percentEncodedValue: String, nesting: Int = 1) -> String? {
         let value = percentEncodedValue.removingPercentEncoding ?? percentEncodedValue
@@ -276,8 +249,8 @@ public struct NetworkLogger: NetworkMonitor {
     /// URLs inside query values are read this many levels deep; a real one nests two or three.
     static let maximumURLNesting = 8
 
-    /// Text percent-encoded for a query value: only unreserved characters and `/` and `:` stay as they
-    /// are, so `&`, `=`, `#`, `<` and `>` can't end or confuse the value.
+    /// Percent-encodes all but unreserved characters, `/` and `:`, so `&`, `=`, `#`, `<` and `>` can't
+    /// break the value.
     package static func percentEncodedQueryValue(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? value
     }
@@ -285,18 +258,15 @@ public struct NetworkLogger: NetworkMonitor {
     private static let queryValueCharacters = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/:")
 
-    /// Whether the value of a query item (or a fragment parameter) named `name` is redacted: names are
-    /// compared in any case, and without `_` and `-` (`accessToken` matches `access_token`).
+    /// Whether a query item (or fragment parameter) named `name` is redacted.
     ///
     /// - Parameter name: The item's name, percent-decoded.
     package func redactsQueryItem(named name: String) -> Bool {
         redactedQueryNames.contains(Credentials.comparable(name))
     }
 
-    /// A body's text as this logger writes it: with ``redactsBodies``, the values of JSON members and of
-    /// form fields (`application/x-www-form-urlencoded`) with credential names replaced by `<redacted>`,
-    /// names compared in any case and without `_` and `-` (`accessToken` matches `access_token`); a body
-    /// that is not UTF-8 text comes back unchanged.
+    /// A body as this logger writes it: with ``redactsBodies``, credential-named JSON members and form
+    /// fields get `<redacted>`; a body that is not UTF-8 text comes back unchanged.
     ///
     /// - Parameter body: A request's or a reply's body.
     /// - Returns: `body`, redacted.
@@ -324,13 +294,11 @@ public struct NetworkLogger: NetworkMonitor {
         }
     }
 
-    /// A header's value with its secrets removed: a credential's whole value, a URL's secret parts.
     func redacted(headerValue value: String, of name: String) -> String {
         let shown = redacted(header: name, value: value)
         return Self.urlHeaders.contains(name.lowercased()) ? redacted(urlString: shown) : shown
     }
 
-    /// Headers whose value is a URL, redacted as the request's URL is.
     private static let urlHeaders: Set<String> = ["location", "content-location", "referer"]
 
     private func bodyText(_ body: Data) -> String {
@@ -348,8 +316,7 @@ public struct NetworkLogger: NetworkMonitor {
     }
 }
 
-/// The latest attempt of each request in flight, for the curl command of a failure.
-/// Shared: one logger may serve several layers, each with its own monitors' queue.
+/// The latest attempt of each request in flight, locked: one logger may serve several layers' queues.
 private final class LastAttempts: Sendable {
     private let requests = Locked([UInt64: URLRequest]())
 

@@ -16,9 +16,9 @@ import Foundation
 /// | ``willRetry(_:after:because:)`` | a failed attempt will be sent again after a delay |
 /// | ``didFinish(_:with:metrics:)`` | the request is over: its outcome and its metrics |
 ///
-/// Events arrive in order, on a serial queue of the layer's (never the main queue, never the session's
-/// delegate queue), and ``didFinish(_:with:metrics:)`` is a request's last. A slow monitor delays only the
-/// monitors' events, never a request or its handler, and no monitor can change an outcome.
+/// Events arrive in order on a serial queue of the layer's (never main, never the delegate queue);
+/// ``didFinish(_:with:metrics:)`` comes last. A slow monitor delays only the monitors; none can change
+/// an outcome.
 public protocol NetworkMonitor: Sendable {
     /// An attempt's request is final: every interceptor has adapted it.
     ///
@@ -30,10 +30,8 @@ public protocol NetworkMonitor: Sendable {
     ///
     /// - Parameter attempt: The request it belongs to, and the attempt's number.
     func didStart(_ attempt: MonitoredAttempt)
-    /// A response arrived in full for the attempt, whatever its status, with its body as delivered
-    /// (after gzip inflation). Not called for a reply cut off by a cancel, a timeout, a lost connection
-    /// or the size limit: that attempt's error goes to ``willRetry(_:after:because:)`` or
-    /// ``didFinish(_:with:metrics:)``.
+    /// A response arrived in full (body after gzip inflation), whatever its status. A reply cut off by a
+    /// cancel, timeout, lost connection or the size limit gets no call: its error goes to the next events.
     ///
     /// - Parameters:
     ///   - response: The reply's status, headers and URL.
@@ -58,10 +56,8 @@ public protocol NetworkMonitor: Sendable {
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics)
 
-    /// Whether this monitor acts on the attempt events (built, started, received, retried); `true` by
-    /// default. A monitor that only reads ``didFinish(_:with:metrics:)`` returns `false`, and when every
-    /// monitor does, the layer doesn't send the other events at all: one hop per request instead of
-    /// three.
+    /// Whether this monitor wants the attempt events; `true` by default. When every monitor says `false`,
+    /// the layer skips them: one hop per request instead of three.
     var observesAttempts: Bool { get }
 }
 

@@ -1,9 +1,7 @@
 import Foundation
 
-/// Measures one request for ``RequestMetrics``, across its attempts, with a monotonic clock.
-///
-/// Attempts run one after another, but their events arrive on different queues (the caller's or the
-/// policy queue starts one, the delegate queue ends it), hence ``Locked``.
+/// Measures one request for ``RequestMetrics`` across its attempts with a monotonic clock; events come
+/// from different queues (caller, policy, delegate), hence ``Locked``.
 package final class RequestMeter: Sendable {
     private struct Counts {
         var attemptStart: UInt64 = 0
@@ -16,7 +14,6 @@ package final class RequestMeter: Sendable {
     private let startDate: Date
     private let start: UInt64
     private let counts = Locked(Counts())
-    /// A stream's state, whose event count the metrics report.
     private let stream: StreamState?
     /// The layer's clock, which the durations are measured on.
     private let clock: any NetworkClock
@@ -58,7 +55,6 @@ package final class RequestMeter: Sendable {
         }
     }
 
-    /// The metrics so far, the duration counted up to now.
     package var metrics: RequestMetrics {
         let now = clock.now.uptimeNanoseconds
         let counts = counts.withLock { $0 }

@@ -15,36 +15,10 @@ import Foundation
 /// let network = NetworkLayer(baseURL: api, interceptors: [authenticator])
 /// ```
 ///
-/// - **Only its origins.** The token goes only to the origins (scheme, host and port) in `origins`; by
-///   default to the origin of the base URL of each layer it is given to, or, for a layer without a base
-///   URL, to the origin of the first request it authorizes. A request to any other origin (an absolute
-///   URL elsewhere) goes out without it, and a redirect never takes it along (see ``RedirectPolicy``).
-/// - **Single flight.** However many requests fail with 401 at once, `refresh` runs once; they all
-///   replay with the new token. Requests that start while it runs wait for it instead of sending the
-///   old token. Without a token, the first request refreshes before it is sent.
-/// - **A failed refresh** ends every waiting request with the refresh's error, also when the app calls
-///   ``setAccessToken(_:expiresAt:)`` with `nil` in the refresh's failure path. What else happens
-///   depends on why it failed:
-///   - *Rejected* (the auth server answered with a 4xx status other than 408 and 429, or any error but
-///     those below, such as the app's own `.custom("Signed out")`): the session has ended. The token is
-///     forgotten, so the next request refreshes again instead of sending a dead one, the ``account``'s
-///     stored replies are removed as at sign-out, and ``sessionEndedHandler`` runs.
-///   - *Unreachable* (``NetworkError/transport(_:)``, ``NetworkError/timedOut``,
-///     ``NetworkError/cancelled``, a 5xx, 408 or 429 status): nothing says the session ended, so the
-///     user stays signed in and the token and the ``account`` are kept, so its stored replies can answer
-///     requests offline.
-/// - **A stuck refresh** (one whose completion is not called within `refreshTimeout`) ends every waiting
-///   request with ``NetworkError/timedOut``, an unreachable failure, and a later request refreshes
-///   again; a late completion is ignored. A request waiting for a refresh also ends at its own timeout.
-/// - **Proactive refresh.** A token with a known expiry (``Token/expiresAt``) is refreshed before it is
-///   sent once it expires within `refreshWindow`.
-/// - **No loops.** A replay that gets 401 again ends with that 401. A 401 for a request sent with an
-///   older token than the current one replays with the current token, without a new refresh.
-///
-/// `refresh` is called where the layer adapts or decides about a request: on a background queue in
-/// `NetworkLayer`, in place in `DummyNetworkLayer`. It is `@Sendable`, so main-actor code can't be passed
-/// as it (hop to the main actor inside it if needed). Call its completion once, from any thread, at once
-/// or later; a second call is ignored.
+/// The token goes only to its origins, one refresh serves every waiting 401, and a rejected refresh
+/// ends the session while an unreachable one keeps it: the rules are in <doc:PoliciesAndAuthentication>.
+/// `refresh` runs off the main queue in `NetworkLayer` (in place in `DummyNetworkLayer`); call its
+/// completion once, from any thread.
 public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     /// A token and, when known, when it stops working.
     public struct Token: Sendable, Equatable {
@@ -82,17 +56,13 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     private struct State {
         var token: Token?
         var isRefreshing = false
-        /// Counts refreshes, so that a late second call of an old refresh's completion can't end a newer
-        /// one.
+        /// So that a late second call of an old refresh's completion can't end a newer one.
         var refreshNumber = 0
         var waiting: [Waiter] = []
-        /// The origins the token goes to; empty until given, adopted from a layer or from a first request.
         var origins: Set<Origin>
-        /// The app cleared the token while a refresh ran: that refresh's token is not kept, and its
-        /// waiters still get its outcome (an error, or ``NetworkError/cancelled`` for a token).
+        /// The app cleared the token during a refresh: its token is not kept; waiters still get its outcome.
         var signedOutDuringRefresh = false
-        /// The session is over (a rejected refresh, or the app signed out): a later rejection doesn't
-        /// tell the app again. A token, set or refreshed, starts a new session.
+        /// A later rejection doesn't tell the app again; a new token starts a new session.
         var sessionEnded = false
     }
     /// Whether `origins` came from the caller, so that no layer widens them.
@@ -110,15 +80,12 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 
     /// An authenticator starting with `accessToken` (`nil`: refresh before the first request).
     ///
-    /// The tokens `refresh` gets have no known expiry, so `refreshWindow` applies only to a token set
-    /// with an expiry through ``setAccessToken(_:expiresAt:)``.
-    ///
     /// - Parameters:
     ///   - accessToken: The token to send until a 401 says it no longer works.
     ///   - origins: The URLs whose origins get the token; `nil`: the base URL of each layer this is given
     ///     to (for a layer without one, the first request's origin).
-    ///   - refreshWindow: How long before the expiry of a token set with one it is refreshed instead of
-    ///     sent.
+    ///   - refreshWindow: How long before its expiry a token set with one (through
+    ///     ``setAccessToken(_:expiresAt:)``) is refreshed instead of sent.
     ///   - refreshTimeout: How long a refresh may take before its waiting requests fail.
     ///   - refresh: Gets a new token; called once per refresh, never while another runs.
     public convenience init(
@@ -157,23 +124,16 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     /// rejected one, and after a sign-out.
     public var accessToken: String? { state.withLock { $0.isRefreshing ? nil : $0.token?.value } }
 
-    /// Called once when a refresh is rejected, so the session ended, with the refresh's error: show the
-    /// sign-in screen here. Rejected means any error but ``NetworkError/transport(_:)``,
-    /// ``NetworkError/timedOut``, ``NetworkError/cancelled`` and the statuses 408, 429 and 500–599: the
-    /// auth server refused, or the app's refresh gave up. Not called again until a token is set or
-    /// refreshed, nor when the app itself clears the token with ``setAccessToken(_:expiresAt:)``.
-    ///
-    /// It runs where the refresh's completion was called, off the main queue in `NetworkLayer`, before
-    /// the waiting requests get the error; hop to the main actor inside it if needed. Capture the
-    /// authenticator weakly in it, or the two keep each other alive.
+    /// Called once when a refresh is rejected (the session ended), with its error: show sign-in here.
+    /// Runs off the main queue, before the waiting requests get the error; capture the authenticator
+    /// weakly. See <doc:PoliciesAndAuthentication> for what counts as rejected.
     public var sessionEndedHandler: (@Sendable (NetworkError) -> Void)? {
         get { sessionEndHandler.withLock { $0 } }
         set { sessionEndHandler.withLock { $0 = newValue } }
     }
 
-    /// Whether a refresh that failed with `error` says the session ended: any error but a sign that the
-    /// auth server could not be reached or could not answer now (a lost connection, a timeout, a 5xx), in
-    /// which case the user stays signed in.
+    /// Whether a refresh failing with `error` ends the session: anything but the unreachable errors
+    /// (transport, timeout, cancel, 5xx, 408, 429).
     package static func isRejection(_ error: NetworkError) -> Bool {
         switch error {
         case .transport, .timedOut, .cancelled: return false
@@ -185,10 +145,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 
     /// Replaces the token from outside (sign-in), or forgets it (`nil`, sign-out).
     ///
-    /// A token ends a refresh under way at once: its waiting requests get the new token, and its own
-    /// completion is ignored. A sign-out during a refresh (in its failure path, say) leaves its waiting
-    /// requests to its outcome: they get its error when it fails, and ``NetworkError/cancelled`` when it
-    /// brings a token, which is not kept.
+    /// A token ends a refresh under way: its waiters get the new token. A sign-out during a refresh
+    /// leaves its waiters to its outcome (its error, or ``NetworkError/cancelled`` for a token).
     ///
     /// - Parameters:
     ///   - accessToken: The new token, or `nil`.
@@ -377,11 +335,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 // MARK: - The account
 
 extension BearerTokenAuthenticator {
-    /// Who the token is for (a user ID, say), or `nil`: the account a layer's requests are for unless
-    /// they name their own, known before a request is sent and so before a refresh that may fail. It
-    /// partitions the layer's cache (see <doc:CachingAndOffline>); it is never read from a token. A
-    /// sign-out (``setAccessToken(_:expiresAt:)`` with `nil`) forgets it and removes its replies from the
-    /// cache of each layer this authenticator was given to.
+    /// Who the token is for (a user ID, say): it partitions the layer's cache (see <doc:CachingAndOffline>).
+    /// A sign-out forgets it and removes its replies from the caches of the layers it was given to.
     public var account: String? {
         get { accountState.withLock { $0.name } }
         set { accountState.withLock { $0.name = newValue } }
@@ -404,7 +359,6 @@ extension BearerTokenAuthenticator {
         accountState.withLock { $0.caches.append(WeakCache(cache: cache)) }
     }
 
-    /// Forgets the account and removes its replies from every adopted cache still alive.
     func signOut() {
         let (name, caches) = accountState.withLock { state in
             defer {
@@ -418,7 +372,6 @@ extension BearerTokenAuthenticator {
     }
 }
 
-/// The account of a ``BearerTokenAuthenticator`` and the caches its replies are stored in.
 private struct AuthenticatorAccount: Sendable {
     var name: String?
     var caches: [WeakCache] = []

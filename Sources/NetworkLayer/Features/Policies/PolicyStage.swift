@@ -4,23 +4,19 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The policies as a stage: each attempt adapted by the interceptors (authentication among them),
-/// checked and passed down the chain, its outcome validated, and a failure sent again while an
-/// interceptor (a token refresh) or the retry policy asks. See ``RequestAttempts``.
+/// The policies as a stage: each attempt adapted, checked and sent down the chain, its outcome validated,
+/// and a failure retried while an interceptor or the retry policy asks (see ``RequestAttempts``).
 struct PolicyStage: RequestStage {
     let call: RequestCall
-    /// What an adapted request is checked by, as the builder checks its own; `nil` when no interceptor
-    /// may adapt it.
+    /// Checks an adapted request as the builder checks its own; `nil` when no interceptor may adapt it.
     let checker: RequestBuilder?
     let method: HTTPMethod
     let policy: RetryPolicy
-    /// What each attempt's reply is validated against, to tell a failure the policies may retry.
+    /// Validates each attempt's reply, to tell a failure the policies may retry.
     let expectation: ReplyExpectation
-    /// The most attempts since the last progress, and the longest wait an interceptor may ask for:
-    /// more and longer for a stream that reconnects.
+    /// More and longer for a stream that reconnects.
     let attemptLimit: Int
     let longestWait: TimeInterval?
-    /// A stream's progress count, which starts the count of attempts afresh; `nil` for a request.
     let progress: (@Sendable () -> Int)?
 
     func intercept(
@@ -55,7 +51,6 @@ struct PolicyStage: RequestStage {
 }
 
 extension TransferResult {
-    /// The policies' outcome, handed up the chain as the validated reply or the error that ended them.
     init(_ outcome: Result<Reply, NetworkError>) {
         switch outcome {
         case .success(let reply):

@@ -4,36 +4,21 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The policy stage: runs a request's attempts until one succeeds, one fails for good, or the request is
-/// cancelled. Each attempt goes through every interceptor's `adapt`, then `send`; a failure goes to the
-/// interceptors' `retry`, then to the retry policy.
-///
-/// Generic over what an attempt yields, so the real transport and a test double share the same rules.
-/// One attempt runs at a time: each step starts from the completion of the one before.
-///
-/// With `usesPolicyQueue`, every interceptor hook runs on one background queue, the policy queue. An
-/// interceptor may call its completion from anywhere (a token refresh finishing on the main queue), so
-/// the loop moves back to the policy queue before the next hook, rather than running it wherever the
-/// last completion ran.
-///
-/// No request waits forever on a policy: with `usesPolicyQueue`, each stage of waiting for interceptors
-/// (the `adapt` calls of an attempt, the `retry` calls after a failure) must end within the request's
-/// `timeoutInterval`, or the request ends with ``NetworkError/timedOut`` and a late answer is ignored.
-/// A delay longer than the retry policy's `maximumDelay` means no retry.
+/// The policy stage's loop: each attempt adapted by the interceptors and sent; a failure goes to their
+/// `retry`, then the retry policy. Generic so the transport and test doubles share the rules. With
+/// `usesPolicyQueue`, hooks run on the policy queue (completions hop back) and each round must answer
+/// within the request's timeout, else ``NetworkError/timedOut``.
 package final class RequestAttempts<Success>: @unchecked Sendable {
     package typealias Send = (URLRequest, @escaping @Sendable (Result<Success, NetworkError>) -> Void) -> Void
 
-    /// However interceptors answer, a request never makes more attempts than this.
     static var attemptLimit: Int { 16 }
-    /// This request's limit: ``attemptLimit``, or more for a stream that reconnects (which bounds its
-    /// reconnections itself).
+    /// ``attemptLimit``, or more for a stream that reconnects (which bounds its reconnections itself).
     private let attemptLimit: Int
-    /// The longest wait an interceptor may ask for: the policy's `maximumDelay`, or a stream's reconnection
-    /// ceiling, which its floor may raise above it without changing what the policy itself waits.
+    /// The longest wait an interceptor may ask for: the policy's `maximumDelay`, or a stream's
+    /// reconnection ceiling, which its floor may raise above it.
     private let longestWait: TimeInterval
-    /// For a stream: a count that grows as it moves on (elements handed over, events the server sent).
-    /// A failure after it grew starts the count of attempts afresh, so that a stream reconnecting hours later gets its own attempts
-    /// (a second token refresh among them) instead of inheriting its first connection's failures.
+    /// A stream's progress count: a failure after it grew starts the attempts afresh, so a stream
+    /// reconnecting hours later doesn't inherit its first connection's failures.
     private let progress: (@Sendable () -> Int)?
     private let answeredBy: @Sendable () -> URL?
 
@@ -53,7 +38,6 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     // `send` and `finish` are used by one step at a time (see above), never concurrently.
     private let send: Send
     private let finish: (Result<Success, NetworkError>) -> Void
-    /// The failures so far, and the stream's element count at the last one.
     private let failures = Locked((errors: [NetworkError](), progressAtLastFailure: 0))
 
     /// - Parameters:
@@ -97,15 +81,12 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         self.finish = finish
     }
 
-    /// Starts the first attempt: on the policy queue when there are interceptors to run there, otherwise
-    /// on the calling thread.
     package func start() {
         guard usesPolicyQueue, !interceptors.isEmpty else { return attempt() }
         PolicyQueue.queue.async { [self] in attempt() }
     }
 
-    /// Runs `body` on the policy queue: in place when already there (or when not using it), else
-    /// asynchronously. A hook's completion called from another thread comes back here.
+    /// Runs `body` on the policy queue, in place when already there: a completion may come from anywhere.
     private func onPolicyQueue(_ body: @escaping @Sendable () -> Void) {
         guard usesPolicyQueue, !PolicyQueue.isCurrent else { return body() }
         PolicyQueue.queue.async(execute: body)
@@ -117,7 +98,6 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
             finish(.failure(.timedOut))
         }
         adapt(request, from: 0) { [self] result in
-            // Too late: the request already ended at its deadline.
             guard deadline.claim() else { return }
             switch result {
             case .failure(let error):
@@ -178,8 +158,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
             case .retry:
                 retry(failed, after: 0)
             case .retryAfter(let delay) where !delay.isFinite || delay > longestWait:
-                // Longer than the layer would ever wait (or for ever): the request fails now rather than
-                // hang, or than try again at once.
+                // Beyond any wait the layer allows: fail now rather than hang or retry at once.
                 finish(.failure(error))
             case .retryAfter(let delay):
                 retry(failed, after: max(0, delay))
@@ -214,7 +193,6 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         }
     }
 
-    /// Waits, then attempts again; a cancel during the wait means no further attempt.
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval) {
         onRetry?(failed, delay)
         guard waitsBetweenAttempts, delay > 0, delay.isFinite else { return attempt() }
@@ -222,7 +200,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     }
 }
 
-/// The one concurrent queue of the policy stage, marked so code can tell it runs there.
+/// The policy stage's concurrent queue, marked so code can tell it runs there.
 private enum PolicyQueue {
     static let key = DispatchSpecificKey<Bool>()
 

@@ -7,8 +7,7 @@ import Foundation
 /// A stage of the pipeline that can change each attempt of a request before it is sent, and ask for
 /// another attempt after one fails: authentication, signing, custom retry rules.
 ///
-/// Interceptors run in the order given to the layer. Both hooks have default implementations, so an
-/// interceptor implements only what it needs:
+/// Interceptors run in the order given to the layer; both hooks have defaults:
 ///
 /// ```swift
 /// struct AppVersionHeader: RequestInterceptor {
@@ -20,11 +19,9 @@ import Foundation
 /// }
 /// ```
 public protocol RequestInterceptor: Sendable {
-    /// Changes `request` before it is sent: called for every attempt, off the main queue, after the
-    /// interceptors before this one. Call `completion` exactly once, from any thread; a failure ends the
-    /// request with that error (no further attempt). The interceptors of an attempt must answer within
-    /// the request's timeout: after it the request ends with ``NetworkError/timedOut`` and a late
-    /// answer is ignored.
+    /// Changes `request` before each attempt is sent, off the main queue, after the interceptors before
+    /// this one. Call `completion` once, from any thread, within the request's timeout (then
+    /// ``NetworkError/timedOut``); a failure ends the request.
     ///
     /// - Parameters:
     ///   - request: The attempt's request, as the interceptors before this one left it.
@@ -32,10 +29,8 @@ public protocol RequestInterceptor: Sendable {
     func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void)
 
-    /// Decides whether a failed attempt is sent again. Called in order until one interceptor asks for a
-    /// retry or a failure; when none does, the layer's ``RetryPolicy`` decides. Call `completion` exactly
-    /// once, from any thread, within the request's timeout (after it the request ends with
-    /// ``NetworkError/timedOut``).
+    /// Decides whether a failed attempt is sent again; the first interceptor asking for a retry or a
+    /// failure wins, else the ``RetryPolicy`` decides. Call `completion` once, within the request's timeout.
     ///
     /// - Parameters:
     ///   - attempt: The failed attempt: the request as sent, its error, its number and the earlier errors.
@@ -73,15 +68,12 @@ public struct FailedAttempt: Sendable {
     public let error: NetworkError
     /// Which attempt it was: 1 for the first.
     public let number: Int
-    /// The errors of the attempts before it, oldest first: an authenticator sees that a replay failed
-    /// again, and doesn't try forever.
+    /// The errors of the attempts before it, oldest first (so an authenticator sees a replay failed again).
     public let earlierErrors: [NetworkError]
-    /// The URL that answered, after any redirects: another origin's than ``request``'s when a redirect
-    /// was followed there. `nil` when no reply arrived (a lost connection, a timeout).
+    /// The URL that answered, after redirects; `nil` when no reply arrived.
     public let responseURL: URL?
 
-    /// An attempt; test doubles and interceptor tests make them. The URL that answered is taken to be
-    /// the request's.
+    /// An attempt answered from the request's own URL; for test doubles and interceptor tests.
     ///
     /// - Parameters:
     ///   - request: The request as it was sent.

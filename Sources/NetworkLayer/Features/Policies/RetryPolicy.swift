@@ -2,14 +2,10 @@ import Foundation
 
 /// When a failed request is sent again, and how long the layer waits first.
 ///
-/// Off by default (``none``). When on, a request is retried after what is known to be transient: a
-/// timeout, a lost, refused or absent connection (`URLError` codes `timedOut`, `networkConnectionLost`,
-/// `notConnectedToInternet`, `cannotConnectToHost`, `cannotFindHost` and `dnsLookupFailed`, never
-/// `unknown`), or a 408, 429, 500, 502, 503 or 504 reply, with exponential backoff and full jitter:
-/// before attempt *n + 1* the layer waits a random time between zero and
-/// `min(maximumDelay, initialDelay × 2^(n−1))`. A `Retry-After` header (seconds or an HTTP date) sets
-/// the wait instead, up to ``maximumDelay``; one beyond it means no retry. Only idempotent methods
-/// (GET, HEAD, PUT, DELETE, OPTIONS) are retried unless ``retriesNonIdempotentRequests`` is set.
+/// Off by default (``none``). When on, only transient failures are retried (timeouts, lost or refused
+/// connections, 408, 429, 500, 502-504), with exponential backoff and full jitter; `Retry-After` sets the
+/// wait, up to ``maximumDelay``. Only idempotent methods unless ``retriesNonIdempotentRequests``. The
+/// exact rules are in <doc:PoliciesAndAuthentication>.
 ///
 /// ```swift
 /// let network = NetworkLayer(baseURL: api, retryPolicy: .default)
@@ -21,8 +17,7 @@ public struct RetryPolicy: Sendable, Equatable {
     public var initialDelay: TimeInterval
     /// The longest wait, in seconds, whatever the backoff or the server's `Retry-After` says.
     public var maximumDelay: TimeInterval
-    /// Whether POST and PATCH are retried too. A server may have acted on a request whose reply was
-    /// lost, so sending it again may, for example, create a resource twice.
+    /// Whether POST and PATCH are retried too: a server may have acted on a request whose reply was lost.
     public var retriesNonIdempotentRequests: Bool
 
     /// A policy; the defaults are those of ``default``.
@@ -42,14 +37,12 @@ public struct RetryPolicy: Sendable, Equatable {
         self.retriesNonIdempotentRequests = retriesNonIdempotentRequests
     }
 
-    /// No retries. In an optional context (an endpoint's override) write `RetryPolicy.none`, since
-    /// `.none` alone reads as `Optional.none` there.
+    /// No retries. In an optional context write `RetryPolicy.none`: `.none` alone is `Optional.none`.
     public static let none = RetryPolicy(maximumAttempts: 1)
 
     /// Three attempts, waits from 0.5 s up to 30 s, idempotent methods only.
     public static let `default` = RetryPolicy()
 
-    /// Whether the policy can ever send a request again.
     package var retries: Bool { maximumAttempts > 1 }
 }
 

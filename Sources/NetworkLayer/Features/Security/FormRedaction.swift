@@ -1,13 +1,9 @@
-/// Redacts the values of form fields with credential names (`client_secret=…`) in a body that is
-/// `application/x-www-form-urlencoded`, as OAuth token requests are (RFC 6749) and as
-/// ``RequestBody/urlEncodedForm(_:)`` writes them.
-///
-/// The body's content type isn't at hand where bodies are logged, so the shape decides: text with an
-/// `=`, and without whitespace, quotes or brackets, which no JSON, XML or prose body is. Only values of
-/// fields named in the list change; everything else stays byte for byte.
+/// Redacts credential-named fields (`client_secret=…`) in an `application/x-www-form-urlencoded` body,
+/// as OAuth token requests send. The content type isn't at hand where bodies are logged, so the shape
+/// decides: an `=` and no whitespace, quotes or brackets. Everything else stays byte for byte.
 enum FormRedaction {
-    /// `text` with the values of fields whose names, percent-decoded and compared as
-    /// ``Credentials/comparable(_:)`` compares them, are in `names`; `nil` when `text` isn't form-shaped.
+    /// `text` with the values of fields named in `names` (compared as ``Credentials/comparable(_:)``);
+    /// `nil` when `text` isn't form-shaped.
     static func redacted(_ text: String, names: Set<String>) -> String? {
         guard text.utf8.contains(UInt8(ascii: "=")), !text.utf8.contains(where: isNotForm) else { return nil }
         var changed = false

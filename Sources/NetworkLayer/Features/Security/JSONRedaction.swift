@@ -1,14 +1,8 @@
-/// Redacts the values of JSON members with credential names (`"password": "…"`) in text, keeping
-/// everything else byte for byte.
-///
-/// A scanner over the text rather than a JSON parser, so that a body cut at a logger's limit, or one
-/// that is not quite JSON, is redacted as far as it goes, and a body's layout stays as the server sent
-/// it. A member's value of any kind is replaced: a string keeps its quotes (`"<redacted>"`); a number,
-/// `true`, `false`, `null`, an object or an array becomes `"<redacted>"`. Text without a `"name":` pair
-/// comes back unchanged.
+/// Redacts the values of credential-named JSON members (`"password": "…"`), keeping everything else byte
+/// for byte. A scanner, not a parser, so a body cut at the log limit or not quite JSON is redacted as far
+/// as it goes; any value kind becomes `"<redacted>"`.
 enum JSONRedaction {
-    /// `text` with the values of members named in `names` replaced, names compared as
-    /// ``Credentials/comparable(_:)`` compares them (`names` already in that form).
+    /// `text` with the values of members named in `names` (already ``Credentials/comparable(_:)``).
     static func redacted(_ text: String, names: Set<String>) -> String {
         guard text.utf8.contains(UInt8(ascii: "\"")) else { return text }
         let bytes = Array(text.utf8)
@@ -46,8 +40,8 @@ enum JSONRedaction {
         return changed ? String(decoding: output, as: UTF8.self) : text
     }
 
-    /// A member name as JSON means it (RFC 8259 §7): `"pass\u0077ord"` is the member `password`, and must
-    /// be redacted as that member is. A name that doesn't unescape cleanly is compared as written.
+    /// A member name unescaped (RFC 8259 §7), so `"pass\u0077ord"` is redacted as `password`; one that
+    /// doesn't unescape cleanly is compared as written.
     private static func memberName(_ raw: ArraySlice<UInt8>) -> String {
         guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw, as: UTF8.self) }
         var units: [UInt16] = []
@@ -88,7 +82,6 @@ enum JSONRedaction {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    /// The index after the string starting at `start` (a `"`), or the end of the text.
     private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start + 1
         while index < bytes.count {
@@ -101,8 +94,7 @@ enum JSONRedaction {
         return bytes.count
     }
 
-    /// The index after the value starting at `start`: a string, a nested object or array (brackets
-    /// counted outside strings), or a literal up to the next `,`, `}` or `]`.
+    /// The index after the value at `start`: a string, a nested object or array, or a literal.
     private static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
         switch bytes[start] {
         case UInt8(ascii: "\""):

@@ -1,13 +1,9 @@
 import Foundation
 
-/// A URL's origin: scheme, host and port, the unit the layer trusts with credentials.
-///
-/// Every comparison of origins in the layer goes through this type, so that every spelling of a URL
-/// reads the same way everywhere: scheme and host compared without regard to case, the scheme's default
-/// port filled in (`http://host` and `http://host:80` are one origin), user-info ignored, an IPv6 address
-/// compared as an address (`[::1]` and `[0:0:0:0:0:0:0:1]` are one host). A trailing dot makes another
-/// host, as in browsers: `example.com.` is not `example.com`. A URL with a scheme other than `http` or
-/// `https`, or without a host, has no origin and matches nothing, itself included.
+/// A URL's origin (scheme, host, port): the unit the layer trusts with credentials. Every origin
+/// comparison goes through it so all spellings agree: case-insensitive, default ports filled in,
+/// user-info ignored, IPv6 compared as addresses; a trailing dot is another host, as in browsers. A
+/// non-http(s) URL or one without a host has no origin and matches nothing.
 package struct Origin: Hashable, Sendable, CustomStringConvertible {
     package let scheme: String
     package let host: String
@@ -31,31 +27,26 @@ package struct Origin: Hashable, Sendable, CustomStringConvertible {
         self.init(url)
     }
 
-    /// `scheme://host:port`, with the port always written.
     package var description: String {
         "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
-    /// Whether `url` belongs to this origin.
     package func contains(_ url: URL?) -> Bool {
         url.flatMap(Origin.init) == self
     }
 
     private static let defaultPorts = ["http": 80, "https": 443]
 
-    /// Bytes of a host that is already canonical when made only of them: lowercase letters, digits, `-`
-    /// and `.` (no percent-encoding, no upper case, no IPv6 brackets or colons).
+    /// Bytes of a host that is already canonical when made only of them (lowercase, digits, `-`, `.`).
     private static let plainHostBytes: [Bool] = {
         var table = [Bool](repeating: false, count: 256)
         for byte in "abcdefghijklmnopqrstuvwxyz0123456789-.".utf8 { table[Int(byte)] = true }
         return table
     }()
 
-    /// The host lowercased, percent-decoded, an IPv6 address without its brackets and in its shortest
-    /// form; `nil` for an empty host.
+    /// The host lowercased, percent-decoded, IPv6 without brackets in its shortest form; `nil` if empty.
     private static func canonicalHost(_ encoded: String) -> String? {
-        // Most hosts are already canonical; String's Character-level searches below cost thousands of
-        // instructions per request, the byte check a few dozen.
+        // Fast path: most hosts are already canonical, and String's searches are costly per request.
         if !encoded.isEmpty, encoded.utf8.allSatisfy({ plainHostBytes[Int($0)] }) { return encoded }
         var host = (encoded.removingPercentEncoding ?? encoded).lowercased()
         if host.hasPrefix("[") && host.hasSuffix("]") {
@@ -67,7 +58,6 @@ package struct Origin: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// An IPv6 address as 8 groups, enough to compare two spellings of one address.
 private struct IPv6Address: CustomStringConvertible {
     let groups: [UInt16]
 
@@ -90,7 +80,6 @@ private struct IPv6Address: CustomStringConvertible {
         self.groups = head + [UInt16](repeating: 0, count: missing) + tail
     }
 
-    /// Every group written, in lowercase hex, without leading zeros: one spelling per address.
     var description: String {
         groups.map { String($0, radix: 16) }.joined(separator: ":")
     }

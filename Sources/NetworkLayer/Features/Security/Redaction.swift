@@ -1,22 +1,17 @@
-/// Makes text safe to show a person or write to a log: secrets in URLs are replaced by a marker, and
-/// control characters are escaped so that one value cannot start a new line.
-///
-/// Redaction reads text, not parsed URLs, because what needs it most does not parse: the string behind
-/// ``NetworkError/invalidURL(_:)`` is by definition not a valid URL, and an error's description is free
-/// text with a URL somewhere inside. It removes URL user-info (`user:password@`) and the values of query
-/// and fragment parameters (`?token=…`, `#access_token=…`), keeping the parameter names, so the text still
-/// says which request it is about.
+/// Makes text safe to show or log: URL user-info and query and fragment values become a marker (names
+/// stay), and control characters are escaped so one value can't start a new line. It reads text, not
+/// parsed URLs, because what needs it most doesn't parse (an ``NetworkError/invalidURL(_:)`` string, an
+/// error description with a URL inside).
 enum Redaction {
-    /// What a secret is replaced with. Its `<` and `>` end a value in ``text(_:)``, so redacting text
-    /// twice changes nothing.
+    /// What a secret is replaced with; its `<` and `>` end a value in ``text(_:)``, so redacting twice
+    /// changes nothing.
     static let marker = "<redacted>"
 
     /// `url` read as one URL, which may be invalid (spaces, no host, an unknown scheme).
     ///
-    /// `https://user:secret@host/p?token=abc&page=2#access_token=xyz` becomes
-    /// `https://<redacted>@host/p?token=<redacted>&page=<redacted>#access_token=<redacted>`. Without a
-    /// scheme, `user:pass@host` is still redacted; a plain `name@host` is not, since without the colon it
-    /// reads as an e-mail address rather than credentials.
+    /// `https://user:secret@host/p?token=abc#access_token=xyz` becomes
+    /// `https://<redacted>@host/p?token=<redacted>#access_token=<redacted>`. Without a scheme,
+    /// `user:pass@host` is still redacted, but not `name@host` (an e-mail address).
     static func url(_ url: String) -> String {
         guard url.unicodeScalars.contains(where: isURLSyntax) else { return url }
         var output = String.UnicodeScalarView()
@@ -24,8 +19,8 @@ enum Redaction {
         return String(output)
     }
 
-    /// Free text that may contain URLs, such as an underlying error's description: every word (a run
-    /// between whitespace, quotes and angle brackets) is redacted as ``url(_:)`` redacts a URL.
+    /// Free text that may contain URLs: every word (between whitespace, quotes and angle brackets) is
+    /// redacted as ``url(_:)`` redacts a URL.
     static func text(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isURLSyntax) else { return text }
         let scalars = Array(text.unicodeScalars)
@@ -40,9 +35,8 @@ enum Redaction {
         return String(output)
     }
 
-    /// `text` in double quotes, with `"`, `\` and every control character escaped (`\n`, `\r`, `\0`,
-    /// `\u{1B}`), line and paragraph separators included: unlike `debugDescription`, which leaves NEL and
-    /// U+2028 alone, which some log viewers show as line breaks.
+    /// `text` in double quotes with `"`, `\` and every control character escaped, line and paragraph
+    /// separators included (`debugDescription` leaves NEL and U+2028, which some log viewers break on).
     static func quoted(_ text: String) -> String {
         var output = "\""
         for scalar in text.unicodeScalars {
@@ -109,8 +103,8 @@ enum Redaction {
         }
     }
 
-    /// Redacts everything before the last `@` of the authority: the authority starts after `://` (or a
-    /// leading `//`) and ends at the first `/` or `\`, which some URL parsers read as `/`.
+    /// Redacts everything before the authority's last `@`; the authority ends at the first `/` or `\`
+    /// (which some parsers read as `/`).
     private static func appendRedactingUserInfo(
         _ head: Scalars, to output: inout String.UnicodeScalarView
     ) {
@@ -139,10 +133,9 @@ enum Redaction {
         output.append(contentsOf: head[at...])
     }
 
-    /// Where the user-info of a URL built around a password with `/`, `?` or `#` in it
-    /// (`https://alice:pa#ss@host/`) starts, and its `@`: a parser ends the authority at that character,
-    /// so the rule above would find no `@` and show the password. Such user-info is a name without
-    /// delimiters, a `:` not followed by a port, and anything up to the last `@`.
+    /// Where user-info holding `/`, `?` or `#` (`https://alice:pa#ss@host/`) starts, and its `@`: the rule
+    /// above would stop at that character and show the password. Such user-info is a name without
+    /// delimiters, a `:` not followed by a port, then anything up to the last `@`.
     private static func userInfoPastTheAuthority(_ url: Scalars) -> (start: Int, at: Int)? {
         let start: Int
         if let separator = url.indices.first(where: { startsWithSchemeSeparator(url[$0...]) }) {

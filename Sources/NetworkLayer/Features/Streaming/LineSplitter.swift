@@ -1,9 +1,7 @@
 import Foundation
 
-/// Cuts a byte stream into lines as its chunks arrive: a line ends at CRLF, LF or CR, and a CRLF split
-/// between two chunks is still one line end. Shared by server-sent events and JSON Lines.
-///
-/// Owned by one transfer, on the session's delegate queue.
+/// Cuts a byte stream into lines (CRLF, LF or CR, a CRLF split across chunks still one end) for SSE and
+/// JSON Lines. Owned by one transfer, on the delegate queue.
 struct LineSplitter {
     /// The longest line kept; a longer one fails the stream instead of growing memory.
     let maximumLineLength: Int
@@ -15,8 +13,7 @@ struct LineSplitter {
         self.maximumLineLength = maximumLineLength
     }
 
-    /// The lines `chunk` completes, in order, each without its line end; when one is too long, the lines
-    /// before it and `overflow`.
+    /// The lines `chunk` completes, without line ends; on an over-long one, those before it and `overflow`.
     mutating func lines(in chunk: Data) -> (lines: [ArraySlice<UInt8>], overflow: Bool) {
         // An empty chunk must not forget a CR that ended the last one.
         guard !chunk.isEmpty else { return ([], false) }
@@ -62,7 +59,7 @@ struct LineSplitter {
         return (lines, pending.count > maximumLineLength)
     }
 
-    /// What is left after the last line end when the stream ends: a last line without its line end.
+    /// A last line without its line end, when the stream ends.
     mutating func remainder() -> ArraySlice<UInt8>? {
         defer { pending = [] }
         return pending.isEmpty ? nil : pending[...]

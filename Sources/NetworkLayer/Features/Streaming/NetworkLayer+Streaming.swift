@@ -1,9 +1,8 @@
 import Foundation
 
 extension NetworkLayer {
-    /// The pipeline behind ``stream(_:as:options:eventHandler:completionHandler:)``: the request goes
-    /// through ``startCall(_:stream:through:delivery:successHandler:errorHandler:)`` with a stream route, and its elements
-    /// go to `eventHandler` on the callback queue, or straight to an `async` stream's buffer.
+    /// The pipeline behind ``stream(_:as:options:eventHandler:completionHandler:)``: a stream route
+    /// through `startCall`, elements to `eventHandler` on the callback queue or to an `async` buffer.
     func performStream<Element>(
         _ request: NetworkRequest<Data>, as format: StreamFormat<Element>, options: ServerSentEventsOptions?,
         eventHandler: @escaping (Element) -> Void,
@@ -18,9 +17,8 @@ extension NetworkLayer {
         let delivery = StreamDelivery<Element>(
             consumer: buffer.map { buffer in buffer.append } ?? Self.handing(to: eventHandler, on: queue))
         let reconnects = format.kind == .serverSentEvents && (options.reconnects ?? (request.method == .get))
-        // The reconnection floor wins over a retry policy that allows shorter waits: below it, a server
-        // that ends every connection at once would be reconnected to in a tight loop. The policy itself,
-        // which retries a failure before the first element, keeps its own longest wait.
+        // The reconnection floor beats a retry policy allowing shorter waits (else a tight loop); the
+        // policy keeps its own longest wait for failures before the first element.
         var longestReconnectionWait = (request.retryPolicy ?? retryPolicy).maximumDelay
         if reconnects {
             longestReconnectionWait = max(longestReconnectionWait, options.effectiveMinimumReconnectionDelay)
@@ -64,16 +62,14 @@ extension NetworkLayer {
         return StreamTask(task) { delivery.close() }
     }
 
-    /// Where one stream's handlers run: the callback queue, one block at a time, so that elements keep
-    /// their order and the completion follows the last of them even on a concurrent callback queue.
+    /// One stream's handlers run serially on the callback queue, so the completion follows the last element.
     private static func serialQueue(on callbackQueue: DispatchQueue) -> DispatchQueue {
         // The main queue is serial already, and handlers written for the main actor stay on it as such.
         callbackQueue === DispatchQueue.main
             ? callbackQueue : DispatchQueue(label: "NetworkLayer.stream", target: callbackQueue)
     }
 
-    /// A consumer that runs `eventHandler` for each element on `queue`, in order, until the delivery
-    /// closes, and then reports the batch consumed.
+    /// Runs `eventHandler` per element on `queue` until the delivery closes, then reports the batch consumed.
     private static func handing<Element>(
         to eventHandler: @escaping (Element) -> Void, on queue: DispatchQueue
     ) -> StreamDelivery<Element>.Consumer {

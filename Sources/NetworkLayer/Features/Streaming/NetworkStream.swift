@@ -1,9 +1,9 @@
 import Foundation
 
 extension NetworkLayer {
-    /// Streams the reply to `request` as an `async` sequence of elements: it ends with the stream, throws
-    /// the ``NetworkError`` a failed stream ends with, and cancels the request when the consuming task is
-    /// cancelled or stops iterating. The request starts with the first call to `next()`.
+    /// Streams the reply to `request` as an `async` sequence: it throws the ``NetworkError`` a failed
+    /// stream ends with, and cancels the request when the task is cancelled or stops iterating. The
+    /// request starts with the first `next()`.
     ///
     /// ```swift
     /// for try await event in network.stream(request, as: .serverSentEvents) {
@@ -11,9 +11,8 @@ extension NetworkLayer {
     /// }
     /// ```
     ///
-    /// A consumer that doesn't ask for the next element holds the connection back: elements are buffered
-    /// up to a bound, never without one. Goes through ``stream(_:as:options:eventHandler:completionHandler:)``,
-    /// so a test double that scripts streams serves this form too.
+    /// A consumer that doesn't ask for more holds the connection back (the buffer is bounded). Goes
+    /// through ``stream(_:as:options:eventHandler:completionHandler:)``, so test doubles serve it too.
     ///
     /// - Parameters:
     ///   - request: What to send.
@@ -28,8 +27,7 @@ extension NetworkLayer {
     }
 }
 
-/// The elements of a streamed reply, as an `AsyncSequence`: see
-/// ``NetworkLayer/stream(_:as:options:)``. Iterate it once.
+/// The elements of a streamed reply (see ``NetworkLayer/stream(_:as:options:)``). Iterate it once.
 public struct NetworkStream<Element: Sendable>: AsyncSequence, Sendable {
     /// What iterating it throws.
     public typealias Failure = NetworkError
@@ -40,7 +38,7 @@ public struct NetworkStream<Element: Sendable>: AsyncSequence, Sendable {
         layer: NetworkLayer, request: NetworkRequest<Data>, format: StreamFormat<Element>,
         options: ServerSentEventsOptions?
     ) {
-        // The request is not Sendable only for its handler-typed members, which a stream has none of.
+        // Unchecked: only the request's handler-typed members aren't Sendable, and a stream has none.
         let request = UncheckedSendable(value: request)
         start = { buffer in
             var request = request.value
@@ -70,8 +68,8 @@ public struct NetworkStream<Element: Sendable>: AsyncSequence, Sendable {
             cancelOnRelease = CancelOnRelease { buffer.cancel() }
         }
 
-        /// The next element; `nil` once the stream ended well. Throws the error the stream failed with,
-        /// or ``NetworkError/cancelled`` when the task awaiting it was cancelled.
+        /// The next element; `nil` once the stream ended well. Throws the stream's error, or
+        /// ``NetworkError/cancelled`` when the awaiting task was cancelled.
         public mutating func next() async throws(NetworkError) -> Element? {
             try await buffer.next()
         }
@@ -89,14 +87,11 @@ private final class CancelOnRelease: Sendable {
     deinit { cancel() }
 }
 
-/// Elements waiting for an `async` consumer. The transport appends them on the session's delegate queue
-/// (a test double, on its delivery queue); `next()` takes them from the consuming task; each batch is
-/// reported consumed once its last element is taken, which is what lets a held connection read on.
-///
-/// Its state is behind its lock; each element is handed from the appending thread to the consuming task
-/// once (``NetworkStream`` requires `Sendable` elements; the pipeline that appends doesn't know that).
+/// Elements waiting for an `async` consumer: appended on the delegate queue (a test double's delivery
+/// queue), taken by `next()`; a batch is reported consumed once its last element is taken, which lets a
+/// held connection read on. Unchecked hand-off: each element moves once, and ``NetworkStream`` requires
+/// `Sendable` elements.
 final class AsyncStreamBuffer<Element>: Sendable {
-    /// Where the stream's completion runs: no caller queue is involved.
     static var completionQueue: DispatchQueue { Queues.work }
 
     private struct State {
@@ -107,9 +102,8 @@ final class AsyncStreamBuffer<Element>: Sendable {
         var outcome: Result<StreamSummary, NetworkError>?
         var waiter: CheckedContinuation<Void, Never>?
         var cancelled = false
-        /// The consumer has seen the end (or the cancel) and asks for nothing more.
         var consumerDone = false
-        /// For ``whenIdle(_:)``: run when the consumer next waits for an element, or is done.
+        /// Run when the consumer next waits for an element, or is done.
         var idleHandlers: [@Sendable () -> Void] = []
     }
 
@@ -120,7 +114,6 @@ final class AsyncStreamBuffer<Element>: Sendable {
         self.start = start
     }
 
-    /// The transport's consumer: takes a batch without blocking.
     func append(_ batch: [Element], _ receipt: StreamReceipt) {
         let (taken, waiter): (Bool, CheckedContinuation<Void, Never>?) = state.withLock { state in
             guard !state.cancelled, state.outcome == nil else { return (false, nil) }
@@ -132,7 +125,6 @@ final class AsyncStreamBuffer<Element>: Sendable {
         waiter?.resume()
     }
 
-    /// The stream ended; elements already buffered are still taken first.
     func finish(_ outcome: Result<StreamSummary, NetworkError>) {
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
             if state.outcome == nil { state.outcome = state.cancelled ? .failure(.cancelled) : outcome }
@@ -143,7 +135,6 @@ final class AsyncStreamBuffer<Element>: Sendable {
         waiter?.resume()
     }
 
-    /// The consumer stopped: the stream is cancelled and what is buffered dropped.
     func cancel() {
         let (task, receipts, waiter): (NetworkTask?, [StreamReceipt], CheckedContinuation<Void, Never>?) =
             state.withLock { state in
@@ -207,7 +198,6 @@ final class AsyncStreamBuffer<Element>: Sendable {
         }
     }
 
-    /// The consumer asks for nothing more: every idle handler runs, now and from now on.
     private func consumerIsDone() {
         let idle = state.withLock { state in
             state.consumerDone = true

@@ -1,14 +1,13 @@
 import Foundation
 
-/// One event of a `text/event-stream` reply, as the WHATWG HTML standard's event-stream parsing
-/// dispatches it.
+/// One event of a `text/event-stream` reply, as the WHATWG HTML standard dispatches it.
 public struct ServerSentEvent: Sendable, Hashable {
     /// The event's type: its `event:` field, or `"message"` when it had none.
     public var event: String
     /// The event's `data:` lines, joined by line feeds.
     public var data: String
-    /// The last event ID at this event: set by this event's `id:` field or an earlier one, and sent back
-    /// as `Last-Event-ID` when the stream reconnects; `nil` when none was set (or it was set empty).
+    /// The last event ID at this event (from its `id:` or an earlier one), sent back as `Last-Event-ID`
+    /// on reconnection; `nil` when none was set (or it was set empty).
     public var id: String?
     /// The reconnection time this event's `retry:` field set, in seconds; `nil` when it had none.
     public var retry: TimeInterval?
@@ -29,8 +28,7 @@ public struct ServerSentEvent: Sendable, Hashable {
 }
 
 extension ServerSentEvent {
-    /// The event in the wire format a server writes: each field on its own line, ending in a blank line.
-    /// Test servers use it; parsing it gives back this event.
+    /// The event in the wire format a server writes, ending in a blank line; parsing it gives it back.
     public var wireFormat: String {
         var text = event == "message" ? "" : "event: \(event)\n"
         if let id { text += "id: \(id)\n" }
@@ -43,6 +41,5 @@ extension ServerSentEvent {
 }
 
 extension ServerSentEvent {
-    /// The bytes the event holds, for back-pressure: its data, name and ID.
     var byteCount: Int { data.utf8.count + event.utf8.count + (id?.utf8.count ?? 0) }
 }

@@ -1,13 +1,8 @@
 import Foundation
 
-/// Parses a `text/event-stream` body as it arrives, by the rules of the WHATWG HTML standard
-/// ("Interpreting an event stream"): UTF-8 with an optional byte order mark, lines ending in CRLF, LF or
-/// CR, `:` comments, multi-line `data`, `event`, `id` (ignored when it contains NUL), `retry` (digits
-/// only), an event dispatched at a blank line, an event without data not dispatched, and an event the
-/// stream ends in the middle of dropped.
-///
-/// Owned by one transfer, on the session's delegate queue; one parser per connection, while the last
-/// event ID and the reconnection time outlive it (the stream's ``StreamState``).
+/// Parses a `text/event-stream` body as it arrives, by the WHATWG HTML standard's "Interpreting an event
+/// stream" rules. One per connection, on the delegate queue; the last event ID and `retry:` outlive it
+/// in ``StreamState``.
 struct ServerSentEventParser {
     private var lines: LineSplitter
     private let maximumEventSize: Int
@@ -18,15 +13,10 @@ struct ServerSentEventParser {
     private var hasData = false
     private var retry: TimeInterval?
     private var idBuffer: String
-    /// The last event ID: set at each blank line from the `id` fields seen so far; it persists from
-    /// event to event, and across reconnections.
+    /// Set at each blank line from the `id` fields so far; persists across events and reconnections.
     private(set) var lastEventID: String
-    /// The reconnection time the stream set last, in seconds.
     private(set) var reconnectionTime: TimeInterval?
 
-    /// - Parameters:
-    ///   - maximumEventSize: The most bytes one line, or one event's data, may take.
-    ///   - lastEventID: The ID of the last event of an earlier connection of the same stream.
     init(maximumEventSize: Int, lastEventID: String = "") {
         self.maximumEventSize = maximumEventSize
         lines = LineSplitter(maximumLineLength: maximumEventSize)
@@ -34,8 +24,7 @@ struct ServerSentEventParser {
         idBuffer = lastEventID
     }
 
-    /// Appends the events `chunk` completes to `events`, in order; throws once a line or an event is too
-    /// long, after appending those before it.
+    /// Appends the events `chunk` completes; throws once a line or event is too long, after those before.
     mutating func events(in chunk: Data, into events: inout [ServerSentEvent]) throws(StreamLimitError) {
         var chunk = chunk
         if atStart {
@@ -106,7 +95,6 @@ struct ServerSentEventParser {
     }
 }
 
-/// A line or an event longer than the stream allows.
 struct StreamLimitError: Error {
     let limit: Int
 }

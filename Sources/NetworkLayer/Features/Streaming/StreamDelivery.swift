@@ -1,22 +1,14 @@
 import Foundation
 
-/// Hands a stream's elements to its consumer in order, and holds the connection back while the consumer
-/// is behind: the back-pressure that keeps memory flat under a slow event handler or a consumer that
-/// stops iterating.
-///
-/// Elements are handed over on the session's delegate queue; the consumer (the event handler on the
-/// callback queue, or an async iterator) reports each batch consumed from wherever it ran. The counts
-/// are shared between those threads, hence the lock; no consumer code runs under it.
+/// Hands a stream's elements to its consumer in order and holds the connection back while the consumer
+/// is behind: the back-pressure that keeps memory flat. Elements go out on the delegate queue; consumers
+/// report batches consumed from anywhere, hence the lock (no consumer code runs under it).
 final class StreamDelivery<Element>: @unchecked Sendable {
-    /// Bytes handed over but not yet consumed beyond which the connection is held back. It reads on
-    /// once the consumer is down to half of it.
+    /// Bytes handed over but not consumed beyond which the connection is held back, until half of it.
     static var limit: Int { 256 * 1024 }
-    /// What an element costs beyond its bytes (the value itself, its strings' storage): an endless run of
-    /// empty events must be held back too.
+    /// An element's cost beyond its bytes, so an endless run of empty events is held back too.
     static var elementOverhead: Int { 64 }
 
-    /// Takes one batch (on the delegate queue) and hands it on without blocking; it tells the receipt
-    /// once it is done with it, from any thread.
     typealias Consumer = (_ batch: [Element], _ receipt: StreamReceipt) -> Void
 
     private struct Flow {
@@ -33,12 +25,10 @@ final class StreamDelivery<Element>: @unchecked Sendable {
         self.consumer = consumer
     }
 
-    /// Whether elements are still wanted: not after the completion ran or the stream was cancelled.
     var isOpen: Bool { flow.withLock { !$0.isClosed } }
 
-    /// Hands `batch` (elements with the bytes each took) to the consumer, on the delegate queue. When the
-    /// consumer falls behind, `pause` runs there and then, and `resume` later, once it has caught up or
-    /// the delivery closed.
+    /// Hands `batch` (elements with their byte counts) to the consumer on the delegate queue; `pause`
+    /// runs at once when the consumer falls behind, `resume` once it caught up or the delivery closed.
     func deliver(
         _ batch: [(Element, Int)], pause: () -> Void, resume: @escaping @Sendable () -> Void
     ) {
@@ -57,15 +47,13 @@ final class StreamDelivery<Element>: @unchecked Sendable {
         if holdsBack { pause() }
     }
 
-    /// A new connection of the stream (a reconnection) starts delivering. The last one has ended, and its
-    /// pause with it: what would have lifted that pause is dropped, so that the new connection is held
-    /// back in turn while the consumer is still behind.
+    /// A reconnection starts delivering: the old connection's pending resume is dropped, so the new one
+    /// is held back in turn while the consumer is still behind.
     func connectionOpened() {
         flow.withLock { $0.resume = nil }
     }
 
-    /// No element is wanted any more: the completion is about to run, or the stream was cancelled. A held
-    /// connection reads on (into nothing) so that it can end.
+    /// No element is wanted any more; a held connection reads on (into nothing) so it can end.
     func close() {
         let resume: (@Sendable () -> Void)? = flow.withLock { flow in
             flow.isClosed = true
@@ -86,11 +74,8 @@ final class StreamDelivery<Element>: @unchecked Sendable {
     }
 }
 
-/// What a consumer tells about one batch.
 struct StreamReceipt: Sendable {
-    /// Whether elements are still wanted; checked before each one, so a cancel from an event handler
-    /// stops the rest of its batch.
+    /// Whether elements are still wanted; checked before each, so an event handler's cancel stops the batch.
     let isWanted: @Sendable () -> Bool
-    /// The consumer is done with the batch.
     let consumed: @Sendable () -> Void
 }

@@ -11,9 +11,7 @@ import Foundation
 /// }
 /// ```
 public struct StreamFormat<Element>: Sendable {
-    /// What kind of stream it is: the media type asked for in `Accept`, and whether reconnection applies.
     let kind: Kind
-    /// A parser for one connection of the stream.
     package let makeParser: @Sendable (StreamParserContext) -> StreamParser<Element>
 
     enum Kind: Sendable {
@@ -21,7 +19,6 @@ public struct StreamFormat<Element>: Sendable {
         case jsonLines
         case chunks
 
-        /// The `Accept` header sent unless the request names one.
         var accept: String? {
             switch self {
             case .serverSentEvents: "text/event-stream"
@@ -57,22 +54,18 @@ extension StreamFormat where Element == ServerSentEvent {
 }
 
 extension StreamFormat where Element: Decodable & SendableMetatype {
-    /// A `text/event-stream` reply whose events' `data` are JSON, each decoded as an `Element` with the
-    /// layer's decoder. An event that doesn't decode fails the stream with
-    /// ``NetworkError/decodingFailed(_:body:)`` carrying a ``StreamDecodingError`` that names it.
-    ///
-    /// Every event is decoded, whatever its type; a stream that mixes types (comments and `presence`
-    /// notices) takes ``serverSentEvents(decoding:eventTypes:)``.
+    /// A `text/event-stream` reply whose events' `data` are JSON, each decoded as an `Element`; one that
+    /// doesn't decode fails the stream with a ``StreamDecodingError``. To decode only some event types,
+    /// use ``serverSentEvents(decoding:eventTypes:)``.
     ///
     /// - Parameter type: The type each event's data decodes to.
     public static func serverSentEvents(decoding type: Element.Type) -> Self {
         decodingEvents(of: nil)
     }
 
-    /// A `text/event-stream` reply of which only the events of the named types are decoded, each
-    /// event's `data` as JSON into an `Element` with the layer's decoder; the other events are passed
-    /// by, neither decoded nor counted as elements (their `id:` and `retry:` still apply). An event
-    /// without an `event:` field is of type `"message"`.
+    /// A `text/event-stream` reply of which only the named event types are decoded as `Element` (an
+    /// event without `event:` is `"message"`); the others are passed by, though their `id:` and `retry:`
+    /// still apply.
     ///
     /// ```swift
     /// let format = StreamFormat.serverSentEvents(decoding: Comment.self, eventTypes: ["comment"])
@@ -81,8 +74,7 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
     /// }
     /// ```
     ///
-    /// An event of a named type that doesn't decode fails the stream with
-    /// ``NetworkError/decodingFailed(_:body:)`` carrying a ``StreamDecodingError`` that names it.
+    /// A named event that doesn't decode fails the stream with a ``StreamDecodingError``.
     ///
     /// - Parameters:
     ///   - type: The type the named events' data decode to.
@@ -91,7 +83,6 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
         decodingEvents(of: eventTypes)
     }
 
-    /// Events decoded as `Element`: those whose type is in `types`, or all of them for `nil`.
     private static func decodingEvents(of types: Set<String>?) -> Self {
         let events = StreamFormat<ServerSentEvent>.serverSentEvents
         return StreamFormat(kind: .serverSentEvents) { context in
@@ -101,7 +92,7 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
                 let events = parser.parse(chunk)
                 var values: [(Element, Int)] = []
                 for (event, size) in events.elements {
-                    // Counted among every event, so that the number matches what the server sent.
+                    // Counted among every event, so the number matches what the server sent.
                     number += 1
                     if let types, !types.contains(event.event) { continue }
                     do throws(NetworkError) {
@@ -118,10 +109,9 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
         }
     }
 
-    /// A JSON Lines (NDJSON) reply: one JSON value per line, each decoded as an `Element` with the layer's
-    /// decoder. Blank lines are skipped, and a last line without its line feed counts. A line that doesn't
-    /// decode fails the stream with ``NetworkError/decodingFailed(_:body:)`` carrying a
-    /// ``StreamDecodingError`` that names the line.
+    /// A JSON Lines (NDJSON) reply: one JSON value per line, decoded as an `Element`. Blank lines are
+    /// skipped, a last line without a line feed counts, and one that doesn't decode fails the stream
+    /// with a ``StreamDecodingError``.
     ///
     /// - Parameter type: The type each line decodes to.
     public static func jsonLines(_ type: Element.Type) -> Self {
@@ -165,8 +155,7 @@ extension StreamFormat where Element == Data {
     }
 }
 
-/// One connection's parser: the elements each chunk completes, with the bytes each took, and what the
-/// end of the reply completes. Owned by the connection's sink, on the session's delegate queue.
+/// One connection's parser, owned by its sink on the delegate queue.
 package struct StreamParser<Element> {
     package let parse: (Data) -> StreamBatch<Element>
     package let end: () -> StreamBatch<Element>
@@ -177,8 +166,8 @@ package struct StreamParser<Element> {
     }
 }
 
-/// What one chunk (or the end) completes: the elements with the bytes each took, and, when the stream
-/// must fail there, why. The elements before a failure are delivered: nothing that arrived whole is lost.
+/// What one chunk (or the end) completes, with each element's byte count, and why the stream fails there
+/// if it does. Elements before a failure are still delivered.
 package struct StreamBatch<Element> {
     package let elements: [(Element, Int)]
     package let failure: NetworkError?
@@ -189,13 +178,11 @@ package struct StreamBatch<Element> {
     }
 }
 
-/// What a parser is made with: the layer's decoder, the size limit and the stream's state.
 package struct StreamParserContext: Sendable {
     let decoder: UncheckedSendable<JSONDecoder>
     let maximumEventSize: Int
     let state: StreamState
 
-    /// A context for a parser outside the transport (a test double parsing a scripted body).
     package init(decoder: JSONDecoder, maximumEventSize: Int, state: StreamState) {
         self.init(
             decoder: UncheckedSendable(value: decoder), maximumEventSize: maximumEventSize, state: state)
@@ -229,13 +216,12 @@ package struct StreamParserContext: Sendable {
     }
 }
 
-/// An element of a stream that didn't decode: which one, and why. A stream that fails this way fails
-/// with ``NetworkError/decodingFailed(_:body:)``, this error, and the element's bytes as the body.
+/// An element of a stream that didn't decode: the error of ``NetworkError/decodingFailed(_:body:)``.
 public struct StreamDecodingError: Error, CustomStringConvertible {
     /// The line that didn't decode, counted from 1, for JSON Lines (blank lines count too).
     public let line: Int?
-    /// The event whose data didn't decode, counted from 1 among all the events of its connection (those
-    /// of other types passed by included), for decoded server-sent events.
+    /// The event whose data didn't decode, counted from 1 among all of its connection's events, for
+    /// decoded server-sent events.
     public let event: Int?
     /// What the decoder threw.
     public let underlyingError: any Error
@@ -248,8 +234,7 @@ public struct StreamDecodingError: Error, CustomStringConvertible {
 }
 
 extension NetworkRequest where Value == Data {
-    /// This request asking for `format`'s media type, unless it names one itself: what the layer and its
-    /// test doubles send alike.
+    /// This request asking for `format`'s media type unless it names one; shared with the test doubles.
     package func accepting<Element>(_ format: StreamFormat<Element>) -> Self {
         guard let accept = format.kind.accept,
             !headers.keys.contains(where: { $0.lowercased() == "accept" })

@@ -4,26 +4,17 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Reconnects a server-sent event stream, as the last of its interceptors: every connection after the
-/// first sends `Last-Event-ID`, and a connection that ended, was lost or fell idle is opened again after
-/// the reconnection time, up to ``ServerSentEventsOptions/maximumReconnects`` times in a row without a
-/// connection worth keeping (see ``keptConnectionDuration``). Once a stream has handed over an element,
-/// nothing else sends it again: the retry policy only retries a stream that failed before its first
-/// element. Being an interceptor, a reconnection goes through the layer's own interceptors again (a
-/// fresh token) and monitors see it as a retry.
-///
-/// The wait is never below ``ServerSentEventsOptions/minimumReconnectionDelay``, whatever `retry:`
-/// says, and doubles with each reconnection in a row: a server that answers every connection with
-/// `retry: 0`, one event and a close gets a few connections, further and further apart, then the stream
-/// fails with ``NetworkError/tooManyReconnects(_:)``.
+/// Reconnects a server-sent event stream as its last interceptor (so a reconnection gets a fresh token
+/// and monitors see a retry), sending `Last-Event-ID`, up to ``ServerSentEventsOptions/maximumReconnects``
+/// in a row. The wait never drops below the floor and doubles in a row, so a server answering `retry: 0`
+/// and a close ends with ``NetworkError/tooManyReconnects(_:)``. Streams that delivered aren't resent.
 struct StreamReconnection: RequestInterceptor {
-    /// How long a connection that had events must have lasted to be worth keeping: one that ends
-    /// sooner counts as failed, so the reconnections around it count on and back off.
+    /// How long a connection with events must last to be kept; a shorter one counts as failed.
     static let keptConnectionDuration: TimeInterval = 1
 
     let state: StreamState
     let options: ServerSentEventsOptions
-    /// The longest wait the retry policy allows; a longer `retry:` or backoff is cut to it.
+    /// The retry policy's longest wait; a longer `retry:` or backoff is cut to it.
     let maximumDelay: TimeInterval
     let reconnects: Bool
 
@@ -55,14 +46,12 @@ struct StreamReconnection: RequestInterceptor {
                 return completion(.fail(attempt.error))
             }
         }
-        // Sent again from the start, a stream would hand its elements over a second time; before the
-        // first, the retry policy decides, as for any request.
+        // Resent from the start, a stream would repeat its elements; before the first, the policy decides.
         completion(state.eventCount == 0 ? .doNotRetry : .fail(attempt.error))
     }
 
-    /// The wait before the `inARow`th reconnection in a row: the reconnection time, at least the
-    /// floor, doubled for each earlier one of the run, at most `maximumDelay` (which the stream raises to
-    /// the floor).
+    /// The wait before the `inARow`th reconnection: the reconnection time, at least the floor, doubled
+    /// per earlier one, at most `maximumDelay` (raised to the floor).
     func delay(inARow: Int) -> TimeInterval {
         let requested = state.retry ?? options.reconnectionDelay
         let floor = options.effectiveMinimumReconnectionDelay
@@ -72,8 +61,7 @@ struct StreamReconnection: RequestInterceptor {
         return max(floor, min(backoff, maximumDelay))
     }
 
-    /// How many reconnections in a row this stream may make: attempts beyond the usual limit.
-    /// Bounded so that the attempt limit it is added to can't overflow: `.max` means for ever.
+    /// Reconnections allowed in a row, bounded so the attempt limit can't overflow (`.max`: for ever).
     var reconnectLimit: Int { reconnects ? min(max(0, options.maximumReconnects), Int.max / 2) : 0 }
 
     static func reconnectsAfter(_ error: NetworkError) -> Bool {

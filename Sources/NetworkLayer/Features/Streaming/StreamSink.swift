@@ -4,19 +4,17 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Where a streamed reply goes: a 2xx reply of the right type through its format's parser to the
-/// stream's delivery, as it arrives, with no limit on its size; any other reply in memory, up to the
-/// layer's limit, to fail with its body as every request does.
-///
-/// One per connection; on the session's delegate queue (see ``TransferSink``).
+/// Where a streamed reply goes: a 2xx of the right type through the parser to the delivery, unbounded;
+/// any other reply in memory up to the layer's limit, to fail with its body. One per connection, on the
+/// delegate queue.
 final class StreamSink<Element>: TransferSink {
     private let parser: StreamParser<Element>
     private let delivery: StreamDelivery<Element>
     private let state: StreamState
     private let acceptableContentTypes: [String]?
-    /// The request's own, else 2xx: the statuses whose body is the stream.
+    /// The statuses whose body is the stream: the request's own, else 2xx.
     private let acceptableStatusCodes: Set<Int>?
-    /// A server-sent event stream that reconnects: its clean end is a lost connection, to reconnect.
+    /// A reconnecting SSE stream: its clean end is a lost connection, to reconnect.
     private let endIsLostConnection: Bool
     private let errorBody: MemorySink
     let bodyIdleTimeout: TimeInterval?
@@ -102,7 +100,6 @@ final class StreamSink<Element>: TransferSink {
     }
 }
 
-/// A route's stream: makes each connection's sink. Shared by every attempt of one stream.
 final class StreamChannel<Element>: StreamRoute, Sendable {
     let format: StreamFormat<Element>
     let context: StreamParserContext

@@ -1,8 +1,7 @@
 import Foundation
 
-/// What one stream knows across its connections: counts, the last event ID, the server's reconnection
-/// time, and how the current connection is doing. Written on the delegate queue, read by the
-/// reconnection logic on the policy queue and by the completion: hence its lock.
+/// What one stream knows across its connections: counts, last event ID, the server's `retry:`, and the
+/// current connection. Written on the delegate queue, read on the policy queue and by the completion.
 package final class StreamState: Sendable {
     private struct Counts {
         var events = 0
@@ -10,12 +9,11 @@ package final class StreamState: Sendable {
         var reconnects = 0
         /// Reconnections since the last connection worth keeping.
         var reconnectsInARow = 0
-        /// Whether a connection of that run had events and still ended too soon: the server is
-        /// closing streams on purpose (a storm), rather than being out of reach.
+        /// Whether a connection of that run had events yet ended too soon: the server closes streams on
+        /// purpose (a storm) rather than being out of reach.
         var runHadEvents = false
-        /// When the current connection's stream opened, in uptime nanoseconds; `nil` until it opens.
+        /// When the current connection's stream opened (uptime ns); `nil` until it opens.
         var connectionOpened: UInt64?
-        /// Events the current connection's server sent, skipped ones included.
         var connectionEvents = 0
         /// Events the server sent over every connection, skipped ones included.
         var serverEvents = 0
@@ -39,13 +37,11 @@ package final class StreamState: Sendable {
     package var eventCount: Int { counts.withLock { $0.events } }
     package var byteCount: Int { counts.withLock { $0.bytes } }
     package var reconnectCount: Int { counts.withLock { $0.reconnects } }
-    /// Grows with every element handed over and every event the server sent, skipped ones included:
-    /// the attempts after a stream moved on are counted afresh, even when a typed stream passed every
-    /// event of its connection by.
+    /// Grows with every element handed over and every event the server sent (skipped ones too), so a
+    /// stream that moved on counts its attempts afresh even when a typed stream skipped every event.
     package var progress: Int { counts.withLock { $0.events + $0.serverEvents } }
 
-    /// What the parser read: the last event ID, the latest `retry:` and how many events the server
-    /// sent, whether or not the format hands them over.
+    /// What the parser read, whether or not the format hands the events over.
     package func record(lastEventID: String, retry: TimeInterval?, events: Int = 0) {
         counts.withLock {
             $0.lastEventID = lastEventID
@@ -72,20 +68,16 @@ package final class StreamState: Sendable {
         }
     }
 
-    /// What ``claimReconnect(maximum:keptAfter:now:)`` allows.
     enum ReconnectClaim: Equatable {
-        /// Reconnect: this is the `inARow`th reconnection since a connection worth keeping (1 right
-        /// after one), which sets the backoff.
+        /// Reconnect: the `inARow`th since a connection worth keeping (1 right after one); sets the backoff.
         case granted(inARow: Int)
-        /// No more: `maximum` reconnections in a row. `storm` when some of their connections had
-        /// events, so the server keeps ending streams early, rather than being out of reach.
+        /// No more: `maximum` in a row; `storm` when some of their connections had events.
         case exhausted(storm: Bool)
     }
 
-    /// Takes one reconnection, after the current connection ended, unless `maximum` were made in a row
-    /// without a connection worth keeping between them: one that had an event and lasted `keptAfter`
-    /// seconds. A connection that ends sooner, events or not, doesn't end the run: a server that closes
-    /// every stream after one event can't make the stream reconnect for ever.
+    /// Takes one reconnection unless `maximum` were made in a row without a connection worth keeping (an
+    /// event and `keptAfter` seconds): a server closing every stream after one event can't make it
+    /// reconnect for ever.
     func claimReconnect(
         maximum: Int, keptAfter: TimeInterval, now: UInt64? = nil
     ) -> ReconnectClaim {

@@ -14,8 +14,7 @@ public struct StreamSummary: Sendable {
     public let byteCount: Int
     /// How many times the stream reconnected.
     public let reconnectCount: Int
-    /// The last event ID a server-sent event stream set, if any: what a later stream may send back as
-    /// `Last-Event-ID` to resume.
+    /// The last event ID a server-sent event stream set, to send back as `Last-Event-ID` to resume.
     public let lastEventID: String?
     /// What the stream cost, measured by the layer; `nil` from a test double that gave none.
     public let metrics: RequestMetrics?

@@ -4,27 +4,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// An upload's body as a ``Transfer`` sends it: an ``UploadBodyStream`` with the exact `Content-Length`,
-/// a fresh one whenever libcurl rewinds, and the checks that a body was sent whole.
-///
-/// Why a stream, and why it is safe here. FoundationNetworking sends a body stream fast and with flat
-/// memory (1.5–2.1 s per GB), but when libcurl has to send a request again (a kept-alive connection the
-/// server had closed) it rewinds the body and, unless the session delegate hands over a new stream, sends
-/// an exhausted one: an empty body answered with 200. The delegate answers that rewind with a fresh
-/// stream over the whole body, and a retry after a 401 is a new attempt with a new stream. As a last
-/// guard, a 2xx reply to a body that was not handed out whole fails the request.
-///
-/// On Apple platforms the body goes out in a form URLSession sends natively instead (a file or bytes, see
-/// ``NativeUploadBody``), and URLSession itself sends it whole.
-///
-/// The stream is replaced on libcurl's thread and read on the delegate queue, hence ``Locked``; the
-/// count of bytes sent and the native form are the delegate queue's.
+/// An upload's body as a ``Transfer`` sends it: an ``UploadBodyStream`` with the exact `Content-Length`.
+/// Why a fresh stream per rewind: libcurl re-sends an exhausted stream as an empty body answered 200
+/// (see <doc:DownloadsAndUploads>); a 2xx to a body not handed out whole fails the request. The stream
+/// is swapped on libcurl's thread and read on the delegate queue, hence ``Locked``.
 final class BodySource: @unchecked Sendable {
     private let body: UploadBody
     private let progress: ProgressReporter?
     private let stream: Locked<UploadBodyStream?>
     private var sentBytes: Int64 = 0
-    /// The body as URLSession sends it natively, once ``prepareNative()`` made it.
     private(set) var native: NativeUploadBody?
 
     init(_ body: UploadBody, progress: ProgressReporter?) {
@@ -33,18 +21,15 @@ final class BodySource: @unchecked Sendable {
         stream = Locked(nil)
     }
 
-    /// Makes the native form of the body (see ``NativeUploadBody/prepare(_:)``), off the delegate queue;
-    /// the transfer keeps it with ``adopt(_:)`` on the delegate queue.
+    /// Makes the native form of the body, off the delegate queue; ``adopt(_:)`` keeps it (delegate queue).
     func prepareNative() -> Result<NativeUploadBody, URLError> {
         NativeUploadBody.prepare(body)
     }
 
-    /// Sends the body in its native form from now on (delegate queue).
     func adopt(_ native: NativeUploadBody) {
         self.native = native
     }
 
-    /// The transfer ended: a temporary file is removed.
     func discardNative() {
         native?.discard()
         native = nil
@@ -62,7 +47,6 @@ final class BodySource: @unchecked Sendable {
         #endif
     }
 
-    /// A new stream over the whole body, which replaces the one before.
     func newStream() -> InputStream {
         let fresh = body.makeStream()
         stream.withLock { $0 = fresh }
@@ -76,7 +60,6 @@ final class BodySource: @unchecked Sendable {
         progress?.update(completed: sentBytes, expected: body.length)
     }
 
-    /// The failure the request ends with, given the transport's `error` and the reply.
     func check(_ error: (any Error)?, response: URLResponse?) -> (any Error)? {
         let current = stream.withLock { $0 }
         // Sent natively, URLSession sends the body whole or fails.

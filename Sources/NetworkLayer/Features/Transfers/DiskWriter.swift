@@ -1,22 +1,11 @@
 import Foundation
 
-/// Writes a download's bytes on a serial queue of its own (which targets ``Queues/disk``), so that the
-/// session's delegate queue never waits for the disk: a slow disk must not hold up other transfers'
-/// events, stops and deadlines.
-///
-/// The delegate queue gathers the chunks (16 KB each) into pieces of ``pieceSize`` and hands each piece
-/// over: one hop and one system call per piece, not per chunk. The disk queue opens the file, writes and
-/// closes it, in order. What waits for the disk is bounded: beyond ``limit`` bytes the transfer stops
-/// reading (``TransferFlow/pauseReading()``) until the disk is down to half of it. A write that fails is
-/// reported by the next ``append(_:)`` (which stops the transfer) or by ``close(_:)``; a paused transfer
-/// reads on so that the next chunk comes.
-///
-/// The piece being gathered belongs to the delegate queue, the file to the disk queue; the counts,
-/// shared between them, to ``Locked``.
+/// Writes a download on a serial queue of its own (targeting ``Queues/disk``) so a slow disk never holds
+/// up the delegate queue: chunks gathered into ``pieceSize`` pieces, the transfer paused past ``limit``
+/// bytes waiting until half. A failed write surfaces in the next ``append(_:)`` or in ``close(_:)``.
+/// The piece is the delegate queue's, the file the disk queue's, the counts ``Locked``'s.
 final class DiskWriter: @unchecked Sendable {
-    /// Bytes handed over and not yet written beyond which the transfer pauses.
     static var limit: Int { 1 << 20 }
-    /// How much the delegate queue gathers before handing it to the disk.
     static var pieceSize: Int { 256 * 1024 }
 
     private struct State {
@@ -34,9 +23,8 @@ final class DiskWriter: @unchecked Sendable {
     // Disk queue only.
     private var file: (any DiskFile)?
 
-    /// Opens `url` on `disk`, on the disk queue, keeping its first `length` bytes, then runs `prepare`
-    /// there if it opened (so a file that couldn't be cut back never gets a new version's record); `flow`
-    /// is the transfer to hold back while the disk is behind.
+    /// Opens `url` on the disk queue keeping its first `length` bytes, then runs `prepare` there if it
+    /// opened (a file that couldn't be cut back never gets a new version's record).
     init(
         url: URL, keeping length: Int64, on disk: any DownloadDisk, flow: (any TransferFlow)?,
         prepare: @escaping @Sendable () -> Void = {}
@@ -60,9 +48,8 @@ final class DiskWriter: @unchecked Sendable {
         return nil
     }
 
-    /// Hands over what is gathered, writes it out and closes the file, then tells `completion` (on the
-    /// disk queue) the first failure, if any. Every byte that arrived is on disk then, for a resume to
-    /// continue.
+    /// Writes out what is gathered and closes the file, then tells `completion` (disk queue) the first
+    /// failure: every byte that arrived is then on disk, for a resume.
     func close(_ completion: @escaping @Sendable (POSIXFailure?) -> Void) {
         handOver()
         queue.async { [self] in
@@ -72,7 +59,6 @@ final class DiskWriter: @unchecked Sendable {
         }
     }
 
-    /// Hands the gathered piece to the disk queue, pausing the transfer when the disk is too far behind.
     private func handOver() {
         guard !piece.isEmpty else { return }
         let data = piece

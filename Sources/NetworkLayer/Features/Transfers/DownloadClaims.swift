@@ -1,43 +1,30 @@
 import Foundation
 
-/// The destinations downloads are writing to in this process: two downloads to one destination would
-/// write into the same partial file, so the second is refused while the first is alive. One started
-/// while the download holding its destination is being cancelled waits instead, and gets the
-/// destination once that one has closed its file.
+/// The destinations downloads are writing to in this process: a second download to one is refused while
+/// the first is alive (they would share the partial file), but waits if the first is being cancelled.
 enum DownloadClaims {
-    /// What a download asking for its destination is told.
     enum Outcome {
-        /// The destination is the download's.
         case claimed
-        /// It will be, once the cancelled downloads ahead give it up: then the download's start runs.
+        /// Once the cancelled downloads ahead give it up: then the download's start runs.
         case waiting
-        /// A live download holds it, or waits for it.
         case busy
     }
 
     private struct Holder {
         let id: ObjectIdentifier
-        /// Whether its request is over (cancelled) while its transfer may still hold the file.
+        /// Whether its request is over while its transfer may still hold the file.
         let isAbandoned: @Sendable () -> Bool
     }
 
     private struct Claim {
         var holder: Holder
-        /// The downloads waiting for the destination, in order, each with what starts it.
         var waiting: [(holder: Holder, start: @Sendable () -> Void)] = []
     }
 
     private static let claims = Locked([String: Claim]())
 
-    /// Claims `destination` for `owner`, or queues `owner` behind cancelled downloads holding it (then
-    /// `start` runs once it is `owner`'s, on the thread that gave it up).
-    ///
-    /// - Parameters:
-    ///   - destination: Where the download goes.
-    ///   - owner: The download's sink, which gives the destination up with ``release(_:by:)``.
-    ///   - isAbandoned: Whether the owner's request is over while it still holds the destination.
-    ///   - start: What starts the owner once it gets the destination after waiting.
-    /// - Returns: Whether the destination is the owner's now, later, or not at all.
+    /// Claims `destination` for `owner` (which gives it up with ``release(_:by:)``), or queues it behind
+    /// cancelled downloads holding it; `start` then runs on the thread that gave it up.
     static func claim(
         _ destination: URL, for owner: AnyObject, isAbandoned: @escaping @Sendable () -> Bool,
         whenGivenUp start: @escaping @Sendable () -> Void
@@ -59,7 +46,7 @@ enum DownloadClaims {
         }
     }
 
-    /// Gives `destination` up if `owner` holds it: to the first download waiting for it, which starts.
+    /// Gives `destination` up if `owner` holds it, to the first waiting download, which starts.
     static func release(_ destination: URL, by owner: AnyObject) {
         let next: (@Sendable () -> Void)? = claims.withLock { claims in
             guard var claim = claims[destination.path], claim.holder.id == ObjectIdentifier(owner) else {

@@ -4,16 +4,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One download request, shared by its attempts: where it goes, its partial file, and whether the
-/// caller's `.restart` is still to be applied (only the first attempt discards a partial download; a
-/// retry resumes what the attempt before it received).
+/// One download request, shared by its attempts: its target, its partial file, and whether the caller's
+/// `.restart` is still to be applied (only the first attempt discards; a retry resumes).
 final class DownloadJob: Sendable {
     let target: DownloadTarget
     let partial: PartialDownload
     /// The media types a reply must have to be written to disk; `nil` accepts any.
     let acceptableContentTypes: [String]?
-    /// Whether the request is over (cancelled) while an attempt may still hold the destination: a new
-    /// download to it then waits for that attempt to give it up instead of being refused.
+    /// Whether the request is over while an attempt may still hold the destination: a new download to it
+    /// then waits instead of being refused.
     let isAbandoned: @Sendable () -> Bool
     private let restartPending: Locked<Bool>
 
@@ -28,15 +27,13 @@ final class DownloadJob: Sendable {
         restartPending = Locked(target.options.contains(.restart))
     }
 
-    /// Whether `response` may be written to disk: its type is acceptable, no type was asked for, or it
-    /// has no body, hence no type to check.
+    /// Whether `response` may be written to disk: an acceptable type, none asked for, or no body.
     func accepts(_ response: HTTPURLResponse) -> Bool {
         guard let acceptable = acceptableContentTypes, !response.hasNoBody else { return true }
         guard let type = response.value(forHTTPHeaderField: "Content-Type") else { return false }
         return MediaType.matches(type, anyOf: acceptable)
     }
 
-    /// `true` once: whether this attempt must discard the partial download first.
     func takeRestart() -> Bool {
         restartPending.withLock { pending in
             defer { pending = false }
@@ -47,19 +44,14 @@ final class DownloadJob: Sendable {
 
 /// How a download's reply is written: where the body starts in the partial file and what identifies it.
 struct DownloadPlan {
-    /// The bytes already on disk that this reply continues.
     var offset: Int64
-    /// What the bytes on disk belong to; `nil` when they can't be resumed later.
     var info: PartialDownload.Info?
-    /// The file's full length, when known.
     var expected: Int64?
     /// A 204 or 205: the file is empty, whatever bytes come with the reply (a 205 may carry some).
     var isEmpty = false
 
-    /// What a reply means for a request that asked for the bytes from `offset` on (0: the whole file),
-    /// given the info of the bytes on disk.
+    /// What a reply means for a request that asked for the bytes from `offset` on, given what is on disk.
     enum Decision {
-        /// Write the body at `plan.offset`.
         case write(DownloadPlan)
         /// The bytes on disk can't be continued: discard them and ask for the whole file.
         case restart
@@ -96,7 +88,7 @@ struct DownloadPlan {
         return .write(DownloadPlan(offset: 0, info: info, expected: expected))
     }
 
-    /// The body's length as delivered, when the reply says it: not for chunked or content-encoded replies.
+    /// The body's length as delivered, when known: not for chunked or content-encoded replies.
     static func length(of response: HTTPURLResponse) -> Int64? {
         let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
         guard encoding == nil || encoding == "identity", response.expectedContentLength >= 0 else {

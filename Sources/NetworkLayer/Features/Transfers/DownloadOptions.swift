@@ -16,16 +16,14 @@ public struct DownloadOptions: OptionSet, Sendable {
         self.rawValue = rawValue
     }
 
-    /// Replace a file already at the destination, once the download is complete. Without it, a file at
-    /// the destination fails the download before anything is sent.
+    /// Replace a file at the destination once the download is complete; without it such a file fails
+    /// the download before anything is sent.
     public static let replaceExisting = DownloadOptions(rawValue: 1 << 0)
 
-    /// Start from zero: discard what an earlier, interrupted download to the same destination left
-    /// instead of resuming it.
+    /// Start from zero, discarding what an interrupted download to the same destination left.
     public static let restart = DownloadOptions(rawValue: 1 << 1)
 
-    /// Create the destination's folder, and any missing folder above it, before anything is sent.
-    /// Without it, a missing folder fails the download with `URLError(.cannotOpenFile)` before anything
-    /// is sent. Folders made for a download that then fails are left in place.
+    /// Create the destination's missing folders before anything is sent (left in place if the download
+    /// fails); without it a missing folder fails with `URLError(.cannotOpenFile)`.
     public static let createIntermediateFolders = DownloadOptions(rawValue: 1 << 2)
 }

@@ -4,22 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A download's reply, written to the partial file beside the destination as it arrives and moved into
-/// place at the end; an error reply is kept in memory instead, for the error.
-///
-/// Why a data task and not a download task: on Linux a download task keeps its bytes in a temporary file
-/// it never names, so nothing survives a failure to resume from, and it never deletes that file. A data
-/// task hands each chunk to the delegate queue, which passes it to the download's ``DiskWriter``: the
-/// disk is written on a queue of its own, 256 KB at a time, so a slow disk never holds up the session's
-/// other transfers, and the transfer is paused while more than 1 MB waits for the disk.
-///
-/// What memory still grows by is FoundationNetworking's: for every 16 KB chunk it creates a timeout timer
-/// on libcurl's queue, and the timers it replaced are freed only when libcurl's read loop returns, which
-/// at full loopback speed is hundreds of megabytes later (heaptrack: 53,000 live timers, 11 MB of heap, at
-/// the peak of a 1 GB download). A raw download task pays the same.
-///
-/// Owned by the delegate queue, like its ``Transfer``; its file by the ``DiskWriter``'s queue, where the
-/// download also ends (the file closed, kept for a resume or moved into place) before its completion runs.
+/// A download's reply, written to the partial file as it arrives and moved into place at the end; an
+/// error reply stays in memory. Owned by the delegate queue, its file by the ``DiskWriter``'s queue.
+/// Why a data task: on Linux a download task can't resume and never deletes its temporary file; see
+/// <doc:DownloadsAndUploads>.
 final class FileSink: TransferSink {
     private let job: DownloadJob
     private let request: URLRequest
@@ -29,7 +17,6 @@ final class FileSink: TransferSink {
     /// Whether the server may be asked to continue the bytes on disk; not when the caller sent a Range.
     private let resumable: Bool
     private var restarted = false
-    /// A live download holds the destination.
     private var isRefused = false
     private weak var flow: (any TransferFlow)?
     private var phase = Phase.awaitingResponse(offset: 0, info: nil)
@@ -43,7 +30,6 @@ final class FileSink: TransferSink {
         case done
     }
 
-    /// - Parameter disk: Where the partial file is written.
     init(
         job: DownloadJob, request: URLRequest, errorBodyLimit: Int, progress: ProgressReporter?,
         disk: any DownloadDisk
@@ -58,14 +44,12 @@ final class FileSink: TransferSink {
 
     private var partial: PartialDownload { job.partial }
 
-    /// Every download is held back when the delegate queue falls behind.
     var needsBackPressure: Bool { true }
 
     func attach(_ flow: any TransferFlow) {
         self.flow = flow
     }
 
-    /// Claims the destination, or waits for the cancelled downloads that hold it to give it up.
     func awaitTurn(_ start: @escaping @Sendable () -> Void) -> Bool {
         switch DownloadClaims.claim(
             job.target.destination, for: self, isAbandoned: job.isAbandoned, whenGivenUp: start)
@@ -80,7 +64,6 @@ final class FileSink: TransferSink {
         }
     }
 
-    /// Continues the partial download when there is one to continue.
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError> {
         guard !isRefused else {
             guard case .transport(let error) = FileError.destinationBusy(job.target.destination) else {
@@ -119,8 +102,7 @@ final class FileSink: TransferSink {
         case .restart, .invalid:
             return .refuse(URLError(.badServerResponse))
         case .write where !job.accepts(http):
-            // Not the file asked for: nothing goes to disk, and the reply, kept in memory, fails its
-            // content-type check as any other reply would.
+            // Not the file asked for: kept in memory, it fails its content-type check like any reply.
             phase = .errorReply(Data())
             return .accept
         case .write(let plan):
@@ -128,8 +110,7 @@ final class FileSink: TransferSink {
         }
     }
 
-    /// Opens the partial file for `plan`, on the disk's queue; a failure to open it ends the download
-    /// as a failed write would.
+    /// Opens the partial file on the disk's queue; failing to open ends the download as a failed write.
     private func open(_ plan: DownloadPlan) -> SinkDecision {
         let partial = partial
         let writer = DiskWriter(url: partial.file, keeping: plan.offset, on: disk, flow: flow) {
@@ -166,8 +147,7 @@ final class FileSink: TransferSink {
         return nil
     }
 
-    /// A download keeps what it wrote: a redirect's body never reaches it, and a stopped download stays
-    /// resumable.
+    /// A download keeps what it wrote: a redirect's body never reaches it, and a stopped one stays resumable.
     func discard() {}
 
     func restartRequest() -> URLRequest? {
@@ -178,8 +158,8 @@ final class FileSink: TransferSink {
         return request
     }
 
-    /// A download being written ends on the disk's queue, once every byte is there: the file closed, then
-    /// kept for a resume or moved into place, then `completion`.
+    /// A download being written ends on the disk's queue once every byte is there: file closed, then kept
+    /// or moved into place, then `completion`.
     func close(
         failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?,
         then completion: @escaping @Sendable (TransferResult) -> Void
@@ -222,8 +202,7 @@ final class FileSink: TransferSink {
         }
     }
 
-    /// The outcome of a download whose file is closed (`closing`: the failure of a write or of closing
-    /// it): the file kept for a resume, removed, or moved into place (disk queue).
+    /// The outcome once the file is closed (`closing`: a write's or close's failure); disk queue.
     private func endWriting(
         _ plan: DownloadPlan, size: Int64, _ failure: (any Error)?, closing: POSIXFailure?
     ) -> (any Error)? {
@@ -244,12 +223,10 @@ final class FileSink: TransferSink {
         return nil
     }
 
-    /// After a failure: bytes that can be resumed stay for the next download; others go.
     private func keepOrRemovePartial(_ plan: DownloadPlan, size: Int64) {
         if plan.info == nil || size == 0 { partial.remove() }
     }
 
-    /// Moves the complete partial file to the destination; the error, or `nil` once it is there.
     private func moveIntoPlace() -> URLError? {
         let destination = job.target.destination
         if !job.target.options.contains(.replaceExisting),

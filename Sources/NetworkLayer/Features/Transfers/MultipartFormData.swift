@@ -12,10 +12,8 @@ import Foundation
 ///     errorHandler: { error in show(error.message) })
 /// ```
 ///
-/// Files are read from disk while the body is sent, never loaded whole into memory, and the request
-/// carries the body's exact `Content-Length`. Each part has a `Content-Disposition` with its name (and
-/// file name), and file parts a `Content-Type`. Quotes and line breaks in names are percent-encoded as
-/// browsers do (`"` as `%22`).
+/// Files are streamed from disk while the body is sent, with the body's exact `Content-Length`; quotes
+/// and line breaks in names are percent-encoded as browsers do.
 public struct MultipartFormData: Sendable, Equatable {
     /// The parts, in the order they were appended.
     public private(set) var parts: [Part] = []
@@ -27,16 +25,15 @@ public struct MultipartFormData: Sendable, Equatable {
         boundary = "NetworkLayer-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     }
 
-    /// An empty form with the given boundary (1 to 70 characters; letters, digits and `'()+_,-./:=?`),
-    /// for tests that compare bodies byte for byte.
+    /// An empty form with the given boundary (1 to 70 of letters, digits and `'()+_,-./:=?`), for tests
+    /// that compare bodies byte for byte.
     ///
     /// - Parameter boundary: The boundary between parts; a random one by default.
     public init(boundary: String) {
         self.boundary = boundary
     }
 
-    /// The request's `Content-Type`: `multipart/form-data; boundary=…`, the boundary in quotes when it
-    /// has one of `(),/:=?`, which RFC 2045 doesn't allow bare in a header parameter.
+    /// The request's `Content-Type`, the boundary quoted when it has one of `(),/:=?` (RFC 2045).
     public var contentType: String {
         let bare = boundary.utf8.allSatisfy { !"()<>@,;:\\\"/[]?=".utf8.contains($0) }
         return "multipart/form-data; boundary=" + (bare ? boundary : "\"\(boundary)\"")
@@ -62,8 +59,7 @@ public struct MultipartFormData: Sendable, Equatable {
         parts.append(Part(name: name, fileName: fileName, mimeType: mimeType, content: .data(data)))
     }
 
-    /// Appends a file from disk, read while the body is sent. `fileName` defaults to the file's own name
-    /// and `mimeType` to one guessed from its extension (`application/octet-stream` when unknown).
+    /// Appends a file from disk, read while the body is sent.
     ///
     /// - Parameters:
     ///   - fileURL: The file to send, streamed from disk.

@@ -1,18 +1,15 @@
 import Foundation
 
-/// An upload's body in a form URLSession sends by itself, as an upload task's file or a data task's
-/// `httpBody`: what the
-/// layer sends on Apple platforms, whose URLSession drives body streams through CFReadStream, where an
-/// `InputStream` subclass is not a supported source (see ``PlatformSession/sendsUploadsNatively``).
+/// An upload's body as URLSession sends it by itself (an upload task's file, or `httpBody`): used on Apple
+/// platforms, where an `InputStream` subclass isn't a supported body stream
+/// (``PlatformSession/sendsUploadsNatively``).
 enum NativeUploadBody: Sendable {
-    /// A file on disk; a temporary one holds a body made of several pieces and is removed at the end.
+    /// A temporary one holds a body of several pieces and is removed at the end.
     case file(URL, isTemporary: Bool)
-    /// A body with no file in it.
     case data(Data)
 
-    /// How the body goes out natively: its own file when it is one whole file, its bytes when it has no
-    /// file, else a temporary file holding the whole body. Writing that file touches the disk, so this
-    /// never runs on the caller's queue or the delegate queue.
+    /// The body's own file when it is one whole file, its bytes when it has none, else a temporary file;
+    /// that touches the disk, so never on the caller's or the delegate queue.
     static func prepare(_ body: UploadBody) -> Result<NativeUploadBody, URLError> {
         if body.segments.count == 1, case .file(let url, _) = body.segments[0] {
             return .success(.file(url, isTemporary: false))
@@ -33,8 +30,7 @@ enum NativeUploadBody: Sendable {
         Queues.disk.async { try? FileManager.default.removeItem(at: url) }
     }
 
-    /// The whole body, read through the stream that sends it on Linux: the same exact length and the
-    /// same errors for a file that changed since it was measured.
+    /// The whole body, read through the Linux stream: same exact length, same errors for a changed file.
     private static func writeTemporaryFile(_ body: UploadBody) -> Result<URL, URLError> {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("NetworkLayer-upload-\(UUID().uuidString)")

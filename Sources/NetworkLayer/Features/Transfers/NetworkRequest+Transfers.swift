@@ -1,10 +1,8 @@
 import Foundation
 
 extension NetworkRequest where Value == URL {
-    /// A GET whose reply is written to `destination`, streamed to disk; the success value is
-    /// `destination` once the file is complete. A partial download left there is resumed.
-    ///
-    /// Sent through ``NetworkLayer/send(_:successHandler:errorHandler:)`` or its `async` form:
+    /// A GET whose reply is streamed to `destination`, the success value once the file is complete; a
+    /// partial download left there is resumed.
     ///
     /// ```swift
     /// var request = NetworkRequest.download(urlString: "files/report.pdf", to: destination)
@@ -51,7 +49,6 @@ extension NetworkRequest where Value == URL {
         return request
     }
 
-    /// A download's success value: where the file now is (the body went to disk, not to memory).
     private static func downloaded(to destination: URL) -> @Sendable (JSONDecoder) -> ResponseDecoding<URL> {
         { _ in ResponseDecoding(runsCallerCode: false) { _ in destination } }
     }
@@ -113,7 +110,6 @@ extension NetworkRequest where Value: Decodable & SendableMetatype {
             method: method, urlString: urlString, headers: headers, source: .multipart(multipart))
     }
 
-    /// The request the public `upload` builders share: `source` as the body, the reply decoded as `Value`.
     private static func upload(
         method: HTTPMethod, urlString: String, headers: [String: String], source: UploadSource
     ) -> NetworkRequest<Value> {

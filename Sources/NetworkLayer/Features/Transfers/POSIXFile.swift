@@ -8,8 +8,7 @@ import Foundation
     import Darwin
 #endif
 
-/// An open file descriptor with the few calls transfers need, each reporting `errno` as text. Not
-/// thread-safe: one queue uses it at a time.
+/// An open file descriptor with the few calls transfers need, reporting `errno` as text. One queue at a time.
 final class POSIXFile {
     private var descriptor: Int32
 
@@ -21,19 +20,16 @@ final class POSIXFile {
         close()
     }
 
-    /// Opens `url` for reading.
     static func openForReading(_ url: URL) -> Result<POSIXFile, POSIXFailure> {
         open(url, flags: O_RDONLY)
     }
 
-    /// Opens `url` to look at it, without waiting: opening a named pipe for reading would wait until
-    /// something writes to it.
+    /// Opens `url` to look at it, without blocking: opening a named pipe for reading would wait for a writer.
     static func openForInspection(_ url: URL) -> Result<POSIXFile, POSIXFailure> {
         open(url, flags: O_RDONLY | O_NONBLOCK)
     }
 
-    /// Opens (creating it if needed) `url` for writing, keeps its first `length` bytes and positions at
-    /// their end.
+    /// Opens or creates `url` for writing, keeping its first `length` bytes, positioned at their end.
     static func openForWriting(_ url: URL, keeping length: Int64) -> Result<POSIXFile, POSIXFailure> {
         open(url, flags: O_WRONLY | O_CREAT).flatMap { file in
             guard ftruncate(file.descriptor, off_t(length)) == 0,
@@ -51,7 +47,7 @@ final class POSIXFile {
         return descriptor < 0 ? .failure(POSIXFailure()) : .success(POSIXFile(descriptor: descriptor))
     }
 
-    /// Reads up to `count` bytes into `buffer`: the number read, 0 at the end of the file.
+    /// The number read into `buffer`, 0 at the end of the file.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Result<Int, POSIXFailure> {
         while true {
             let read = System.read(descriptor, buffer, count)
@@ -60,7 +56,6 @@ final class POSIXFile {
         }
     }
 
-    /// Writes all of `data`.
     func write(_ data: Data) -> Result<Void, POSIXFailure> {
         data.withUnsafeBytes { bytes -> Result<Void, POSIXFailure> in
             guard var next = bytes.baseAddress else { return .success(()) }
@@ -89,8 +84,7 @@ final class POSIXFile {
         return done ? .success(()) : .failure(POSIXFailure())
     }
 
-    /// What kind of file an upload's file is, and its size, measured through the open descriptor: the
-    /// file a symbolic link leads to, the one that will be read.
+    /// An upload file's kind and size, through the open descriptor (so a symbolic link's target).
     enum Kind {
         case regular(size: Int64)
         case folder
@@ -98,7 +92,6 @@ final class POSIXFile {
         case other
     }
 
-    /// The kind and size of the open file.
     func kind() -> Result<Kind, POSIXFailure> {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .failure(POSIXFailure()) }
@@ -109,7 +102,7 @@ final class POSIXFile {
         }
     }
 
-    /// Closes the file; closing twice does nothing.
+    /// Closing twice does nothing.
     func close() {
         guard descriptor >= 0 else { return }
         _ = System.close(descriptor)
@@ -117,12 +110,10 @@ final class POSIXFile {
     }
 }
 
-/// A failed system call: `errno` and its text.
 struct POSIXFailure: Error {
     let code: Int32
     let reason: String
 
-    /// The failure `errno` describes now, or `code` describes.
     init(code: Int32 = errno) {
         self.code = code
         reason = String(cString: strerror(code))

@@ -4,18 +4,13 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What an interrupted download leaves beside its destination: the bytes received so far in
-/// `<destination>.partial`, and in `<destination>.partial.json` the validator that identifies the version
-/// they belong to (`ETag`, else `Last-Modified`) with the URL they came from (without its query, which
-/// may hold a signature) and the full length.
-///
-/// The next download to the same destination sends `Range: bytes=<size>-` with `If-Range: <validator>`,
-/// from whatever URL it is given: the validator, not the URL, decides whether the bytes still belong.
+/// What an interrupted download leaves beside its destination: the bytes in `<destination>.partial`, and
+/// in `.partial.json` their version's validator (`ETag`, else `Last-Modified`), URL (without the query,
+/// which may hold a signature) and full length. The next download there sends `Range` with `If-Range`:
+/// the validator, not the URL, decides whether the bytes still belong.
 struct PartialDownload: Sendable {
     let destination: URL
-    /// The bytes so far.
     let file: URL
-    /// The validator and where the bytes came from.
     let infoFile: URL
 
     init(destination: URL) {
@@ -24,24 +19,20 @@ struct PartialDownload: Sendable {
         infoFile = URL(fileURLWithPath: destination.path + ".partial.json")
     }
 
-    /// What identifies the version the partial bytes belong to.
     struct Info: Codable, Equatable, Sendable {
         var version = 1
-        /// The URL the bytes came from, without query or fragment.
+        /// Without query or fragment.
         var url: String
         /// A strong `ETag`; when present it is the validator.
         var entityTag: String?
-        /// `Last-Modified`, the validator when there is no strong `ETag`.
+        /// The validator when there is no strong `ETag`.
         var lastModified: String?
-        /// The length of the whole file, when the server said.
         var totalBytes: Int64?
 
-        /// The `If-Range` value: the `ETag`, else `Last-Modified`.
         var validator: String? { entityTag ?? lastModified }
     }
 
-    /// Where a resumed request starts: the bytes on disk and their validator; `nil` when there is nothing
-    /// to resume (no partial file, no validator, or nothing received yet).
+    /// Where a resumed request starts; `nil` with no partial file, no validator, or nothing received.
     func resumePoint() -> (offset: Int64, info: Info)? {
         guard let data = try? Data(contentsOf: infoFile),
             let info = try? JSONDecoder().decode(Info.self, from: data), info.validator != nil,
@@ -60,19 +51,18 @@ struct PartialDownload: Sendable {
         return (try? data.write(to: infoFile, options: .atomic)) != nil
     }
 
-    /// Deletes the partial bytes and their info, whichever exist.
     func remove() {
         try? FileManager.default.removeItem(at: file)
         removeInfo()
     }
 
-    /// Deletes the info file alone (the bytes have been moved into place).
+    /// Deletes the info file alone (the bytes were moved into place).
     func removeInfo() {
         try? FileManager.default.removeItem(at: infoFile)
     }
 
-    /// The info for a 200 or 206 reply, or `nil` when the reply can't be resumed later: it has no strong
-    /// `ETag` and no `Last-Modified`, or it is content-encoded (byte ranges would count encoded bytes).
+    /// The info for a 200 or 206, or `nil` when it can't be resumed: no strong `ETag` or `Last-Modified`,
+    /// or content-encoded (ranges would count encoded bytes).
     static func info(for response: HTTPURLResponse, totalBytes: Int64?) -> Info? {
         let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
         guard encoding == nil || encoding == "identity" else { return nil }

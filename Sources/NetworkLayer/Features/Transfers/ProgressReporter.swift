@@ -1,18 +1,11 @@
 import Foundation
 
-/// Delivers a transfer's progress to its handler on the callback queue: at most about 30 calls a second,
-/// each reporting more bytes than the one before, and a last call with every byte just before the
-/// success handler.
-///
-/// The transport reports from the delegate queue; the handler runs on ``queue``, a serial queue of the
-/// transfer's own that targets the callback queue, where the transfer's completion runs too. On a
-/// concurrent callback queue as on a serial one, every progress call has returned before the completion
-/// begins, and none starts after it (``finish()`` and ``end()`` stop them). At most one delivery is
-/// scheduled at a time, and each reads the newest figures, so a slow handler never builds a backlog. No
-/// lock is held while the handler runs: it may call back into the layer (cancel its own task, start
-/// another request) freely.
+/// Delivers a transfer's progress at most about 30 times a second, on ``queue`` (serial, targeting the
+/// callback queue, where the completion also runs, so every call returns before it), with a final call
+/// of every byte before success. One delivery at a time, reading the newest figures; no lock is held
+/// while the handler runs, so it may call back into the layer.
 final class ProgressReporter: Sendable {
-    /// The shortest time between two calls: 1/30 s.
+    /// 1/30 s.
     static let interval: UInt64 = 33_333_333
 
     private struct State {

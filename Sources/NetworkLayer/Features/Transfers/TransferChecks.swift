@@ -1,16 +1,13 @@
 import Foundation
 
 extension TransferDescription {
-    /// Whether the reply goes to a file.
     package var isDownload: Bool {
         if case .download = self { return true }
         return false
     }
 
-    /// Checks what can be checked before anything is sent, as the real layer and its test doubles both
-    /// do: a download's destination (free, or replaceable; in a writable folder, created first when the
-    /// options ask for it), an upload's files
-    /// (present, regular files, readable). For an upload, its content type and exact length.
+    /// Checks before anything is sent, in the layer and its test doubles alike: a download's destination
+    /// (free or replaceable, in a writable folder), an upload's files; gives an upload's type and length.
     package func checked() throws(NetworkError) -> (contentType: String, length: Int64)? {
         switch self {
         case .download(let target):
@@ -67,7 +64,6 @@ extension UploadSource {
         }
     }
 
-    /// The number of bytes the real layer would send.
     package func length() throws(NetworkError) -> Int64 {
         try UploadBody.prepare(self).length
     }

@@ -1,13 +1,12 @@
 /// How far a download or an upload has come, as its progress handler receives it.
 ///
-/// The handler runs on the layer's callback queue, at most about 30 times a second, one call at a time.
-/// `completedBytes` only grows, and the last call, made just before the success handler, reports every
-/// byte. Every call has returned before the success or error handler begins, and none comes after it.
+/// It runs on the callback queue, at most about 30 times a second, one call at a time; `completedBytes`
+/// only grows, the last call (just before the success handler) reports every byte, and no call runs
+/// once the success or error handler has begun.
 public struct TransferProgress: Sendable, Equatable {
     /// The bytes moved so far. A resumed download counts the bytes it already had on disk.
     public let completedBytes: Int64
-    /// The bytes there are in all, when known; `nil` when the server did not say, or said only the
-    /// length on the wire (a chunked or gzip-encoded reply).
+    /// The bytes in all; `nil` when the server didn't say, or gave only the wire length (chunked or gzip).
     public let expectedBytes: Int64?
 
     /// Creates a progress report; test doubles use it to script progress.

@@ -1,8 +1,7 @@
 import Foundation
 
-/// An upload's body, checked and measured before anything is sent: its pieces in order (bytes in
-/// memory, or a file and the length it had), its exact length, and a fresh stream over it for every
-/// attempt and every time libcurl rewinds.
+/// An upload's body, checked and measured before anything is sent: its pieces (bytes, or a file with its
+/// length), its exact length, and a fresh stream for every attempt and every libcurl rewind.
 struct UploadBody: Sendable {
     enum Segment: Sendable {
         case bytes(Data)
@@ -10,11 +9,10 @@ struct UploadBody: Sendable {
     }
 
     let segments: [Segment]
-    /// The exact number of bytes the streams produce: the request's `Content-Length`.
+    /// The request's `Content-Length`.
     let length: Int64
 
-    /// Checks every file (present, a regular file, readable) and measures the body; a problem is a clear
-    /// error before anything is sent.
+    /// Checks every file (present, regular, readable) and measures the body, failing clearly before sending.
     static func prepare(_ source: UploadSource) throws(NetworkError) -> UploadBody {
         switch source {
         case .data(let data, _):
@@ -27,7 +25,6 @@ struct UploadBody: Sendable {
         }
     }
 
-    /// A new stream over the whole body, positioned at its start.
     func makeStream() -> UploadBodyStream {
         UploadBodyStream(body: self)
     }
@@ -41,7 +38,7 @@ struct UploadBody: Sendable {
             switch part.content {
             case .text(let text): pending.append(Data(text.utf8))
             case .data(let data):
-                // Referenced, not copied into the framing: a large part costs no second copy.
+                // Referenced, not copied into the framing: no second copy of a large part.
                 segments.append(.bytes(pending))
                 segments.append(.bytes(data))
                 pending = Data()
@@ -64,8 +61,7 @@ struct UploadBody: Sendable {
         return UploadBody(segments: segments.filter(\.isNotEmpty), length: length)
     }
 
-    /// The size of the file at `url`, after checking that it is a regular file this process can read:
-    /// measured through the open file, so a symbolic link counts as the file it leads to.
+    /// The size of a regular, readable file, measured through the open file (a symbolic link's target).
     private static func checkedLength(of url: URL) throws(NetworkError) -> Int64 {
         let file: POSIXFile
         switch POSIXFile.openForInspection(url) {
@@ -94,8 +90,7 @@ extension UploadBody.Segment {
     }
 }
 
-/// The framing of `multipart/form-data` (RFC 7578): a boundary line and headers before each part, a
-/// line break after it, and a closing boundary.
+/// The framing of `multipart/form-data` (RFC 7578).
 enum MultipartEncoding {
     static let lineBreak = Data("\r\n".utf8)
 
@@ -122,7 +117,7 @@ enum MultipartEncoding {
         return (1...70).contains(boundary.utf8.count) && boundary.utf8.allSatisfy(allowed.contains)
     }
 
-    /// A name as browsers write it inside quotes: `"`, CR and LF percent-encoded.
+    /// A name as browsers quote it: `"`, CR and LF percent-encoded.
     private static func escaped(_ name: String) -> String {
         name.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")

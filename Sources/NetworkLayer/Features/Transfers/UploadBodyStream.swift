@@ -1,14 +1,9 @@
 import Foundation
 
-/// A stream over an ``UploadBody``: the bytes in memory as they are, files read from disk piece by piece,
-/// so a 1 GB file costs one 64 KB buffer, not 1 GB.
-///
-/// Like any stream, it has one client, which opens, reads and closes it one call at a time:
-/// FoundationNetworking, on its own thread. That client owns the reading position and the open file, so
-/// no lock is held while the disk is read. What the layer reads from the delegate queue (``delivered``,
-/// the status and the error) is shared, under one ``Locked``. It yields exactly the body's length: a file that shrank since the body was
-/// measured makes `read` fail (libcurl then aborts the request), so a short body is never sent as if it
-/// were whole.
+/// A stream over an ``UploadBody``: files read piece by piece, so a 1 GB file costs one 64 KB buffer. Its
+/// one client (FoundationNetworking's thread) owns the position and the file, so no lock is held while the
+/// disk is read; what the delegate queue reads is ``Locked``. It yields exactly the body's length: a
+/// file that shrank makes `read` fail, so a short body is never sent as whole.
 final class UploadBodyStream: InputStream {
     private let segments: [UploadBody.Segment]
     private let length: Int64
@@ -16,7 +11,6 @@ final class UploadBodyStream: InputStream {
     private var index = 0
     private var offset: Int64 = 0
     private var file: POSIXFile?
-    /// Read by the layer from the delegate queue, too.
     private let shared = Locked(Shared())
 
     private struct Shared {
@@ -31,7 +25,6 @@ final class UploadBodyStream: InputStream {
         super.init(data: Data())
     }
 
-    /// How many bytes this stream has handed out.
     var delivered: Int64 { shared.withLock { $0.delivered } }
 
     override func open() {
@@ -50,7 +43,7 @@ final class UploadBodyStream: InputStream {
 
     override var streamError: (any Error)? { shared.withLock { $0.failure } }
 
-    /// `true` until every byte is out, so that a failure surfaces in `read` rather than as an early end.
+    /// `true` until every byte is out, so a failure surfaces in `read` rather than as an early end.
     override var hasBytesAvailable: Bool {
         shared.withLock { $0.status == .open && $0.delivered < length }
     }
@@ -73,7 +66,7 @@ final class UploadBodyStream: InputStream {
         return total
     }
 
-    /// Copies from the current segment, moving on at its end; the count copied, or `nil` on failure.
+    /// Copies from the current segment; the count copied, or `nil` on failure.
     private func fill(_ buffer: UnsafeMutablePointer<UInt8>, upTo count: Int) -> Int? {
         switch segments[index] {
         case .bytes(let data):
