@@ -41,10 +41,10 @@ package final class MonitorGroup: Sendable {
 
     /// One request's events, in order, none after its `didFinish`: a reply that raced a `cancel()` isn't
     /// reported once the monitors were told it was cancelled.
-    package final class Channel: @unchecked Sendable {
+    package final class Channel: Sendable {
         private let group: MonitorGroup
-        // Read and written only on the group's serial queue.
-        private var isFinished = false
+        /// Read and written on the group's serial queue only, so the lock is never contended.
+        private let isFinished = Locked(false)
 
         fileprivate init(group: MonitorGroup) {
             self.group = group
@@ -53,7 +53,7 @@ package final class MonitorGroup: Sendable {
         package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
             guard group.wantsAttemptEvents else { return }
             group.queue.async { [self] in
-                guard !isFinished else { return }
+                guard !isFinished.withLock({ $0 }) else { return }
                 for monitor in group.monitors { event(monitor) }
             }
         }
@@ -61,8 +61,11 @@ package final class MonitorGroup: Sendable {
         /// Runs the `didFinish` `event` for every monitor; nothing of this request is reported after it.
         package func finish(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
             group.queue.async { [self] in
-                guard !isFinished else { return }
-                isFinished = true
+                let wasFinished = isFinished.withLock { finished in
+                    defer { finished = true }
+                    return finished
+                }
+                guard !wasFinished else { return }
                 for monitor in group.monitors { event(monitor) }
             }
         }

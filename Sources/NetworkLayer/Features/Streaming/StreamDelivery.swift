@@ -3,7 +3,7 @@ import Foundation
 /// Hands a stream's elements to its consumer in order and holds the connection back while the consumer
 /// is behind: the back-pressure that keeps memory flat. Elements go out on the delegate queue; consumers
 /// report batches consumed from anywhere, hence the lock (no consumer code runs under it).
-final class StreamDelivery<Element>: @unchecked Sendable {
+final class StreamDelivery<Element>: Sendable {
     /// Bytes handed over but not consumed beyond which the connection is held back, until half of it.
     static var limit: Int { 256 * 1024 }
     /// An element's cost beyond its bytes, so an endless run of empty events is held back too.
@@ -19,10 +19,11 @@ final class StreamDelivery<Element>: @unchecked Sendable {
     }
 
     private let flow = Locked(Flow())
-    private let consumer: Consumer
+    /// Not Sendable (it runs the caller's handlers); called only on the delegate queue, one batch at a time.
+    private let consumer: UncheckedSendable<Consumer>
 
     init(consumer: @escaping Consumer) {
-        self.consumer = consumer
+        self.consumer = UncheckedSendable(value: consumer)
     }
 
     var isOpen: Bool { flow.withLock { !$0.isClosed } }
@@ -41,7 +42,7 @@ final class StreamDelivery<Element>: @unchecked Sendable {
             $0.resume = resume
             return true
         }
-        consumer(
+        consumer.value(
             batch.map(\.0),
             StreamReceipt(isWanted: { [self] in isOpen }, consumed: { [self] in consumed(size) }))
         if holdsBack { pause() }
