@@ -17,30 +17,14 @@
 /// | the clock's timer (``DeadlineClock``, on a serial queue of its own) | one timer, armed for the earliest deadline; it hands each sweep to where its items live (a session's to the delegate queue) | the armed time and the registry (``Locked``) |
 /// | the task iterating a ``NetworkStream`` | `next()` | nothing: elements wait in the stream's buffer (``Locked``) |
 ///
-/// The execution contexts are the rows that don't target another: the caller's queue, the delegate
-/// queues (one root per session), libcurl's thread, the work queue, the disk queue, `callbackQueue`, the
-/// clock's timer and the task iterating a stream. Every queue the library makes is a root made in
-/// ``Queues``, or targets one, or is the clock's timer queue; only ``Queues`` names a global queue. Blocking work stays on serial
-/// roots: on Linux a concurrent queue gets only as many threads as there are cores, so a delegate queue
-/// waiting for libcurl, or the disk, must never run on the work queue.
+/// Execution contexts are the rows that target no other. Every queue is a root made in ``Queues`` or
+/// targets one (only ``Queues`` names a global queue). Blocking work stays on serial roots: on Linux a
+/// concurrent queue gets only as many threads as cores, so nothing waiting for libcurl or the disk runs
+/// on the work queue.
 ///
-/// State that several places really share (the session delegate's task table, the deadline clock's
-/// registry, a request's outcome latch and its attempts' failures, its metrics, a token authenticator's
-/// token, the layer's running requests, a stream's delivery counts and its state across reconnections)
-/// is kept in one small wrapper, ``Locked``, whose closures never call user code, never touch the disk
-/// and never call into URLSession. One exception, documented where it lives: ``BackPressureQueue`` waits
-/// on a condition (it must block libcurl's thread). An upload's body stream reads the disk on libcurl's
-/// thread, its one client, and shares only its counts and status, through ``Locked``.
-///
-/// Hops a small GET takes, with the contract that needs each: caller → libcurl (the request goes out),
-/// libcurl → delegate queue (FoundationNetworking's; three operations per delegate-driven task),
-/// delegate queue → work queue (only for caller types: decoding off the delegate and caller queues),
-/// → `callbackQueue` (the handler's queue). Replies the layer decodes itself (`Data`, `String`,
-/// `EmptyResponse`) decode in place on the delegate queue. The clock's one timer does not run per request
-/// (see ``DeadlineClock``).
-///
-/// `DummyNetworkLayer` runs the same pipeline over an ``InProcessTransport``, which answers on the thread
-/// that sends the attempt: interceptors, decoding and delivery then run there too (``CallbackDelivery``
-/// runs a handler in place while the caller is still inside the request method), so a presenter test sees
-/// the handler run before the call returns.
+/// Shared state lives in ``Locked``, whose closures never call user code, touch the disk or call into
+/// URLSession; the one exception, ``BackPressureQueue``, waits on a condition to block libcurl's thread.
+/// `DummyNetworkLayer`'s ``InProcessTransport`` answers on the sending thread, so interceptors, decoding
+/// and delivery run there (a presenter test sees the handler before the call returns). A small GET's
+/// hops, and why each: <doc:DesignNotes>.
 enum ConcurrencyModel {}
