@@ -1,14 +1,8 @@
 import Foundation
 
-// The `async` forms. Like every request method they only build a `NetworkRequest` and call `send`, so
-// a subclass that overrides the funnel (a test double) answers them too.
-//
-// Each takes `isolation: isolated (any Actor)? = #isolation`, which callers never write: the method
-// runs on the caller's actor (the main actor, an actor, or none), so the request, its body and the
-// decoded reply never cross an isolation boundary. Without it a `@MainActor` presenter or an actor
-// could not pass a request it keeps in a property (a `NetworkRequest` is not `Sendable`: its body and
-// endpoint may not be), and a reply type that is not `Sendable` could not come back. Only the handlers
-// run elsewhere, where the outcome is settled, not on the callback queue; `AsyncBridge` hands it over.
+// The `async` forms; they go through `send`, so a subclass that overrides it answers them too.
+// Why `isolation: isolated (any Actor)? = #isolation`: the method runs on the caller's actor, so a
+// request (not `Sendable`) kept in a property can be passed and a non-`Sendable` reply can come back.
 extension NetworkLayer {
     /// Sends `request` through ``send(_:successHandler:errorHandler:)`` and returns its reply.
     ///
@@ -17,12 +11,10 @@ extension NetworkLayer {
     /// let total = response.headers["X-Total-Count"]
     /// ```
     ///
-    /// Cancelling the Swift `Task` cancels the request, and this method throws
-    /// ``NetworkError/cancelled``; a task cancelled before the call sends nothing. The outcome resumes
-    /// the caller as soon as it is settled, without a hop through ``callbackQueue``, so the call returns
-    /// even while that queue is busy or suspended. A transfer with a
-    /// ``NetworkRequest/progressHandler`` is the exception: it returns after its last progress call,
-    /// which runs on ``callbackQueue``.
+    /// Cancelling the Swift `Task` cancels the request and throws ``NetworkError/cancelled``; a task
+    /// cancelled before the call sends nothing. The call returns as soon as the outcome is settled, not
+    /// via ``callbackQueue`` (so a busy queue doesn't delay it), except that a transfer with a
+    /// ``NetworkRequest/progressHandler`` returns after its last progress call.
     ///
     /// Downloads and uploads are requests too:
     ///
@@ -70,15 +62,13 @@ extension NetworkLayer {
         try await send(NetworkRequest(endpoint), isolation: isolation).value
     }
 
-    /// Sends an endpoint's request; any 2xx reply, with or without a body, is success, and the reply is
-    /// ignored.
+    /// Sends an endpoint's request; any 2xx reply, with or without a body, is success, the reply ignored.
     ///
     /// ```swift
     /// try await network.requestIgnoringReply(PostsAPI.delete(id: "42"))
     /// ```
     ///
-    /// The name says that the reply is ignored, so `let post = try await network.request(endpoint)`
-    /// without a type can't quietly become this form: it needs the reply's type.
+    /// The name keeps an unannotated `let post = try await network.request(endpoint)` from becoming this.
     ///
     /// - Parameters:
     ///   - endpoint: The request's path, method, query, headers, body, timeout and retry policy.
@@ -120,8 +110,7 @@ extension NetworkLayer {
 
     // MARK: - POST, PUT, PATCH
     //
-    // Each comes in two forms with different names: `post` decodes the reply as the `R` the caller names;
-    // `postIgnoringReply` takes any 2xx reply. Told apart by the result's type alone, an unannotated
+    // Why two names (`post`, `postIgnoringReply`): told apart by result type alone, an unannotated
     // `let x = try await network.post(...)` would quietly pick the form that drops the reply.
 
     /// Sends `body` in a POST request and returns the JSON reply decoded as `R`.
@@ -132,8 +121,7 @@ extension NetworkLayer {
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - isolation: The caller's actor; leave it out.
     /// - Returns: The reply, decoded.
@@ -145,8 +133,7 @@ extension NetworkLayer {
         try await send(bodyRequest(.post, urlString, body, headers), isolation: isolation).value
     }
 
-    /// Sends `body` in a POST request; any 2xx reply, with or without a body, is success, and the reply is
-    /// ignored.
+    /// Sends `body` in a POST request; any 2xx reply, with or without a body, is success, the reply ignored.
     ///
     /// ```swift
     /// try await network.postIgnoringReply(urlString: "employees", body: newEmployee)
@@ -154,8 +141,7 @@ extension NetworkLayer {
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - isolation: The caller's actor; leave it out.
     /// - Throws: The ``NetworkError`` the error handler would have received.
@@ -171,8 +157,7 @@ extension NetworkLayer {
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - isolation: The caller's actor; leave it out.
     /// - Returns: The reply, decoded.
@@ -184,13 +169,11 @@ extension NetworkLayer {
         try await send(bodyRequest(.put, urlString, body, headers), isolation: isolation).value
     }
 
-    /// Sends `body` in a PUT request; any 2xx reply, with or without a body, is success, and the reply is
-    /// ignored.
+    /// Sends `body` in a PUT request; any 2xx reply, with or without a body, is success, the reply ignored.
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - isolation: The caller's actor; leave it out.
     /// - Throws: The ``NetworkError`` the error handler would have received.
@@ -206,8 +189,7 @@ extension NetworkLayer {
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - isolation: The caller's actor; leave it out.
     /// - Returns: The reply, decoded.
@@ -219,13 +201,11 @@ extension NetworkLayer {
         try await send(bodyRequest(.patch, urlString, body, headers), isolation: isolation).value
     }
 
-    /// Sends `body` in a PATCH request; any 2xx reply, with or without a body, is success, and the reply is
-    /// ignored.
+    /// Sends `body` in a PATCH request; any 2xx reply, with or without a body, is success, the reply ignored.
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - isolation: The caller's actor; leave it out.
     /// - Throws: The ``NetworkError`` the error handler would have received.
@@ -256,7 +236,7 @@ extension NetworkLayer {
         ).value
     }
 
-    /// Sends a DELETE request; any 2xx reply, with or without a body, is success, and the reply is ignored.
+    /// Sends a DELETE request; any 2xx reply, with or without a body, is success, the reply ignored.
     ///
     /// ```swift
     /// try await network.deleteIgnoringReply(urlString: "employees/42")

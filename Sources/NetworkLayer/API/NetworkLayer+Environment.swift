@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 extension NetworkLayer {
-    /// Creates a layer for an API environment: its base URL and headers become the layer's ``baseURL``
-    /// and ``defaultHeaders``. The other parameters are those of
+    /// Creates a layer for an API environment, whose base URL and headers become ``baseURL`` and
+    /// ``defaultHeaders``; the other parameters are those of
     /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:)``.
     ///
     /// ```swift
@@ -15,8 +15,7 @@ extension NetworkLayer {
     ///
     /// - Parameters:
     ///   - environment: The server: its base URL, and the headers every request to it carries.
-    ///   - sessionConfiguration: `nil` shares one long-lived session among all layers; with a
-    ///     configuration the layer owns a session of its own.
+    ///   - sessionConfiguration: `nil` shares one long-lived session; otherwise the layer owns one.
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.

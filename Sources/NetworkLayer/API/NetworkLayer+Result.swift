@@ -1,6 +1,5 @@
 extension NetworkLayer {
-    /// Sends `request` through ``send(_:successHandler:errorHandler:)`` with one completion handler
-    /// receiving a `Result`.
+    /// Sends `request` through ``send(_:successHandler:errorHandler:)``, with one `Result` completion.
     ///
     /// ```swift
     /// network.send(NetworkRequest<[Item]>(urlString: "items")) { result in

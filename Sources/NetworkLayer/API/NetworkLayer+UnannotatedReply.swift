@@ -1,10 +1,8 @@
 import Foundation
 
-// An `async` call whose result has no type (`let todos = try await network.get(...)`) can't pick the form
-// that decodes: the reply's type is unknown. With only the generic form and the handler forms to choose
-// from, Swift 6.3 gives up with "failed to produce diagnostic". These declarations can't be called; they
-// are what such a call reaches instead, so the error says what to write. Not one per method: `get`,
-// `post` and `delete` are the calls most often written without a type (`.ci/reply-form-check`).
+// Why: an untyped `let todos = try await network.get(...)` makes Swift 6.3 fail with "failed to produce
+// diagnostic"; these uncallable forms catch such calls so the error says what to write. Only `get`,
+// `post` and `delete`, the calls most often written untyped (`.ci/reply-form-check`).
 extension NetworkLayer {
     /// Not callable: name the reply's type, as in `let todos: [Todo] = try await network.get(...)`.
     ///

@@ -16,12 +16,10 @@ import Foundation
 ///             errorHandler: { error in print(error.message) })
 /// ```
 ///
-/// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Only
-/// ``send(_:successHandler:errorHandler:)`` can be overridden: every other request method builds a
-/// ``NetworkRequest`` and calls it, so a subclass sees every request and none can bypass the funnel. Its state
-/// is immutable after `init`, so one instance can be used from any thread; that is why it is
-/// `Sendable`. A subclass must keep that promise: guard any state it adds with a lock. Don't change the
-/// `encoder` or `decoder` after creating the layer: they are used from background queues.
+/// The class is open so test doubles can stand in for it; only ``send(_:successHandler:errorHandler:)``
+/// and ``stream(_:as:options:eventHandler:completionHandler:)`` carry requests, so a subclass sees them all.
+/// Its state is immutable after `init` (hence `Sendable`): a subclass guards what it adds with a lock, and
+/// nobody changes `encoder` or `decoder` afterwards, since background queues use them.
 open class NetworkLayer: @unchecked Sendable {
     /// The URL that relative URL strings are resolved against.
     public let baseURL: URL?
@@ -36,35 +34,27 @@ open class NetworkLayer: @unchecked Sendable {
     public let callbackQueue: DispatchQueue
     /// How long a request may wait for data, in seconds.
     public let timeout: TimeInterval
-    /// How long a request whose reply is kept in memory may take in all, in seconds, from its start to
-    /// its handler: retries, waits between them and token refreshes included. A server that trickles a
-    /// byte at a time never lets ``timeout`` pass; this ends it with ``NetworkError/timedOut``.
-    /// Downloads, uploads and streams have no total limit unless their request sets
-    /// ``NetworkRequest/resourceTimeout``. Zero, negative and NaN mean ``defaultResourceTimeout``;
-    /// `.infinity` means no limit.
+    /// How long a request kept in memory may take in all, retries and waits included: a server that
+    /// trickles bytes never lets ``timeout`` pass, so this ends it with ``NetworkError/timedOut``.
+    /// Downloads, uploads and streams have none unless they set ``NetworkRequest/resourceTimeout``.
+    /// Zero, negative and NaN mean ``defaultResourceTimeout``; `.infinity` means no limit.
     public let resourceTimeout: TimeInterval
-    /// The most bytes a reply's body may have, counted as delivered (after gzip inflation). A larger
-    /// reply is stopped as soon as it is known to be too large and fails with
-    /// ``NetworkError/transport(_:)`` carrying `URLError(.dataLengthExceedsMaximum)`.
+    /// The most bytes a reply's body may have after gzip inflation; a larger one stops as soon as that is
+    /// known, with ``NetworkError/transport(_:)`` carrying `URLError(.dataLengthExceedsMaximum)`.
     public let maximumResponseSize: Int
 
     /// Which redirects are followed, and what goes along to another origin.
     public let redirectPolicy: RedirectPolicy
     /// When a failed request is sent again; a request or endpoint may override it.
     public let retryPolicy: RetryPolicy
-    /// The stages that adapt every attempt before it is sent and may ask for another after a failure,
-    /// in order.
+    /// The stages that adapt every attempt and may ask for another after a failure, in order.
     public let interceptors: [any RequestInterceptor]
     /// What watches every request, in order; see ``NetworkMonitor``.
     public let monitors: [any NetworkMonitor]
-    /// The layer's HTTP cache, or `nil` when caching is off. The layer's sessions never use `URLCache`:
-    /// this cache replaces it on every platform.
+    /// The layer's HTTP cache (it replaces `URLCache` on every platform), or `nil` when caching is off.
     public let cache: ResponseCache?
-    /// Backs ``account``.
     let accountName = Locked<String?>(nil)
-    /// The monitors and their queue; `nil` without monitors, so nothing is spent on them.
     package let monitorGroup: MonitorGroup?
-    /// The serial queue every monitor event of this layer runs on, its requests' own monitors' included.
     package let monitorsQueue = MonitorGroup.makeQueue()
     /// What every time-based decision of the layer reads and schedules through, passed down to each
     /// request: its deadlines, waits, progress throttle, metrics and cache ages (see ``NetworkClock``).
@@ -80,14 +70,12 @@ open class NetworkLayer: @unchecked Sendable {
     /// The default ``resourceTimeout``: five minutes, generous for any reply kept in memory, yet finite.
     public static let defaultResourceTimeout: TimeInterval = 300
 
-    /// Builds every request; test doubles use it to record exactly what the layer would send.
     package let builder: RequestBuilder
-    /// The layer's own session, when it was given a configuration; `nil` means the shared one. A request
-    /// whose later attempts may start after the layer has gone keeps it too (see `SessionTransport`).
+    /// `nil` means the shared session. A request whose later attempts may start after the layer has gone
+    /// keeps it too (see `SessionTransport`).
     private let ownTransport: SessionTransport?
 
-    /// The session requests go out on. The shared one is first created by the first request that is
-    /// actually sent, so a test double that never sends creates no session at all.
+    /// Resolves the shared session lazily, so a test double that never sends creates none.
     var transport: SessionTransport { ownTransport ?? .shared }
 
     /// The idle deadlines of this layer's requests on ``transport``, on ``clock``. On the shared session
@@ -106,15 +94,12 @@ open class NetworkLayer: @unchecked Sendable {
         set { ownTransport?.sendsUploadsNatively = newValue }
     }
 
-    /// Keeps `dependency` alive as long as the layer's own sessions can start a request: what answers
-    /// them in process, such as a test's stub transport. Does nothing for a layer on the shared session.
+    /// Keeps what answers the layer's sessions in process (a stub transport) alive as long as they are.
     package func keepAlive(_ dependency: any Sendable) {
         ownTransport?.dependencies.withLock { $0.append(dependency) }
         ownStreamTransport.withLock { $0 }?.session.dependencies.withLock { $0.append(dependency) }
     }
 
-    /// The configuration of the layer's own session, if it has one: its streams get a session of their
-    /// own made from it.
     private let sessionConfiguration: URLSessionConfiguration?
     private let ownStreamTransport = Locked<LayerSession?>(nil)
     /// The idle deadlines of this layer's streams on the shared streams' session, on ``clock``.
@@ -144,35 +129,28 @@ open class NetworkLayer: @unchecked Sendable {
     /// Creates a layer.
     ///
     /// - Parameters:
-    ///   - baseURL: Resolves relative URL strings: `users` and `/users` against
-    ///     `https://api.example.com/v1` both give `https://api.example.com/v1/users`.
-    ///   - defaultHeaders: Headers for every request; per-request headers override them. Those that carry
-    ///     credentials (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key`, `X-Auth-Token` and
-    ///     the redirect policy's ``RedirectPolicy/credentialHeaders``) go only to the base URL's origin,
-    ///     as on a redirect; without a base URL, only to the first request's origin. A request's own
-    ///     headers go wherever it is sent.
-    ///   - sessionConfiguration: `nil` shares one long-lived session among all layers, which is what an
-    ///     app wants. With a configuration the layer owns a session of its own and invalidates it when
-    ///     the layer goes away; pass one to inject `protocolClasses` or change caching and cookies.
+    ///   - baseURL: Resolves relative URL strings: `users` and `/users` against `https://api.example.com/v1`
+    ///     both give `https://api.example.com/v1/users`.
+    ///   - defaultHeaders: Headers for every request; a request's own override them. Credential headers
+    ///     (`Authorization`, `Cookie`, `X-Api-Key`, ... and ``RedirectPolicy/credentialHeaders``) go only
+    ///     to the base URL's origin (without one, the first request's), as on a redirect.
+    ///   - sessionConfiguration: `nil` shares one long-lived session among all layers (what an app wants);
+    ///     with one, the layer owns a session (to inject `protocolClasses`, change caching or cookies).
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
-    ///   - callbackQueue: Where handlers run. Keep `.main` when handlers are main-actor code (in a
-    ///     MainActor-default module every plain closure is); with another queue, write them `@Sendable`
-    ///     or use the `async` forms (see <doc:MainActorDefaultModules>).
-    ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
-    ///     Fractions count: 0.5 waits half a second.
-    ///   - resourceTimeout: Seconds a request may take in all, retries included; see
-    ///     ``resourceTimeout``.
+    ///   - callbackQueue: Where handlers run. Keep `.main` for main-actor handlers; with another queue,
+    ///     write them `@Sendable` or use the `async` forms (see <doc:MainActorDefaultModules>).
+    ///   - timeout: Seconds a request may wait for data (fractions count) before ``NetworkError/timedOut``.
+    ///   - resourceTimeout: Seconds a request may take in all, retries included; see ``resourceTimeout``.
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
-    ///   - redirectPolicy: Which redirects to follow; the default never follows https to http and sends
-    ///     none of the caller's headers to another origin.
+    ///   - redirectPolicy: Which redirects to follow; the default never downgrades to http and sends none
+    ///     of the caller's headers to another origin.
     ///   - retryPolicy: When a failed request is sent again; ``RetryPolicy/none`` by default.
-    ///   - interceptors: Stages that adapt each attempt (headers, signatures, tokens) and may ask for
-    ///     another after a failure, run in order; see ``RequestInterceptor``.
-    ///   - monitors: What watches every request (logging, metrics), called in order on a queue of their
-    ///     own; see ``NetworkMonitor`` and ``NetworkLogger``.
-    ///   - cache: Where replies to `GET` requests are kept (RFC 9111); by default a 4 MB memory-only cache
-    ///     of this layer's own, `nil` for none. See <doc:CachingAndOffline>.
+    ///   - interceptors: Stages that adapt each attempt and may ask for another, in order; see
+    ///     ``RequestInterceptor``.
+    ///   - monitors: What watches every request, in order, on a queue of their own; see ``NetworkMonitor``.
+    ///   - cache: Where `GET` replies are kept (RFC 9111); by default a 4 MB memory-only cache, `nil` for
+    ///     none. See <doc:CachingAndOffline>.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -304,16 +282,13 @@ open class NetworkLayer: @unchecked Sendable {
         }
     }
 
-    /// Streams the reply to `request` as it arrives: each element (an event, a line, a chunk) goes to
-    /// `eventHandler` in order, then `completionHandler` runs exactly once, after the last one. The
-    /// second entry point beside ``send(_:successHandler:errorHandler:)``: a test double overrides both.
+    /// Streams the reply to `request` as it arrives: each element goes to `eventHandler` in order, then
+    /// `completionHandler` runs once. The second entry point beside ``send(_:successHandler:errorHandler:)``.
     ///
-    /// The stream goes through the layer's interceptors (a token is refreshed before it starts, and a
-    /// 401 at the start refreshes once) and monitors (one request, with its event count), has no size
-    /// limit as a whole, and holds the connection back while `eventHandler` is behind. A reply that
-    /// isn't 2xx fails with ``NetworkError/unacceptableStatusCode(_:body:headers:)`` before any event.
-    /// After a cancel no event is delivered, and the completion handler receives
-    /// ``NetworkError/cancelled``. See <doc:StreamingReplies>.
+    /// Interceptors and monitors apply; the stream has no total size limit and holds the connection back
+    /// while `eventHandler` is behind. A non-2xx reply fails with
+    /// ``NetworkError/unacceptableStatusCode(_:body:headers:)`` before any event; after a cancel no event
+    /// is delivered and the completion receives ``NetworkError/cancelled``. See <doc:StreamingReplies>.
     ///
     /// - Parameters:
     ///   - request: What to send; its `acceptableContentTypes`, when set, are checked before any event.
@@ -347,9 +322,8 @@ open class NetworkLayer: @unchecked Sendable {
             })
     }
 
-    /// Cancels every request this layer has started whose handler has not run yet: each one's error
-    /// handler receives ``NetworkError/cancelled``, exactly once, on ``callbackQueue`` (an `async` form
-    /// throws it), as ``NetworkTask/cancel()`` does. Requests started afterwards are not affected.
+    /// Cancels every request this layer has started whose handler has not run yet: each one's error handler
+    /// receives ``NetworkError/cancelled`` once, as ``NetworkTask/cancel()`` does. Later requests go on.
     ///
     /// ```swift
     /// func signOut() {
@@ -429,8 +403,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
@@ -450,8 +423,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
@@ -473,8 +445,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
@@ -494,8 +465,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
@@ -517,8 +487,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.
@@ -538,8 +507,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: Encoded with ``encoder`` as `application/json`; `Data` is sent as its bytes, labelled
-    ///     with your `Content-Type` header or `application/octet-stream`.
+    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
     ///   - headers: Headers for this request; they override ``defaultHeaders``.
     ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
     ///   - errorHandler: Receives the failure on ``callbackQueue``.

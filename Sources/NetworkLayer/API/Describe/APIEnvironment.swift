@@ -2,8 +2,7 @@ import Foundation
 
 /// A server an API runs on: its base URL and the headers every request to it carries.
 ///
-/// Named `APIEnvironment` so it never clashes with SwiftUI's `Environment`. Switching servers is
-/// creating a layer for another environment:
+/// Named so it never clashes with SwiftUI's `Environment`. Switching servers is making another layer:
 ///
 /// ```swift
 /// let staging = APIEnvironment(baseURL: URL(string: "https://staging.example.com/v1/")!)

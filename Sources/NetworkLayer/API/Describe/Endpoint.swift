@@ -17,9 +17,8 @@ import Foundation
 /// }
 /// ```
 ///
-/// The path is resolved against the layer's base URL by the same rule as every other request. It must
-/// be a path: an absolute URL, a `//host` reference or a `..` segment is refused as
-/// ``NetworkError/invalidURL(_:)``, so an endpoint can never send a request (and its headers) elsewhere.
+/// The path must stay below the layer's base URL: an absolute URL, `//host` or `..` is refused as
+/// ``NetworkError/invalidURL(_:)``, so an endpoint can't send its headers elsewhere.
 public protocol Endpoint {
     /// The path below the base URL, with or without a leading `/`; may carry a query after `?`.
     var path: String { get }
@@ -33,17 +32,13 @@ public protocol Endpoint {
     var body: RequestBody { get }
     /// Seconds this request may wait for data; `nil`, the default, uses the layer's timeout.
     var timeout: TimeInterval? { get }
-    /// The most bytes this request's reply may have (after gzip inflation); `nil`, the default, uses the
-    /// layer's ``NetworkLayer/maximumResponseSize``.
+    /// The most bytes the reply may have (after gzip inflation); `nil` uses ``NetworkLayer/maximumResponseSize``.
     var maximumResponseSize: Int? { get }
-    /// The media types a 2xx reply may have (`application/json`, `image/*`); `nil`, the default, accepts
-    /// any. See ``NetworkRequest/acceptableContentTypes``.
+    /// The media types a 2xx reply may have; `nil` accepts any. See ``NetworkRequest/acceptableContentTypes``.
     var acceptableContentTypes: [String]? { get }
-    /// When this request is sent again after a failure; `nil`, the default, uses the layer's
-    /// ``NetworkLayer/retryPolicy``.
+    /// When this request is sent again after a failure; `nil` uses ``NetworkLayer/retryPolicy``.
     var retryPolicy: RetryPolicy? { get }
-    /// How requests to this endpoint use the layer's ``ResponseCache``; by default
-    /// ``CachePolicy/useProtocolCachePolicy``. See ``NetworkRequest/cachePolicy``.
+    /// How requests use the layer's ``ResponseCache``; ``CachePolicy/useProtocolCachePolicy`` by default.
     var cachePolicy: CachePolicy { get }
 }
 

@@ -6,9 +6,9 @@ import Foundation
 
 /// Everything about one request: what to send, and what its reply becomes.
 ///
-/// Every request method of ``NetworkLayer`` builds one of these and hands it to
-/// ``NetworkLayer/send(_:successHandler:errorHandler:)``, so a request any convenience method can't
-/// express is one `NetworkRequest` away:
+/// Every request method of ``NetworkLayer`` builds one and hands it to
+/// ``NetworkLayer/send(_:successHandler:errorHandler:)``, so what no convenience method expresses is one
+/// `NetworkRequest` away:
 ///
 /// ```swift
 /// var request = NetworkRequest<[Item]>(urlString: "items")
@@ -16,9 +16,8 @@ import Foundation
 /// request.timeout = 5
 /// ```
 ///
-/// `Value` says what the reply becomes: a `Decodable` type is decoded from JSON with the layer's
-/// decoder; `Data` is the body's bytes as they arrived; ``EmptyResponse`` accepts any 2xx reply,
-/// whatever its body.
+/// `Value` is what the reply becomes: a `Decodable` type decoded from JSON, `Data` as the bytes arrived,
+/// or ``EmptyResponse`` for any 2xx reply.
 public struct NetworkRequest<Value> {
     /// The HTTP method.
     public var method: HTTPMethod
@@ -34,66 +33,55 @@ public struct NetworkRequest<Value> {
     public var body: RequestBody
     /// Seconds this request may wait for data; `nil` uses the layer's timeout.
     public var timeout: TimeInterval?
-    /// Seconds this request may take in all, from its start to its handler, retries and token refreshes
-    /// included, before it fails with ``NetworkError/timedOut``; `.infinity` for no limit. `nil` uses
-    /// the layer's ``NetworkLayer/resourceTimeout`` for a reply kept in memory, and no limit for a
-    /// download, an upload or a stream; zero, negative and NaN count as `nil`.
+    /// Seconds this request may take in all, retries and token refreshes included, before it fails with
+    /// ``NetworkError/timedOut``; `.infinity` for no limit. `nil` (or zero, negative, NaN) uses the layer's
+    /// ``NetworkLayer/resourceTimeout`` for a reply in memory, and no limit for transfers and streams.
     public var resourceTimeout: TimeInterval?
     /// The most bytes the reply may have (after gzip inflation); `nil` uses the layer's
     /// ``NetworkLayer/maximumResponseSize``.
     public var maximumResponseSize: Int?
-    /// The media types a 2xx reply may have, such as `application/json` or `image/*`; `nil`, the default,
-    /// accepts any. A reply of another type fails with
-    /// ``NetworkError/unacceptableContentType(_:body:headers:)`` instead of a confusing decoding error.
+    /// The media types a 2xx reply may have (`application/json`, `image/*`); `nil` accepts any. Another type
+    /// fails with ``NetworkError/unacceptableContentType(_:body:headers:)``.
     public var acceptableContentTypes: [String]?
     /// When this request is sent again after a failure; `nil` uses the layer's
     /// ``NetworkLayer/retryPolicy``. (Write `RetryPolicy.none` for none: `.none` alone is `nil` here.)
     public var retryPolicy: RetryPolicy?
-    /// The statuses that count as success for this request; `nil`, the default, accepts `200..<300`. A
-    /// reply with an accepted status is decoded as `Value` like a 2xx (`Data` and ``EmptyResponse`` take
-    /// any body), so a 404 can be a value: `request.acceptableStatusCodes = Set(200..<300).union([404])`.
-    /// Downloads write only 2xx replies and ignore it.
+    /// The statuses that count as success; `nil` accepts `200..<300`. An accepted status is decoded like a
+    /// 2xx, so a 404 can be a value: `request.acceptableStatusCodes = Set(200..<300).union([404])`.
+    /// Downloads ignore it.
     public var acceptableStatusCodes: Set<Int>?
     /// Which redirects this request follows; `nil` uses the layer's ``NetworkLayer/redirectPolicy``. A
-    /// redirect the policy refuses is the reply: with its 3xx status among ``acceptableStatusCodes`` the
-    /// success handler gets it, `Location` header and all.
+    /// refused redirect whose status is in ``acceptableStatusCodes`` reaches the success handler.
     public var redirectPolicy: RedirectPolicy?
-    /// Interceptors for this request alone, run after the layer's ``NetworkLayer/interceptors`` on every
-    /// attempt (a signature that only one endpoint needs).
+    /// Interceptors for this request alone, run after the layer's ``NetworkLayer/interceptors``.
     public var interceptors: [any RequestInterceptor] = []
-    /// Monitors for this request alone, told of its events after the layer's ``NetworkLayer/monitors``,
-    /// on the same queue.
+    /// Monitors for this request alone, told after the layer's ``NetworkLayer/monitors``, on the same queue.
     public var monitors: [any NetworkMonitor] = []
     /// How this request uses the layer's ``ResponseCache``; ``CachePolicy/useProtocolCachePolicy`` (RFC
     /// 9111) by default. Only `GET` requests without a body use the cache.
     public var cachePolicy: CachePolicy = .useProtocolCachePolicy
-    /// Who this request is for, such as a user ID; `nil` uses the authenticator's or the layer's
-    /// (``NetworkLayer/account``). Replies are stored in the account's partition of the cache, whatever
-    /// token the request carries, and served offline; see <doc:CachingAndOffline>.
+    /// Who this request is for, such as a user ID; `nil` uses the authenticator's or
+    /// ``NetworkLayer/account``. Picks the cache partition, whatever the token; see <doc:CachingAndOffline>.
     public var account: String?
 
     /// How a stream of this request behaves (reconnection, idle timeout, event size); `nil` uses
     /// ``ServerSentEventsOptions/default``. The options passed to a `stream` call win over these.
     public var streamOptions: ServerSentEventsOptions?
 
-    /// Where the `async` form of `stream` wants its elements, straight from the transport; a test double
-    /// ignores it and calls the event handler instead.
+    /// Where the `async` `stream` wants its elements, straight from the transport; test doubles ignore it.
     package var streamConsumer: (any Sendable)?
 
-    /// Set by the `async` forms, whose handlers only resume the awaiting code: they run where the outcome
-    /// is settled instead of on the callback queue, so an `async` call never waits for that queue. A
-    /// transfer with a ``progressHandler`` keeps its queue: its last progress call comes first.
+    /// Set by the `async` forms: their handlers only resume the caller, so they run where the outcome is
+    /// settled, not on the callback queue (except after a ``progressHandler``'s last call).
     package var handlersRunInPlace = false
 
     /// The endpoint this request was made from, if any; its path must stay below the base URL.
     package var endpoint: (any Endpoint)?
     /// What makes this request a download or an upload; `nil` for an ordinary request.
     package var transfer: TransferDescription?
-    /// Told how far a download or an upload has come, on the layer's callback queue, at most about 30
-    /// times a second, every call before the request's handler (or before its `async` form returns);
-    /// ignored by a request that is neither.
+    /// Told how far a download or upload has come, on the callback queue, at most ~30 times a second, every
+    /// call before the handler (or before the `async` form returns); ignored by other requests.
     public var progressHandler: ((TransferProgress) -> Void)?
-    /// Turns a validated reply into `Value`, given the layer's decoder.
     let decoding: @Sendable (JSONDecoder) -> ResponseDecoding<Value>
 
     init(
@@ -154,8 +142,8 @@ extension NetworkRequest where Value: Decodable & SendableMetatype {
 
     /// The request an endpoint describes, its reply becoming a `Value`.
     ///
-    /// The endpoint's path is resolved against the layer's base URL and must stay below it: an absolute
-    /// URL, a `//host` reference or a `..` segment fails with ``NetworkError/invalidURL(_:)``.
+    /// The path must stay below the base URL: an absolute URL, `//host` or `..` fails with
+    /// ``NetworkError/invalidURL(_:)``.
     ///
     /// - Parameters:
     ///   - endpoint: The request's path, method, query, headers, body and limits, and its retry policy.

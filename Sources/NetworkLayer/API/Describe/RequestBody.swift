@@ -4,9 +4,8 @@ import Foundation
 public enum RequestBody {
     /// No body.
     case empty
-    /// A value encoded as JSON with the layer's encoder, sent as `application/json`. `Data` is the
-    /// exception: it is sent as its bytes, as `application/octet-stream` unless the request's own
-    /// `Content-Type` header says otherwise, never as a base64 JSON string.
+    /// A value encoded as JSON with the layer's encoder (`application/json`). `Data` goes as its bytes, as
+    /// `application/octet-stream` unless the request's `Content-Type` says otherwise, never base64.
     case json(any Encodable)
     /// Raw bytes sent with the given `Content-Type`.
     case data(Data, contentType: String)

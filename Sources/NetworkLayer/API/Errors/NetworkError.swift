@@ -6,46 +6,36 @@ import Foundation
 
 /// Every way a request can fail. Exactly one of these reaches the error handler of a failed request.
 public enum NetworkError: Error {
-    /// The URL string could not be parsed, has a scheme other than `http` or `https`, or is a relative
-    /// path with no base URL to resolve it against. Carries the offending string.
+    /// The URL string could not be parsed, isn't `http` or `https`, or is a relative path with no base URL.
+    /// Carries the offending string.
     case invalidURL(String)
     /// The request body could not be encoded (for example a `Double.nan` in JSON).
     case encodingFailed(any Error)
-    /// A header could not be sent as given, so the request was not sent at all. Carries the header's
-    /// name, never its value (which may be a credential).
+    /// A header could not be sent as given, so nothing was sent. Carries the header's name, never its
+    /// value (which may be a credential).
     ///
-    /// A name must be an RFC 9110 token: at least one character, each a letter, a digit or one of
-    /// `!#$%&'*+-.^_|~` or a backtick, so no spaces, colons or line breaks. A value must not contain a carriage
-    /// return, a line feed or a NUL character; any other character is allowed. The checks run before
-    /// anything is sent because FoundationNetworking passes a line break in a name on to the wire (it
-    /// would add header lines of the caller's choosing) and silently drops a header whose value has one
-    /// (a request would go out without its `Authorization` and still succeed). The layer's default
-    /// headers are checked when the layer is created; if one is invalid, every request fails with this
-    /// error, and a request's own headers (and a body's content type) are checked with the request.
+    /// A name must be an RFC 9110 token; a value must not contain CR, LF or NUL. Why checked up front:
+    /// FoundationNetworking puts a line break in a name on the wire and silently drops a header whose value
+    /// has one (see <doc:LinuxNotes>). An invalid default header fails every request of the layer.
     case invalidHeader(String)
-    /// The request can't be sent as written, so nothing was sent. Carries a sentence saying why, never
-    /// a header's value or a body: a body on GET or HEAD; or, for a request an interceptor changed, a
-    /// method that is not an RFC 9110 token or a `Content-Length` that contradicts the body.
+    /// The request can't be sent as written, so nothing was sent. Carries a sentence saying why, never a
+    /// header's value or a body (a body on GET or HEAD; after an interceptor, a method that isn't a token or
+    /// a `Content-Length` that contradicts the body).
     case invalidRequest(String)
-    /// The request did not finish within its timeout. Also the end of a request whose interceptors
-    /// did not answer within its timeout, or whose token refresh did not finish within its deadline.
+    /// The request, its interceptors or its token refresh did not finish within the timeout.
     case timedOut
     /// The request was cancelled through ``NetworkTask/cancel()``.
     case cancelled
-    /// Any other transport failure: connection refused, DNS, TLS, connection lost, and so on. Downloads
-    /// and uploads also report their file problems here, with URLSession's own file codes and a
-    /// description naming the file: `.cannotCreateFile` (a file is already at the destination),
-    /// `.cannotOpenFile` (the destination's folder is missing or read-only), `.cannotWriteToFile` (for
-    /// example a full disk), `.cannotMoveFile`, `.fileDoesNotExist`, `.fileIsDirectory` and
-    /// `.noPermissionsToReadFile` (a file to upload).
+    /// Any other transport failure: connection refused, DNS, TLS, connection lost, and so on. Downloads and
+    /// uploads report file problems here too, with URLSession's file codes (`.cannotCreateFile` when the
+    /// destination exists, `.cannotOpenFile`, `.cannotWriteToFile`, `.cannotMoveFile`, `.fileDoesNotExist`,
+    /// `.fileIsDirectory`, `.noPermissionsToReadFile`) and a description naming the file.
     case transport(URLError)
-    /// The server answered with a status outside `200..<300`. Carries the status code, the reply's body
-    /// and its headers (read in any case, as a reply's: `headers["retry-after"]`), so an API's error
-    /// payload can be read.
+    /// The server answered with a status outside `200..<300`. Carries the status, the body and the headers
+    /// (read in any case: `headers["retry-after"]`), so an API's error payload can be read.
     case unacceptableStatusCode(Int, body: Data, headers: ResponseHeaders)
-    /// A 2xx reply whose `Content-Type` is not one the request accepts (see
-    /// ``NetworkRequest/acceptableContentTypes``). Carries the type the server sent (`nil` when it sent
-    /// none), the body and the headers (read in any case).
+    /// A 2xx reply whose `Content-Type` the request doesn't accept (``NetworkRequest/acceptableContentTypes``).
+    /// Carries the type sent (`nil` for none), the body and the headers.
     case unacceptableContentType(String?, body: Data, headers: ResponseHeaders)
     /// A decodable reply was expected, but the body was empty (or the status was 204 or 205).
     case emptyResponse
@@ -55,10 +45,8 @@ public enum NetworkError: Error {
     case invalidResponse
     /// A failure described by the app or a test double, such as `"Unable to parse response"`.
     case custom(String)
-    /// A server-sent event stream stopped reconnecting because its server kept ending it early: after
-    /// ``ServerSentEventsOptions/maximumReconnects`` reconnections in a row, each after a connection that
-    /// had no event or lasted less than a second, some of them after events. Carries that number. (A
-    /// server out of reach ends the stream with its last connection's error instead.)
+    /// A server-sent event stream stopped reconnecting after ``ServerSentEventsOptions/maximumReconnects``
+    /// connections in a row that each ended early (no event, or under a second). Carries that number.
     case tooManyReconnects(Int)
 }
 
@@ -106,9 +94,8 @@ extension NetworkError {
         return nil
     }
 
-    /// The headers of the reply, for ``unacceptableStatusCode(_:body:headers:)`` and
-    /// ``unacceptableContentType(_:body:headers:)``; otherwise `nil`. Read in any case:
-    /// `error.headers?["retry-after"]` after a final 503.
+    /// The reply's headers, for ``unacceptableStatusCode(_:body:headers:)`` and
+    /// ``unacceptableContentType(_:body:headers:)``; otherwise `nil`. Read in any case.
     public var headers: ResponseHeaders? {
         switch self {
         case .unacceptableStatusCode(_, _, let headers), .unacceptableContentType(_, _, let headers):
@@ -158,11 +145,8 @@ extension NetworkError {
 extension NetworkError {
     /// Maps an error reported by URLSession to the layer's error.
     ///
-    /// The `URLError` handed out is rebuilt from the one reported, keeping its code and nothing that
-    /// could hold a secret in clear: its failing URL and description are redacted (user-info and every
-    /// query and fragment value), and its underlying errors, whose texts name the URL again, are left
-    /// out. So `dump(error)` and `String(reflecting: error)`, what crash reporters capture, are as clean
-    /// as ``message``.
+    /// The `URLError` is rebuilt keeping its code, with its URL and description redacted and its underlying
+    /// errors left out, so `dump(error)` (what crash reporters capture) is as clean as ``message``.
     init(transportError error: any Error) {
         // A sink's own verdict (a stream element that didn't decode) passes unchanged.
         if let error = error as? NetworkError {
@@ -219,9 +203,8 @@ extension NetworkError: LocalizedError {
 }
 
 extension NetworkError: CustomStringConvertible {
-    /// A description for logs and test failures: the case and its details, with URL credentials and the
-    /// values of query and fragment parameters replaced by `<redacted>` (as in ``message``) wherever a
-    /// URL appears, the underlying errors' texts included. Headers' values and bodies are never shown.
+    /// A description for logs and test failures: the case and its details, redacted as ``message`` is,
+    /// underlying errors' texts included. Headers' values and bodies are never shown.
     public var description: String {
         switch self {
         case .invalidURL(let string): return "invalidURL(\(Redaction.quoted(Redaction.url(string))))"
@@ -250,9 +233,8 @@ extension NetworkError: CustomStringConvertible {
 }
 
 extension NetworkError: CustomReflectable {
-    /// What `dump(_:)`, debuggers and crash reporters show: the case and ``description``, redacted as it
-    /// is, rather than every associated value (headers such as `Set-Cookie`, a wrapped error's
-    /// user info). Match the case to read the values themselves.
+    /// What `dump(_:)`, debuggers and crash reporters show: the case and its redacted ``description``
+    /// rather than every associated value. Match the case to read the values.
     public var customMirror: Mirror {
         Mirror(self, children: ["description": description], displayStyle: .enum)
     }

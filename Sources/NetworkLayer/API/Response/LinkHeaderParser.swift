@@ -1,10 +1,8 @@
 import Foundation
 
-/// Reads the value of a `Link` field (RFC 8288, section 3):
-/// `<https://api.example.com/items?page=2>; rel="next", </items?page=9>; rel=last; title="Last"`.
-///
-/// Commas and semicolons inside `<...>` and quoted strings belong to them. A link without a target in
-/// angle brackets, or whose target is no URL, is skipped up to the next comma.
+/// Reads a `Link` field (RFC 8288 §3): `<https://api.example.com/items?page=2>; rel="next", </x>; rel=last`.
+/// Commas and semicolons in `<...>` and quoted strings belong to them; a link without a `<target>` that
+/// is a URL is skipped up to the next comma.
 enum LinkHeaderParser {
     static func links(in value: String, relativeTo base: URL?) -> [WebLink] {
         var scanner = Scanner(Array(value.unicodeScalars))

@@ -19,8 +19,7 @@ public struct NetworkResponse<Value> {
     public var url: URL?
     /// The body as it arrived (after gzip inflation), for logging or checking a signature.
     public var data: Data
-    /// What the request cost: duration, time to first byte, bytes, attempts. `nil` from a test double
-    /// that was not given any.
+    /// What the request cost (duration, first byte, bytes, attempts); `nil` from a test double not given any.
     public var metrics: RequestMetrics?
     /// Whether the reply came from the layer's ``ResponseCache``: ``CacheStatus/network`` unless it did.
     public var cacheStatus: CacheStatus = .network

@@ -50,12 +50,11 @@ public struct ResponseHeaders: Sendable, Equatable, Sequence, ExpressibleByDicti
 }
 
 extension ResponseHeaders {
-    /// The headers of an HTTP response.
     init(_ response: HTTPURLResponse) {
         let all = response.allHeaderFields
         var fields = [String: String](minimumCapacity: all.count)
         for case (let name as String, let value) in all {
-            // Values are strings; interpolating `Any` would go through reflection for each field.
+            // Why not interpolate: `Any` would go through reflection for each field.
             fields[name] = value as? String ?? "\(value)"
         }
         self.init(fields)

@@ -1,15 +1,12 @@
 import Foundation
 
-/// One link of a reply's `Link` header (RFC 8288): a target and the relations it has to the reply.
-///
-/// Named `WebLink` so it does not clash with SwiftUI's `Link`.
+/// One link of a reply's `Link` header (RFC 8288); named `WebLink` so it doesn't clash with SwiftUI's `Link`.
 public struct WebLink: Sendable, Equatable {
     /// The target, resolved against the URL that answered when the header gave a relative reference.
     public var url: URL
     /// The relation types, lowercased: `rel="next last"` gives `["next", "last"]`.
     public var relations: [String]
-    /// The target attributes, the link's other parameters, by lowercased name (`title`, `type`,
-    /// `hreflang`, ...), unquoted.
+    /// The link's other parameters by lowercased name (`title`, `type`, `hreflang`), unquoted.
     public var attributes: [String: String]
 
     /// Creates a link.
@@ -36,8 +33,7 @@ public struct WebLink: Sendable, Equatable {
 /// }
 /// ```
 ///
-/// Every `Link` field is read, and each may list several links; a malformed link is skipped, the others
-/// are kept.
+/// Every `Link` field is read, each may list several links; a malformed link is skipped.
 public struct WebLinks: Sendable, Equatable, Sequence {
     /// Every link, in the order the server listed them.
     public let all: [WebLink]

@@ -1,14 +1,13 @@
 import Foundation
 
-/// A value as JSON has it, read back from what `JSONEncoder` wrote: the form encoder's way to see any
-/// `Encodable` through its own `encode(to:)`, with the encoder's date and key strategies applied.
+/// A value as `JSONEncoder` wrote it, read back: how the form encoder sees any `Encodable`, with the
+/// encoder's date and key strategies applied.
 enum FormValue: Decodable {
     case string(String)
-    /// A whole number, exact at any size up to 38 digits (`UInt64.max`, where `Int64` fails and `Double`
-    /// rounds).
+    /// A whole number, exact up to 38 digits (`UInt64.max`, where `Int64` fails and `Double` rounds).
     case decimal(Decimal)
-    /// Any other number. Fractions stay `Double`s: on Apple systems before Foundation's Swift rewrite,
-    /// `JSONDecoder` reads a `Decimal` through a `Double` and would write `0.1` as `0.1000000000000000512`.
+    /// Any other number, as `Double`: older Apple `JSONDecoder`s read `Decimal` through `Double` and would
+    /// write `0.1` as `0.1000000000000000512`.
     case number(Double)
     case bool(Bool)
     case null

@@ -5,15 +5,10 @@ import Foundation
 #endif
 
 extension URLRequest {
-    /// Sets `fields` in order, in one write: names compared without regard to case, a later field
-    /// replacing an earlier one (or one already set) of the same name, as `setValue(_:forHTTPHeaderField:)`
-    /// would leave them.
-    ///
-    /// FoundationNetworking's `setValue` rebuilds the whole header dictionary on each call, comparing
-    /// every name with Foundation's case-insensitive comparison: about 13,000 instructions a field
-    /// (callgrind), a cost every request paid for each of its headers. Names are stored as `setValue`
-    /// stores them (``PlatformSession/storedHeaderName(_:)``). Call it only with
-    /// valid field names (RFC 9110 tokens, so ASCII): the builder checks them first.
+    /// Sets `fields` in one write, later ones replacing earlier (or set) ones of the same name in any case,
+    /// named as `setValue` stores them (``PlatformSession/storedHeaderName(_:)``). Why: FoundationNetworking's
+    /// `setValue` rebuilds the whole dictionary per field (see <doc:Performance>). Names must be valid
+    /// RFC 9110 tokens (ASCII): the builder checks them first.
     mutating func setHeaderFields(_ fields: [(name: String, value: String)]) {
         guard !fields.isEmpty else { return }
         var headers = allHTTPHeaderFields ?? [:]

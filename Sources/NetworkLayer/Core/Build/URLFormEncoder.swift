@@ -14,18 +14,10 @@ import Foundation
 /// // status[]=open&status[]=blocked&since=2026-11-24T10:00:00Z&unread=true&page[size]=20&page[number]=2
 /// ```
 ///
-/// The conventions, each documented on its option:
-/// - **Keys** are sorted, so the same value always gives the same URL; nested values use brackets:
-///   `page[size]=20`.
-/// - **Arrays**: ``ArrayEncoding`` (`ids[]=1&ids[]=2` by default).
-/// - **Dates**: ``DateEncoding`` (ISO 8601 by default).
-/// - **Bools**: ``BoolEncoding`` (`true`/`false` by default).
-/// - **`nil`** optionals are left out; an empty array or object gives no item.
-/// - Names and values are percent-encoded as RFC 3986 says (a space is `%20`, `+` is `%2B`), in the query
-///   and in a form body alike; servers read both.
-///
-/// A value that is not a keyed container at its top (a bare number or array) has no names to give its
-/// items, and fails with ``NetworkError/encodingFailed(_:)``.
+/// Keys are sorted (the same value gives the same URL) and nested with brackets (`page[size]=20`);
+/// arrays, dates and bools follow ``ArrayEncoding``, ``DateEncoding`` and ``BoolEncoding``; `nil` and
+/// empty containers give no item; names and values are percent-encoded per RFC 3986 (`+` is `%2B`).
+/// A value without names at its top (a bare number or array) fails with ``NetworkError/encodingFailed(_:)``.
 public struct URLFormEncoder: Sendable {
     /// How arrays are written.
     public enum ArrayEncoding: Sendable {
@@ -61,8 +53,7 @@ public struct URLFormEncoder: Sendable {
     public var dateEncoding: DateEncoding
     /// How bools are written; ``BoolEncoding/literal`` by default.
     public var boolEncoding: BoolEncoding
-    /// Whether property names are converted to snake_case (`pageSize` → `page_size`), as
-    /// `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase` does.
+    /// Whether property names become snake_case (`pageSize` → `page_size`), as `JSONEncoder` does.
     public var convertsKeysToSnakeCase: Bool
 
     /// An encoder with the given conventions.
@@ -85,8 +76,7 @@ public struct URLFormEncoder: Sendable {
     /// `value`'s properties as query items, in key order.
     ///
     /// - Parameter value: A struct, class or dictionary: something with names for its values.
-    /// - Returns: The items; names are not yet percent-encoded (the layer encodes them when it builds
-    ///   the URL).
+    /// - Returns: The items, not yet percent-encoded (the layer does that when it builds the URL).
     /// - Throws: ``NetworkError/encodingFailed(_:)`` when `value` can't be encoded or has no names.
     public func queryItems<T: Encodable>(from value: T) throws(NetworkError) -> [URLQueryItem] {
         let tree: FormValue
@@ -114,8 +104,8 @@ public struct URLFormEncoder: Sendable {
         return items
     }
 
-    /// `value` as an `application/x-www-form-urlencoded` body: the same pairs as ``queryItems(from:)``,
-    /// percent-encoded and joined by `&`.
+    /// `value` as an `application/x-www-form-urlencoded` body: ``queryItems(from:)`` percent-encoded and
+    /// joined by `&`.
     ///
     /// - Parameter value: A struct, class or dictionary.
     /// - Returns: The body's bytes (UTF-8).
@@ -170,8 +160,7 @@ public struct URLFormEncoder: Sendable {
 }
 
 extension NetworkRequest {
-    /// Appends `value`'s properties to ``queryItems``, encoded by `encoder`'s conventions (see
-    /// ``URLFormEncoder``): `try request.addQuery(Filter(status: ["open"], page: 2))`.
+    /// Appends `value`'s properties to ``queryItems``, by `encoder`'s conventions (see ``URLFormEncoder``).
     ///
     /// - Parameters:
     ///   - value: A struct, class or dictionary whose properties become query items.
@@ -185,8 +174,7 @@ extension NetworkRequest {
 }
 
 extension RequestBody {
-    /// An `application/x-www-form-urlencoded` body from `value`'s properties, by the same conventions as
-    /// ``NetworkRequest/addQuery(_:encoder:)`` (see ``URLFormEncoder``).
+    /// An `application/x-www-form-urlencoded` body from `value`'s properties (see ``URLFormEncoder``).
     ///
     /// - Parameters:
     ///   - value: A struct, class or dictionary whose properties become the form's fields.

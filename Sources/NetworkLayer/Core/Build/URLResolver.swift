@@ -1,21 +1,14 @@
 import Foundation
 
-/// The one rule that turns a caller's URL string into an absolute URL.
-///
-/// An absolute string must be `http` or `https` with a host. Anything else is a path (with an optional
-/// query) appended to the base URL's own path, with exactly one `/` between them: with a base of
-/// `https://api.example.com/v1` or `.../v1/`, both `users` and `/users` give `.../v1/users`.
-/// A scheme-relative string such as `//other.example.com/x` is refused: a path must not change the host.
-/// A relative path with a `..` segment is refused too (it would leave the base path), and where only a
-/// path is allowed (endpoints) so is an absolute URL. A first segment with a colon (`a:b`) reads as a
-/// scheme, as RFC 3986 says; write `/a:b`.
+/// The one rule that turns a caller's URL string into an absolute URL: an absolute `http(s)` URL with a
+/// host, or a path appended to the base path with exactly one `/` (`users` and `/users` against `.../v1`
+/// or `.../v1/` give `.../v1/users`). `//host`, `..` segments and, where only a path is allowed, absolute
+/// URLs are refused; `a:b` reads as a scheme (RFC 3986), so write `/a:b`.
 package struct URLResolver: Sendable {
     package let baseURL: URL?
-    /// The base URL taken apart once, not for every request; `nil` when there is no usable base.
     private let base: URLComponents?
-    /// The base URL's text up to the end of its path, without a trailing `/`, when it has no query or
-    /// fragment: a plain relative path is appended to it directly, without parsing (the common case,
-    /// and on the caller's queue, usually the main queue).
+    /// The base up to its path, without a trailing `/`, when it has no query or fragment: a plain path is
+    /// appended without parsing (the common case, usually on the main queue).
     private let basePrefix: String?
 
     package init(baseURL: URL?) {
@@ -64,8 +57,8 @@ package struct URLResolver: Sendable {
         return url
     }
 
-    /// The URL for a non-empty relative path made only of letters, digits, `/`, `-`, `_` and `.` (no
-    /// `..` segment), joined by the same rule as below; `nil` sends everything else through the full parse.
+    /// A relative path of letters, digits, `/`, `-`, `_` and `.` without `..`, joined by the same rule;
+    /// `nil` sends everything else through the full parse.
     private func plainPathURL(_ string: String, query: String) -> URL? {
         // `//host` changes the host and a bare `/` means the base itself: both take the full parse.
         guard let basePrefix, !string.isEmpty, !string.hasPrefix("//"), string != "/",
@@ -76,7 +69,7 @@ package struct URLResolver: Sendable {
         return URL(string: text)
     }
 
-    /// The bytes of a plain path, indexed by byte: a table, as this runs for every request.
+    /// A table, as this runs for every request.
     private static let plainPathBytes: [Bool] = {
         var table = [Bool](repeating: false, count: 256)
         for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-_.".utf8 {
@@ -85,9 +78,8 @@ package struct URLResolver: Sendable {
         return table
     }()
 
-    /// Whether a relative path has a `..` segment, however it is spelled (`%2E%2E`, `..;param`, `..%2F`,
-    /// `..%5C`): servers that decode and normalise paths (some decoding `%2F` first, some reading `\` as
-    /// `/`) would read it as leaving the base path.
+    /// Whether a relative path has a `..` segment however spelled (`%2E%2E`, `..;param`, `..%2F`, `..%5C`):
+    /// servers that decode and normalise paths would read it as leaving the base path.
     private static func climbsUp(_ percentEncodedPath: String) -> Bool {
         // Without a percent sign, a `..` segment needs two dots in a row: a byte scan rules most paths out.
         let bytes = percentEncodedPath.utf8

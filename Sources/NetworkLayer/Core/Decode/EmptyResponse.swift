@@ -1,8 +1,5 @@
-/// A reply type for requests whose success carries no body.
-///
-/// Ask for `EmptyResponse` where an API answers with `204 No Content` or an empty body but the
-/// caller still wants the typed `(T) -> Void` handler. Any 2xx reply succeeds as `EmptyResponse`,
-/// whatever its body: nothing, JSON, or text such as `OK`.
+/// A reply type for requests whose success carries no body (`204 No Content`, an empty body), for a
+/// typed `(T) -> Void` handler: any 2xx reply succeeds, whatever its body (nothing, JSON, `OK`).
 public struct EmptyResponse: Decodable, Sendable, Equatable {
     /// Creates an empty response.
     public init() {}

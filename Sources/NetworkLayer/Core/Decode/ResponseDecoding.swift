@@ -2,15 +2,14 @@ import Foundation
 
 /// How a validated reply becomes the value the success handler receives.
 struct ResponseDecoding<Value> {
-    /// Whether decoding runs code of the caller's (a `Decodable`, a decoder's strategies): such decoding
-    /// never runs on the session's delegate queue. The rest costs less than a queue hop.
+    /// Whether decoding runs the caller's code (a `Decodable`, a strategy): that never runs on the delegate
+    /// queue. The rest costs less than a queue hop.
     let runsCallerCode: Bool
     let decode: (Reply) throws(NetworkError) -> Value
 }
 
 extension ResponseDecoding where Value: Decodable & SendableMetatype {
-    /// The decoding a ``NetworkRequest`` of `Value` asks for: the body's bytes for `Data`, success for
-    /// any 2xx reply for ``EmptyResponse``, JSON for everything else.
+    /// The bytes for `Data`, any 2xx for ``EmptyResponse``, JSON for everything else.
     static func decoding(_ decoder: JSONDecoder) -> Self {
         if Value.self == Data.self {
             return Self(runsCallerCode: false) { reply throws(NetworkError) in
@@ -24,8 +23,7 @@ extension ResponseDecoding where Value: Decodable & SendableMetatype {
         return json(decoder: decoder)
     }
 
-    /// Decodes JSON into `Value`; an empty reply is ``NetworkError/emptyResponse``. ``EmptyResponse``
-    /// succeeds for any 2xx reply, whatever its body ("OK", JSON, nothing).
+    /// JSON into `Value`; an empty reply is ``NetworkError/emptyResponse``.
     static func json(decoder: JSONDecoder) -> Self {
         Self(runsCallerCode: Value.self != EmptyResponse.self) { reply throws(NetworkError) in
             if let empty = EmptyResponse() as? Value { return empty }

@@ -1,17 +1,11 @@
 import Foundation
 
-/// Joins one `async` request to the callback funnel: it starts the request, passes a Swift `Task`'s
-/// cancellation on to the ``NetworkTask``, and resumes the awaiting code exactly once.
-///
-/// Three parties race: the code that starts the request, the task's cancellation handler (which may
-/// run before the request starts, while `send` is still building it, or at any time after), and the
-/// request's handlers (which a test double may call synchronously inside `send`). Every transition
-/// happens under the state's lock; the continuation is taken out under it, so whichever outcome comes first
-/// resumes it and every later one finds it gone.
+/// Joins one `async` request to the callback funnel: starts it, passes a `Task`'s cancellation on, and
+/// resumes the caller exactly once. The starter, the cancellation handler (any time, even before `send`
+/// returns) and the handlers (maybe inside `send`) race; the continuation is taken out under the lock,
+/// so the first outcome resumes it and later ones find it gone.
 final class AsyncBridge<Value>: Sendable {
-    /// The outcome crossing from where it was settled to the awaiting code. `NetworkResponse<Value>` is
-    /// not `Sendable` for every `Value`; it is handed over once and never touched again by the handler
-    /// (see ``UncheckedSendable``).
+    /// Why unchecked: `NetworkResponse<Value>` isn't always `Sendable`, but it is handed over once.
     typealias Outcome = UncheckedSendable<Result<NetworkResponse<Value>, NetworkError>>
 
     private let state = Locked(State())
@@ -22,24 +16,17 @@ final class AsyncBridge<Value>: Sendable {
     }
 
     private enum Phase {
-        /// Not started yet.
         case waiting
-        /// The task was cancelled before the request started: nothing will be sent.
         case cancelledBeforeStart
-        /// `send` is running and has not returned the task yet.
         case starting
-        /// The task was cancelled while `send` ran: the request is cancelled as soon as it returns.
+        /// Cancelled while `send` ran: the request is cancelled as soon as it returns.
         case startingCancelled
-        /// The request is in flight and can be cancelled.
         case running(any NetworkTask)
-        /// A handler ran; the continuation has been resumed.
         case finished
     }
 
-    /// Sends `request` through the layer's funnel, unless the task was already cancelled; either way
-    /// `continuation` is resumed exactly once, when the outcome is known.
-    ///
-    /// Not isolated to anything, so the handlers made here are plain closures that may run on any queue.
+    /// Sends `request` unless the task was already cancelled; `continuation` is resumed once either way.
+    /// Not isolated, so its handlers are plain closures that may run on any queue.
     func start(
         _ request: NetworkRequest<Value>, on layer: NetworkLayer,
         continuation: CheckedContinuation<Outcome, Never>
@@ -54,8 +41,7 @@ final class AsyncBridge<Value>: Sendable {
             finish(.failure(.cancelled))
             return
         }
-        // The handlers only resume the continuation: a hop through the callback queue would make the
-        // await wait for that queue (the main queue, often busy) for nothing.
+        // Why in place: a hop through the (often busy main) callback queue would delay the await for nothing.
         var request = request
         request.handlersRunInPlace = true
         let task = layer.send(
@@ -70,16 +56,15 @@ final class AsyncBridge<Value>: Sendable {
                 state.phase = .running(task)
                 return true
             case .waiting, .cancelledBeforeStart, .running, .finished:
-                // Finished already (a test double answers inside `send`): keep no reference to the task.
+                // Finished already (a test double answered inside `send`): keep no reference to the task.
                 return false
             }
         }
         if cancelNow { task.cancel() }
     }
 
-    /// Cancels the request: the task's cancellation handler. Before the request starts it only marks
-    /// the bridge, so `start` sends nothing; once the request runs, its task's `cancel()` makes the error
-    /// handler receive ``NetworkError/cancelled``.
+    /// The task's cancellation handler: before the request starts it only marks the bridge, so `start`
+    /// sends nothing.
     func cancel() {
         let task: (any NetworkTask)? = state.withLock { state in
             switch state.phase {
@@ -98,7 +83,6 @@ final class AsyncBridge<Value>: Sendable {
         task?.cancel()
     }
 
-    /// Resumes the awaiting code with `result`, the first time only.
     private func finish(_ result: Result<NetworkResponse<Value>, NetworkError>) {
         let continuation: CheckedContinuation<Outcome, Never>? = state.withLock { state in
             state.phase = .finished

@@ -1,35 +1,27 @@
 import Foundation
 
-/// The delivery stage: a one-shot latch that makes sure exactly one handler runs, exactly once, on the
-/// callback queue, whatever order the reply, a failure and `cancel()` arrive in. The test doubles use the
-/// same latch, delivering in place where they answer synchronously (see ``CallbackDelivery``).
-///
-/// Handlers are released as soon as one has run, so a caller that keeps the task (to cancel it later)
-/// does not keep alive whatever its handlers captured.
+/// The delivery stage: a one-shot latch so exactly one handler runs, once, on the callback queue, in
+/// whatever order the reply, a failure and `cancel()` arrive. Test doubles use it too (``CallbackDelivery``).
+/// Handlers are released once one has run, so a kept task doesn't keep what they captured.
 final class RequestTask: NetworkTask, Sendable {
     // Handlers run only where `delivery` runs them, never under the state's lock.
     private let state: Locked<State>
     private let delivery: CallbackDelivery
-    /// A download's `.cancelled` waits for its transport to end, so that when the handler runs the
-    /// partial file is complete on disk and ``NetworkLayer/partialDownloadSize(for:)`` reports it.
+    /// Why: when a cancelled download's handler runs, its partial file is complete on disk for
+    /// ``NetworkLayer/partialDownloadSize(for:)``.
     private let cancelWaitsForTransport: Bool
-    /// Told the outcome as it is delivered, for monitors: the raw response on success.
+    /// For monitors: the raw response on success.
     private let report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
 
     private struct State {
         var failureHandler: ((NetworkError) -> Void)?
         var phase = Phase.running
-        /// The newest attempt's cancel action, while that attempt runs.
         var cancelTransport: (@Sendable () -> Void)?
-        /// The newest attempt's number, and whether its transport is done with it.
         var attempt = 0
         var attemptEnded = false
-        /// A cancel is settled and its delivery waits for ``transportFinished()``.
         var deliveryAwaitsTransport = false
-        /// The request's total time limit, released once a handler has run.
         var totalDeadline: Deadline?
 
-        /// Moves to `.settled(outcome)` if allowed; `true` when a delivery must be scheduled.
         mutating func settle(_ outcome: Outcome, replacingSettled: Bool) -> Bool {
             switch phase {
             case .running:
@@ -67,7 +59,6 @@ final class RequestTask: NetworkTask, Sendable {
         self.report = report
     }
 
-    /// Whether the outcome is decided (delivered or about to be).
     var isSettled: Bool {
         state.withLock {
             if case .running = $0.phase { return false }
@@ -75,10 +66,8 @@ final class RequestTask: NetworkTask, Sendable {
         }
     }
 
-    /// An attempt is about to be sent: its number, for ``attach(cancellingWith:toAttempt:)``; `nil` once
-    /// the task is cancelled (a cancel that came after the attempt loop last looked), so nothing is sent.
-    /// Every attempt that begins ends with ``transportFinished()``: a cancelled download's handler waits
-    /// for it.
+    /// `nil` once cancelled (a cancel after the attempt loop last looked), so nothing is sent. Every attempt
+    /// that begins ends with ``transportFinished()``: a cancelled download's handler waits for it.
     func beginAttempt() -> Int? {
         state.withLock { state in
             guard case .running = state.phase else { return nil }
@@ -88,10 +77,8 @@ final class RequestTask: NetworkTask, Sendable {
         }
     }
 
-    /// Links attempt `number`'s cancel action so `cancel()` can stop it; a task already cancelled stops
-    /// it at once. An attempt that already ended, or was followed by another, before its `send` returned
-    /// (a transport answering in place, a fast failure) is not linked: its action would stop nothing, and
-    /// would take the place of the running attempt's.
+    /// Links attempt `number`'s cancel action; a cancelled task stops it at once. An attempt that already
+    /// ended or was superseded before `send` returned is not linked: it would replace the running one's.
     func attach(cancellingWith cancelTransport: @escaping @Sendable () -> Void, toAttempt number: Int) {
         let cancelNow = state.withLock { state in
             guard number == state.attempt, !state.attemptEnded else { return false }
@@ -102,8 +89,7 @@ final class RequestTask: NetworkTask, Sendable {
         if cancelNow { cancelTransport() }
     }
 
-    /// Drops the transport's cancel action once the transport is done with the attempt, so the session
-    /// task is released where the transport finished, not on the callback queue.
+    /// Why: the session task is released where the transport finished, not on the callback queue.
     func transportFinished() {
         let deliverNow = state.withLock { state in
             state.attemptEnded = true
@@ -114,12 +100,10 @@ final class RequestTask: NetworkTask, Sendable {
         if deliverNow { delivery.run { self.deliver() } }
     }
 
-    /// Settles with success; `deliver` calls the success handler. `raw` is what monitors are told.
     func succeed(raw: NetworkResponse<Data>? = nil, _ deliver: @escaping () -> Void) {
         settle(.success(deliver, raw), replacingSettled: false)
     }
 
-    /// Settles with `error`, unless the task is already settled.
     func fail(_ error: NetworkError) {
         settle(.failure(error), replacingSettled: false)
     }
@@ -144,11 +128,9 @@ final class RequestTask: NetworkTask, Sendable {
         if isOver { _ = deadline.claim() }
     }
 
-    /// Stops the transport and settles with `error`: a cancel replaces an outcome not yet delivered (the
-    /// caller no longer wants it), a time limit doesn't.
+    /// A cancel replaces an outcome not yet delivered (the caller no longer wants it); a time limit doesn't.
     private func stop(with error: NetworkError, replacingSettled: Bool) {
-        // Reading the transport's cancel action and settling in one critical section: otherwise an
-        // attempt attached in between would run on, uncancelled, after the caller was told `.cancelled`.
+        // One critical section: an attempt attached in between would run on after `.cancelled` was told.
         let (shouldSchedule, cancelTransport) = state.withLock { state in
             var schedule = state.settle(.failure(error), replacingSettled: replacingSettled)
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
@@ -158,8 +140,8 @@ final class RequestTask: NetworkTask, Sendable {
             }
             return (schedule, state.cancelTransport)
         }
-        // The transport first: a transport that answers in place (a test double's held reply) forgets
-        // the request before a handler delivered in place can look for it.
+        // The transport first: one that answers in place forgets the request before an in-place handler
+        // looks for it.
         cancelTransport?()
         if shouldSchedule { delivery.run { self.deliver() } }
     }

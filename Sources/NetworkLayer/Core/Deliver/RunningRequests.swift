@@ -1,13 +1,11 @@
 import Foundation
 
-/// The requests a layer has started whose handlers have not run yet, so ``NetworkLayer/cancelAll()`` can
-/// reach them. A request enters before it starts and leaves when one of its handlers runs.
-///
-/// Never cancels while holding its lock: `cancel()` may run a handler in place (a test double answering
-/// synchronously), and that handler leaves the registry, or starts another request.
+/// The requests a layer has started whose handlers have not run, for ``NetworkLayer/cancelAll()``.
+/// Never cancels under its lock: `cancel()` may run a handler in place, which leaves the registry or
+/// starts another request.
 package final class RunningRequests: Sendable {
     private struct State {
-        /// Each request's cancel, which waits for its task when `cancelAll()` comes before `start` returns.
+        /// Waits for its task when `cancelAll()` comes before `start` returns.
         var requests: [Int: DeferredCancel] = [:]
         var nextID = 0
     }
@@ -16,11 +14,8 @@ package final class RunningRequests: Sendable {
 
     package init() {}
 
-    /// Starts a request with handlers that take it out of the registry before they run, and keeps it
-    /// there from before it starts until then.
-    ///
-    /// A request is in the registry before `start` runs, not after it returns: `start` puts the request
-    /// on the wire, and a `cancelAll()` on another thread between the two must still reach it.
+    /// Registers the request before `start` puts it on the wire, so a concurrent `cancelAll()` reaches it;
+    /// its handlers take it out before they run.
     package func track<Value>(
         successHandler: @escaping (Value) -> Void,
         errorHandler: @escaping (NetworkError) -> Void,
@@ -46,13 +41,11 @@ package final class RunningRequests: Sendable {
         return task
     }
 
-    /// Cancels every request still in the registry; each leaves it when its error handler runs.
     package func cancelAll() {
         let running = state.withLock { Array($0.requests.values) }
         for entry in running { entry.cancel() }
     }
 
-    /// How many requests are in the registry.
     package var count: Int { state.withLock { $0.requests.count } }
 
     private func finish(_ id: Int) {

@@ -1,43 +1,21 @@
 import Foundation
 
-/// The session's delegate queue: serial, and on Linux, while a reply that can outrun it arrives (a
-/// download, a compressed or long reply), it holds back FoundationNetworking when it falls behind.
-///
-/// FoundationNetworking hands every chunk of a reply (16 KB) to the delegate queue with
-/// `addOperation` from libcurl's thread and goes on reading, so a delegate slower than the network (a
-/// download writing to disk) lets chunks pile up: a data task writing 1 GB to a file grew resident memory
-/// by 83–138 MB. Here `addOperation` waits while more than ``limit`` operations are queued, which keeps
-/// libcurl's thread from reading: the socket fills and the server slows down. That is the back-pressure a
-/// data task lacks.
-///
-/// Only while such a reply arrives (``holdBackPressure()``): small replies never wait. A gzip bomb inflates
-/// far faster than the delegate drains it; without the wait, what libcurl read before the size limit's
-/// cancel landed grew memory by 175–265 MB. ``Transfer`` cancels such a reply from another queue, so
-/// libcurl stays held back until the cancel lands, instead of being let through to meet it.
-///
-/// FoundationNetworking only ever adds blocks to its delegate queue (`addOperation(_:)` with a closure), so
-/// on Linux those blocks run on one serial `DispatchQueue` instead of going through `Operation` objects:
-/// an `OperationQueue` locks, allocates and observes each operation, and with three events per request
-/// (response, data, completion) that bookkeeping, contended between libcurl's thread and the queue's,
-/// cost more context switches per request than the rest of the layer.
-///
-/// Waiting must never deadlock. Delegate-queue code that calls into URLSession (`cancel()`, `resume()`,
-/// creating a task), which waits for libcurl's thread, runs inside ``withoutWaiting(_:)``, which lets a
-/// waiting `addOperation` through at once; and as a safety net a wait gives up when the queue makes no
-/// progress for ``stallTimeout``.
+/// The session's delegate queue: serial and, on Linux, the back-pressure a data task lacks. While a reply
+/// that can outrun it arrives (``holdBackPressure()``), `addOperation` from libcurl's thread waits past
+/// ``limit`` queued chunks, so the socket fills and the server slows. Blocks run on a `DispatchQueue`,
+/// not as `Operation`s. Why both, with figures: <doc:DesignNotes>.
+/// Never deadlocks: code that calls into URLSession runs in ``withoutWaiting(_:)``, and a wait gives
+/// up after ``stallTimeout`` without progress.
 #if canImport(FoundationNetworking)
     final class BackPressureQueue: OperationQueue, @unchecked Sendable {
         /// Queued operations beyond which `addOperation` waits: 32 chunks, 512 KB of reply.
         static let limit = 32
-        /// How long a wait lasts without the queue running anything before it gives up.
         static let stallTimeout: TimeInterval = 0.02
 
-        /// Where every block runs, one at a time, in the order added.
         private let serial = Queues.sessionDelegate()
-        /// Marks `serial`: `OperationQueue.current` is `nil` in blocks that don't run as operations.
+        /// Why: `OperationQueue.current` is `nil` in blocks that don't run as operations.
         private static let marker = DispatchSpecificKey<Bool>()
 
-        /// Whether the caller runs on a session's delegate queue.
         static var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
         // Guarded by `condition`.
         private let condition = NSCondition()
@@ -45,9 +23,8 @@ import Foundation
         private var finished = 0
         private var bypasses = 0
         private var holders = 0
-        /// Transfers whose consumer is behind (a stream's handler, a download's disk): while any is,
-        /// libcurl's thread waits at `addOperation` however short the queue, and without the stall
-        /// timeout (the queue itself runs freely).
+        /// Transfers whose consumer is behind: while any is, libcurl's thread waits however short the queue,
+        /// without the stall timeout.
         private var closedGates = 0
 
         override init() {
@@ -81,8 +58,7 @@ import Foundation
             }
         }
 
-        /// Adds the layer's own operation (a stop, a deadline sweep), which never waits: only
-        /// FoundationNetworking's, from libcurl's thread, are held back. A caller on the callback queue
+        /// Adds the layer's own operation (a stop, a sweep), which never waits: a caller on the callback queue
         /// must never wait for a stream's consumer, which may be that very queue.
         func enqueue(_ block: @escaping @Sendable () -> Void) {
             condition.withLock { queued += 1 }
@@ -101,7 +77,6 @@ import Foundation
         /// is closed. A cancel must then not let libcurl past (see ``Transfer/stop(because:)``).
         var isHoldingBack: Bool { condition.withLock { closedGates > 0 || holders > 0 } }
 
-        /// That consumer caught up, or its stream ended.
         func openGate() {
             condition.withLock {
                 closedGates -= 1
@@ -109,12 +84,11 @@ import Foundation
             }
         }
 
-        /// A reply that may outrun the delegate started: from now on, until it ends, `addOperation` may wait.
+        /// A reply that may outrun the delegate started: until it ends, `addOperation` may wait.
         func holdBackPressure() {
             condition.withLock { holders += 1 }
         }
 
-        /// Such a reply ended.
         func releaseBackPressure() {
             condition.withLock {
                 holders -= 1
@@ -141,9 +115,7 @@ import Foundation
         }
     }
 #else
-    /// On Apple platforms URLSession needs no back-pressure from its delegate queue: a plain serial queue,
-    /// with the same interface. The SDK imports `OperationQueue` as unchecked `Sendable`, which a subclass
-    /// must restate.
+    /// On Apple platforms URLSession needs no back-pressure: a plain serial queue with the same interface.
     final class BackPressureQueue: OperationQueue, @unchecked Sendable {
         override init() {
             super.init()
@@ -151,7 +123,6 @@ import Foundation
             underlyingQueue = Queues.sessionDelegate()
         }
 
-        /// Whether the caller runs on a session's delegate queue.
         static var isCurrent: Bool { OperationQueue.current is BackPressureQueue }
 
         func holdBackPressure() {}
@@ -173,13 +144,11 @@ import Foundation
 #endif
 
 extension OperationQueue {
-    /// Runs `body`, which calls into URLSession and so waits for libcurl's thread, without a
-    /// ``BackPressureQueue`` holding that thread back meanwhile.
+    /// Runs `body`, which waits for libcurl's thread, without a ``BackPressureQueue`` holding it back.
     func callingSession<T>(_ body: () -> T) -> T {
         (self as? BackPressureQueue)?.withoutWaiting(body) ?? body()
     }
 }
 
-/// Whether the caller runs on a session's delegate queue, where no caller code may run: for tests that
-/// check where monitors, decoders and handlers run.
+/// For tests that check no caller code (monitors, decoders, handlers) runs on a session's delegate queue.
 package var isOnSessionDelegateQueue: Bool { BackPressureQueue.isCurrent }

@@ -4,11 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Answers attempts in process instead of sending them: the transport under `DummyNetworkLayer`, so a
-/// test double runs the layer's own pipeline and checks, refuses, retries and delivers as it does.
+/// Answers attempts in process: the transport under `DummyNetworkLayer`, so a test double runs the
+/// layer's own pipeline (checks, refusals, retries, delivery).
 package struct InProcessTransport: AttemptTransport {
-    /// Answers one attempt: calls `respond` once (in place, or later for a reply the test holds) and
-    /// returns what cancels an answer not yet given.
+    /// Calls `respond` once (in place, or later for a held reply) and returns what cancels it.
     package typealias Answer =
         @Sendable (
             _ attempt: URLRequest,
@@ -33,7 +32,6 @@ package struct InProcessTransport: AttemptTransport {
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        // One completion, whichever of the answer and a cancel comes first.
         let isComplete = Locked(false)
         let complete: @Sendable (TransferResult) -> Void = { result in
             let isFirst = isComplete.withLock { done in
@@ -52,7 +50,7 @@ package struct InProcessTransport: AttemptTransport {
         }
     }
 
-    /// What a network transport would have handed back for `reply`, the size limit applied.
+    /// What a network transport would have handed back, the size limit applied.
     private static func result(
         of answer: Result<InProcessReply, NetworkError>, for request: URLRequest, route: TransportRoute,
         at now: UInt64
@@ -82,19 +80,16 @@ package struct InProcessTransport: AttemptTransport {
     }
 }
 
-/// One answer of an ``InProcessTransport``: what a server would have sent, and optionally the value
-/// itself, which the pipeline uses as it is instead of decoding the body.
+/// One in-process answer; its optional `value` is used as is instead of decoding the body.
 package struct InProcessReply: @unchecked Sendable {
     // Unchecked: `value` is a test's stubbed value, handed from the answer to the one delivery.
     package var statusCode: Int
     package var headers: [String: String]
     package var body: Data
-    /// The value the success handler receives, when it has the type the request expects; `nil` decodes
-    /// ``body`` as the layer decodes any reply.
+    /// Used when it has the type the request expects; `nil` decodes ``body``.
     package var value: Any?
     package var cacheStatus: CacheStatus
 
-    /// A reply of `statusCode`, `headers` and `body`, with `value` in place of decoding.
     package init(
         statusCode: Int = 200, headers: [String: String] = [:], body: Data = Data(), value: Any? = nil,
         cacheStatus: CacheStatus = .network
@@ -107,7 +102,6 @@ package struct InProcessReply: @unchecked Sendable {
     }
 }
 
-/// A value answered in process, carried from the transport to the decoding stage.
 struct ProvidedValue: @unchecked Sendable {
     // Unchecked: see `InProcessReply`.
     let value: Any

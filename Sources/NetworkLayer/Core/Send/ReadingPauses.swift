@@ -1,13 +1,9 @@
-/// The pauses a stream's consumer asked of its transfer and hasn't lifted yet (delegate queue).
-///
-/// Counted, not flagged: a pause is asked for on the delegate queue, but its resume travels there from
-/// the consumer's thread, so the consumer may fall behind again (asking for the next pause) before the
-/// last resume arrives. With a flag, that late resume would lift the new pause, and the connection would
-/// read on at full speed while the consumer is behind.
+/// The pauses a stream's consumer asked of its transfer and hasn't lifted (delegate queue). Why counted:
+/// a resume travels from the consumer's thread, so a late resume would lift a newer pause and read on
+/// at full speed while the consumer is behind.
 struct ReadingPauses {
     private(set) var count = 0
 
-    /// Whether reading is paused.
     var isPaused: Bool { count > 0 }
 
     /// Asks for a pause; `true` when reading must stop now.
@@ -16,8 +12,7 @@ struct ReadingPauses {
         return count == 1
     }
 
-    /// Lifts one pause; `true` when reading must go on now. A resume with no pause left (its transfer
-    /// ended meanwhile) does nothing.
+    /// `true` when reading must go on now; a resume with no pause left (its transfer ended) does nothing.
     mutating func resume() -> Bool {
         guard count > 0 else { return false }
         count -= 1

@@ -4,31 +4,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The session's cookie storage, as the layer uses it: the cookies a request will carry, which the cache
-/// keys `private` replies by, and on Linux the cookies replies set, which the layer stores itself.
-///
-/// **The cookies a request carries.** URLSession adds them from the storage as it sends the request, so
-/// the request itself doesn't show them (``header(for:)``).
-///
-/// **The cookies replies set (Linux).** FoundationNetworking parses every header line of every reply as
-/// a possible cookie, whether or not it is a `Set-Cookie` line: 6.2–6.5% of the process's CPU for small
-/// GETs at 64 in flight. So on Linux the session runs with `httpCookieAcceptPolicy` `.never`, which
-/// switches that parsing off (and nothing else: requests still carry the storage's cookies), and the
-/// layer stores the cookies of each reply that has a `Set-Cookie` field: a final reply, a redirect
-/// followed, a 3xx not followed, a 401 or 407. Into the same storage, by the same parser, for the reply's
-/// URL, as FoundationNetworking did (``PlatformSession/keepsCookies(of:)``). One difference: a field
-/// spelled `set-cookie` (as every HTTP/2 reply spells it) is stored too, as on Apple platforms;
-/// FoundationNetworking only read `Set-Cookie`.
-///
-/// A reply is stored on the session's delegate queue, before the transfer goes on, so a request sent
-/// from its handler carries the cookie. `HTTPCookieStorage.shared` writes its file on each change: that
-/// write happened on libcurl's thread before, and happens on the delegate queue now.
+/// The session's cookie storage as the layer uses it: the cookies a request will carry (URLSession adds
+/// them while sending, so the cache keys `private` replies by ``header(for:)``), and on Linux the
+/// cookies replies set, stored by the layer on the delegate queue before the transfer goes on (so a
+/// request from the handler carries them). Why: FoundationNetworking parses every header line as a
+/// cookie, so its parsing is switched off; see <doc:LinuxNotes>. Unlike it, `set-cookie` counts too.
 final class SessionCookies: @unchecked Sendable {
-    // HTTPCookieStorage serializes its own state, but not every SDK declares it `Sendable`.
+    // Why unchecked: HTTPCookieStorage serializes itself, but not every SDK declares it `Sendable`.
     private let storage: HTTPCookieStorage
-    /// Whether requests carry the storage's cookies (`httpShouldSetCookies`).
     private let sendsCookies: Bool
-    /// Whether the layer stores the cookies replies set (``PlatformSession/keepsCookies(of:)``).
     private let keepsReplyCookies: Bool
 
     init(storage: HTTPCookieStorage, sendsCookies: Bool = true, keepsReplyCookies: Bool = true) {
@@ -37,10 +21,7 @@ final class SessionCookies: @unchecked Sendable {
         self.keepsReplyCookies = keepsReplyCookies
     }
 
-    /// The cookies of a session made with `configuration`; `nil` when the layer has nothing to do with
-    /// them (no storage, or none sent and none kept by the layer).
-    ///
-    /// - Parameter keepsReplyCookies: Whether the layer stores the cookies replies set.
+    /// `nil` when the layer has nothing to do with the cookies (no storage, none sent, none kept).
     convenience init?(configuration: URLSessionConfiguration, keepsReplyCookies: Bool) {
         guard let storage = configuration.httpCookieStorage,
             configuration.httpShouldSetCookies || keepsReplyCookies
@@ -50,21 +31,19 @@ final class SessionCookies: @unchecked Sendable {
             keepsReplyCookies: keepsReplyCookies)
     }
 
-    /// The `Cookie` field the session sends with `request`, if it sends one. A request's own
-    /// `httpShouldHandleCookies` is not consulted: FoundationNetworking ignores it, and a cookie counted
-    /// that isn't sent only costs a cache miss.
+    /// The `Cookie` field the session sends with `request`. A request's `httpShouldHandleCookies` is ignored,
+    /// as FoundationNetworking does; a cookie counted but not sent costs only a cache miss.
     func header(for request: URLRequest) -> String? {
         guard sendsCookies, let url = request.url, let cookies = storage.cookies(for: url), !cookies.isEmpty
         else { return nil }
         return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
     }
 
-    /// Stores the cookies `response` sets, if any.
     func store(from response: URLResponse?) {
         guard keepsReplyCookies, let response = response as? HTTPURLResponse, let url = response.url,
             response.value(forHTTPHeaderField: "Set-Cookie") != nil
         else { return }
-        // A field may be spelled in more than one case, each kept apart; a repeated one arrives folded.
+        // Each spelling of the field is kept apart; a repeated one arrives folded.
         for (name, value) in response.allHeaderFields {
             guard let name = name as? String, name.caseInsensitiveCompare("Set-Cookie") == .orderedSame,
                 let value = value as? String
@@ -76,10 +55,9 @@ final class SessionCookies: @unchecked Sendable {
         }
     }
 
-    /// The `Set-Cookie` fields a reply's repeated fields were folded from (joined by ", "). Foundation's
-    /// parser splits them only where a plain token and `=` follow, so a cookie named like `cart[item]`
-    /// would be swallowed by the one before. Split here where the next `=` comes before any space, `;` or
-    /// `,`: a comma in an `Expires` date is followed by a day and a space (`Wed, 09 Jun 2027 …`).
+    /// Splits folded `Set-Cookie` fields where the next `=` comes before any space, `;` or `,`. Why not
+    /// Foundation's split: it swallows a cookie named like `cart[item]`; an `Expires` comma is followed by a
+    /// day and a space.
     static func fields(folded value: String) -> [Substring] {
         var fields: [Substring] = []
         var start = value.startIndex

@@ -4,16 +4,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The session's delegate: routes each task's events to its ``Transfer``.
-///
-/// Every event arrives on the session's serial delegate queue, and the layer stops tasks only on that
-/// queue. Two FoundationNetworking traps depend on that order:
-/// - answering a redirect for a task that was cancelled meanwhile stops the process, so a redirect is
-///   answered only while the transfer is running, and then at once;
-/// - a 401 or 407 with a `Basic` challenge waits forever for a credential unless the task-level
-///   challenge method answers, so the layer, which has no credentials to offer, declines it.
+/// The session's delegate: routes each task's events to its ``Transfer``. Events arrive on the serial
+/// delegate queue, where the layer also stops tasks, so a stopped task's redirect is never answered
+/// (it would stop the process) and an unanswerable `Basic` challenge is declined (it would wait
+/// forever); see <doc:LinuxNotes>.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    /// Requests are added where they start, and looked up on the delegate queue.
+    /// Added where requests start, looked up on the delegate queue.
     private let transfers = Locked([Int: Transfer]())
 
     func add(_ transfer: Transfer, for task: URLSessionTask) {
@@ -43,9 +39,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         transfer(for: task)?.sent(bodyBytes: bytesSent)
     }
 
-    /// libcurl sends a request again (a kept-alive connection turned out closed) and rewinds its body.
-    /// On Linux this runs on libcurl's thread, which waits for the answer; without a new stream the old,
-    /// exhausted one would go out as an empty body.
+    /// libcurl re-sends on a kept-alive connection that turned out closed, on its own thread, waiting for
+    /// the answer; without a new stream the exhausted one would go out as an empty body.
     func urlSession(
         _ session: URLSession, task: URLSessionTask,
         needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void

@@ -4,17 +4,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One request on the session, the transfer engine: its task, its idle deadline, the stops the layer
-/// makes (cancel, timeout, size limit), a declined challenge, and exactly one completion. Which of these
-/// happens when is decided by its ``TransferLifecycle``; this class only does it. What happens to the
-/// reply is its sink's business (in memory, or to a file); an upload adds a body source.
-///
-/// Owned by the session's serial delegate queue: every event from the session delegate, every stop and
-/// the deadline sweep run there, so nothing here is locked. The one exception is the body source, which
-/// FoundationNetworking rewinds on libcurl's thread. Stopping only on that queue keeps a stop ordered
-/// against the task's completion and against a redirect being answered: that is what keeps
-/// FoundationNetworking's traps out of reach (see ``SessionDelegate``). Everything is set up before the
-/// task resumes, and a stop from elsewhere arrives as an operation on the delegate queue.
+/// One request on the session: its task, idle deadline, stops (cancel, timeout, size limit) and exactly
+/// one completion; ``TransferLifecycle`` decides what happens when, the sink takes the reply.
+/// Runs on the session's serial delegate queue (only the body source is rewound on libcurl's thread), so
+/// nothing is locked. Why: stopping there orders a stop against the task's completion and redirects,
+/// out of reach of FoundationNetworking's traps; see <doc:LinuxNotes>.
 final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     typealias Completion = @Sendable (TransferResult) -> Void
 
@@ -29,7 +23,6 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private let deadlines: DeadlineRegistry
 
     private var lifecycle = TransferLifecycle()
-    /// The running task; the lifecycle says whether there is one.
     private var task: URLSessionTask?
     /// Given up once delivered, with everything it holds.
     private var completion: Completion?
@@ -37,11 +30,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private var respondedAt: UInt64?
     private var lastActivity: UInt64
 
-    /// - Parameters:
-    ///   - request: What to send; its `timeoutInterval` is the idle timeout.
-    ///   - sink: Where the reply goes.
-    ///   - body: An upload's body, streamed; `nil` sends the request's own `httpBody`, if any.
-    ///   - progress: Told how much of an upload's body went out.
+    /// `body`: an upload's body, streamed; `nil` sends the request's own `httpBody`, if any. `progress`
+    /// is told how much of it went out. The request's `timeoutInterval` is the idle timeout.
     init(
         _ request: URLRequest, sink: any TransferSink, body: UploadBody?, progress: ProgressReporter?,
         redirectPolicy: RedirectPolicy, transport: SessionTransport, deadlines: DeadlineRegistry,
@@ -59,12 +49,10 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         sink.attach(self)
     }
 
-    /// Starts the transfer, where the request is sent from (the caller's thread, the policy queue or,
-    /// for a retry, the delegate queue).
+    /// Starts the transfer, from the caller's thread, the policy queue or (a retry) the delegate queue.
     func start() {
         let ready = sink.awaitTurn {
-            // Its turn came on another transfer's queue. A stop meanwhile found no task, and is delivered
-            // here instead of sending.
+            // A stop while it waited for its turn found no task: deliver it here instead of sending.
             self.transport.delegateQueue.enqueue {
                 guard self.lifecycle.canBegin else { return self.finish(with: nil, response: nil) }
                 self.prepareAndBegin()
@@ -77,8 +65,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         switch sink.prepare(request) {
         case .success(let prepared):
             guard let source, transport.sendsUploadsNatively else { return begin(prepared) }
-            // The native form may mean writing a temporary file: never on the caller's queue nor the
-            // delegate queue. A stop meanwhile finds no task, and is delivered here instead of sending.
+            // Why off-queue: the native form may write a temporary file. A stop meanwhile is delivered here.
             Queues.disk.async {
                 let native = source.prepareNative()
                 self.transport.delegateQueue.enqueue {
@@ -123,7 +110,6 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         return DispatchTime(uptimeNanoseconds: lastActivity) + timeout
     }
 
-    /// The idle deadline passed without data moving (the session's deadline sweep, delegate queue).
     func expire() {
         stop(because: URLError(.timedOut))
     }
@@ -152,10 +138,9 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             stop(because: error)
             return false
         case .restart:
-            // As with a refusal, declining the reply doesn't end the task on Linux: without the cancel the
-            // refused body would be read to its end (and a slow one would time the restart out). The task
-            // reports the cancel, and `finish` starts over. From a thread of its own, as a stop does while
-            // libcurl may be held back; no redirect or challenge can follow a reply's head.
+            // As with a refusal, the task must be cancelled on Linux or the refused body is read to its end
+            // (timing the restart out); `finish` then starts over. Off-queue, as a stop while libcurl may be
+            // held back.
             if lifecycle.restart() { transport.delegateQueue.releaseBackPressure() }
             if let task { Self.cancelOffQueue(task) }
             return false
@@ -175,13 +160,12 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         source?.sent(bodyBytes)
     }
 
-    /// libcurl rewinds the body to send it again (a kept-alive connection turned out closed): a fresh
-    /// stream over the whole body. On libcurl's thread, which waits for the answer.
+    /// libcurl rewinds the body (a kept-alive connection turned out closed): a fresh stream, on libcurl's
+    /// thread, which waits for it.
     func newBodyStream() -> InputStream? {
         source?.newStream()
     }
 
-    /// Stores the cookies a reply sets, where the layer keeps cookies (see ``SessionCookies``).
     func keepCookies(of response: URLResponse?) {
         transport.cookies?.store(from: response)
     }
@@ -193,19 +177,16 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         sink.discard()
     }
 
-    /// Whether a redirect or challenge may still be answered: not once the layer has stopped the
-    /// transfer (answering a cancelled task's redirect stops the process in FoundationNetworking).
+    /// Whether a redirect or challenge may still be answered (see ``TransferLifecycle/isStopped``).
     var isStopped: Bool { lifecycle.isStopped }
 
-    /// The server asked for credentials the layer doesn't have. FoundationNetworking would wait
-    /// forever for them; declining ends the task as cancelled, which ``finish(with:response:)`` turns
-    /// back into the challenge's own reply (a 401 or 407 with its headers).
+    /// The server asked for credentials the layer doesn't have: FoundationNetworking would wait forever.
+    /// Declining ends the task as cancelled, which ``finish(with:response:)`` turns into the 401 or 407.
     func declineChallenge() {
         lifecycle.declineChallenge()
     }
 
-    /// The task is over: start over if the sink asked to, or deliver what arrived, or why it stopped,
-    /// exactly once.
+    /// The task is over: start over if the sink asked to, else deliver, exactly once.
     func finish(with error: (any Error)?, response taskResponse: URLResponse?) {
         let delivery: TransferLifecycle.Delivery
         switch lifecycle.ended() {
@@ -224,14 +205,11 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         deliver(delivery, error: error, response: taskResponse)
     }
 
-    /// The task is over: its deadline goes.
     private func dropTask() {
         if task != nil { deadlines.remove(self) }
         task = nil
     }
 
-    /// Delivers what arrived, or why the transfer stopped: `error` and `taskResponse` are what the task
-    /// reported.
     private func deliver(
         _ delivery: TransferLifecycle.Delivery, error: (any Error)?, response taskResponse: URLResponse?
     ) {
@@ -253,9 +231,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         sink.close(failure: failure, response: response, respondedAt: respondedAt, then: completion)
     }
 
-    /// A data task; an upload task for a body sent natively from a file. Native bytes go out as
-    /// `httpBody`, as the builder's bodies do: a URLProtocol on Linux sees no body of an upload task made
-    /// from bytes.
+    /// Native bytes go out as `httpBody`: a URLProtocol on Linux sees no body of an upload task made from
+    /// bytes.
     private func makeTask(for request: URLRequest) -> URLSessionTask {
         switch source?.native {
         case .file(let url, _)?:
@@ -271,8 +248,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     // MARK: - Stopping (delegate queue)
 
-    /// Cancels the task for `reason` (`nil`: the caller cancelled) unless it has finished; the first
-    /// reason wins.
+    /// Cancels the task for `reason` (`nil`: the caller cancelled) unless it finished; the first reason wins.
     func stop(because reason: URLError?) {
         let holdsBack = transport.delegateQueue.isHoldingBack
         switch lifecycle.stop(because: reason, sessionHoldsBack: holdsBack) {
@@ -287,21 +263,14 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         case .cancelElsewhereAndFinish(let resumesReading, let releasesBackPressure):
             guard let task else { return }
             if resumesReading { PlatformSession.resumeReading(task: task, on: transport.delegateQueue) }
-            // A reply may be pouring in faster than it is drained (a gzip bomb, an endless stream): this
-            // one, or another of the session's. A cancel waits for libcurl's thread, which takes it only
-            // once it has read the socket empty. Cancelled here, the delegate queue would wait while that
-            // thread, let past the back-pressure so as not to deadlock, reads on into queued operations
-            // (175–265 MB for a gzip bomb, or a paused download's whole body), or for good against a fast
-            // endless stream. So the cancel waits on a thread of its own instead, without letting libcurl
-            // past: it lands once libcurl's thread moves (this transfer's own chunks are dropped as they
-            // come, and a gate another transfer closed opens once its consumer catches up). Not on one
-            // queue for all cancels: against a server writing flat out, one cancel may wait for as long as
-            // the server writes, and must not hold back the next.
+            // Why off-queue: a reply may pour in faster than it is drained, and FoundationNetworking's
+            // cancel waits until libcurl has read the socket empty; on the delegate queue it would read on
+            // into queued operations, or forever. One thread per cancel, so one cannot hold back the next.
+            // See <doc:LinuxNotes>.
             if releasesBackPressure { transport.delegateQueue.releaseBackPressure() }
             Self.cancelOffQueue(task)
-            // Nor does the outcome wait for it. The transfer ends now (a download's partial file closed,
-            // the reason delivered), and what the task still reports is dropped; a redirect or challenge
-            // racing the cancel finds the transfer stopped, and is left unanswered.
+            // The transfer ends now; what the task still reports is dropped, and a racing redirect or
+            // challenge finds it stopped and is left unanswered.
             finish(with: nil, response: nil)
         }
     }
@@ -326,10 +295,9 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         }
     }
 
-    /// libcurl's "transfer closed with N bytes remaining" (newer versions: "end of response with N bytes
-    /// missing") arrives as an unknown error (-1): it is a lost connection, which a retry policy retries
-    /// and a download resumes: the same cause gives the same error, whether the reply was going to
-    /// memory or to a file. Any other unknown error stays unknown: nothing says that sending again helps.
+    /// libcurl's "transfer closed with N bytes remaining" (or "end of response with N bytes missing")
+    /// arrives as unknown error -1: it is a lost connection, so retries and download resumes treat it alike.
+    /// Other unknown errors stay unknown.
     static func connectionLost(_ error: any Error) -> any Error {
         guard let urlError = error as? URLError, urlError.code == .unknown,
             let text = urlError.userInfo[NSLocalizedDescriptionKey] as? String,
@@ -342,16 +310,14 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             ])
     }
 
-    /// How libcurl's messages for a reply cut short begin.
     private static let truncationMessages = ["transfer closed with", "end of response with"]
 
     private func touch() {
         lastActivity = deadlines.now.uptimeNanoseconds
     }
 
-    /// Cancels `task` from a thread of its own: FoundationNetworking's `cancel()` waits for libcurl's
-    /// thread, which may be held back (see ``stop(because:)``).
-    /// On the concurrent work queue, not a serial one: one cancel's wait must not hold back the next.
+    /// Why: FoundationNetworking's `cancel()` waits for libcurl's thread, which may be held back. On the
+    /// concurrent work queue so one cancel's wait doesn't hold back the next.
     private static func cancelOffQueue(_ task: URLSessionTask) {
         Queues.work.async { task.cancel() }
     }

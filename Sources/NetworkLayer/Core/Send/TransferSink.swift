@@ -4,61 +4,47 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Where a ``Transfer`` puts the reply: in memory up to a limit (``MemorySink``), or in a file that a
-/// later download can resume (``FileSink``). The engine keeps the lifecycle (start, deadline, stop,
-/// challenge, exactly one completion); a sink keeps only the body. New kinds of reply (a cache entry, a
-/// stream of events) are new sinks.
-///
-/// Every method runs on the session's serial delegate queue, but ``awaitTurn(_:)`` and ``prepare(_:)``,
-/// which run where the transfer starts, before its task exists.
+/// Where a ``Transfer`` puts the reply (memory, a file, a cache entry, a stream): the engine keeps the
+/// lifecycle, a sink only the body. Runs on the session's delegate queue, except ``awaitTurn(_:)`` and
+/// ``prepare(_:)``, which run where the transfer starts.
 protocol TransferSink: AnyObject {
-    /// Whether the transfer may start now; if not, `start` runs once it may, exactly once, from any
-    /// thread (a download whose destination a cancelled download still holds).
+    /// Whether the transfer may start now; if not, `start` runs once it may, from any thread (a download
+    /// whose destination a cancelled download still holds).
     func awaitTurn(_ start: @escaping @Sendable () -> Void) -> Bool
     /// The request the first task sends (a download adds its `Range`), or why nothing can be sent.
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError>
-    /// A response head arrived.
     func open(_ response: URLResponse) -> SinkDecision
-    /// Body bytes arrived; an error stops the transfer.
+    /// An error stops the transfer.
     func write(_ data: Data) -> URLError?
-    /// What arrived so far is not the reply: a redirect is being followed (it belonged to the 3xx), or the
-    /// transfer was stopped.
+    /// What arrived so far is not the reply: a redirect is being followed, or the transfer was stopped.
     func discard()
-    /// The task that was stopped for ``SinkDecision/restart`` ended: the request to send instead.
+    /// The task stopped for ``SinkDecision/restart`` ended: the request to send instead.
     func restartRequest() -> URLRequest?
-    /// The transfer is over: what it delivers. `failure` is why it failed, if it did.
+    /// `failure` is why the transfer failed, if it did.
     func close(failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?) -> TransferResult
-    /// The same, for a sink that must finish elsewhere first (a download's file, on its disk queue):
-    /// `completion` receives the result once, from any thread. By default, ``close(failure:response:respondedAt:)``
-    /// here and now.
+    /// For a sink that must finish elsewhere first (a download's file, on its disk queue): `completion`
+    /// runs once, from any thread.
     func close(
         failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?,
         then completion: @escaping @Sendable (TransferResult) -> Void)
-    /// Whether the reply may arrive faster than the delegate queue drains it: FoundationNetworking is
-    /// then held back (see ``BackPressureQueue``). Read after ``open(_:)`` accepted a reply.
+    /// Whether FoundationNetworking is held back (see ``BackPressureQueue``); read after ``open(_:)``.
     var needsBackPressure: Bool { get }
-    /// How long the body may go without data once the response head arrived; `nil` keeps the request's
-    /// timeout. A stream sets its own idle timeout between events.
+    /// How long the body may go without data after the head; `nil` keeps the request's timeout.
     var bodyIdleTimeout: TimeInterval? { get }
-    /// The transfer this sink belongs to, for a sink that holds the connection back (a stream whose
-    /// consumer is behind). Held weakly.
+    /// For a sink that holds the connection back (a stream whose consumer is behind). Held weakly.
     func attach(_ flow: any TransferFlow)
 }
 
 /// What a sink may ask of its transfer: to stop reading the connection for a while.
 protocol TransferFlow: AnyObject, Sendable {
-    /// Stops reading the reply until ``resumeReading()`` (delegate queue). Pauses are counted: each
-    /// is lifted by one resume.
+    /// Stops reading until ``resumeReading()`` (delegate queue); each pause is lifted by one resume.
     func pauseReading()
-    /// Lifts one pause, from any thread; reading goes on once none is left.
+    /// Lifts one pause, from any thread.
     func resumeReading()
 }
 
-/// What a sink makes of a response head.
 enum SinkDecision {
-    /// Take the body.
     case accept
-    /// Stop the transfer, failing with this error.
     case refuse(URLError)
     /// Stop this task and, once it has ended, start over with ``TransferSink/restartRequest()``.
     case restart
@@ -81,8 +67,8 @@ extension TransferSink {
 
 /// The reply in memory, up to a limit: every ordinary request, and an upload's reply.
 final class MemorySink: TransferSink {
-    /// Longer replies, or replies of unknown length, are held back while they arrive: a gzip bomb or an
-    /// endless body then can't fill the delegate queue before the size limit stops it.
+    /// Larger replies, or of unknown length, are held back: a gzip bomb or an endless body then can't fill
+    /// the delegate queue before the size limit stops it.
     static let backPressureThreshold: Int64 = 1 << 20
 
     private let limit: Int
@@ -90,9 +76,7 @@ final class MemorySink: TransferSink {
     private var body = Data()
     private(set) var needsBackPressure = false
 
-    /// - Parameters:
-    ///   - limit: The most body bytes (after content decoding) to accept.
-    ///   - method: The request's method; a HEAD reply's `Content-Length` announces no body.
+    /// `method`: a HEAD reply's `Content-Length` announces no body.
     init(limit: Int, method: String?) {
         self.limit = max(0, limit)
         checksContentLength = method != "HEAD"
@@ -105,12 +89,10 @@ final class MemorySink: TransferSink {
         let encoded = encoding.map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
         needsBackPressure =
             checksContentLength && (encoded || length < 0 || length > Self.backPressureThreshold)
-        // One allocation for a body of announced length, instead of one per doubling as 16 KB chunks arrive.
         if checksContentLength, !encoded, length > 0 { body.reserveCapacity(Int(length)) }
         return .accept
     }
 
-    /// Past the limit the transfer stops and keeps none of the bytes.
     func write(_ data: Data) -> URLError? {
         guard body.count + data.count <= limit else {
             body = Data()
@@ -136,18 +118,16 @@ final class MemorySink: TransferSink {
     }
 }
 
-/// What the transport hands back for one request.
 struct TransferResult: Sendable {
-    /// The body as delivered (after gzip inflation); empty when the transfer was stopped.
+    /// As delivered (after gzip inflation); empty when the transfer was stopped.
     let body: Data
     let response: URLResponse?
     let error: (any Error)?
-    /// When the response head arrived (uptime nanoseconds); `nil` if it never did.
+    /// Uptime nanoseconds; `nil` if the head never arrived.
     let respondedAt: UInt64?
-    /// Body bytes a download wrote to its file instead of keeping in ``body``.
     var storedBytes: Int64 = 0
-    /// Where the reply came from: only an in-process transport answers as a cache would.
+    /// Only an in-process transport answers as a cache would.
     var cacheStatus: CacheStatus = .network
-    /// The value an in-process transport answered with, in place of decoding ``body``.
+    /// An in-process transport's answer, in place of decoding ``body``.
     var providedValue: ProvidedValue?
 }

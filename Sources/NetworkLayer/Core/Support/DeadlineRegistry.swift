@@ -27,7 +27,6 @@ final class DeadlineRegistry: Sendable {
 
     private struct State {
         var items: [ObjectIdentifier: any Expiring] = [:]
-        /// When the timer fires next; `nil` when it is not armed.
         var armed: DispatchTime?
         var timer: (any ClockTimer)?
     }
@@ -59,18 +58,16 @@ final class DeadlineRegistry: Sendable {
         }
     }
 
-    /// Stops keeping `item`'s deadline.
     func remove(_ item: any Expiring) {
         _ = state.withLock { $0.items.removeValue(forKey: ObjectIdentifier(item)) }
     }
 
-    /// How many items have a deadline; tests use it to see that a finished request keeps none.
+    /// Tests use it to see that a finished request keeps none.
     var count: Int { state.withLock { $0.items.count } }
 
     /// Whether the timer is armed; tests use it to see that an idle registry has none running.
     var isArmed: Bool { state.withLock { $0.armed != nil } }
 
-    /// Arms the timer for `deadline` unless it is already armed for an earlier time.
     private func arm(_ state: inout State, at deadline: DispatchTime) {
         if let armed = state.armed, armed <= deadline { return }
         state.armed = deadline
@@ -86,7 +83,6 @@ final class DeadlineRegistry: Sendable {
         sweepOn { [weak self] in self?.sweep() }
     }
 
-    /// Expires every item past its deadline and arms the timer for the next one.
     private func sweep() {
         let items = state.withLock { Array($0.items.values) }
         let now = clock.now

@@ -1,28 +1,20 @@
 import Foundation
 
-/// The roots of the library's queue tree: every queue the library makes is one of these or targets one
-/// (see ``ConcurrencyModel``). No other file names a global queue.
-///
-/// Two kinds of root, because libdispatch on Linux gives a concurrent queue only as many threads as there
-/// are cores, while a serial root gets a thread of its own. Work that may block (a session's delegate
-/// queue, which waits for libcurl by design; the disk) runs on serial roots, so it can never starve the
-/// short hops on the concurrent one, nor be starved by them.
+/// The roots of the library's queue tree (see ``ConcurrencyModel``); no other file names a global queue.
+/// Why serial roots for blocking work (the delegate queues, the disk): on Linux a concurrent queue gets
+/// only as many threads as cores, so blocking there would starve the short hops.
 enum Queues {
-    /// Short hops off a session's delegate queue and off the caller's: decoding the caller's types, a disk
-    /// cache's lookups and completions, a stream's completion, a cancel that must not wait on the delegate
-    /// queue. The policy queue and the monitors' queues target it.
+    /// Short hops off the delegate and caller queues (decoding, disk-cache lookups, completions, off-queue
+    /// cancels); the policy and monitors' queues target it.
     static let work = DispatchQueue(
         label: "NetworkLayer.work", attributes: .concurrent, target: DispatchQueue.global(qos: .userInitiated)
     )
 
-    /// Every disk write and removal: a download's partial file, a disk cache's entries, an upload's
-    /// temporary file. Serial: each user keeps its own order through a serial queue that targets it. Code
-    /// running on it (a download's completion does) must never `sync` onto one of those queues: it would
-    /// wait for itself.
+    /// Every disk write and removal; each user keeps its order through a serial queue targeting it. Code on
+    /// it (a download's completion) must never `sync` onto one of those: it would wait for itself.
     static let disk = DispatchQueue(label: "NetworkLayer.disk", qos: .utility)
 
-    /// A new session's delegate queue, a root of its own per session: it blocks on libcurl by design (see
-    /// ``BackPressureQueue``), so it shares its thread with nothing.
+    /// A root per session: it blocks on libcurl by design (``BackPressureQueue``), so it shares no thread.
     static func sessionDelegate() -> DispatchQueue {
         DispatchQueue(label: "NetworkLayer.SessionTransport.delegate")
     }

@@ -4,20 +4,17 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// How one request's body and reply travel: the reply in memory, the reply to a file, or the body from
-/// a stream.
+/// How one request's body and reply travel.
 enum TransportRoute: Sendable {
-    /// An ordinary request: the reply in memory, up to `limit` bytes.
     case data(limit: Int)
     /// A download: the reply written to the job's partial file; an error reply in memory, up to `limit`.
     case download(DownloadJob, limit: Int, progress: ProgressReporter?)
     /// An upload: the body streamed from memory or disk; the reply in memory, up to `limit` bytes.
     case upload(UploadBody, limit: Int, progress: ProgressReporter?)
-    /// A stream: a 2xx reply parsed and delivered as it arrives, with no size limit; an error reply in
-    /// memory.
+    /// A stream: a 2xx reply parsed and delivered as it arrives, without size limit.
     case stream(any StreamRoute)
 
-    /// The body bytes an attempt sends, for metrics; `nil` when it is the request's `httpBody`.
+    /// For metrics; `nil` when the body is the request's `httpBody`.
     var bodyLength: Int64? {
         if case .upload(let body, _, _) = self { return body.length }
         return nil
@@ -25,7 +22,7 @@ enum TransportRoute: Sendable {
 }
 
 extension TransportRoute {
-    /// Where one attempt's reply goes; a download's file is written on `disk` (read for downloads only).
+    /// `disk` is read for downloads only.
     func makeSink(for request: URLRequest, disk: @autoclosure () -> any DownloadDisk) -> any TransferSink {
         switch self {
         case .data(let limit), .upload(_, let limit, _):
@@ -38,7 +35,6 @@ extension TransportRoute {
         }
     }
 
-    /// The most bytes a reply kept in memory may have; `nil` where the reply goes elsewhere.
     var memoryLimit: Int? {
         switch self {
         case .data(let limit), .upload(_, let limit, _): limit
@@ -46,13 +42,12 @@ extension TransportRoute {
         }
     }
 
-    /// An upload's body.
     var body: UploadBody? {
         if case .upload(let body, _, _) = self { return body }
         return nil
     }
 
-    /// What is told of an upload's progress (a download's sink tells its own).
+    /// An upload's progress (a download's sink tells its own).
     var progress: ProgressReporter? {
         if case .upload(_, _, let progress) = self { return progress }
         return nil
@@ -60,11 +55,8 @@ extension TransportRoute {
 }
 
 extension TransportRoute {
-    /// The route for a request that is a `transfer` (or an ordinary one, for `nil`); an upload's body is
-    /// checked and measured here, before anything is sent.
-    ///
-    /// A download writes a file only of a reply whose type is among `acceptableContentTypes`, when given;
-    /// `isAbandoned` says when its request is over (see ``DownloadJob/isAbandoned``).
+    /// An upload's body is checked and measured here, before anything is sent. A download writes a file
+    /// only of a reply of `acceptableContentTypes`; `isAbandoned`: see ``DownloadJob/isAbandoned``.
     init(
         _ transfer: TransferDescription?, limit: Int, acceptableContentTypes: [String]? = nil,
         progress: ProgressReporter?, isAbandoned: @escaping @Sendable () -> Bool = { false }
