@@ -42,7 +42,7 @@ final class POSIXFile {
     private static func open(_ url: URL, flags: Int32) -> Result<POSIXFile, POSIXFailure> {
         let descriptor = url.withUnsafeFileSystemRepresentation { path -> Int32 in
             guard let path else { return -1 }
-            return System.open(path, flags | O_CLOEXEC, 0o644)
+            return systemOpen(path, flags | O_CLOEXEC, 0o644)
         }
         return descriptor < 0 ? .failure(POSIXFailure()) : .success(POSIXFile(descriptor: descriptor))
     }
@@ -50,7 +50,7 @@ final class POSIXFile {
     /// The number read into `buffer`, 0 at the end of the file.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Result<Int, POSIXFailure> {
         while true {
-            let read = System.read(descriptor, buffer, count)
+            let read = systemRead(descriptor, buffer, count)
             if read >= 0 { return .success(read) }
             if errno != EINTR { return .failure(POSIXFailure()) }
         }
@@ -61,7 +61,7 @@ final class POSIXFile {
             guard var next = bytes.baseAddress else { return .success(()) }
             var left = bytes.count
             while left > 0 {
-                let written = System.write(descriptor, next, left)
+                let written = systemWrite(descriptor, next, left)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return .failure(POSIXFailure())
@@ -78,7 +78,7 @@ final class POSIXFile {
         let done = source.withUnsafeFileSystemRepresentation { from in
             destination.withUnsafeFileSystemRepresentation { to in
                 guard let from, let to else { return false }
-                return System.rename(from, to) == 0
+                return systemRename(from, to) == 0
             }
         }
         return done ? .success(()) : .failure(POSIXFailure())
@@ -105,7 +105,7 @@ final class POSIXFile {
     /// Closing twice does nothing.
     func close() {
         guard descriptor >= 0 else { return }
-        _ = System.close(descriptor)
+        _ = systemClose(descriptor)
         descriptor = -1
     }
 }
@@ -120,49 +120,18 @@ struct POSIXFailure: Error {
     }
 }
 
-/// The C library's calls under names that the methods above don't shadow.
-private enum System {
-    #if canImport(Glibc)
-        static func open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
-            Glibc.open(path, flags, mode)
-        }
-        static func read(_ file: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-            Glibc.read(file, buffer, count)
-        }
-        static func write(_ file: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-            Glibc.write(file, buffer, count)
-        }
-        static func close(_ file: Int32) -> Int32 { Glibc.close(file) }
-        static func rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 {
-            Glibc.rename(from, to)
-        }
-    #elseif canImport(Musl)
-        static func open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
-            Musl.open(path, flags, mode)
-        }
-        static func read(_ file: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-            Musl.read(file, buffer, count)
-        }
-        static func write(_ file: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-            Musl.write(file, buffer, count)
-        }
-        static func close(_ file: Int32) -> Int32 { Musl.close(file) }
-        static func rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 {
-            Musl.rename(from, to)
-        }
-    #else
-        static func open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
-            Darwin.open(path, flags, mode)
-        }
-        static func read(_ file: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-            Darwin.read(file, buffer, count)
-        }
-        static func write(_ file: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-            Darwin.write(file, buffer, count)
-        }
-        static func close(_ file: Int32) -> Int32 { Darwin.close(file) }
-        static func rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 {
-            Darwin.rename(from, to)
-        }
-    #endif
+// The C library's calls under names that POSIXFile's own methods don't shadow (at file scope the
+// unqualified names are the C library's on every platform).
+private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}
+private func systemRead(_ file: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(file, buffer, count)
+}
+private func systemWrite(_ file: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(file, buffer, count)
+}
+private func systemClose(_ file: Int32) -> Int32 { close(file) }
+private func systemRename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 {
+    rename(from, to)
 }
