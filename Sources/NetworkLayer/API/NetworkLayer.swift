@@ -7,7 +7,8 @@ import Foundation
 /// A small HTTP client for JSON APIs, with success and error handlers.
 ///
 /// Every request ends in exactly one call of exactly one handler, on ``callbackQueue`` (the main queue
-/// by default), never synchronously inside the method that started it.
+/// by default), never synchronously inside the method that started it, unless the caller chose
+/// immediate delivery (``deliversImmediately``).
 ///
 /// ```swift
 /// let network = NetworkLayer(baseURL: URL(string: "https://api.example.com/v1"))
@@ -32,8 +33,17 @@ open class NetworkLayer: @unchecked Sendable {
     public let encoder: JSONEncoder
     /// Decodes JSON replies.
     public let decoder: JSONDecoder
-    /// The queue every handler runs on.
+    /// The queue every handler runs on, unless the layer ``deliversImmediately``.
     public let callbackQueue: DispatchQueue
+    /// Whether handlers run immediately, where each outcome is settled, instead of on ``callbackQueue``:
+    /// decoding, interceptors and handlers then run on the thread that settled it (the one that cancels,
+    /// a transport's completion, an interceptor's completion), with no hop to another queue; never on a
+    /// session's own delegate queue, which they leave for a background queue first. With a transport
+    /// that answers in place (a test double's), the handler runs before the request method returns. A
+    /// download or upload with a ``NetworkRequest/progressHandler`` still runs its handlers on its
+    /// progress queue, behind its last progress call, and a stream its completion behind its events.
+    /// `false` by default. See <doc:ErrorsAndThreading>.
+    public let deliversImmediately: Bool
     /// How long a request may wait for data, in seconds.
     public let timeout: TimeInterval
     /// How long a request whose reply is kept in memory may take in all, in seconds, from its start to
@@ -159,6 +169,8 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - callbackQueue: Where handlers run. Keep `.main` when handlers are main-actor code (in a
     ///     MainActor-default module every plain closure is); with another queue, write them `@Sendable`
     ///     or use the `async` forms (see <doc:MainActorDefaultModules>).
+    ///   - deliversImmediately: `true` runs handlers where each outcome is settled instead of on
+    ///     `callbackQueue`; see ``deliversImmediately``.
     ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
     ///     Fractions count: 0.5 waits half a second.
     ///   - resourceTimeout: Seconds a request may take in all, retries included; see
@@ -180,6 +192,7 @@ open class NetworkLayer: @unchecked Sendable {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
+        deliversImmediately: Bool = false,
         timeout: TimeInterval = 60,
         resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
@@ -209,6 +222,7 @@ open class NetworkLayer: @unchecked Sendable {
         self.encoder = encoder
         self.decoder = decoder
         self.callbackQueue = callbackQueue
+        self.deliversImmediately = deliversImmediately
         self.timeout = timeout
         self.resourceTimeout = resourceTimeout
         builder = RequestBuilder(
@@ -236,6 +250,7 @@ open class NetworkLayer: @unchecked Sendable {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
+        deliversImmediately: Bool = false,
         timeout: TimeInterval = 60,
         resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
@@ -265,6 +280,7 @@ open class NetworkLayer: @unchecked Sendable {
         self.encoder = encoder
         self.decoder = decoder
         self.callbackQueue = callbackQueue
+        self.deliversImmediately = deliversImmediately
         self.timeout = timeout
         self.resourceTimeout = resourceTimeout
         builder = RequestBuilder(

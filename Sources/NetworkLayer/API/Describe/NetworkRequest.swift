@@ -80,10 +80,10 @@ public struct NetworkRequest<Value> {
     /// ignores it and calls the event handler instead.
     package var streamConsumer: (any Sendable)?
 
-    /// Set by the `async` forms, whose handlers only resume the awaiting code: they run where the outcome
-    /// is settled instead of on the callback queue, so an `async` call never waits for that queue. A
-    /// transfer with a ``progressHandler`` keeps its queue: its last progress call comes first.
-    package var handlersRunInPlace = false
+    /// Set by the `async` forms, whose handlers only resume the awaiting code: this call delivers
+    /// immediately, as a layer that ``NetworkLayer/deliversImmediately`` delivers every call, so an
+    /// `async` call never waits for the callback queue.
+    package var deliversImmediately = false
 
     /// The endpoint this request was made from, if any; its path must stay below the base URL.
     package var endpoint: (any Endpoint)?

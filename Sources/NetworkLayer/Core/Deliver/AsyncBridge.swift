@@ -57,7 +57,7 @@ final class AsyncBridge<Value>: Sendable {
         // The handlers only resume the continuation: a hop through the callback queue would make the
         // await wait for that queue (the main queue, often busy) for nothing.
         var request = request
-        request.handlersRunInPlace = true
+        request.deliversImmediately = true
         let task = layer.send(
             request, successHandler: { self.finish(.success($0)) },
             errorHandler: { self.finish(.failure($0)) })

@@ -1,29 +1,35 @@
 import Foundation
 
-/// Where a request's handlers run: asynchronously on a queue, which is what the layer promises, or, for
-/// a test double that answers while the caller is still inside the request method, right there.
+/// Where a request's handlers run: asynchronously on a queue, which is what the layer promises by
+/// default, or immediately, where the outcome is settled (``NetworkLayer/deliversImmediately``, and the
+/// `async` forms, whose handlers only resume the awaiting code).
 package struct CallbackDelivery: Sendable {
-    /// The queue handlers run on when they don't run in place.
-    let queue: DispatchQueue
-    /// Asked at each delivery: `true` runs it on the current thread, now. `nil` never does.
-    private let runsInPlace: (@Sendable () -> Bool)?
+    /// The queue handlers run on; `nil` runs them where the outcome is settled.
+    let queue: DispatchQueue?
 
-    /// Delivers on `queue`, or in place whenever `runsInPlace` says so at the moment of delivery.
+    /// Delivers asynchronously on `queue`.
     ///
-    /// - Parameters:
-    ///   - queue: Where handlers run otherwise.
-    ///   - runsInPlace: Asked at each delivery; `nil` always uses `queue`.
-    package init(queue: DispatchQueue, runsInPlace: (@Sendable () -> Bool)? = nil) {
+    /// - Parameter queue: Where handlers run.
+    package init(queue: DispatchQueue) {
         self.queue = queue
-        self.runsInPlace = runsInPlace
     }
+
+    private init() {
+        queue = nil
+    }
+
+    /// Delivers on the thread that settles the outcome, at once.
+    package static let immediate = CallbackDelivery()
+
+    /// Whether handlers run where the outcome is settled.
+    package var isImmediate: Bool { queue == nil }
 
     /// Runs `work` in place or on the queue.
     package func run(_ work: @escaping @Sendable () -> Void) {
-        if runsInPlace?() == true {
-            work()
-        } else {
+        if let queue {
             queue.async(execute: work)
+        } else {
+            work()
         }
     }
 }

@@ -18,8 +18,7 @@ extension NetworkLayer {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        let call = beginCall(
-            request, stream: stream, through: inProcess, delivery: delivery, errorHandler: errorHandler)
+        let call = beginCall(request, stream: stream, delivery: delivery, errorHandler: errorHandler)
         // An in-process transport, the streams' session or the layer's.
         let transport: any AttemptTransport = inProcess ?? (stream == nil ? requestSession : streamSession)
         if let refusal = transport.refusal {
@@ -46,16 +45,15 @@ extension NetworkLayer {
         _ = chain.proceed(
             built,
             completion: decodeAndDeliver(
-                request, expecting: expectation, call: call, inPlace: transport.answersInPlace,
-                successHandler: successHandler))
+                request, expecting: expectation, call: call, successHandler: successHandler))
         return call.task
     }
 
     /// The call: its task (the one-shot delivery latch), what it tells monitors, its meter and its
     /// progress, and its total time limit.
     private func beginCall<Value>(
-        _ request: NetworkRequest<Value>, stream: StreamSetup?, through inProcess: InProcessTransport?,
-        delivery: CallbackDelivery?, errorHandler: @escaping (NetworkError) -> Void
+        _ request: NetworkRequest<Value>, stream: StreamSetup?, delivery: CallbackDelivery?,
+        errorHandler: @escaping (NetworkError) -> Void
     ) -> RequestCall {
         let meter = RequestMeter(stream: stream?.state, clock: clock)
         // A request's own monitors and interceptors come after the layer's.
@@ -80,13 +78,15 @@ extension NetworkLayer {
             : request.progressHandler.map {
                 ProgressReporter(callbackQueue: callbackQueue, clock: clock, handler: $0)
             }
-        // A transfer's handlers run on its progress queue, behind every progress call made before them;
-        // an `async` form's, which only resume it, where the outcome is settled.
+        // A transfer's handlers run on its progress queue, behind every progress call made before them,
+        // and a stream's completion behind its elements; any other call's where its outcome is settled
+        // when it delivers immediately.
         let queue = progress?.queue ?? stream?.callbackQueue ?? callbackQueue
-        let inPlace: (@Sendable () -> Bool)? =
-            request.handlersRunInPlace && progress == nil ? { @Sendable in true } : nil
+        let immediate =
+            (deliversImmediately || request.deliversImmediately) && progress == nil && stream == nil
+        let delivery = delivery ?? (immediate ? .immediate : CallbackDelivery(queue: queue))
         let task = RequestTask(
-            delivery: delivery ?? CallbackDelivery(queue: queue, runsInPlace: inPlace),
+            delivery: delivery,
             failureHandler: progress.map { progress in
                 {
                     progress.end()
@@ -94,17 +94,14 @@ extension NetworkLayer {
                 }
             } ?? errorHandler,
             report: report, cancelWaitsForTransport: request.transfer?.isDownload == true)
-        // A test double's replies come when the test says, not by the clock.
-        if inProcess == nil {
-            task.limitTotalTime(
-                to: Self.usableLimit(request.resourceTimeout)
-                    ?? (stream == nil && request.transfer == nil
-                        ? Self.usableLimit(resourceTimeout) ?? Self.defaultResourceTimeout : nil),
-                on: policyDeadlines)
-        }
+        task.limitTotalTime(
+            to: Self.usableLimit(request.resourceTimeout)
+                ?? (stream == nil && request.transfer == nil
+                    ? Self.usableLimit(resourceTimeout) ?? Self.defaultResourceTimeout : nil),
+            on: policyDeadlines)
         return RequestCall(
             task: task, meter: meter, monitors: monitors, monitored: monitored, progress: progress,
-            deadlines: policyDeadlines,
+            deadlines: policyDeadlines, deliversImmediately: delivery.isImmediate,
             interceptors: Self.interceptors(
                 layer: interceptors + request.interceptors, reconnection: stream?.reconnection,
                 retries: (request.retryPolicy ?? retryPolicy).retries))
@@ -142,7 +139,7 @@ extension NetworkLayer {
     /// The end of the chain: the reply validated, decoded into `Value` and handed to the task to deliver.
     private func decodeAndDeliver<Value>(
         _ request: NetworkRequest<Value>, expecting expectation: ReplyExpectation, call: RequestCall,
-        inPlace: Bool, successHandler: @escaping (NetworkResponse<Value>) -> Void
+        successHandler: @escaping (NetworkResponse<Value>) -> Void
     ) -> @Sendable (TransferResult) -> Void {
         let (task, meter, progress, reportsRaw) = (call.task, call.meter, call.progress, call.monitors != nil)
         let decoding = request.decoding(decoder)
@@ -163,12 +160,12 @@ extension NetworkLayer {
                 task.fail(error)
             }
         })
-        let decodesInPlace = !decoding.runsCallerCode || inPlace
+        let (runsCallerCode, immediate) = (decoding.runsCallerCode, call.deliversImmediately)
         return { result in
             switch ResponseValidator.validate(result, expecting: expectation) {
             case .failure(let error):
                 task.fail(error)
-            case .success(let reply) where decodesInPlace:
+            case .success(let reply) where !runsCallerCode || (immediate && !Queues.isReserved):
                 finish.value(reply)
             case .success(let reply):
                 // Off the session's serial delegate queue: a slow `Decodable` must not hold up every other

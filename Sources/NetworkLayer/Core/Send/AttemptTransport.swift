@@ -10,10 +10,6 @@ import Foundation
 protocol AttemptTransport: Sendable {
     /// Why nothing can be sent at all; every request then fails with ``NetworkError/invalidRequest(_:)``.
     var refusal: String? { get }
-    /// Whether replies come back on the thread that sent the attempt, inside the request method: the
-    /// pipeline then decodes in place and runs interceptors where they are called, without a policy queue
-    /// or waits between attempts, so a test double can answer before the request method returns.
-    var answersInPlace: Bool { get }
 
     /// The `Cookie` field the transport itself adds to `request` as it sends it (a session's cookie
     /// storage), which the request doesn't show; `nil` for none.
@@ -47,7 +43,6 @@ struct LayerSession: AttemptTransport {
     }
 
     var refusal: String? { session.refusal }
-    var answersInPlace: Bool { false }
 
     func addedCookieHeader(for request: URLRequest) -> String? {
         session.cookies?.header(for: request)

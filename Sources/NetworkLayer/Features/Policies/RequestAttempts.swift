@@ -11,15 +11,17 @@ import Foundation
 /// Generic over what an attempt yields, so the real transport and a test double share the same rules.
 /// One attempt runs at a time: each step starts from the completion of the one before.
 ///
-/// With `usesPolicyQueue`, every interceptor hook runs on one background queue, the policy queue. An
-/// interceptor may call its completion from anywhere (a token refresh finishing on the main queue), so
-/// the loop moves back to the policy queue before the next hook, rather than running it wherever the
-/// last completion ran.
+/// Every interceptor hook runs on one background queue, the policy queue. An interceptor may call its
+/// completion from anywhere (a token refresh finishing on the main queue), so the loop moves back to the
+/// policy queue before the next hook, rather than running it wherever the last completion ran. A call
+/// that delivers immediately (``NetworkLayer/deliversImmediately``) runs each hook where the step before
+/// it completed instead, unless that is a queue that never runs the caller's code (``Queues/isReserved``).
 ///
-/// No request waits forever on a policy: with `usesPolicyQueue`, each stage of waiting for interceptors
-/// (the `adapt` calls of an attempt, the `retry` calls after a failure) must end within the request's
-/// `timeoutInterval`, or the request ends with ``NetworkError/timedOut`` and a late answer is ignored.
-/// A delay longer than the retry policy's `maximumDelay` means no retry.
+/// No request waits forever on a policy: each stage of waiting for interceptors (the `adapt` calls of an
+/// attempt, the `retry` calls after a failure) must end within the request's `timeoutInterval`, or the
+/// request ends with ``NetworkError/timedOut`` and a late answer is ignored. Waits between attempts and
+/// these limits run on the layer's clock. A delay longer than the retry policy's `maximumDelay` means no
+/// retry.
 package final class RequestAttempts<Success>: @unchecked Sendable {
     package typealias Send = (URLRequest, @escaping @Sendable (Result<Success, NetworkError>) -> Void) -> Void
 
@@ -42,10 +44,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     private let interceptors: [any RequestInterceptor]
     private let policy: RetryPolicy
     private let isCancelled: @Sendable () -> Bool
-    private let usesPolicyQueue: Bool
-    private let waitsBetweenAttempts: Bool
-    /// How long one stage of interceptor calls may take; `nil` for no limit (a test double).
-    private let hookTimeout: TimeInterval?
+    private let deliversImmediately: Bool
+    /// How long one stage of interceptor calls may take.
+    private let hookTimeout: TimeInterval
     /// The layer's policy deadlines, and its clock: hook limits, waits between attempts, `Retry-After`.
     private let deadlines: DeadlineRegistry
     /// Told when a failed attempt will be sent again, and after how long (for monitors).
@@ -58,11 +59,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
 
     /// - Parameters:
     ///   - isCancelled: Whether the request has ended (cancelled); no attempt starts after that.
-    ///   - usesPolicyQueue: Whether interceptors run on the policy queue: never on the caller's queue
-    ///     (usually the main queue), nor on the session's delegate queue, which must never run the
-    ///     caller's code. `false` runs everything in place (a test double answering synchronously).
-    ///   - waitsBetweenAttempts: `false` retries at once, whatever the delay (a test double answering
-    ///     synchronously).
+    ///   - deliversImmediately: Whether hooks run where the step before them completed (see above),
+    ///     rather than on the policy queue: never on the caller's queue (usually the main queue), nor on
+    ///     the session's delegate queue, which must never run the caller's code.
     ///   - attemptLimit: The most attempts since the last progress.
     ///   - longestWait: The longest wait an interceptor may ask for; `nil` for the policy's `maximumDelay`.
     ///   - progress: A stream's progress count (see ``progress``); `nil` for a request.
@@ -74,8 +73,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     ///     request cancelled between steps.
     init(
         request: URLRequest, method: HTTPMethod, interceptors: [any RequestInterceptor], policy: RetryPolicy,
-        deadlines: DeadlineRegistry, isCancelled: @escaping @Sendable () -> Bool, usesPolicyQueue: Bool,
-        waitsBetweenAttempts: Bool = true, attemptLimit: Int = RequestAttempts.attemptLimit,
+        deadlines: DeadlineRegistry, isCancelled: @escaping @Sendable () -> Bool,
+        deliversImmediately: Bool = false, attemptLimit: Int = RequestAttempts.attemptLimit,
         longestWait: TimeInterval? = nil,
         progress: (@Sendable () -> Int)? = nil, answeredBy: @escaping @Sendable () -> URL? = { nil },
         send: @escaping Send, finish: @escaping (Result<Success, NetworkError>) -> Void
@@ -87,27 +86,28 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         self.policy = policy
         self.deadlines = deadlines
         self.isCancelled = isCancelled
-        self.usesPolicyQueue = usesPolicyQueue
-        self.waitsBetweenAttempts = waitsBetweenAttempts
+        self.deliversImmediately = deliversImmediately
         self.attemptLimit = attemptLimit
         self.longestWait = longestWait ?? policy.maximumDelay
         self.progress = progress
-        hookTimeout = usesPolicyQueue ? request.timeoutInterval : nil
+        hookTimeout = request.timeoutInterval
         self.send = send
         self.finish = finish
     }
 
-    /// Starts the first attempt: on the policy queue when there are interceptors to run there, otherwise
-    /// on the calling thread.
+    /// Starts the first attempt: where hooks run (see ``onPolicyQueue(_:)``) when there are interceptors,
+    /// otherwise on the calling thread.
     package func start() {
-        guard usesPolicyQueue, !interceptors.isEmpty else { return attempt() }
-        PolicyQueue.queue.async { [self] in attempt() }
+        guard !interceptors.isEmpty else { return attempt() }
+        onPolicyQueue { [self] in attempt() }
     }
 
-    /// Runs `body` on the policy queue: in place when already there (or when not using it), else
-    /// asynchronously. A hook's completion called from another thread comes back here.
+    /// Runs `body` where hooks run: in place when already there, else asynchronously on the policy
+    /// queue. A hook's completion called from another thread comes back here, unless the call delivers
+    /// immediately: then it stays where it was called, off the reserved queues.
     private func onPolicyQueue(_ body: @escaping @Sendable () -> Void) {
-        guard usesPolicyQueue, !PolicyQueue.isCurrent else { return body() }
+        let inPlace = deliversImmediately ? !Queues.isReserved : PolicyQueue.isCurrent
+        guard !inPlace else { return body() }
         PolicyQueue.queue.async(execute: body)
     }
 
@@ -217,7 +217,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     /// Waits, then attempts again; a cancel during the wait means no further attempt.
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval) {
         onRetry?(failed, delay)
-        guard waitsBetweenAttempts, delay > 0, delay.isFinite else { return attempt() }
+        guard delay > 0, delay.isFinite else { return attempt() }
         deadlines.clock.run(after: delay, on: PolicyQueue.queue) { [self] in attempt() }
     }
 }
