@@ -83,6 +83,8 @@ open class NetworkLayer: @unchecked Sendable {
     let policyDeadlines: DeadlineRegistry
     /// The requests started and not yet answered, for ``cancelAll()``.
     package let runningRequests = RunningRequests()
+    /// What answers every request in process instead of a session (a test double); `nil` sends them.
+    let responder: (any InProcessResponder)?
 
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
@@ -203,6 +205,7 @@ open class NetworkLayer: @unchecked Sendable {
         cache: ResponseCache? = ResponseCache()
     ) {
         clock = SystemClock()
+        responder = nil
         self.cache = cache
         self.monitors = monitors
         monitorGroup = MonitorGroup(monitors, on: monitorsQueue)
@@ -240,10 +243,12 @@ open class NetworkLayer: @unchecked Sendable {
     }
 
     /// A layer on `clock`, which every time-based decision of the layer reads and schedules through
-    /// (see ``NetworkClock``); the public initializer's layer is on a ``SystemClock`` of its own. The
-    /// other parameters are the public initializer's.
+    /// (see ``NetworkClock``); the public initializer's layer is on a ``SystemClock`` of its own. With a
+    /// `responder`, every request is answered in process by it instead of a session. The other
+    /// parameters are the public initializer's.
     package init(
         clock: any NetworkClock,
+        responder: (any InProcessResponder)? = nil,
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
         sessionConfiguration: URLSessionConfiguration? = nil,
@@ -261,6 +266,7 @@ open class NetworkLayer: @unchecked Sendable {
         cache: ResponseCache? = ResponseCache()
     ) {
         self.clock = clock
+        self.responder = responder
         self.cache = cache
         self.monitors = monitors
         monitorGroup = MonitorGroup(monitors, on: monitorsQueue)
@@ -315,8 +321,11 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
-            startCall(request, successHandler: $0, errorHandler: $1)
+        // A call answered in process learns when this method has returned (see ``InProcessCall``).
+        var returned: (() -> Void)?
+        defer { returned?() }
+        return runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
+            startCall(request, returned: &returned, successHandler: $0, errorHandler: $1)
         }
     }
 

@@ -104,11 +104,13 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         interceptors: [any RequestInterceptor] = [],
         monitors: [any NetworkMonitor] = []
     ) {
-        state = Locked(DummyState(deliveryQueue: deliveryQueue))
+        let state = Locked(DummyState(deliveryQueue: deliveryQueue))
+        self.state = state
         // Immediate delivery and a clock on which waits are over at once: the answer to an in-process
         // reply comes before `send` returns. A delivery queue is the layer's callback queue, as usual.
         super.init(
-            clock: DummyClock(), baseURL: baseURL, defaultHeaders: defaultHeaders, encoder: encoder,
+            clock: DummyClock(), responder: DummyResponder(state: state), baseURL: baseURL,
+            defaultHeaders: defaultHeaders, encoder: encoder,
             decoder: decoder, callbackQueue: deliveryQueue ?? .main,
             deliversImmediately: deliveryQueue == nil,
             retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors, cache: nil)
@@ -141,35 +143,11 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             interceptors: interceptors, monitors: monitors)
     }
 
-    // MARK: - The funnel
+    // MARK: - Streams
     //
     // Every request method of `NetworkLayer` (convenience methods, endpoints, and whatever entry points
-    // come later) builds a `NetworkRequest` and calls `send`; overriding it answers them all.
-
-    /// Records the request exactly as the real layer would send it and answers it from the stubs,
-    /// without sending anything; see ``DummyNetworkLayer`` for how it is answered.
-    ///
-    /// - Parameters:
-    ///   - request: What the code under test sends, and what the reply becomes.
-    ///   - successHandler: Receives the stubbed answer; before `send` returns unless ``deliveryQueue`` or
-    ///     ``holdsReplies`` is set.
-    ///   - errorHandler: Receives the stubbed or refused request's error, or `.cancelled`.
-    /// - Returns: The request's task; cancelling it before the answer delivers `.cancelled`.
-    @discardableResult
-    open override func send<Value>(
-        _ request: NetworkRequest<Value>,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        // Opens once the request is in the registry with its task: a test woken by the hold (see
-        // `nextPendingRequest`) then finds it as it would after the call.
-        let latch = DummySendLatch()
-        defer { latch.open() }
-        // As the real layer's `send`: `cancelAll()` reaches every request whose handler has not run.
-        return runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
-            answerFromStubs(request, latch: latch, successHandler: $0, errorHandler: $1)
-        }
-    }
+    // come later) builds a `NetworkRequest` and calls the layer's own `send`, which the dummy's
+    // responder (``DummyResponder``) answers in process: the dummy overrides only `stream`.
 
     /// Streams from the dummy's answers: the request goes through ``send(_:successHandler:errorHandler:)``
     /// like any other (recorded, stubbed, held, intercepted, monitored), and the `Data` it is answered
@@ -196,110 +174,4 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             request, as: format, options: options, eventHandler: eventHandler,
             completionHandler: completionHandler)
     }
-
-    /// Answers `request` by the layer's own pipeline over an in-process transport: the real builder,
-    /// interceptors, retries, validation, decoding, monitors and delivery latch, with the stubs in place
-    /// of the network.
-    private func answerFromStubs<Value>(
-        _ request: NetworkRequest<Value>, latch: DummySendLatch,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        if let endpoint = request.endpoint { state.withLock { $0.endpoints.append(endpoint) } }
-        // Immediate: where the answer is settled (in `send`, on the thread that releases or cancels a
-        // held reply, where an interceptor completed), unless the test asked for a delivery queue.
-        let delivery = deliveryQueue.map { CallbackDelivery(queue: $0) } ?? .immediate
-        var recorded: RecordedRequest?
-        do throws(NetworkError) {
-            recorded = RecordedRequest(try builder.urlRequest(for: request), transfer: request.transfer)
-        } catch {
-            // The pipeline refuses it the same way, before any attempt: it is listed, never recorded.
-            let refused = RefusedRequest(method: request.method, urlString: request.urlString, error: error)
-            state.withLock { $0.refused.append(refused) }
-        }
-        let task = DummyTask(request: recorded) { [weak state] task in
-            guard let recorded = task.request else { return }
-            state?.withLock { $0.cancelled.append(recorded) }
-        }
-        let transport = answering(request, task: task, latch: latch, delivery: delivery)
-        task.attach(
-            perform(
-                request, through: transport, delivery: delivery, successHandler: successHandler,
-                errorHandler: errorHandler))
-        return task
-    }
-
-    /// The transport that answers each attempt of `request` from the stubs as they are at that moment, or
-    /// holds it for the test when ``holdsReplies`` is set.
-    private func answering<Value>(
-        _ request: NetworkRequest<Value>, task: DummyTask, latch: DummySendLatch, delivery: CallbackDelivery
-    ) -> InProcessTransport {
-        let transfer = request.transfer
-        // Not Sendable (closures of the caller's types); used only by this request's attempts, one at a time.
-        let rules = UncheckedSendable(
-            value: (
-                expected: DummyExpectation.value(Value.self, from: request),
-                progress: DummyProgress(request, script: state.withLock { $0.scriptedProgress }),
-                stream: request.streamConsumer as? any DummyStreamFeeding
-            ))
-        return InProcessTransport(clock: clock) { [state] attempt, respond in
-            let recorded = RecordedRequest(attempt, transfer: transfer)
-            let (expected, progress, _) = rules.value
-            let give = { (answer: Result<InProcessReply, NetworkError>) in
-                let succeeds = (try? answer.get()).map { expected.accepts($0.statusCode) } ?? false
-                progress?.report(beforeAnswerThat: succeeds, delivery: delivery)
-                respond(answer)
-            }
-            let pending = DummyPendingRequest(
-                request: recorded, task: task, stream: rules.value.stream,
-                answer: { [weak state] reply in
-                    // Released by the test: answered on its thread, now, unless there is a delivery queue.
-                    give(Self.answer(recorded, releasedWith: reply, expected: expected, state: state))
-                },
-                forget: { [weak state] pending in
-                    state?.withLock { $0.held.remove(pending) }
-                })
-            // Recording and the choice between holding and answering are one step, so an attempt is held
-            // exactly when `holdsReplies` was set at the moment it was recorded.
-            let decision: DummyDecision = state.withLock { state in
-                guard state.holdsReplies else { return .answer(state.record(recorded)) }
-                state.recorded.append(recorded)
-                return .hold(waiter: state.held.hold(pending))
-            }
-            switch decision {
-            case .answer(let source):
-                give(source.answer(for: recorded, expecting: expected))
-                return {}
-            case .hold(let waiter):
-                // Only once the call that made the request has returned, with the task linked: the
-                // test it wakes may release or cancel the request at once.
-                if let waiter { latch.afterSend { waiter.resume(returning: pending) } }
-                return { pending.cancel() }
-            }
-        }
-    }
-
-    /// The answer a test's release of a held request gives.
-    private static func answer<Value>(
-        _ request: RecordedRequest, releasedWith reply: DummyPendingRequest.Reply,
-        expected: DummyExpectation<Value>, state: Locked<DummyState>?
-    ) -> Result<InProcessReply, NetworkError> {
-        switch reply {
-        case .outcome(let outcome):
-            return outcome.answer(for: request, expecting: expected, "it was released with")
-        case .stubs:
-            guard let source = state?.withLock({ $0.source(for: request) }) else {
-                let gone = "respond() has no stubs to answer from: its DummyNetworkLayer is gone"
-                return .failure(expected.mismatch(request, gone))
-            }
-            return source.answer(for: request, expecting: expected)
-        }
-    }
-}
-
-/// What the dummy does with an attempt: answer it from `source`, or hold it (for `waiter`, a task
-/// waiting for the next held request, when there is one).
-private enum DummyDecision {
-    case answer(DummySource)
-    case hold(waiter: DummyHeldRequests.Waiter?)
 }

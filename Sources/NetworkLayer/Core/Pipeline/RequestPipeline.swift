@@ -10,17 +10,35 @@ extension NetworkLayer {
     /// to the transport, and what comes back validated, decoded and delivered.
     ///
     /// A `stream` takes the reply as it arrives, on the streams' session, reconnecting by its own rules.
-    /// A test double passes an in-process transport and where its handlers run: the rest is the same.
+    /// A layer with a ``responder`` (a test double) has each request answered in process, and its
+    /// handlers run where the responder says: the rest is the same.
+    ///
+    /// - Parameter returned: Set to what runs once the request method has returned, for a call answered
+    ///   in process.
     func startCall<Value>(
-        _ request: NetworkRequest<Value>, stream: StreamSetup? = nil,
-        through inProcess: InProcessTransport? = nil,
-        delivery: CallbackDelivery? = nil,
+        _ request: NetworkRequest<Value>, stream: StreamSetup? = nil, returned: inout (() -> Void)?,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        guard stream == nil, let inProcess = responder?.call(for: request, on: self) else {
+            return startCall(
+                request, stream: stream, transport: stream == nil ? requestSession : streamSession,
+                delivery: nil, successHandler: successHandler, errorHandler: errorHandler)
+        }
+        let task = startCall(
+            request, stream: nil, transport: InProcessTransport(clock: clock, answer: inProcess.answer),
+            delivery: inProcess.delivery, successHandler: successHandler, errorHandler: errorHandler)
+        returned = inProcess.returned
+        return inProcess.started(task)
+    }
+
+    private func startCall<Value>(
+        _ request: NetworkRequest<Value>, stream: StreamSetup?, transport: any AttemptTransport,
+        delivery: CallbackDelivery?,
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         let call = beginCall(request, stream: stream, delivery: delivery, errorHandler: errorHandler)
-        // An in-process transport, the streams' session or the layer's.
-        let transport: any AttemptTransport = inProcess ?? (stream == nil ? requestSession : streamSession)
         if let refusal = transport.refusal {
             call.task.fail(.invalidRequest(refusal))
             return call.task
@@ -188,18 +206,6 @@ extension NetworkLayer {
         return try decoding.decode(reply)
     }
 
-    /// The pipeline over `transport`, handlers run by `delivery`: how `DummyNetworkLayer` answers every
-    /// request it is sent, by the layer's own rules.
-    package func perform<Value>(
-        _ request: NetworkRequest<Value>, through transport: InProcessTransport, delivery: CallbackDelivery,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        startCall(
-            request, stream: nil, through: transport, delivery: delivery, successHandler: successHandler,
-            errorHandler: errorHandler)
-    }
-
     /// The request a body-carrying convenience method stands for, sent through the funnel.
     func sendBody<T: Encodable, R: Decodable & SendableMetatype>(
         _ method: HTTPMethod, _ urlString: String, _ body: T, _ headers: [String: String],
@@ -212,7 +218,7 @@ extension NetworkLayer {
     }
 }
 
-/// What makes a request a stream for ``NetworkLayer/startCall(_:stream:through:delivery:successHandler:errorHandler:)``.
+/// What makes a request a stream for ``NetworkLayer/startCall(_:stream:successHandler:errorHandler:)``.
 struct StreamSetup {
     /// Makes each connection's sink.
     let route: any StreamRoute
