@@ -18,8 +18,9 @@ import Foundation
 /// ```
 ///
 /// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Only
-/// ``send(_:successHandler:errorHandler:)`` can be overridden: every other request method builds a
-/// ``NetworkRequest`` and calls it, so a subclass sees every request and none can bypass the funnel. Its state
+/// ``send(_:successHandler:errorHandler:)`` and ``stream(_:as:options:eventHandler:completionHandler:)``
+/// can be overridden: every other request method builds a ``NetworkRequest`` and calls one of them, so a
+/// subclass sees every request and none can bypass the funnel. Its state
 /// is immutable after `init`, so one instance can be used from any thread; that is why it is
 /// `Sendable`. A subclass must keep that promise: guard any state it adds with a lock. Don't change the
 /// `encoder` or `decoder` after creating the layer: they are used from background queues.
