@@ -358,7 +358,12 @@ open class NetworkLayer: @unchecked Sendable {
         eventHandler: @escaping (Element) -> Void,
         completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
     ) -> NetworkTask {
-        runningRequests.track(
+        if let responder {
+            return responder.stream(
+                request, as: format, options: options, on: self, eventHandler: eventHandler,
+                completionHandler: completionHandler)
+        }
+        return runningRequests.track(
             successHandler: { (summary: StreamSummary) in completionHandler(.success(summary)) },
             errorHandler: { completionHandler(.failure($0)) },
             start: { succeed, fail in

@@ -142,36 +142,4 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             decoder: decoder, deliveryQueue: deliveryQueue, retryPolicy: retryPolicy,
             interceptors: interceptors, monitors: monitors)
     }
-
-    // MARK: - Streams
-    //
-    // Every request method of `NetworkLayer` (convenience methods, endpoints, and whatever entry points
-    // come later) builds a `NetworkRequest` and calls the layer's own `send`, which the dummy's
-    // responder (``DummyResponder``) answers in process: the dummy overrides only `stream`.
-
-    /// Streams from the dummy's answers: the request goes through ``send(_:successHandler:errorHandler:)``
-    /// like any other (recorded, stubbed, held, intercepted, monitored), and the `Data` it is answered
-    /// with is the stream's body, parsed by the format's real parser: each element goes to
-    /// `eventHandler`, then the completion runs. A held stream is fed one piece at a time with
-    /// ``DummyPendingRequest/push(_:)-(Data)`` and ended with ``DummyPendingRequest/finishStream()`` or
-    /// ``DummyPendingRequest/fail(with:)``. See <doc:TestingPresenters>.
-    ///
-    /// - Parameters:
-    ///   - request: The request; recorded as the real layer would send it.
-    ///   - format: How the scripted body becomes elements.
-    ///   - options: The stream's options; its maximum event size applies.
-    ///   - eventHandler: Receives each element, where the dummy delivers (see ``deliveryQueue``).
-    ///   - completionHandler: Receives how the stream ended, once, after the last element.
-    /// - Returns: The stream's task, which can be cancelled.
-    @discardableResult
-    open override func stream<Element>(
-        _ request: NetworkRequest<Data>, as format: StreamFormat<Element>,
-        options: ServerSentEventsOptions? = nil,
-        eventHandler: @escaping (Element) -> Void,
-        completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
-    ) -> NetworkTask {
-        answerStream(
-            request, as: format, options: options, eventHandler: eventHandler,
-            completionHandler: completionHandler)
-    }
 }
