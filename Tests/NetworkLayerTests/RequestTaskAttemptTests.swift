@@ -17,7 +17,7 @@ final class RequestTaskAttemptTests: XCTestCase {
 
     private func downloadTask(_ journal: Journal) -> RequestTask {
         RequestTask(
-            delivery: CallbackDelivery(queue: .main, runsInPlace: { true }),
+            delivery: .immediate,
             failureHandler: { journal.note("handler: \($0)") }, cancelWaitsForTransport: true)
     }
 

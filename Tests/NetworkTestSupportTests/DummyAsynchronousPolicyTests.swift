@@ -10,7 +10,12 @@ import XCTest
 /// An interceptor that answers later, on a queue of its own, as one waiting for a token or a signature
 /// service does.
 private struct LateInterceptor: RequestInterceptor {
-    let queue = DispatchQueue(label: "late-interceptor")
+    static let mark = DispatchSpecificKey<String>()
+    let queue: DispatchQueue = {
+        let queue = DispatchQueue(label: "late-interceptor")
+        queue.setSpecific(key: LateInterceptor.mark, value: "interceptor")
+        return queue
+    }()
     var retries = false
 
     func adapt(
@@ -28,8 +33,9 @@ private struct LateInterceptor: RequestInterceptor {
     }
 }
 
-/// Defect 4 of issue 19: when an interceptor completes asynchronously, the dummy delivers on its
-/// `callbackQueue`, as the real layer always does, not on the thread the interceptor completed on.
+/// An interceptor that completes later: the dummy delivers immediately (issue 31), so the handler runs
+/// where the interceptor completed, after the request method returned; with a delivery queue given to
+/// `init`, on that queue, as the real layer delivers on its `callbackQueue`.
 final class DummyAsynchronousPolicyTests: XCTestCase {
     private static let mainMark = DispatchSpecificKey<String>()
 
@@ -38,7 +44,12 @@ final class DummyAsynchronousPolicyTests: XCTestCase {
         DispatchQueue.main.setSpecific(key: Self.mainMark, value: "main")
     }
 
-    func testAnInterceptorCompletingLaterDeliversOnTheMainQueue() {
+    /// Where the handler runs: the interceptor's queue, the delivery queue or the main queue.
+    private static var here: String? {
+        DispatchQueue.getSpecific(key: LateInterceptor.mark) ?? DispatchQueue.getSpecific(key: mainMark)
+    }
+
+    func testAnInterceptorCompletingLaterDeliversWhereItCompleted() {
         let network = DummyNetworkLayer(interceptors: [LateInterceptor()])
         network.successResponse = "ok"
         let delivered = expectation(description: "delivered")
@@ -46,21 +57,35 @@ final class DummyAsynchronousPolicyTests: XCTestCase {
         queue.onHandler = { delivered.fulfill() }
         network.get(
             urlString: "https://api.example.com/items",
-            successHandler: { (_: String) in queue.success(DispatchQueue.getSpecific(key: Self.mainMark)) },
+            successHandler: { (_: String) in queue.success(Self.here) },
             errorHandler: queue.failure)
-        queue.markReturned()
         wait(for: [delivered], timeout: 5)
-        XCTAssertEqual(queue.values, ["main"])
-        XCTAssertFalse(queue.ranBeforeReturn)
+        // On the interceptor's queue, so not inside the call, which ran on this thread.
+        XCTAssertEqual(queue.values, ["interceptor"])
         XCTAssertEqual(network.recordedRequests.first?.header("X-Adapted"), "late")
     }
 
-    func testARetryDecidedLaterDeliversTheErrorOnTheLayersCallbackQueue() {
+    func testARetryDecidedLaterDeliversTheErrorOnTheDeliveryQueue() {
         let callbackQueue = DispatchQueue(label: "callbacks")
         callbackQueue.setSpecific(key: Self.mainMark, value: "callbacks")
         let network = DummyNetworkLayer(deliveryQueue: callbackQueue, interceptors: [LateInterceptor()])
-        // The test changes its mind after creating the layer: the layer's `callbackQueue` still applies
-        // when an interceptor completes later.
+        network.errorResponse = "down"
+        let delivered = expectation(description: "delivered")
+        let got = Captured<String?>()
+        got.onHandler = { delivered.fulfill() }
+        network.get(
+            urlString: "https://api.example.com/items",
+            successHandler: { (_: String) in got.success(nil) },
+            errorHandler: { _ in got.success(Self.here) })
+        wait(for: [delivered], timeout: 5)
+        XCTAssertEqual(got.values, ["callbacks"])
+    }
+
+    func testADeliveryQueueRemovedAfterInitDeliversWhereTheInterceptorCompleted() {
+        let callbackQueue = DispatchQueue(label: "callbacks")
+        callbackQueue.setSpecific(key: Self.mainMark, value: "callbacks")
+        let network = DummyNetworkLayer(deliveryQueue: callbackQueue, interceptors: [LateInterceptor()])
+        // The test changes its mind after creating the layer: later requests are delivered immediately.
         network.deliveryQueue = nil
         network.errorResponse = "down"
         let delivered = expectation(description: "delivered")
@@ -69,12 +94,12 @@ final class DummyAsynchronousPolicyTests: XCTestCase {
         network.get(
             urlString: "https://api.example.com/items",
             successHandler: { (_: String) in got.success(nil) },
-            errorHandler: { _ in got.success(DispatchQueue.getSpecific(key: Self.mainMark)) })
+            errorHandler: { _ in got.success(Self.here) })
         wait(for: [delivered], timeout: 5)
-        XCTAssertEqual(got.values, ["callbacks"])
+        XCTAssertEqual(got.values, ["interceptor"])
     }
 
-    func testARetryAcrossLateCompletionsStillDeliversOnceOnTheMainQueue() {
+    func testARetryAcrossLateCompletionsStillDeliversOnceWhereTheLastCompleted() {
         let network = DummyNetworkLayer(interceptors: [LateInterceptor(retries: true)])
         network.stub(.get, "https://api.example.com/items", outcomes: [.failure("busy"), .success("ok")])
         let delivered = expectation(description: "delivered")
@@ -82,10 +107,10 @@ final class DummyAsynchronousPolicyTests: XCTestCase {
         got.onHandler = { delivered.fulfill() }
         network.get(
             urlString: "https://api.example.com/items",
-            successHandler: { (_: String) in got.success(DispatchQueue.getSpecific(key: Self.mainMark)) },
+            successHandler: { (_: String) in got.success(Self.here) },
             errorHandler: got.failure)
         wait(for: [delivered], timeout: 5)
-        XCTAssertEqual(got.values, ["main"])
+        XCTAssertEqual(got.values, ["interceptor"])
         XCTAssertEqual(network.recordedRequests.count, 2)
     }
 

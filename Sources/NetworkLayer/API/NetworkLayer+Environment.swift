@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 extension NetworkLayer {
-    /// Creates a layer for an API environment, whose base URL and headers become ``baseURL`` and
-    /// ``defaultHeaders``; the other parameters are those of
-    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:)``.
+    /// Creates a layer for an API environment: its base URL and headers become the layer's ``baseURL``
+    /// and ``defaultHeaders``. The other parameters are those of
+    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:)``.
     ///
     /// ```swift
     /// let network = NetworkLayer(environment: Servers.staging)
@@ -19,6 +19,8 @@ extension NetworkLayer {
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.
+    ///   - deliversImmediately: `true` runs handlers where each outcome is settled; see
+    ///     ``deliversImmediately``.
     ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
     ///   - resourceTimeout: Seconds a request may take in all, retries included; see ``resourceTimeout``.
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
@@ -33,6 +35,7 @@ extension NetworkLayer {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
+        deliversImmediately: Bool = false,
         timeout: TimeInterval = 60,
         resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
@@ -45,7 +48,8 @@ extension NetworkLayer {
         self.init(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,
             sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
-            callbackQueue: callbackQueue, timeout: timeout, resourceTimeout: resourceTimeout,
+            callbackQueue: callbackQueue, deliversImmediately: deliversImmediately, timeout: timeout,
+            resourceTimeout: resourceTimeout,
             maximumResponseSize: maximumResponseSize,
             redirectPolicy: redirectPolicy, retryPolicy: retryPolicy, interceptors: interceptors,
             monitors: monitors, cache: cache)

@@ -10,18 +10,35 @@ extension NetworkLayer {
     /// to the transport, and what comes back validated, decoded and delivered.
     ///
     /// A `stream` takes the reply as it arrives, on the streams' session, reconnecting by its own rules.
-    /// A test double passes an in-process transport and where its handlers run: the rest is the same.
+    /// A layer with a ``responder`` (a test double) has each request answered in process, and its
+    /// handlers run where the responder says: the rest is the same.
+    ///
+    /// - Parameter returned: Set to what runs once the request method has returned, for a call answered
+    ///   in process.
     func startCall<Value>(
-        _ request: NetworkRequest<Value>, stream: StreamSetup? = nil,
-        through inProcess: InProcessTransport? = nil,
-        delivery: CallbackDelivery? = nil,
+        _ request: NetworkRequest<Value>, stream: StreamSetup? = nil, returned: inout (() -> Void)?,
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        let call = beginCall(
-            request, stream: stream, through: inProcess, delivery: delivery, errorHandler: errorHandler)
-        // An in-process transport, the streams' session or the layer's.
-        let transport: any AttemptTransport = inProcess ?? (stream == nil ? requestSession : streamSession)
+        guard stream == nil, let inProcess = responder?.call(for: request, on: self) else {
+            return startCall(
+                request, stream: stream, transport: stream == nil ? requestSession : streamSession,
+                delivery: nil, successHandler: successHandler, errorHandler: errorHandler)
+        }
+        let task = startCall(
+            request, stream: nil, transport: InProcessTransport(clock: clock, answer: inProcess.answer),
+            delivery: inProcess.delivery, successHandler: successHandler, errorHandler: errorHandler)
+        returned = inProcess.returned
+        return inProcess.started(task)
+    }
+
+    private func startCall<Value>(
+        _ request: NetworkRequest<Value>, stream: StreamSetup?, transport: any AttemptTransport,
+        delivery: CallbackDelivery?,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        let call = beginCall(request, stream: stream, delivery: delivery, errorHandler: errorHandler)
         if let refusal = transport.refusal {
             call.task.fail(.invalidRequest(refusal))
             return call.task
@@ -46,16 +63,15 @@ extension NetworkLayer {
         _ = chain.proceed(
             built,
             completion: decodeAndDeliver(
-                request, expecting: expectation, call: call, inPlace: transport.answersInPlace,
-                successHandler: successHandler))
+                request, expecting: expectation, call: call, successHandler: successHandler))
         return call.task
     }
 
     /// The call: its task (the one-shot delivery latch), what it tells monitors, its meter and its
     /// progress, and its total time limit.
     private func beginCall<Value>(
-        _ request: NetworkRequest<Value>, stream: StreamSetup?, through inProcess: InProcessTransport?,
-        delivery: CallbackDelivery?, errorHandler: @escaping (NetworkError) -> Void
+        _ request: NetworkRequest<Value>, stream: StreamSetup?, delivery: CallbackDelivery?,
+        errorHandler: @escaping (NetworkError) -> Void
     ) -> RequestCall {
         let meter = RequestMeter(stream: stream?.state, clock: clock)
         // A request's own monitors and interceptors come after the layer's.
@@ -80,13 +96,15 @@ extension NetworkLayer {
             : request.progressHandler.map {
                 ProgressReporter(callbackQueue: callbackQueue, clock: clock, handler: $0)
             }
-        // A transfer's handlers run on its progress queue, behind every progress call made before them;
-        // an `async` form's, which only resume it, where the outcome is settled.
+        // A transfer's handlers run on its progress queue, behind every progress call made before them,
+        // and a stream's completion behind its elements; any other call's where its outcome is settled
+        // when it delivers immediately.
         let queue = progress?.queue ?? stream?.callbackQueue ?? callbackQueue
-        let inPlace: (@Sendable () -> Bool)? =
-            request.handlersRunInPlace && progress == nil ? { @Sendable in true } : nil
+        let immediate =
+            (deliversImmediately || request.deliversImmediately) && progress == nil && stream == nil
+        let delivery = delivery ?? (immediate ? .immediate : CallbackDelivery(queue: queue))
         let task = RequestTask(
-            delivery: delivery ?? CallbackDelivery(queue: queue, runsInPlace: inPlace),
+            delivery: delivery,
             failureHandler: progress.map { progress in
                 {
                     progress.end()
@@ -94,17 +112,14 @@ extension NetworkLayer {
                 }
             } ?? errorHandler,
             report: report, cancelWaitsForTransport: request.transfer?.isDownload == true)
-        // A test double's replies come when the test says, not by the clock.
-        if inProcess == nil {
-            task.limitTotalTime(
-                to: Self.usableLimit(request.resourceTimeout)
-                    ?? (stream == nil && request.transfer == nil
-                        ? Self.usableLimit(resourceTimeout) ?? Self.defaultResourceTimeout : nil),
-                on: policyDeadlines)
-        }
+        task.limitTotalTime(
+            to: Self.usableLimit(request.resourceTimeout)
+                ?? (stream == nil && request.transfer == nil
+                    ? Self.usableLimit(resourceTimeout) ?? Self.defaultResourceTimeout : nil),
+            on: policyDeadlines)
         return RequestCall(
             task: task, meter: meter, monitors: monitors, monitored: monitored, progress: progress,
-            deadlines: policyDeadlines,
+            deadlines: policyDeadlines, deliversImmediately: delivery.isImmediate,
             interceptors: Self.interceptors(
                 layer: interceptors + request.interceptors, reconnection: stream?.reconnection,
                 retries: (request.retryPolicy ?? retryPolicy).retries))
@@ -142,7 +157,7 @@ extension NetworkLayer {
     /// The end of the chain: the reply validated, decoded into `Value` and handed to the task to deliver.
     private func decodeAndDeliver<Value>(
         _ request: NetworkRequest<Value>, expecting expectation: ReplyExpectation, call: RequestCall,
-        inPlace: Bool, successHandler: @escaping (NetworkResponse<Value>) -> Void
+        successHandler: @escaping (NetworkResponse<Value>) -> Void
     ) -> @Sendable (TransferResult) -> Void {
         let (task, meter, progress, reportsRaw) = (call.task, call.meter, call.progress, call.monitors != nil)
         let decoding = request.decoding(decoder)
@@ -163,12 +178,12 @@ extension NetworkLayer {
                 task.fail(error)
             }
         })
-        let decodesInPlace = !decoding.runsCallerCode || inPlace
+        let (runsCallerCode, immediate) = (decoding.runsCallerCode, call.deliversImmediately)
         return { result in
             switch ResponseValidator.validate(result, expecting: expectation) {
             case .failure(let error):
                 task.fail(error)
-            case .success(let reply) where decodesInPlace:
+            case .success(let reply) where !runsCallerCode || (immediate && !Queues.isReserved):
                 finish.value(reply)
             case .success(let reply):
                 // Off the session's serial delegate queue: a slow `Decodable` must not hold up every other
@@ -191,18 +206,6 @@ extension NetworkLayer {
         return try decoding.decode(reply)
     }
 
-    /// The pipeline over `transport`, handlers run by `delivery`: how `DummyNetworkLayer` answers every
-    /// request it is sent, by the layer's own rules.
-    package func perform<Value>(
-        _ request: NetworkRequest<Value>, through transport: InProcessTransport, delivery: CallbackDelivery,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        startCall(
-            request, stream: nil, through: transport, delivery: delivery, successHandler: successHandler,
-            errorHandler: errorHandler)
-    }
-
     /// The request a body-carrying convenience method stands for, sent through the funnel.
     func sendBody<T: Encodable, R: Decodable & SendableMetatype>(
         _ method: HTTPMethod, _ urlString: String, _ body: T, _ headers: [String: String],
@@ -215,7 +218,7 @@ extension NetworkLayer {
     }
 }
 
-/// What makes a request a stream for ``NetworkLayer/startCall(_:stream:through:delivery:successHandler:errorHandler:)``.
+/// What makes a request a stream for ``NetworkLayer/startCall(_:stream:successHandler:errorHandler:)``.
 struct StreamSetup {
     /// Makes each connection's sink.
     let route: any StreamRoute

@@ -7,7 +7,8 @@ import Foundation
 /// A small HTTP client for JSON APIs, with success and error handlers.
 ///
 /// Every request ends in exactly one call of exactly one handler, on ``callbackQueue`` (the main queue
-/// by default), never synchronously inside the method that started it.
+/// by default), never synchronously inside the method that started it, unless the caller chose
+/// immediate delivery (``deliversImmediately``).
 ///
 /// ```swift
 /// let network = NetworkLayer(baseURL: URL(string: "https://api.example.com/v1"))
@@ -16,10 +17,13 @@ import Foundation
 ///             errorHandler: { error in print(error.message) })
 /// ```
 ///
-/// The class is open so test doubles can stand in for it; only ``send(_:successHandler:errorHandler:)``
-/// and ``stream(_:as:options:eventHandler:completionHandler:)`` carry requests, so a subclass sees them all.
-/// Its state is immutable after `init` (hence `Sendable`): a subclass guards what it adds with a lock, and
-/// nobody changes `encoder` or `decoder` afterwards, since background queues use them.
+/// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Only
+/// ``send(_:successHandler:errorHandler:)`` and ``stream(_:as:options:eventHandler:completionHandler:)``
+/// can be overridden: every other request method builds a ``NetworkRequest`` and calls one of them, so a
+/// subclass sees every request and none can bypass the funnel. Its state
+/// is immutable after `init`, so one instance can be used from any thread; that is why it is
+/// `Sendable`. A subclass must keep that promise: guard any state it adds with a lock. Don't change the
+/// `encoder` or `decoder` after creating the layer: they are used from background queues.
 open class NetworkLayer: @unchecked Sendable {
     /// The URL that relative URL strings are resolved against.
     public let baseURL: URL?
@@ -30,8 +34,17 @@ open class NetworkLayer: @unchecked Sendable {
     public let encoder: JSONEncoder
     /// Decodes JSON replies.
     public let decoder: JSONDecoder
-    /// The queue every handler runs on.
+    /// The queue every handler runs on, unless the layer ``deliversImmediately``.
     public let callbackQueue: DispatchQueue
+    /// Whether handlers run immediately, where each outcome is settled, instead of on ``callbackQueue``:
+    /// decoding, interceptors and handlers then run on the thread that settled it (the one that cancels,
+    /// a transport's completion, an interceptor's completion), with no hop to another queue; never on a
+    /// session's own delegate queue, which they leave for a background queue first. With a transport
+    /// that answers in place (a test double's), the handler runs before the request method returns. A
+    /// download or upload with a ``NetworkRequest/progressHandler`` still runs its handlers on its
+    /// progress queue, behind its last progress call, and a stream its completion behind its events.
+    /// `false` by default. See <doc:ErrorsAndThreading>.
+    public let deliversImmediately: Bool
     /// How long a request may wait for data, in seconds.
     public let timeout: TimeInterval
     /// How long a request kept in memory may take in all, retries and waits included: a server that
@@ -63,6 +76,8 @@ open class NetworkLayer: @unchecked Sendable {
     let policyDeadlines: DeadlineRegistry
     /// The requests started and not yet answered, for ``cancelAll()``.
     package let runningRequests = RunningRequests()
+    /// What answers every request in process instead of a session (a test double); `nil` sends them.
+    let responder: (any InProcessResponder)?
 
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
@@ -138,10 +153,15 @@ open class NetworkLayer: @unchecked Sendable {
     ///     with one, the layer owns a session (to inject `protocolClasses`, change caching or cookies).
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
-    ///   - callbackQueue: Where handlers run. Keep `.main` for main-actor handlers; with another queue,
-    ///     write them `@Sendable` or use the `async` forms (see <doc:MainActorDefaultModules>).
-    ///   - timeout: Seconds a request may wait for data (fractions count) before ``NetworkError/timedOut``.
-    ///   - resourceTimeout: Seconds a request may take in all, retries included; see ``resourceTimeout``.
+    ///   - callbackQueue: Where handlers run. Keep `.main` when handlers are main-actor code (in a
+    ///     MainActor-default module every plain closure is); with another queue, write them `@Sendable`
+    ///     or use the `async` forms (see <doc:MainActorDefaultModules>).
+    ///   - deliversImmediately: `true` runs handlers where each outcome is settled instead of on
+    ///     `callbackQueue`; see ``deliversImmediately``.
+    ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
+    ///     Fractions count: 0.5 waits half a second.
+    ///   - resourceTimeout: Seconds a request may take in all, retries included; see
+    ///     ``resourceTimeout``.
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
     ///   - redirectPolicy: Which redirects to follow; the default never downgrades to http and sends none
     ///     of the caller's headers to another origin.
@@ -158,6 +178,7 @@ open class NetworkLayer: @unchecked Sendable {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
+        deliversImmediately: Bool = false,
         timeout: TimeInterval = 60,
         resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
@@ -168,6 +189,7 @@ open class NetworkLayer: @unchecked Sendable {
         cache: ResponseCache? = ResponseCache()
     ) {
         clock = SystemClock()
+        responder = nil
         self.cache = cache
         self.monitors = monitors
         monitorGroup = MonitorGroup(monitors, on: monitorsQueue)
@@ -187,6 +209,7 @@ open class NetworkLayer: @unchecked Sendable {
         self.encoder = encoder
         self.decoder = decoder
         self.callbackQueue = callbackQueue
+        self.deliversImmediately = deliversImmediately
         self.timeout = timeout
         self.resourceTimeout = resourceTimeout
         builder = RequestBuilder(
@@ -204,16 +227,19 @@ open class NetworkLayer: @unchecked Sendable {
     }
 
     /// A layer on `clock`, which every time-based decision of the layer reads and schedules through
-    /// (see ``NetworkClock``); the public initializer's layer is on a ``SystemClock`` of its own. The
-    /// other parameters are the public initializer's.
+    /// (see ``NetworkClock``); the public initializer's layer is on a ``SystemClock`` of its own. With a
+    /// `responder`, every request is answered in process by it instead of a session. The other
+    /// parameters are the public initializer's.
     package init(
         clock: any NetworkClock,
+        responder: (any InProcessResponder)? = nil,
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
         sessionConfiguration: URLSessionConfiguration? = nil,
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
+        deliversImmediately: Bool = false,
         timeout: TimeInterval = 60,
         resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
@@ -224,6 +250,7 @@ open class NetworkLayer: @unchecked Sendable {
         cache: ResponseCache? = ResponseCache()
     ) {
         self.clock = clock
+        self.responder = responder
         self.cache = cache
         self.monitors = monitors
         monitorGroup = MonitorGroup(monitors, on: monitorsQueue)
@@ -243,6 +270,7 @@ open class NetworkLayer: @unchecked Sendable {
         self.encoder = encoder
         self.decoder = decoder
         self.callbackQueue = callbackQueue
+        self.deliversImmediately = deliversImmediately
         self.timeout = timeout
         self.resourceTimeout = resourceTimeout
         builder = RequestBuilder(
@@ -277,8 +305,11 @@ open class NetworkLayer: @unchecked Sendable {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
-            startCall(request, successHandler: $0, errorHandler: $1)
+        // A call answered in process learns when this method has returned (see ``InProcessCall``).
+        var returned: (() -> Void)?
+        defer { returned?() }
+        return runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
+            startCall(request, returned: &returned, successHandler: $0, errorHandler: $1)
         }
     }
 
@@ -307,7 +338,12 @@ open class NetworkLayer: @unchecked Sendable {
         eventHandler: @escaping (Element) -> Void,
         completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
     ) -> NetworkTask {
-        runningRequests.track(
+        if let responder {
+            return responder.stream(
+                request, as: format, options: options, on: self, eventHandler: eventHandler,
+                completionHandler: completionHandler)
+        }
+        return runningRequests.track(
             successHandler: { (summary: StreamSummary) in completionHandler(.success(summary)) },
             errorHandler: { completionHandler(.failure($0)) },
             start: { succeed, fail in

@@ -16,11 +16,12 @@ extension DummyNetworkLayer {
         set { state.withLock { $0.errorResponse = newValue } }
     }
 
-    /// Where handlers run: `nil` (the default) runs them synchronously, before the request method
-    /// returns; a queue runs them asynchronously on it, for code that must not be re-entered.
-    /// A change applies to requests made after it; ``reset()`` leaves it alone. The inherited
-    /// `callbackQueue` keeps the value given to `init` (it is a constant of `NetworkLayer`), so pass the
-    /// queue to `init` when code under test reads `callbackQueue`.
+    /// Where handlers run: `nil` (the default) runs them immediately, where each answer is settled (before
+    /// the request method returns for a stubbed answer); a queue runs them asynchronously on it, for code
+    /// that must not be re-entered. A change applies to requests made after it; ``reset()`` leaves it
+    /// alone. The inherited `callbackQueue` and `deliversImmediately` keep the values `init` gave them
+    /// (they are constants of `NetworkLayer`), so pass the queue to `init` when code under test reads
+    /// them.
     public var deliveryQueue: DispatchQueue? {
         get { state.withLock { $0.deliveryQueue } }
         set { state.withLock { $0.deliveryQueue = newValue } }

@@ -1,26 +1,29 @@
 import Foundation
 import NetworkLayer
 
-extension DummyNetworkLayer {
-    /// The stream behind ``stream(_:as:options:eventHandler:completionHandler:)``: `send` answers with the
-    /// body; the body is parsed and delivered before the completion.
-    func answerStream<Element>(
+extension DummyResponder {
+    /// The dummy's streams: the request goes through the layer's `send` like any other (recorded,
+    /// stubbed, held, intercepted, monitored), and the `Data` it is answered with is the stream's body,
+    /// parsed by the format's real parser: each element goes to `eventHandler` before the completion. A
+    /// held stream is fed one piece at a time (see ``DummyPendingRequest/push(_:)-(Data)``).
+    func stream<Element>(
         _ request: NetworkRequest<Data>, as format: StreamFormat<Element>, options: ServerSentEventsOptions?,
-        eventHandler: @escaping (Element) -> Void,
+        on layer: NetworkLayer, eventHandler: @escaping (Element) -> Void,
         completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
     ) -> NetworkTask {
         let options = options ?? request.streamOptions ?? .default
-        let state = StreamState(clock: clock)
+        let streamState = StreamState(clock: layer.clock)
         let feed = DummyStreamFeed(
             parser: format.makeParser(
                 StreamParserContext(
-                    decoder: decoder, maximumEventSize: max(1, options.maximumEventSize), state: state)),
-            state: state, deliveryQueue: deliveryQueue,
+                    decoder: layer.decoder, maximumEventSize: max(1, options.maximumEventSize),
+                    state: streamState)),
+            state: streamState, deliveryQueue: state.withLock { $0.deliveryQueue },
             consumer: request.streamConsumer as? any StreamConsumerIdling, eventHandler: eventHandler)
         // The feed rides with the request, so a held attempt is a stream before any test can see it.
         var request = request.accepting(format)
         request.streamConsumer = feed
-        return send(
+        return layer.send(
             request,
             successHandler: { response in
                 // A body answered at once (not pushed) is the whole stream.

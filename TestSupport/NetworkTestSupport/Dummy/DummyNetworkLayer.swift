@@ -46,15 +46,19 @@ import NetworkLayer
 /// answered like any request. Progress handlers get ``scriptedProgress``, or one call with every byte
 /// before a success.
 ///
-/// **Delivery.** The handler runs synchronously, before the request method returns, so a test asserts
-/// right after the call. Set ``deliveryQueue`` to deliver asynchronously on a queue instead, or
-/// ``holdsReplies`` to keep each request in ``pendingRequests`` until the test releases it (to see a
-/// loading state; ``nextPendingRequest(timeout:)`` waits for one an `async` presenter's task makes). When an interceptor or a token refresh completes later instead of in place, the
-/// answer can't be synchronous: it is delivered on `callbackQueue` (the main queue unless `init` was given
-/// a delivery queue), as the real layer delivers, never on the thread the interceptor completed on; wait
-/// for it with an expectation. `cancelAll()` cancels every request whose handler has not run yet (held,
-/// or scheduled on the delivery queue), as each task's `cancel()` would. The `async` forms of `NetworkLayer` go through the same funnel, so the dummy answers
-/// them the same way.
+/// **Delivery.** The dummy is a layer that delivers immediately (`deliversImmediately`): each handler
+/// runs where its outcome is settled, with no hop to `callbackQueue`. Its answers are settled inside the
+/// request method, so the handler runs before the method returns and a test asserts right after the
+/// call; retries are answered at once too, whatever the retry policy or `Retry-After` asks to wait (the
+/// dummy's clock skips every wait, and no deadline passes on it). Set ``deliveryQueue`` to deliver
+/// asynchronously on a queue instead, or ``holdsReplies`` to keep each request in ``pendingRequests``
+/// until the test releases it (to see a loading state; ``nextPendingRequest(timeout:)`` waits for one an
+/// `async` presenter's task makes): the handler then runs on the releasing thread. When an interceptor or
+/// a token refresh completes later instead of in place, the handler runs where it completed, after the
+/// request method returned: wait for it with an expectation. `cancelAll()` cancels every request whose
+/// handler has not run yet (held, or scheduled on the delivery queue), as each task's `cancel()` would.
+/// The `async` forms of `NetworkLayer` go through the same funnel, so the dummy answers them the same
+/// way.
 ///
 /// **Recording.** Every request is built by the real layer's own request builder and appended to
 /// ``recordedRequests``: full URL with its query, headers with the default headers merged in, and the
@@ -79,11 +83,13 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///   - defaultHeaders: Merged into every recorded request's headers, as the real layer sends them.
     ///   - encoder: Encodes request bodies for the recordings, as the real layer would.
     ///   - decoder: Decodes stubbed `Data` for requests that expect another type, as the real layer would.
-    ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
+    ///   - deliveryQueue: `nil` delivers immediately, where each answer is settled (inside the request
+    ///     method for a stubbed one); a queue becomes the layer's `callbackQueue`, and handlers run
+    ///     asynchronously on it.
     ///   - retryPolicy: Replays failed answers as the real layer would, at once instead of after a wait.
     ///   - interceptors: Adapt every recorded request and decide about failed answers, as in the real
     ///     layer (in place: a token refresh that completes synchronously keeps the answer synchronous; one
-    ///     that completes later has the answer delivered on `callbackQueue`).
+    ///     that completes later has the answer delivered where it completed, or on the delivery queue).
     ///   - monitors: Told about every request as the real layer tells them (built, started, the stubbed
     ///     answer as a response, retries, and the outcome with metrics), on their own queue, so an app's
     ///     logging or analytics hook is testable without a network. The events arrive asynchronously:
@@ -98,11 +104,16 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         interceptors: [any RequestInterceptor] = [],
         monitors: [any NetworkMonitor] = []
     ) {
-        state = Locked(DummyState(deliveryQueue: deliveryQueue))
+        let state = Locked(DummyState(deliveryQueue: deliveryQueue))
+        self.state = state
+        // Immediate delivery and a clock on which waits are over at once: the answer to an in-process
+        // reply comes before `send` returns. A delivery queue is the layer's callback queue, as usual.
         super.init(
-            baseURL: baseURL, defaultHeaders: defaultHeaders, encoder: encoder, decoder: decoder,
-            callbackQueue: deliveryQueue ?? .main, retryPolicy: retryPolicy, interceptors: interceptors,
-            monitors: monitors, cache: nil)
+            clock: DummyClock(), responder: DummyResponder(state: state), baseURL: baseURL,
+            defaultHeaders: defaultHeaders, encoder: encoder,
+            decoder: decoder, callbackQueue: deliveryQueue ?? .main,
+            deliversImmediately: deliveryQueue == nil,
+            retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors, cache: nil)
     }
 
     /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's
@@ -113,7 +124,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///   - encoder: The app's encoder, so recorded bodies are what the app sends (a snake_case
     ///     encoder records snake_case keys).
     ///   - decoder: The app's decoder, for stubbed `Data` and fixture files.
-    ///   - deliveryQueue: `nil` runs handlers synchronously; a queue runs them asynchronously on it.
+    ///   - deliveryQueue: `nil` delivers immediately; a queue runs handlers asynchronously on it.
     ///   - retryPolicy: As in ``init(baseURL:defaultHeaders:encoder:decoder:deliveryQueue:retryPolicy:interceptors:monitors:)``.
     ///   - interceptors: As there.
     ///   - monitors: Told about every request, as the real layer's monitors are.
@@ -131,168 +142,4 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
             decoder: decoder, deliveryQueue: deliveryQueue, retryPolicy: retryPolicy,
             interceptors: interceptors, monitors: monitors)
     }
-
-    // MARK: - The funnel
-    //
-    // Every request method of `NetworkLayer` (convenience methods, endpoints, and whatever entry points
-    // come later) builds a `NetworkRequest` and calls `send`; overriding it answers them all.
-
-    /// Records the request exactly as the real layer would send it and answers it from the stubs,
-    /// without sending anything; see ``DummyNetworkLayer`` for how it is answered.
-    ///
-    /// - Parameters:
-    ///   - request: What the code under test sends, and what the reply becomes.
-    ///   - successHandler: Receives the stubbed answer; before `send` returns unless ``deliveryQueue`` or
-    ///     ``holdsReplies`` is set.
-    ///   - errorHandler: Receives the stubbed or refused request's error, or `.cancelled`.
-    /// - Returns: The request's task; cancelling it before the answer delivers `.cancelled`.
-    @discardableResult
-    open override func send<Value>(
-        _ request: NetworkRequest<Value>,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        // Open until the request is in the registry with its task: a test woken by the hold (see
-        // `nextPendingRequest`) then finds it as it would after the call.
-        let window = DummyCallWindow()
-        defer { window.close() }
-        // As the real layer's `send`: `cancelAll()` reaches every request whose handler has not run.
-        return runningRequests.track(successHandler: successHandler, errorHandler: errorHandler) {
-            answerFromStubs(request, window: window, successHandler: $0, errorHandler: $1)
-        }
-    }
-
-    /// Streams from the dummy's answers: the request goes through ``send(_:successHandler:errorHandler:)``
-    /// like any other (recorded, stubbed, held, intercepted, monitored), and the `Data` it is answered
-    /// with is the stream's body, parsed by the format's real parser: each element goes to
-    /// `eventHandler`, then the completion runs. A held stream is fed one piece at a time with
-    /// ``DummyPendingRequest/push(_:)-(Data)`` and ended with ``DummyPendingRequest/finishStream()`` or
-    /// ``DummyPendingRequest/fail(with:)``. See <doc:TestingPresenters>.
-    ///
-    /// - Parameters:
-    ///   - request: The request; recorded as the real layer would send it.
-    ///   - format: How the scripted body becomes elements.
-    ///   - options: The stream's options; its maximum event size applies.
-    ///   - eventHandler: Receives each element, where the dummy delivers (see ``deliveryQueue``).
-    ///   - completionHandler: Receives how the stream ended, once, after the last element.
-    /// - Returns: The stream's task, which can be cancelled.
-    @discardableResult
-    open override func stream<Element>(
-        _ request: NetworkRequest<Data>, as format: StreamFormat<Element>,
-        options: ServerSentEventsOptions? = nil,
-        eventHandler: @escaping (Element) -> Void,
-        completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
-    ) -> NetworkTask {
-        answerStream(
-            request, as: format, options: options, eventHandler: eventHandler,
-            completionHandler: completionHandler)
-    }
-
-    /// Answers `request` by the layer's own pipeline over an in-process transport: the real builder,
-    /// interceptors, retries, validation, decoding, monitors and delivery latch, with the stubs in place
-    /// of the network.
-    private func answerFromStubs<Value>(
-        _ request: NetworkRequest<Value>, window: DummyCallWindow,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        if let endpoint = request.endpoint { state.withLock { $0.endpoints.append(endpoint) } }
-        let delivery =
-            deliveryQueue.map { CallbackDelivery(queue: $0) }
-            ?? CallbackDelivery(queue: callbackQueue, runsInPlace: { window.isInsideCall })
-        var recorded: RecordedRequest?
-        do throws(NetworkError) {
-            recorded = RecordedRequest(try builder.urlRequest(for: request), transfer: request.transfer)
-        } catch {
-            // The pipeline refuses it the same way, before any attempt: it is listed, never recorded.
-            let refused = RefusedRequest(method: request.method, urlString: request.urlString, error: error)
-            state.withLock { $0.refused.append(refused) }
-        }
-        let task = DummyTask(request: recorded, window: window) { [weak state] task in
-            guard let recorded = task.request else { return }
-            state?.withLock { $0.cancelled.append(recorded) }
-        }
-        let transport = answering(request, task: task, window: window, delivery: delivery)
-        task.attach(
-            perform(
-                request, through: transport, delivery: delivery, successHandler: successHandler,
-                errorHandler: errorHandler))
-        return task
-    }
-
-    /// The transport that answers each attempt of `request` from the stubs as they are at that moment, or
-    /// holds it for the test when ``holdsReplies`` is set.
-    private func answering<Value>(
-        _ request: NetworkRequest<Value>, task: DummyTask, window: DummyCallWindow, delivery: CallbackDelivery
-    ) -> InProcessTransport {
-        let transfer = request.transfer
-        // Not Sendable (closures of the caller's types); used only by this request's attempts, one at a time.
-        let rules = UncheckedSendable(
-            value: (
-                expected: DummyExpectation.value(Value.self, from: request),
-                progress: DummyProgress(request, script: state.withLock { $0.scriptedProgress }),
-                stream: request.streamConsumer as? any DummyStreamFeeding
-            ))
-        return InProcessTransport(clock: clock) { [state] attempt, respond in
-            let recorded = RecordedRequest(attempt, transfer: transfer)
-            let (expected, progress, _) = rules.value
-            let give = { (answer: Result<InProcessReply, NetworkError>) in
-                let succeeds = (try? answer.get()).map { expected.accepts($0.statusCode) } ?? false
-                progress?.report(beforeAnswerThat: succeeds, delivery: delivery)
-                respond(answer)
-            }
-            let pending = DummyPendingRequest(
-                request: recorded, task: task, stream: rules.value.stream,
-                answer: { [weak state] reply in
-                    let answer = Self.answer(recorded, releasedWith: reply, expected: expected, state: state)
-                    // Released by the test: answered on its thread, now, unless there is a delivery queue.
-                    window.reopen { give(answer) }
-                },
-                forget: { [weak state] pending in
-                    state?.withLock { $0.held.remove(pending) }
-                })
-            // Recording and the choice between holding and answering are one step, so an attempt is held
-            // exactly when `holdsReplies` was set at the moment it was recorded.
-            let decision: DummyDecision = state.withLock { state in
-                guard state.holdsReplies else { return .answer(state.record(recorded)) }
-                state.recorded.append(recorded)
-                return .hold(waiter: state.held.hold(pending))
-            }
-            switch decision {
-            case .answer(let source):
-                give(source.answer(for: recorded, expecting: expected))
-                return {}
-            case .hold(let waiter):
-                task.hold()
-                // Only once the call that made the request has returned, with the task linked: the
-                // test it wakes may release or cancel the request at once.
-                if let waiter { window.afterCall { waiter.resume(returning: pending) } }
-                return { pending.cancel() }
-            }
-        }
-    }
-
-    /// The answer a test's release of a held request gives.
-    private static func answer<Value>(
-        _ request: RecordedRequest, releasedWith reply: DummyPendingRequest.Reply,
-        expected: DummyExpectation<Value>, state: Locked<DummyState>?
-    ) -> Result<InProcessReply, NetworkError> {
-        switch reply {
-        case .outcome(let outcome):
-            return outcome.answer(for: request, expecting: expected, "it was released with")
-        case .stubs:
-            guard let source = state?.withLock({ $0.source(for: request) }) else {
-                let gone = "respond() has no stubs to answer from: its DummyNetworkLayer is gone"
-                return .failure(expected.mismatch(request, gone))
-            }
-            return source.answer(for: request, expecting: expected)
-        }
-    }
-}
-
-/// What the dummy does with an attempt: answer it from `source`, or hold it (for `waiter`, a task
-/// waiting for the next held request, when there is one).
-private enum DummyDecision {
-    case answer(DummySource)
-    case hold(waiter: DummyHeldRequests.Waiter?)
 }

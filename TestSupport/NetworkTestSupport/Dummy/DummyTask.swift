@@ -26,22 +26,14 @@ public final class DummyTask: NetworkTask, Sendable {
         var cancels = 0
         /// The layer's task, once the pipeline has returned it.
         var pipelineTask: (any NetworkTask)?
-        /// Whether the test held the request: its cancel then delivers in place, as a release does, even
-        /// when a release on another thread got there first and is still on its way to the handler.
-        var wasHeld = false
     }
 
     /// Nothing is called while its lock is held.
     private let state = Locked(State())
-    private let window: DummyCallWindow
     private let onFirstCancel: @Sendable (DummyTask) -> Void
 
-    init(
-        request: RecordedRequest?, window: DummyCallWindow,
-        onFirstCancel: @escaping @Sendable (DummyTask) -> Void
-    ) {
+    init(request: RecordedRequest?, onFirstCancel: @escaping @Sendable (DummyTask) -> Void) {
         self.request = request
-        self.window = window
         self.onFirstCancel = onFirstCancel
     }
 
@@ -58,17 +50,13 @@ public final class DummyTask: NetworkTask, Sendable {
     /// Records the cancellation and cancels the request: a delivery still pending becomes `.cancelled`
     /// for the error handler, and a held request receives `.cancelled` now.
     public func cancel() {
-        let (isFirst, pipelineTask, wasHeld) = state.withLock { state in
+        let (isFirst, pipelineTask) = state.withLock { state in
             state.cancels += 1
-            return (state.cancels == 1, state.pipelineTask, state.wasHeld)
+            return (state.cancels == 1, state.pipelineTask)
         }
         if isFirst { onFirstCancel(self) }
-        // A held request's `.cancelled` runs here, on this thread, as its release would.
-        if wasHeld {
-            window.reopen { pipelineTask?.cancel() }
-        } else {
-            pipelineTask?.cancel()
-        }
+        // Delivered immediately, `.cancelled` runs here, on this thread, as a release would.
+        pipelineTask?.cancel()
     }
 
     /// Links the layer's task; a task cancelled before (from another thread) cancels it at once.
@@ -78,10 +66,5 @@ public final class DummyTask: NetworkTask, Sendable {
             return state.cancels > 0
         }
         if wasCancelled { pipelineTask.cancel() }
-    }
-
-    /// Notes that the test holds the request.
-    func hold() {
-        state.withLock { $0.wasHeld = true }
     }
 }

@@ -90,7 +90,7 @@ public final class StubTransport: @unchecked Sendable {
 
     /// A session configuration whose requests this transport answers. A layer or session built from it
     /// doesn't keep the transport: keep a reference to it while they send (a layer from
-    /// ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``
+    /// ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``
     /// keeps it), or their requests fail with `URLError(.unsupportedURL)`.
     public func makeConfiguration() -> URLSessionConfiguration {
         makeConfiguration(from: nil)
@@ -116,6 +116,7 @@ public final class StubTransport: @unchecked Sendable {
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.
+    ///   - deliversImmediately: Whether handlers run where each outcome is settled instead.
     ///   - timeout: Seconds a request may wait for data.
     ///   - resourceTimeout: Seconds a request may take in all, retries included.
     ///   - maximumResponseSize: The most bytes a reply may have.
@@ -132,6 +133,7 @@ public final class StubTransport: @unchecked Sendable {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder(),
         callbackQueue: DispatchQueue = .main,
+        deliversImmediately: Bool = false,
         timeout: TimeInterval = 60,
         resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
@@ -143,7 +145,8 @@ public final class StubTransport: @unchecked Sendable {
         let network = NetworkLayer(
             baseURL: baseURL, defaultHeaders: defaultHeaders,
             sessionConfiguration: makeConfiguration(from: sessionConfiguration), encoder: encoder,
-            decoder: decoder, callbackQueue: callbackQueue, timeout: timeout,
+            decoder: decoder, callbackQueue: callbackQueue, deliversImmediately: deliversImmediately,
+            timeout: timeout,
             resourceTimeout: resourceTimeout,
             maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
             retryPolicy: retryPolicy,
@@ -162,7 +165,7 @@ public final class StubTransport: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: The server: its base URL and the headers every request to it carries.
     ///   - sessionConfiguration: The configuration to start from; see
-    ///     ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``.
+    ///     ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``.
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.

@@ -71,9 +71,10 @@ public struct NetworkRequest<Value> {
     /// Where the `async` `stream` wants its elements, straight from the transport; test doubles ignore it.
     package var streamConsumer: (any Sendable)?
 
-    /// Set by the `async` forms: their handlers only resume the caller, so they run where the outcome is
-    /// settled, not on the callback queue (except after a ``progressHandler``'s last call).
-    package var handlersRunInPlace = false
+    /// Set by the `async` forms, whose handlers only resume the awaiting code: this call delivers
+    /// immediately, as a layer that ``NetworkLayer/deliversImmediately`` delivers every call, so an
+    /// `async` call never waits for the callback queue.
+    package var deliversImmediately = false
 
     /// The endpoint this request was made from, if any; its path must stay below the base URL.
     package var endpoint: (any Endpoint)?

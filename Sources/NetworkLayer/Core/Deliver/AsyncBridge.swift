@@ -43,7 +43,7 @@ final class AsyncBridge<Value>: Sendable {
         }
         // Why in place: a hop through the (often busy main) callback queue would delay the await for nothing.
         var request = request
-        request.handlersRunInPlace = true
+        request.deliversImmediately = true
         let task = layer.send(
             request, successHandler: { self.finish(.success($0)) },
             errorHandler: { self.finish(.failure($0)) })

@@ -1,23 +1,35 @@
 import Foundation
 
-/// Where handlers run: asynchronously on a queue, as the layer promises, or in place for a test double
-/// answering while the caller is still inside the request method.
+/// Where a request's handlers run: asynchronously on a queue, which is what the layer promises by
+/// default, or immediately, where the outcome is settled (``NetworkLayer/deliversImmediately``, and the
+/// `async` forms, whose handlers only resume the awaiting code).
 package struct CallbackDelivery: Sendable {
-    let queue: DispatchQueue
-    /// Asked at each delivery: `true` runs it here, now.
-    private let runsInPlace: (@Sendable () -> Bool)?
+    /// The queue handlers run on; `nil` runs them where the outcome is settled.
+    let queue: DispatchQueue?
 
-    /// Delivers on `queue`, or in place whenever `runsInPlace` (`nil`: never) says so at delivery.
-    package init(queue: DispatchQueue, runsInPlace: (@Sendable () -> Bool)? = nil) {
+    /// Delivers asynchronously on `queue`.
+    ///
+    /// - Parameter queue: Where handlers run.
+    package init(queue: DispatchQueue) {
         self.queue = queue
-        self.runsInPlace = runsInPlace
     }
 
+    private init() {
+        queue = nil
+    }
+
+    /// Delivers on the thread that settles the outcome, at once.
+    package static let immediate = CallbackDelivery()
+
+    /// Whether handlers run where the outcome is settled.
+    package var isImmediate: Bool { queue == nil }
+
+    /// Runs `work` in place or on the queue.
     package func run(_ work: @escaping @Sendable () -> Void) {
-        if runsInPlace?() == true {
-            work()
-        } else {
+        if let queue {
             queue.async(execute: work)
+        } else {
+            work()
         }
     }
 }

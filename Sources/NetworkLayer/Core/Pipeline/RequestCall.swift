@@ -21,11 +21,16 @@ final class RequestCall: Sendable {
     let interceptors: [any RequestInterceptor]
     /// The URL that answered the latest attempt, for the interceptors that judge its failure.
     let answeredBy: Locked<URL?>?
+    /// Whether the call runs its decoding, interceptors and handlers where each step is settled (see
+    /// ``NetworkLayer/deliversImmediately``), rather than on the work, policy and callback queues.
+    let deliversImmediately: Bool
 
     init(
         task: RequestTask, meter: RequestMeter, monitors: MonitorGroup.Channel?, monitored: MonitoredRequest?,
-        progress: ProgressReporter?, deadlines: DeadlineRegistry, interceptors: [any RequestInterceptor]
+        progress: ProgressReporter?, deadlines: DeadlineRegistry, deliversImmediately: Bool,
+        interceptors: [any RequestInterceptor]
     ) {
+        self.deliversImmediately = deliversImmediately
         self.task = task
         self.meter = meter
         self.monitors = monitors

@@ -9,9 +9,6 @@ import Foundation
 protocol AttemptTransport: Sendable {
     /// Why nothing can be sent at all; every request then fails with ``NetworkError/invalidRequest(_:)``.
     var refusal: String? { get }
-    /// Whether replies come back inside the request method: the pipeline then decodes in place and skips
-    /// the policy queue and retry waits, so a test double can answer before the method returns.
-    var answersInPlace: Bool { get }
 
     /// The `Cookie` field the transport adds while sending (a session's storage); `nil` for none.
     func addedCookieHeader(for request: URLRequest) -> String?
@@ -42,7 +39,6 @@ struct LayerSession: AttemptTransport {
     }
 
     var refusal: String? { session.refusal }
-    var answersInPlace: Bool { false }
 
     func addedCookieHeader(for request: URLRequest) -> String? {
         session.cookies?.header(for: request)

@@ -25,7 +25,6 @@ package struct InProcessTransport: AttemptTransport {
     }
 
     var refusal: String? { nil }
-    var answersInPlace: Bool { true }
     func addedCookieHeader(for request: URLRequest) -> String? { nil }
 
     func send(

@@ -9,14 +9,15 @@ import Foundation
 /// cookies replies set, stored by the layer on the delegate queue before the transfer goes on (so a
 /// request from the handler carries them). Why: FoundationNetworking parses every header line as a
 /// cookie, so its parsing is switched off; see <doc:LinuxNotes>. Unlike it, `set-cookie` counts too.
-final class SessionCookies: @unchecked Sendable {
-    // Why unchecked: HTTPCookieStorage serializes itself, but not every SDK declares it `Sendable`.
-    private let storage: HTTPCookieStorage
+final class SessionCookies: Sendable {
+    /// HTTPCookieStorage serializes itself, but not every SDK declares it `Sendable`.
+    private let box: UncheckedSendable<HTTPCookieStorage>
+    private var storage: HTTPCookieStorage { box.value }
     private let sendsCookies: Bool
     private let keepsReplyCookies: Bool
 
     init(storage: HTTPCookieStorage, sendsCookies: Bool = true, keepsReplyCookies: Bool = true) {
-        self.storage = storage
+        box = UncheckedSendable(value: storage)
         self.sendsCookies = sendsCookies
         self.keepsReplyCookies = keepsReplyCookies
     }

@@ -8,7 +8,7 @@
 /// | the streams' delegate queue (the same kind of root, for a second session that carries streams only) | the same, for streams: a stream held back for its consumer holds back only other streams | every stream's ``Transfer`` |
 /// | libcurl's thread | reading and inflating the reply; rewinding an upload's body | nothing of the layer's but the current body stream (``BodySource``, ``Locked``) |
 /// | the work queue (``Queues/work``, concurrent, `NetworkLayer.work`, a root on the system's `.userInitiated` pool) | decoding caller types of a reply, off the delegate queue and the caller's (all but a typed stream's elements, decoded on the delegate queue, above); a disk cache's lookups, and the removals an unsafe method's reply makes there (before its handler runs); a cache's `flush` completion; an `async` stream's completion; a cancel that must not wait on the delegate queue (``Transfer/stop(because:)``) | the reply, handed over once |
-/// | the policy queue (concurrent, `NetworkLayer.policies`, targets the work queue) | interceptors' `adapt` and `retry`, retry waits | one ``RequestAttempts`` loop, one step at a time |
+/// | the policy queue (concurrent, `NetworkLayer.policies`, targets the work queue) | interceptors' `adapt` and `retry` (not for a call that delivers immediately), retry waits | one ``RequestAttempts`` loop, one step at a time |
 /// | the monitors' queue (serial, one per layer, `NetworkLayer.monitors`, targets the work queue) | every monitor event, in order | each request's monitor channel |
 /// | the disk queue (``Queues/disk``, serial, `NetworkLayer.disk`, a root) | the queues below, one piece at a time; writing and removing an upload's temporary file (on Apple platforms, or a session that sends uploads natively) | that file |
 /// | a download's disk queue (``DiskWriter``, serial, `NetworkLayer.DiskWriter`, targets the disk queue) | opening, writing and closing its partial file, then keeping it or moving it into place; its completion | the open file |
@@ -39,8 +39,10 @@
 /// `EmptyResponse`) decode in place on the delegate queue. The clock's one timer does not run per request
 /// (see ``SystemClock`` and ``DeadlineRegistry``).
 ///
-/// `DummyNetworkLayer` runs the same pipeline over an ``InProcessTransport``, which answers on the thread
-/// that sends the attempt: interceptors, decoding and delivery then run there too (``CallbackDelivery``
-/// runs a handler in place while the caller is still inside the request method), so a presenter test sees
+/// A call that delivers immediately (``NetworkLayer/deliversImmediately``, every `async` form) skips the
+/// policy queue and `callbackQueue`: interceptors, decoding and its handler run where each step is
+/// settled, except on a session's delegate queue or the disk queue (``Queues/isReserved``), which they
+/// leave for the work queue. `DummyNetworkLayer` is such a layer over an ``InProcessTransport`` (its
+/// ``InProcessResponder``), which answers on the thread that sends the attempt, so a presenter test sees
 /// the handler run before the call returns.
 enum ConcurrencyModel {}

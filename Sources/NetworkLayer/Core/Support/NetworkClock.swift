@@ -25,6 +25,19 @@ package protocol NetworkClock: AnyObject, Sendable {
     ///   - handler: Runs once each time the time the timer is armed for passes.
     /// - Returns: The timer; the clock holds it only while it is armed.
     func makeTimer(on queue: DispatchQueue?, handler: @escaping @Sendable () -> Void) -> any ClockTimer
+
+    /// Runs `work` on `queue` once `delay` seconds have passed on the clock: a wait (between attempts,
+    /// before a reconnection, a throttle's). Implemented below for every clock by a timer; a clock on
+    /// which every wait is over at once (the test doubles') may run `work` in place instead.
+    ///
+    /// - Parameters:
+    ///   - delay: Seconds, finite; zero or less runs `work` soon.
+    ///   - queue: Where `work` runs.
+    ///   - work: What to run.
+    /// - Returns: The armed timer, to ``ClockTimer/cancel()`` the wait.
+    @discardableResult
+    func run(after delay: TimeInterval, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void)
+        -> any ClockTimer
 }
 
 /// A timer of a ``NetworkClock``: armed for one time at most, which a new ``schedule(at:)`` replaces.
@@ -37,7 +50,7 @@ package protocol ClockTimer: AnyObject, Sendable {
 }
 
 extension NetworkClock {
-    /// Runs `work` on `queue` once `delay` seconds have passed on the clock.
+    /// Runs `work` on `queue` once `delay` seconds have passed on the clock, by one of its timers.
     ///
     /// - Parameters:
     ///   - delay: Seconds, finite; zero or less runs `work` soon.

@@ -10,18 +10,32 @@ enum Queues {
         label: "NetworkLayer.work", attributes: .concurrent, target: DispatchQueue.global(qos: .userInitiated)
     )
 
-    /// Every disk write and removal; each user keeps its order through a serial queue targeting it. Code on
-    /// it (a download's completion) must never `sync` onto one of those: it would wait for itself.
-    static let disk = DispatchQueue(label: "NetworkLayer.disk", qos: .utility)
+    /// Every disk write and removal: a download's partial file, a disk cache's entries, an upload's
+    /// temporary file. Serial: each user keeps its own order through a serial queue that targets it. Code
+    /// running on it (a download's completion does) must never `sync` onto one of those queues: it would
+    /// wait for itself.
+    static let disk = reserved(DispatchQueue(label: "NetworkLayer.disk", qos: .utility))
 
     /// A root per session: it blocks on libcurl by design (``BackPressureQueue``), so it shares no thread.
     static func sessionDelegate() -> DispatchQueue {
-        DispatchQueue(label: "NetworkLayer.SessionTransport.delegate")
+        reserved(DispatchQueue(label: "NetworkLayer.SessionTransport.delegate"))
     }
 
     /// A clock's timer queue (``SystemClock``), a root of its own per clock: a deadline must fire on time
     /// however busy the work queue is.
     static func clock() -> DispatchQueue {
         DispatchQueue(label: "NetworkLayer.clock")
+    }
+
+    /// Whether the current code runs on a root that never runs the caller's code (a session's delegate
+    /// queue, the disk queue) or on a queue that targets one: a call that delivers immediately leaves it
+    /// for ``work`` before it decodes or calls an interceptor.
+    static var isReserved: Bool { DispatchQueue.getSpecific(key: reservedKey) == true }
+
+    private static let reservedKey = DispatchSpecificKey<Bool>()
+
+    private static func reserved(_ queue: DispatchQueue) -> DispatchQueue {
+        queue.setSpecific(key: reservedKey, value: true)
+        return queue
     }
 }

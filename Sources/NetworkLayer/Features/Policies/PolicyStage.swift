@@ -23,13 +23,11 @@ struct PolicyStage: RequestStage {
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let (task, answeredBy, expectation, checker) = (call.task, call.answeredBy, expectation, checker)
-        // A test double answering in place runs everything where it is called, and retries at once.
-        let inPlace = chain.transport.answersInPlace
         let attempts = RequestAttempts<Reply>(
             request: request, method: method, interceptors: call.interceptors, policy: policy,
-            deadlines: call.deadlines, isCancelled: { task.isSettled }, usesPolicyQueue: !inPlace,
-            waitsBetweenAttempts: !inPlace,
-            attemptLimit: attemptLimit, longestWait: longestWait, progress: progress,
+            deadlines: call.deadlines, isCancelled: { task.isSettled },
+            deliversImmediately: call.deliversImmediately, attemptLimit: attemptLimit,
+            longestWait: longestWait, progress: progress,
             answeredBy: { answeredBy?.withLock { $0 } },
             send: { proposed, done in
                 var attempt = proposed

@@ -4,10 +4,24 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The policy stage's loop: each attempt adapted by the interceptors and sent; a failure goes to their
-/// `retry`, then the retry policy. Generic so the transport and test doubles share the rules. With
-/// `usesPolicyQueue`, hooks run on the policy queue (completions hop back) and each round must answer
-/// within the request's timeout, else ``NetworkError/timedOut``.
+/// The policy stage: runs a request's attempts until one succeeds, one fails for good, or the request is
+/// cancelled. Each attempt goes through every interceptor's `adapt`, then `send`; a failure goes to the
+/// interceptors' `retry`, then to the retry policy.
+///
+/// Generic over what an attempt yields, so the real transport and a test double share the same rules.
+/// One attempt runs at a time: each step starts from the completion of the one before.
+///
+/// Every interceptor hook runs on one background queue, the policy queue. An interceptor may call its
+/// completion from anywhere (a token refresh finishing on the main queue), so the loop moves back to the
+/// policy queue before the next hook, rather than running it wherever the last completion ran. A call
+/// that delivers immediately (``NetworkLayer/deliversImmediately``) runs each hook where the step before
+/// it completed instead, unless that is a queue that never runs the caller's code (``Queues/isReserved``).
+///
+/// No request waits forever on a policy: each stage of waiting for interceptors (the `adapt` calls of an
+/// attempt, the `retry` calls after a failure) must end within the request's `timeoutInterval`, or the
+/// request ends with ``NetworkError/timedOut`` and a late answer is ignored. Waits between attempts and
+/// these limits run on the layer's clock. A delay longer than the retry policy's `maximumDelay` means no
+/// retry.
 package final class RequestAttempts<Success>: @unchecked Sendable {
     package typealias Send = (URLRequest, @escaping @Sendable (Result<Success, NetworkError>) -> Void) -> Void
 
@@ -27,10 +41,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     private let interceptors: [any RequestInterceptor]
     private let policy: RetryPolicy
     private let isCancelled: @Sendable () -> Bool
-    private let usesPolicyQueue: Bool
-    private let waitsBetweenAttempts: Bool
-    /// How long one stage of interceptor calls may take; `nil` for no limit (a test double).
-    private let hookTimeout: TimeInterval?
+    private let deliversImmediately: Bool
+    /// How long one stage of interceptor calls may take.
+    private let hookTimeout: TimeInterval
     /// The layer's policy deadlines, and its clock: hook limits, waits between attempts, `Retry-After`.
     private let deadlines: DeadlineRegistry
     /// Told when a failed attempt will be sent again, and after how long (for monitors).
@@ -42,11 +55,9 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
 
     /// - Parameters:
     ///   - isCancelled: Whether the request has ended (cancelled); no attempt starts after that.
-    ///   - usesPolicyQueue: Whether interceptors run on the policy queue: never on the caller's queue
-    ///     (usually the main queue), nor on the session's delegate queue, which must never run the
-    ///     caller's code. `false` runs everything in place (a test double answering synchronously).
-    ///   - waitsBetweenAttempts: `false` retries at once, whatever the delay (a test double answering
-    ///     synchronously).
+    ///   - deliversImmediately: Whether hooks run where the step before them completed (see above),
+    ///     rather than on the policy queue: never on the caller's queue (usually the main queue), nor on
+    ///     the session's delegate queue, which must never run the caller's code.
     ///   - attemptLimit: The most attempts since the last progress.
     ///   - longestWait: The longest wait an interceptor may ask for; `nil` for the policy's `maximumDelay`.
     ///   - progress: A stream's progress count (see ``progress``); `nil` for a request.
@@ -58,8 +69,8 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     ///     request cancelled between steps.
     init(
         request: URLRequest, method: HTTPMethod, interceptors: [any RequestInterceptor], policy: RetryPolicy,
-        deadlines: DeadlineRegistry, isCancelled: @escaping @Sendable () -> Bool, usesPolicyQueue: Bool,
-        waitsBetweenAttempts: Bool = true, attemptLimit: Int = RequestAttempts.attemptLimit,
+        deadlines: DeadlineRegistry, isCancelled: @escaping @Sendable () -> Bool,
+        deliversImmediately: Bool = false, attemptLimit: Int = RequestAttempts.attemptLimit,
         longestWait: TimeInterval? = nil,
         progress: (@Sendable () -> Int)? = nil, answeredBy: @escaping @Sendable () -> URL? = { nil },
         send: @escaping Send, finish: @escaping (Result<Success, NetworkError>) -> Void
@@ -71,24 +82,28 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
         self.policy = policy
         self.deadlines = deadlines
         self.isCancelled = isCancelled
-        self.usesPolicyQueue = usesPolicyQueue
-        self.waitsBetweenAttempts = waitsBetweenAttempts
+        self.deliversImmediately = deliversImmediately
         self.attemptLimit = attemptLimit
         self.longestWait = longestWait ?? policy.maximumDelay
         self.progress = progress
-        hookTimeout = usesPolicyQueue ? request.timeoutInterval : nil
+        hookTimeout = request.timeoutInterval
         self.send = send
         self.finish = finish
     }
 
+    /// Starts the first attempt: where hooks run (see ``onPolicyQueue(_:)``) when there are interceptors,
+    /// otherwise on the calling thread.
     package func start() {
-        guard usesPolicyQueue, !interceptors.isEmpty else { return attempt() }
-        PolicyQueue.queue.async { [self] in attempt() }
+        guard !interceptors.isEmpty else { return attempt() }
+        onPolicyQueue { [self] in attempt() }
     }
 
-    /// Runs `body` on the policy queue, in place when already there: a completion may come from anywhere.
+    /// Runs `body` where hooks run: in place when already there, else asynchronously on the policy
+    /// queue. A hook's completion called from another thread comes back here, unless the call delivers
+    /// immediately: then it stays where it was called, off the reserved queues.
     private func onPolicyQueue(_ body: @escaping @Sendable () -> Void) {
-        guard usesPolicyQueue, !PolicyQueue.isCurrent else { return body() }
+        let inPlace = deliversImmediately ? !Queues.isReserved : PolicyQueue.isCurrent
+        guard !inPlace else { return body() }
         PolicyQueue.queue.async(execute: body)
     }
 
@@ -195,7 +210,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
 
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval) {
         onRetry?(failed, delay)
-        guard waitsBetweenAttempts, delay > 0, delay.isFinite else { return attempt() }
+        guard delay > 0, delay.isFinite else { return attempt() }
         deadlines.clock.run(after: delay, on: PolicyQueue.queue) { [self] in attempt() }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 extension NetworkLayer {
-    /// The pipeline behind ``stream(_:as:options:eventHandler:completionHandler:)``: a stream route
-    /// through `startCall`, elements to `eventHandler` on the callback queue or to an `async` buffer.
+    /// The pipeline behind ``stream(_:as:options:eventHandler:completionHandler:)``: the request goes
+    /// through ``startCall(_:stream:successHandler:errorHandler:)`` with a stream route, and its elements
+    /// go to `eventHandler` on the callback queue, or straight to an `async` stream's buffer.
     func performStream<Element>(
         _ request: NetworkRequest<Data>, as format: StreamFormat<Element>, options: ServerSentEventsOptions?,
         eventHandler: @escaping (Element) -> Void,
@@ -41,8 +42,9 @@ extension NetworkLayer {
                 state: state, options: options,
                 maximumDelay: longestReconnectionWait, reconnects: reconnects),
             callbackQueue: queue, state: state)
+        var returned: (() -> Void)?
         let task = startCall(
-            request, stream: setup,
+            request, stream: setup, returned: &returned,
             successHandler: { response in
                 // Elements queued behind the completion are dropped: none may follow it.
                 delivery.close()
