@@ -74,20 +74,23 @@ package struct InProcessTransport: AttemptTransport {
         }
         var result = TransferResult(body: reply.body, response: response, error: nil, respondedAt: now)
         result.cacheStatus = reply.cacheStatus
-        result.providedValue = reply.value.map(ProvidedValue.init)
+        result.providedValue = reply.provided
         return result
     }
 }
 
 /// One in-process answer; its optional `value` is used as is instead of decoding the body.
-package struct InProcessReply: @unchecked Sendable {
-    // Unchecked: `value` is a test's stubbed value, handed from the answer to the one delivery.
+package struct InProcessReply: Sendable {
     package var statusCode: Int
     package var headers: [String: String]
     package var body: Data
     /// Used when it has the type the request expects; `nil` decodes ``body``.
-    package var value: Any?
+    package var value: Any? {
+        get { provided?.value }
+        set { provided = newValue.map(ProvidedValue.init) }
+    }
     package var cacheStatus: CacheStatus
+    private(set) var provided: ProvidedValue?
 
     package init(
         statusCode: Int = 200, headers: [String: String] = [:], body: Data = Data(), value: Any? = nil,
@@ -96,12 +99,17 @@ package struct InProcessReply: @unchecked Sendable {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
-        self.value = value
         self.cacheStatus = cacheStatus
+        provided = value.map(ProvidedValue.init)
     }
 }
 
-struct ProvidedValue: @unchecked Sendable {
-    // Unchecked: see `InProcessReply`.
-    let value: Any
+/// A test's stubbed value (of the caller's type, not `Sendable`), handed from the answer to the one
+/// delivery that uses it.
+typealias ProvidedValue = UncheckedSendable<Any>
+
+extension UncheckedSendable<Any> {
+    init(_ value: Any) {
+        self.init(value: value)
+    }
 }

@@ -3,18 +3,20 @@ import Foundation
 /// Identical requests in flight share one send: the first starts it, later ones wait. Each waiter is
 /// told once, one that leaves never; the send is cancelled when the last waiter leaves.
 final class InFlightRequests<Result: Sendable>: Sendable {
-    // Touched only under `state`'s lock, which is never held while a send starts, is cancelled or reports.
-    private final class Flight: @unchecked Sendable {
-        var waiters: [Int: @Sendable (Result) -> Void] = [:]
+    /// One send and who waits for it; a value in `state`, so only `state`'s lock guards it.
+    private struct Flight {
+        let id: Int
+        var waiters: [Int: @Sendable (Result) -> Void]
+        /// Set once `start` has returned it, before the first waiter can leave (its leave is returned after).
         var cancel: (@Sendable () -> Void)?
-        var isOver = false
     }
 
     private struct State {
         var flights: [String: Flight] = [:]
-        var nextWaiter = 0
+        var lastID = 0
     }
 
+    // Never held while a send starts, is cancelled or reports.
     private let state = Locked(State())
 
     /// The number of sends under way, for tests.
@@ -26,39 +28,39 @@ final class InFlightRequests<Result: Sendable>: Sendable {
         _ key: String, completion: @escaping @Sendable (Result) -> Void,
         start: (@escaping @Sendable (Result) -> Void) -> @Sendable () -> Void
     ) -> @Sendable () -> Void {
-        let (flight, id, isFirst) = state.withLock { state in
-            state.nextWaiter += 1
-            let existing = state.flights[key]
-            let flight = existing ?? Flight()
-            state.flights[key] = flight
-            flight.waiters[state.nextWaiter] = completion
-            return (flight, state.nextWaiter, existing == nil)
+        let (flightID, waiterID, isFirst) = state.withLock { state in
+            state.lastID += 1
+            let waiterID = state.lastID
+            // Mutated in place (`?.`), so the waiters aren't copied.
+            if let id = state.flights[key]?.id {
+                state.flights[key]?.waiters[waiterID] = completion
+                return (id, waiterID, false)
+            }
+            state.flights[key] = Flight(id: waiterID, waiters: [waiterID: completion])
+            return (waiterID, waiterID, true)
         }
         let state = state
         if isFirst {
             let cancel = start { result in
-                let waiters = state.withLock { state in
-                    flight.isOver = true
-                    flight.cancel = nil
-                    if state.flights[key] === flight { state.flights[key] = nil }
-                    defer { flight.waiters = [:] }
-                    return flight.waiters
+                let waiters = state.withLock { state -> [@Sendable (Result) -> Void] in
+                    guard let flight = state.flights[key], flight.id == flightID else { return [] }
+                    state.flights[key] = nil
+                    return Array(flight.waiters.values)
                 }
-                for waiter in waiters.values { waiter(result) }
+                for waiter in waiters { waiter(result) }
             }
-            let abandoned = state.withLock { _ in
-                guard !flight.isOver else { return false }
-                flight.cancel = cancel
-                return flight.waiters.isEmpty
+            // Unless it finished inside `start`.
+            state.withLock { state in
+                if state.flights[key]?.id == flightID { state.flights[key]?.cancel = cancel }
             }
-            if abandoned { cancel() }
         }
         return {
             let cancel: (@Sendable () -> Void)? = state.withLock { state in
-                guard flight.waiters.removeValue(forKey: id) != nil, flight.waiters.isEmpty, !flight.isOver
+                guard state.flights[key]?.id == flightID,
+                    state.flights[key]?.waiters.removeValue(forKey: waiterID) != nil,
+                    state.flights[key]?.waiters.isEmpty == true
                 else { return nil }
-                if state.flights[key] === flight { state.flights[key] = nil }
-                return flight.cancel
+                return state.flights.removeValue(forKey: key)?.cancel
             }
             cancel?()
         }

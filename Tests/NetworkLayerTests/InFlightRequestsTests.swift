@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+
+@testable import NetworkLayer
+
+/// Identical requests share one send: every waiter hears once, a waiter that leaves never, and the send
+/// is cancelled when the last waiter leaves.
+final class InFlightRequestsTests: XCTestCase {
+    private final class Send: Sendable {
+        let finish = Locked<(@Sendable (Int) -> Void)?>(nil)
+        let starts = Locked(0)
+        let cancels = Locked(0)
+
+        func start(_ finish: @escaping @Sendable (Int) -> Void) -> @Sendable () -> Void {
+            starts.withLock { $0 += 1 }
+            self.finish.withLock { $0 = finish }
+            return { self.cancels.withLock { $0 += 1 } }
+        }
+    }
+
+    func testWaitersShareOneSendAndEachHearsOnce() {
+        let flights = InFlightRequests<Int>()
+        let send = Send()
+        let heard = Locked<[Int]>([])
+        for _ in 0..<3 {
+            _ = flights.join(
+                "a", completion: { value in heard.withLock { $0.append(value) } }, start: send.start)
+        }
+        XCTAssertEqual(send.starts.withLock { $0 }, 1)
+        send.finish.withLock { $0 }?(7)
+        XCTAssertEqual(heard.withLock { $0 }, [7, 7, 7])
+        XCTAssertEqual(flights.count, 0)
+        XCTAssertEqual(send.cancels.withLock { $0 }, 0)
+    }
+
+    func testALeavingWaiterHearsNothingAndTheLastCancels() {
+        let flights = InFlightRequests<Int>()
+        let send = Send()
+        let heard = Locked<[String]>([])
+        let leaveA = flights.join(
+            "k", completion: { _ in heard.withLock { $0.append("a") } }, start: send.start)
+        let leaveB = flights.join(
+            "k", completion: { _ in heard.withLock { $0.append("b") } }, start: send.start)
+        leaveA()
+        XCTAssertEqual(send.cancels.withLock { $0 }, 0, "one waiter is left")
+        leaveB()
+        XCTAssertEqual(send.cancels.withLock { $0 }, 1)
+        XCTAssertEqual(flights.count, 0)
+        send.finish.withLock { $0 }?(1)
+        XCTAssertEqual(heard.withLock { $0 }, [])
+    }
+
+    func testASendThatFinishesInsideItsStartIsNotCancelled() {
+        let flights = InFlightRequests<Int>()
+        let cancels = Locked(0)
+        let heard = Locked<[Int]>([])
+        let start: (@escaping @Sendable (Int) -> Void) -> @Sendable () -> Void = { finish in
+            finish(5)
+            return { cancels.withLock { $0 += 1 } }
+        }
+        let leave = flights.join(
+            "k", completion: { value in heard.withLock { $0.append(value) } }, start: start)
+        leave()
+        XCTAssertEqual(heard.withLock { $0 }, [5])
+        XCTAssertEqual(cancels.withLock { $0 }, 0)
+        XCTAssertEqual(flights.count, 0)
+    }
+}
