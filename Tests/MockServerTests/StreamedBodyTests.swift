@@ -103,7 +103,8 @@ final class StreamedBodyTests: XCTestCase {
         let fourGiB = 4 << 30
         server.enqueue(MockResponse(content: probe.tracking(.repeating(0xAB, count: fourGiB))))
 
-        let outcome = try readPartially(server.url("/huge"), limit: 32 * megabyte, expected: 0xAB)
+        let outcome = try readPartially(
+            server.url("/huge"), limit: 32 * megabyte, expected: 0xAB, timeout: 90)
 
         wait(for: [probe.expectation], timeout: 5)
         XCTAssertGreaterThanOrEqual(outcome.received, 32 * megabyte)
