@@ -34,7 +34,7 @@ extension LeanCoreTests {
         request.timeoutInterval = 30
         let finished = expectation(description: "finished")
         let transfer = Transfer(
-            request, sink: MemorySink(limit: 1 << 20, method: "GET"), body: nil, progress: nil,
+            request, sink: MemorySink(limit: 1 << 20, method: "GET"), body: nil,
             redirectPolicy: .default, transport: transport,
             deadlines: LayerSession(transport, clock: SystemClock()).deadlines
         ) { result in

@@ -38,7 +38,8 @@ extension NetworkLayer {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        let call = beginCall(request, stream: stream, delivery: delivery, errorHandler: errorHandler)
+        let (call, progress) = beginCall(
+            request, stream: stream, delivery: delivery, errorHandler: errorHandler)
         if let refusal = transport.refusal {
             call.task.fail(.invalidRequest(refusal))
             return call.task
@@ -47,7 +48,7 @@ extension NetworkLayer {
         let route: TransportRoute
         do throws(NetworkError) {
             built = try builder.urlRequest(for: request)
-            route = try self.route(for: request, stream: stream, call: call)
+            route = try self.route(for: request, stream: stream, call: call, progress: progress)
         } catch {
             call.task.fail(error)
             return call.task
@@ -63,7 +64,8 @@ extension NetworkLayer {
         _ = chain.proceed(
             built,
             completion: decodeAndDeliver(
-                request, expecting: expectation, call: call, successHandler: successHandler))
+                request, expecting: expectation, call: call, progress: progress,
+                successHandler: successHandler))
         return call.task
     }
 
@@ -72,9 +74,11 @@ extension NetworkLayer {
     private func beginCall<Value>(
         _ request: NetworkRequest<Value>, stream: StreamSetup?, delivery: CallbackDelivery?,
         errorHandler: @escaping (NetworkError) -> Void
-    ) -> RequestCall {
-        let meter = RequestMeter(stream: stream?.state, clock: clock)
-        // A request's own monitors and interceptors come after the layer's.
+    ) -> (RequestCall, ProgressReporter?) {
+        var eventCount: (@Sendable () -> Int)?
+        if let state = stream?.state { eventCount = { state.eventCount } }
+        let meter = RequestMeter(eventCount: eventCount, clock: clock)
+        // A request's own monitors come after the layer's.
         let monitors = MonitorGroup.forRequest(
             layer: monitorGroup, extra: request.monitors, on: monitorsQueue)?.channel()
         let monitored = monitors.map { _ in
@@ -117,12 +121,13 @@ extension NetworkLayer {
                 ?? (stream == nil && request.transfer == nil
                     ? Self.usableLimit(resourceTimeout) ?? Self.defaultResourceTimeout : nil),
             on: policyDeadlines)
-        return RequestCall(
-            task: task, meter: meter, monitors: monitors, monitored: monitored, progress: progress,
-            deadlines: policyDeadlines, deliversImmediately: delivery.isImmediate,
-            interceptors: Self.interceptors(
-                layer: interceptors + request.interceptors, reconnection: stream?.reconnection,
-                retries: (request.retryPolicy ?? retryPolicy).retries))
+        let observer = monitors.flatMap { channel in
+            monitored.map { MonitoredCall(channel: channel, request: $0) }
+        }
+        let call = RequestCall(
+            task: task, meter: meter, observer: observer, deadlines: policyDeadlines,
+            deliversImmediately: delivery.isImmediate)
+        return (call, progress)
     }
 
     /// The interceptors of one request: the layer's, the request's, and a stream's reconnection last. A
@@ -144,22 +149,23 @@ extension NetworkLayer {
 
     /// Where the reply goes: into memory, a file, or a stream's sink.
     private func route<Value>(
-        for request: NetworkRequest<Value>, stream: StreamSetup?, call: RequestCall
+        for request: NetworkRequest<Value>, stream: StreamSetup?, call: RequestCall,
+        progress: ProgressReporter?
     ) throws(NetworkError) -> TransportRoute {
         if let stream { return .stream(stream.route) }
         // A cancelled download's task is settled while its transfer still closes the file.
         return try TransportRoute(
             request.transfer, limit: request.maximumResponseSize ?? maximumResponseSize,
-            acceptableContentTypes: request.acceptableContentTypes, progress: call.progress,
+            acceptableContentTypes: request.acceptableContentTypes, progress: progress,
             isAbandoned: { [weak task = call.task] in task?.isSettled ?? true })
     }
 
     /// The end of the chain: the reply validated, decoded into `Value` and handed to the task to deliver.
     private func decodeAndDeliver<Value>(
         _ request: NetworkRequest<Value>, expecting expectation: ReplyExpectation, call: RequestCall,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void
+        progress: ProgressReporter?, successHandler: @escaping (NetworkResponse<Value>) -> Void
     ) -> @Sendable (TransferResult) -> Void {
-        let (task, meter, progress, reportsRaw) = (call.task, call.meter, call.progress, call.monitors != nil)
+        let (task, meter, reportsRaw) = (call.task, call.meter, call.observer != nil)
         let decoding = request.decoding(decoder)
         // Decoding and the success handler are not Sendable; they go from here to the one queue that
         // decodes, and the handler on to the callback queue (see UncheckedSendable).

@@ -54,11 +54,16 @@ extension NetworkLayer {
         call: RequestCall
     ) -> PolicyStage? {
         let policy = request.retryPolicy ?? retryPolicy
-        guard !call.interceptors.isEmpty || policy.retries else { return nil }
+        // A request's own interceptors come after the layer's.
+        let interceptors = Self.interceptors(
+            layer: interceptors + request.interceptors, reconnection: stream?.reconnection,
+            retries: policy.retries)
+        guard !interceptors.isEmpty || policy.retries else { return nil }
         var progress: (@Sendable () -> Int)?
         if let state = stream?.state { progress = { state.progress } }
         return PolicyStage(
-            call: call, checker: call.interceptors.isEmpty ? nil : builder, method: request.method,
+            call: call, interceptors: interceptors, checker: interceptors.isEmpty ? nil : builder,
+            method: request.method,
             policy: policy, expectation: expectation,
             attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
             longestWait: stream?.reconnection.maximumDelay, progress: progress)

@@ -14,18 +14,18 @@ package final class RequestMeter: Sendable {
     private let startDate: Date
     private let start: UInt64
     private let counts = Locked(Counts())
-    private let stream: StreamState?
+    /// A stream's count of delivered elements; `nil` for any other request.
+    private let eventCount: (@Sendable () -> Int)?
     /// The layer's clock, which the durations are measured on.
     private let clock: any NetworkClock
 
     /// A meter for a request of the layer whose clock is `clock`, starting now.
     package convenience init(clock: any NetworkClock) {
-        self.init(stream: nil, clock: clock)
+        self.init(eventCount: nil, clock: clock)
     }
 
-    /// A meter for a stream, reporting its event count, or for a request (`stream` `nil`).
-    init(stream: StreamState?, clock: any NetworkClock) {
-        self.stream = stream
+    init(eventCount: (@Sendable () -> Int)?, clock: any NetworkClock) {
+        self.eventCount = eventCount
         self.clock = clock
         startDate = clock.date
         start = clock.now.uptimeNanoseconds
@@ -64,7 +64,7 @@ package final class RequestMeter: Sendable {
                 Self.seconds($0 >= counts.attemptStart ? $0 - counts.attemptStart : 0)
             },
             bytesSent: counts.bytesSent, bytesReceived: counts.bytesReceived,
-            attempts: max(counts.attempts, 1), eventCount: stream?.eventCount)
+            attempts: max(counts.attempts, 1), eventCount: eventCount?())
     }
 
     private static func seconds(_ nanoseconds: UInt64) -> TimeInterval {

@@ -5,81 +5,66 @@ import Foundation
 #endif
 
 /// One request's lifecycle, which its stages share: the task that delivers exactly once and cancels the
-/// attempt under way, the meter, the monitors and the progress. Not the transport, which the chain
+/// attempt under way, the meter, and who watches its attempts. Not the transport, which the chain
 /// holds: a reply a test double holds keeps the call, not its layer's transport, alive.
 final class RequestCall: Sendable {
     /// The one-shot delivery latch: exactly one handler, once.
     let task: RequestTask
     let meter: RequestMeter
-    /// The monitors' channel and the request as they see it; `nil` without monitors.
-    let monitors: MonitorGroup.Channel?
-    let monitored: MonitoredRequest?
-    let progress: ProgressReporter?
+    /// `nil` when nobody watches (no monitors).
+    let observer: (any AttemptObserver)?
     /// The layer's policy deadlines, and through them its clock.
     let deadlines: DeadlineRegistry
-    /// The layer's, the request's, and a stream's reconnection last.
-    let interceptors: [any RequestInterceptor]
-    /// The URL that answered the latest attempt, for the interceptors that judge its failure.
-    let answeredBy: Locked<URL?>?
     /// Whether the call runs its decoding, interceptors and handlers where each step is settled (see
     /// ``NetworkLayer/deliversImmediately``), rather than on the work, policy and callback queues.
     let deliversImmediately: Bool
 
     init(
-        task: RequestTask, meter: RequestMeter, monitors: MonitorGroup.Channel?, monitored: MonitoredRequest?,
-        progress: ProgressReporter?, deadlines: DeadlineRegistry, deliversImmediately: Bool,
-        interceptors: [any RequestInterceptor]
+        task: RequestTask, meter: RequestMeter, observer: (any AttemptObserver)?, deadlines: DeadlineRegistry,
+        deliversImmediately: Bool
     ) {
         self.deliversImmediately = deliversImmediately
         self.task = task
         self.meter = meter
-        self.monitors = monitors
-        self.monitored = monitored
-        self.progress = progress
+        self.observer = observer
         self.deadlines = deadlines
-        self.interceptors = interceptors
-        answeredBy = interceptors.isEmpty ? nil : Locked(nil)
     }
 
-    /// Counts an attempt that goes out as `request` with a body of `bodyLength` bytes, and tells the
-    /// monitors; returns the attempt as they see it.
-    func attemptStarted(_ request: URLRequest, bodyLength: Int) -> MonitoredAttempt? {
+    /// Counts an attempt that goes out as `request` with a body of `bodyLength` bytes; returns its number.
+    func attemptStarted(_ request: URLRequest, bodyLength: Int) -> Int {
         let number = meter.beginAttempt(sending: bodyLength)
-        guard let monitors, let monitored else { return nil }
-        let attempt = MonitoredAttempt(of: monitored, number: number)
-        monitors.emit {
-            $0.didBuild(request, for: attempt)
-            $0.didStart(attempt)
-        }
-        return attempt
+        observer?.attemptStarted(request, number: number)
+        return number
     }
 
-    /// Counts the end of an attempt, and tells the monitors about a reply that arrived in full.
-    func attemptEnded(_ result: TransferResult, monitored attempt: MonitoredAttempt?) {
+    /// Counts the end of attempt `number`.
+    func attemptEnded(_ result: TransferResult, number: Int) {
         task.transportFinished()
-        answeredBy?.withLock { $0 = result.response?.url }
         meter.endAttempt(
             respondedAt: result.respondedAt,
             // A reply from the cache received no body over the network.
             receiving: result.cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes))
         // Only a reply that arrived in full: not one cut off by a cancel, a timeout or the size limit.
-        if let monitors, let attempt, result.error == nil, let response = result.response as? HTTPURLResponse
-        {
-            monitors.emit { $0.didReceive(response, body: result.body, for: attempt) }
+        if let observer, result.error == nil, let response = result.response as? HTTPURLResponse {
+            observer.attemptReceived(response, body: result.body, number: number)
         }
     }
 
-    /// Tells the monitors that a failed attempt will be sent again, for a call they watch.
-    var retryReporter: (@Sendable (FailedAttempt, TimeInterval) -> Void)? {
-        guard let monitors, let monitored else { return nil }
-        let meter = meter
-        return { failed, delay in
-            // The number monitors saw it built and started with: a stream's reconnections count on,
-            // where the policy's count starts over after events arrived.
-            let attempt = MonitoredAttempt(of: monitored, number: max(1, meter.latestAttempt))
-            monitors.emit { $0.willRetry(attempt, after: delay, because: failed.error) }
-        }
+    /// A failed attempt will be sent again after `delay`.
+    func willRetry(after delay: TimeInterval, because error: NetworkError) {
+        // The number the attempt was started with: a stream's reconnections count on, where the
+        // policy's count starts over after events arrived.
+        observer?.attemptWillRetry(number: max(1, meter.latestAttempt), after: delay, because: error)
     }
+}
+
+/// Who watches a call's attempts (its monitors), told in order.
+protocol AttemptObserver: Sendable {
+    /// Attempt `number` goes out as `request`.
+    func attemptStarted(_ request: URLRequest, number: Int)
+    /// A reply arrived in full.
+    func attemptReceived(_ response: HTTPURLResponse, body: Data, number: Int)
+    func attemptWillRetry(number: Int, after delay: TimeInterval, because error: NetworkError)
 }
 
 /// An attempt's bookkeeping, the last stage before the cache and the transport: the attempt begun on the
@@ -96,10 +81,10 @@ struct AttemptStage: RequestStage {
             return {}
         }
         let bodyLength = chain.route.bodyLength.map(Int.init) ?? attempt.httpBody?.count ?? 0
-        let monitored = call.attemptStarted(attempt, bodyLength: bodyLength)
+        let attemptNumber = call.attemptStarted(attempt, bodyLength: bodyLength)
         let call = call
         let cancel = chain.proceed(attempt) { result in
-            call.attemptEnded(result, monitored: monitored)
+            call.attemptEnded(result, number: attemptNumber)
             completion(result)
         }
         task.attach(cancellingWith: cancel, toAttempt: number)

@@ -5,14 +5,6 @@ import Foundation
 package protocol InProcessResponder: Sendable {
     /// How `request`, sent on `layer`, is answered: asked once per call, before anything is built.
     func call<Value>(for request: NetworkRequest<Value>, on layer: NetworkLayer) -> InProcessCall
-
-    /// Streams `request`, sent on `layer`, from what the responder answers, in place of the layer's
-    /// stream: its body is parsed by `format`'s real parser.
-    func stream<Element>(
-        _ request: NetworkRequest<Data>, as format: StreamFormat<Element>, options: ServerSentEventsOptions?,
-        on layer: NetworkLayer, eventHandler: @escaping (Element) -> Void,
-        completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
-    ) -> NetworkTask
 }
 
 /// One call answered in process: its attempts' answers, where its handlers run, and the task its caller

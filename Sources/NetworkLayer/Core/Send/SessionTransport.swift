@@ -25,22 +25,27 @@ final class SessionTransport: Sendable {
     let refusal: String?
     /// `nil` when the layer neither adds cookies nor stores the ones replies set.
     let cookies: SessionCookies?
-    private let nativeUploads = Locked(PlatformSession.sendsUploadsNatively)
-    private let downloadDisk = Locked<any DownloadDisk>(FileSystemDisk())
+    private let seams = Locked(Seams())
     /// What answers requests in process (a test's stub transport): the layer and every request waiting to
     /// send an attempt hold the session, so they hold these too.
     let dependencies = Locked<[any Sendable]>([])
 
-    /// See ``PlatformSession/sendsUploadsNatively``; tests set it to run the native path on Linux.
-    var sendsUploadsNatively: Bool {
-        get { nativeUploads.withLock { $0 } }
-        set { nativeUploads.withLock { $0 = newValue } }
+    /// What tests change: ``sendsUploadsNatively``, and a feature's own (a download's disk).
+    private struct Seams {
+        var sendsUploadsNatively = PlatformSession.sendsUploadsNatively
+        var downloadDisk: (any Sendable)?
     }
 
-    /// The seam where tests inject a slow or full disk; read as each download opens its file.
-    var disk: any DownloadDisk {
-        get { downloadDisk.withLock { $0 } }
-        set { downloadDisk.withLock { $0 = newValue } }
+    /// See ``PlatformSession/sendsUploadsNatively``; tests set it to run the native path on Linux.
+    var sendsUploadsNatively: Bool {
+        get { seams.withLock { $0.sendsUploadsNatively } }
+        set { seams.withLock { $0.sendsUploadsNatively = newValue } }
+    }
+
+    /// A feature's test seam, kept per session and opaque to the engine; `nil` for the real one.
+    var downloadDisk: (any Sendable)? {
+        get { seams.withLock { $0.downloadDisk } }
+        set { seams.withLock { $0.downloadDisk = newValue } }
     }
 
     init(configuration: URLSessionConfiguration) {
@@ -74,8 +79,7 @@ final class SessionTransport: Sendable {
         deadlines: DeadlineRegistry, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let transfer = Transfer(
-            request, sink: route.makeSink(for: request, disk: disk), body: route.body,
-            progress: route.progress,
+            request, sink: route.makeSink(for: request, on: self), body: route.makeBody(),
             redirectPolicy: redirectPolicy, transport: self, deadlines: deadlines, completion: completion)
         transfer.start()
         return { transfer.stopFromAnyThread(because: nil) }

@@ -16,7 +16,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     let redirectPolicy: RedirectPolicy
     private let request: URLRequest
     private let sink: any TransferSink
-    private let source: BodySource?
+    private let source: (any TransferBody)?
     private let idleTimeout: TimeInterval
     private let transport: SessionTransport
     /// Keeps the idle deadline on the sending layer's clock; swept on the delegate queue.
@@ -30,16 +30,16 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private var respondedAt: UInt64?
     private var lastActivity: UInt64
 
-    /// `body`: an upload's body, streamed; `nil` sends the request's own `httpBody`, if any. `progress`
-    /// is told how much of it went out. The request's `timeoutInterval` is the idle timeout.
+    /// `body`: an upload's body; `nil` sends the request's own `httpBody`, if any. The request's
+    /// `timeoutInterval` is the idle timeout.
     init(
-        _ request: URLRequest, sink: any TransferSink, body: UploadBody?, progress: ProgressReporter?,
+        _ request: URLRequest, sink: any TransferSink, body: (any TransferBody)?,
         redirectPolicy: RedirectPolicy, transport: SessionTransport, deadlines: DeadlineRegistry,
         completion: @escaping Completion
     ) {
         self.request = request
         self.sink = sink
-        source = body.map { BodySource($0, progress: progress) }
+        source = body
         self.redirectPolicy = redirectPolicy
         self.transport = transport
         self.deadlines = deadlines
@@ -67,14 +67,12 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             guard let source, transport.sendsUploadsNatively else { return begin(prepared) }
             // Why off-queue: the native form may write a temporary file. A stop meanwhile is delivered here.
             Queues.disk.async {
-                let native = source.prepareNative()
+                let failure = source.prepareNative()
                 self.transport.delegateQueue.enqueue {
-                    switch native {
-                    case .success(let native):
-                        source.adopt(native)
-                        if self.lifecycle.canBegin { return self.begin(prepared) }
-                    case .failure(let error):
-                        self.lifecycle.failedToPrepare(error)
+                    if let failure {
+                        self.lifecycle.failedToPrepare(failure)
+                    } else if self.lifecycle.canBegin {
+                        return self.begin(prepared)
                     }
                     self.finish(with: nil, response: nil)
                 }
@@ -89,9 +87,11 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// events may arrive on the delegate queue at once.
     private func begin(_ request: URLRequest) {
         var request = SessionTransport.withBackstopTimeout(request, bodyIdleTimeout: sink.bodyIdleTimeout)
-        if let source { source.attach(to: &request) }
+        let file = source?.attach(to: &request)
         transport.delegateQueue.callingSession {
-            let task = makeTask(for: request)
+            let task =
+                file.map { transport.session.uploadTask(with: request, fromFile: $0) }
+                ?? transport.session.dataTask(with: request)
             self.task = task
             lifecycle.began()
             touch()
@@ -229,21 +229,6 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         source?.discardNative()
         if stopReason != nil { sink.discard() }
         sink.close(failure: failure, response: response, respondedAt: respondedAt, then: completion)
-    }
-
-    /// Native bytes go out as `httpBody`: a URLProtocol on Linux sees no body of an upload task made from
-    /// bytes.
-    private func makeTask(for request: URLRequest) -> URLSessionTask {
-        switch source?.native {
-        case .file(let url, _)?:
-            return transport.session.uploadTask(with: request, fromFile: url)
-        case .data(let data)?:
-            var request = request
-            request.httpBody = data
-            return transport.session.dataTask(with: request)
-        case nil:
-            return transport.session.dataTask(with: request)
-        }
     }
 
     // MARK: - Stopping (delegate queue)

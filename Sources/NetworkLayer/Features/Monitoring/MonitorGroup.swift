@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A layer's monitors and the serial queue their events run on, off the main, delegate and handler queues.
 package final class MonitorGroup: Sendable {
     private let monitors: [any NetworkMonitor]
@@ -92,5 +96,37 @@ extension MonitoredAttempt {
     /// Attempt `number` of `request`.
     package init(of request: MonitoredRequest, number: Int) {
         self.init(request: request, number: number)
+    }
+}
+
+/// A call as its monitors watch it: its attempts' events on their channel.
+struct MonitoredCall: AttemptObserver {
+    let channel: MonitorGroup.Channel
+    let request: MonitoredRequest
+
+    func attemptStarted(_ urlRequest: URLRequest, number: Int) {
+        let attempt = MonitoredAttempt(of: request, number: number)
+        channel.emit {
+            $0.didBuild(urlRequest, for: attempt)
+            $0.didStart(attempt)
+        }
+    }
+
+    func attemptReceived(_ response: HTTPURLResponse, body: Data, number: Int) {
+        let attempt = MonitoredAttempt(of: request, number: number)
+        channel.emit { $0.didReceive(response, body: body, for: attempt) }
+    }
+
+    func attemptWillRetry(number: Int, after delay: TimeInterval, because error: NetworkError) {
+        let attempt = MonitoredAttempt(of: request, number: number)
+        channel.emit { $0.willRetry(attempt, after: delay, because: error) }
+    }
+}
+
+extension RequestCall {
+    /// Tells the monitors that a failed attempt will be sent again, for a call they watch.
+    var retryReporter: (@Sendable (FailedAttempt, TimeInterval) -> Void)? {
+        guard observer != nil else { return nil }
+        return { [self] failed, delay in willRetry(after: delay, because: failed.error) }
     }
 }

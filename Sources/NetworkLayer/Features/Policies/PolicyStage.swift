@@ -8,6 +8,8 @@ import Foundation
 /// and a failure retried while an interceptor or the retry policy asks (see ``RequestAttempts``).
 struct PolicyStage: RequestStage {
     let call: RequestCall
+    /// The layer's, the request's, and a stream's reconnection last.
+    let interceptors: [any RequestInterceptor]
     /// Checks an adapted request as the builder checks its own; `nil` when no interceptor may adapt it.
     let checker: RequestBuilder?
     let method: HTTPMethod
@@ -22,9 +24,11 @@ struct PolicyStage: RequestStage {
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        let (task, answeredBy, expectation, checker) = (call.task, call.answeredBy, expectation, checker)
+        let (task, expectation, checker) = (call.task, expectation, checker)
+        // The URL that answered the latest attempt, for the interceptors that judge its failure.
+        let answeredBy = interceptors.isEmpty ? nil : Locked<URL?>(nil)
         let attempts = RequestAttempts<Reply>(
-            request: request, method: method, interceptors: call.interceptors, policy: policy,
+            request: request, method: method, interceptors: interceptors, policy: policy,
             deadlines: call.deadlines, isCancelled: { task.isSettled },
             deliversImmediately: call.deliversImmediately, attemptLimit: attemptLimit,
             longestWait: longestWait, progress: progress,
@@ -38,7 +42,10 @@ struct PolicyStage: RequestStage {
                     }
                 }
                 // The attempt stage below attaches each attempt's cancel to the call's task.
-                _ = chain.proceed(attempt) { done(ResponseValidator.validate($0, expecting: expectation)) }
+                _ = chain.proceed(attempt) { result in
+                    answeredBy?.withLock { $0 = result.response?.url }
+                    done(ResponseValidator.validate(result, expecting: expectation))
+                }
             },
             finish: { completion(TransferResult($0)) })
         attempts.onRetry = call.retryReporter

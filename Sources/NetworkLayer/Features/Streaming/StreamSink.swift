@@ -125,7 +125,7 @@ final class StreamChannel<Element>: StreamRoute, Sendable {
         self.errorBodyLimit = errorBodyLimit
     }
 
-    func makeSink(for request: URLRequest) -> any TransferSink {
+    func makeSink(for request: URLRequest, on transport: SessionTransport) -> any TransferSink {
         StreamSink(
             parser: format.makeParser(context), delivery: delivery, state: context.state,
             acceptableContentTypes: acceptableContentTypes, acceptableStatusCodes: acceptableStatusCodes,
@@ -135,6 +135,4 @@ final class StreamChannel<Element>: StreamRoute, Sendable {
 }
 
 /// A stream, as a ``TransportRoute`` sees it: whatever its elements are.
-protocol StreamRoute: Sendable {
-    func makeSink(for request: URLRequest) -> any TransferSink
-}
+protocol StreamRoute: SinkRoute {}

@@ -8,12 +8,12 @@ import Foundation
 /// Why a fresh stream per rewind: libcurl re-sends an exhausted stream as an empty body answered 200
 /// (see <doc:DownloadsAndUploads>); a 2xx to a body not handed out whole fails the request. The stream
 /// is swapped on libcurl's thread and read on the delegate queue, hence ``Locked``.
-final class BodySource: @unchecked Sendable {
+final class BodySource: TransferBody, @unchecked Sendable {
     private let body: UploadBody
     private let progress: ProgressReporter?
     private let stream: Locked<UploadBodyStream?>
     private var sentBytes: Int64 = 0
-    private(set) var native: NativeUploadBody?
+    private var native: NativeUploadBody?
 
     init(_ body: UploadBody, progress: ProgressReporter?) {
         self.body = body
@@ -21,13 +21,15 @@ final class BodySource: @unchecked Sendable {
         stream = Locked(nil)
     }
 
-    /// Makes the native form of the body, off the delegate queue; ``adopt(_:)`` keeps it (delegate queue).
-    func prepareNative() -> Result<NativeUploadBody, URLError> {
-        NativeUploadBody.prepare(body)
-    }
-
-    func adopt(_ native: NativeUploadBody) {
-        self.native = native
+    /// The transfer reads the native form only once this returned, on its delegate queue.
+    func prepareNative() -> URLError? {
+        switch NativeUploadBody.prepare(body) {
+        case .success(let prepared):
+            native = prepared
+            return nil
+        case .failure(let error):
+            return error
+        }
     }
 
     func discardNative() {
@@ -35,9 +37,15 @@ final class BodySource: @unchecked Sendable {
         native = nil
     }
 
-    /// Gives `request` a fresh stream over the body (unless it goes out natively) and its exact length.
-    func attach(to request: inout URLRequest) {
-        if native == nil { request.httpBodyStream = newStream() }
+    /// Native bytes go out as `httpBody`: a URLProtocol on Linux sees no body of an upload task made from
+    /// bytes.
+    func attach(to request: inout URLRequest) -> URL? {
+        var file: URL?
+        switch native {
+        case .file(let url, _)?: file = url
+        case .data(let data)?: request.httpBody = data
+        case nil: request.httpBodyStream = newStream()
+        }
         // The exact length, whatever an interceptor did to the header.
         request.setValue(String(body.length), forHTTPHeaderField: "Content-Length")
         #if canImport(FoundationNetworking)
@@ -45,9 +53,10 @@ final class BodySource: @unchecked Sendable {
             // would go out, and servers refuse that); libcurl sends no header for a blank value.
             request.setValue(" ", forHTTPHeaderField: "Transfer-Encoding")
         #endif
+        return file
     }
 
-    func newStream() -> InputStream {
+    func newStream() -> InputStream? {
         let fresh = body.makeStream()
         stream.withLock { $0 = fresh }
         return fresh
