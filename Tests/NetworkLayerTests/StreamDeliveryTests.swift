@@ -9,8 +9,13 @@ final class StreamDeliveryTests: XCTestCase {
     /// A transfer as the delivery sees it: pauses counted as ``Transfer`` counts them, and each resume
     /// held until the test lets it arrive, the way it travels to the delegate queue from the consumer.
     private final class Flow: TransferFlow, @unchecked Sendable {
-        var pauses = ReadingPauses()
+        /// A running transfer's lifecycle, which counts them.
+        var pauses = TransferLifecycle()
         private var resumesOnTheirWay = 0
+
+        init() {
+            pauses.began()
+        }
 
         func pauseReading() { _ = pauses.pause() }
         func resumeReading() { resumesOnTheirWay += 1 }

@@ -31,14 +31,8 @@ package struct InProcessTransport: AttemptTransport {
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        let isComplete = Locked(false)
-        let complete: @Sendable (TransferResult) -> Void = { result in
-            let isFirst = isComplete.withLock { done in
-                defer { done = true }
-                return !done
-            }
-            if isFirst { completion(result) }
-        }
+        let once = Once()
+        let complete: @Sendable (TransferResult) -> Void = { if once.claim() { completion($0) } }
         let cancelAnswer = answer(request) { [clock] in
             complete(Self.result(of: $0, for: request, route: route, at: clock.now.uptimeNanoseconds))
         }
@@ -87,7 +81,7 @@ package struct InProcessReply: Sendable {
     /// Used when it has the type the request expects; `nil` decodes ``body``.
     package var value: Any? {
         get { provided?.value }
-        set { provided = newValue.map(ProvidedValue.init) }
+        set { provided = newValue.map { ProvidedValue(value: $0) } }
     }
     package var cacheStatus: CacheStatus
     private(set) var provided: ProvidedValue?
@@ -100,16 +94,10 @@ package struct InProcessReply: Sendable {
         self.headers = headers
         self.body = body
         self.cacheStatus = cacheStatus
-        provided = value.map(ProvidedValue.init)
+        provided = value.map { ProvidedValue(value: $0) }
     }
 }
 
 /// A test's stubbed value (of the caller's type, not `Sendable`), handed from the answer to the one
 /// delivery that uses it.
 typealias ProvidedValue = UncheckedSendable<Any>
-
-extension UncheckedSendable<Any> {
-    init(_ value: Any) {
-        self.init(value: value)
-    }
-}

@@ -47,9 +47,11 @@ struct TransferLifecycle {
     }
 
     private(set) var phase = Phase.waiting
-    private var pauses = ReadingPauses()
+    /// The pauses a stream's consumer asked for and hasn't lifted. Why counted: a resume travels from the
+    /// consumer's thread, so a late resume would lift a newer pause and read on while the consumer is behind.
+    private var pauses = 0
 
-    var isPaused: Bool { pauses.isPaused }
+    var isPaused: Bool { pauses > 0 }
 
     var canBegin: Bool { phase == .waiting || phase == .restarting }
 
@@ -140,7 +142,7 @@ struct TransferLifecycle {
             holds = running.holdsBackPressure
         }
         phase = .stopped(kept, hasTask: true)
-        let resumes = pauses.removeAll()
+        let resumes = removePauses()
         guard holds || sessionHoldsBack else { return .cancel(resumesReading: resumes) }
         return .cancelElsewhereAndFinish(resumesReading: resumes, releasesBackPressure: holds)
     }
@@ -169,16 +171,26 @@ struct TransferLifecycle {
         return .deliver(
             Delivery(
                 stopReason: stopReason, declinedChallenge: running.declinedChallenge,
-                resumesReading: pauses.removeAll(), releasesBackPressure: running.holdsBackPressure))
+                resumesReading: removePauses(), releasesBackPressure: running.holdsBackPressure))
     }
 
-    /// `true` when reading must stop now (pauses are counted).
+    /// `true` when reading must stop now.
     mutating func pause() -> Bool {
         guard hasTask else { return false }
-        return pauses.pause()
+        pauses += 1
+        return pauses == 1
     }
 
+    /// `true` when reading must go on now; a resume with no pause left (its transfer ended) does nothing.
     mutating func resume() -> Bool {
-        pauses.resume()
+        guard pauses > 0 else { return false }
+        pauses -= 1
+        return pauses == 0
+    }
+
+    /// The transfer is ending: `true` when reading was paused.
+    private mutating func removePauses() -> Bool {
+        defer { pauses = 0 }
+        return pauses > 0
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 final class DeferredCancel: Sendable {
     private let state = Locked<(isCancelled: Bool, action: (@Sendable () -> Void)?)>((false, nil))
 
+    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
     func attach(_ action: @escaping @Sendable () -> Void) {
         let cancelNow = state.withLock { state in
             state.action = action
