@@ -153,25 +153,21 @@ struct TransferLifecycle {
         case .restarting: return .startOver
         case .waiting:
             assertionFailure("ended before it began")
-            return finish(stopReason: nil, running: Running())
-        case .stopped(let reason, _): return finish(stopReason: reason, running: Running())
-        case .running(let running): return finish(stopReason: nil, running: running)
+            return .deliver(finish())
+        case .stopped(let reason, _): return .deliver(finish(stopReason: reason))
+        case .running(let running): return .deliver(finish(running: running))
         }
     }
 
     mutating func restartFailed() -> Delivery {
-        guard case .deliver(let delivery) = finish(stopReason: nil, running: Running()) else {
-            preconditionFailure("finishing always delivers")
-        }
-        return delivery
+        finish()
     }
 
-    private mutating func finish(stopReason: URLError?, running: Running) -> End {
+    private mutating func finish(stopReason: URLError? = nil, running: Running = Running()) -> Delivery {
         phase = .finished
-        return .deliver(
-            Delivery(
-                stopReason: stopReason, declinedChallenge: running.declinedChallenge,
-                resumesReading: removePauses(), releasesBackPressure: running.holdsBackPressure))
+        return Delivery(
+            stopReason: stopReason, declinedChallenge: running.declinedChallenge,
+            resumesReading: removePauses(), releasesBackPressure: running.holdsBackPressure)
     }
 
     /// `true` when reading must stop now.

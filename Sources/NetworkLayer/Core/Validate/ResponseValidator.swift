@@ -48,29 +48,17 @@ enum ResponseValidator {
     static func validate(_ result: TransferResult, expecting expectation: ReplyExpectation)
         -> Result<Reply, NetworkError>
     {
-        validate(body: result.body, response: result.response, error: result.error, expecting: expectation)
-            .map { reply in
-                var reply = reply
-                reply.cacheStatus = result.cacheStatus
-                reply.providedValue = result.providedValue
-                return reply
-            }
-    }
-
-    static func validate(
-        body: Data,
-        response: URLResponse?,
-        error: (any Error)?,
-        expecting expectation: ReplyExpectation
-    ) -> Result<Reply, NetworkError> {
-        if let error { return .failure(NetworkError(transportError: error)) }
-        guard let response = response as? HTTPURLResponse else { return .failure(.invalidResponse) }
+        let body = result.body
+        if let error = result.error { return .failure(NetworkError(transportError: error)) }
+        guard let response = result.response as? HTTPURLResponse else { return .failure(.invalidResponse) }
         guard expectation.accepts(status: response.statusCode) else {
             return .failure(
                 .unacceptableStatusCode(
                     response.statusCode, body: body, headers: ResponseHeaders(response)))
         }
-        let reply = Reply(body: body, response: response, method: expectation.method)
+        let reply = Reply(
+            body: body, response: response, method: expectation.method, cacheStatus: result.cacheStatus,
+            providedValue: result.providedValue)
         let hasBody = expectation.isDownload ? !response.hasNoBody : !reply.hasNoContent
         if let acceptable = expectation.acceptableContentTypes, hasBody {
             let contentType = response.value(forHTTPHeaderField: "Content-Type")
