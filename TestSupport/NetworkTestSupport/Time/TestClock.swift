@@ -80,7 +80,7 @@ public final class TestClock: Sendable {
     ///
     /// - Parameters:
     ///   - timeout: The longest real wait, in seconds; it returns as soon as `condition` holds.
-    ///   - condition: Checked now and each time a timer is armed on the clock.
+    ///   - condition: Checked now, each time a timer is armed on the clock, and every few milliseconds.
     /// - Returns: Whether `condition` held in time.
     @discardableResult
     public func wait(timeout: TimeInterval = 10, until condition: (TestClock) -> Bool) -> Bool {

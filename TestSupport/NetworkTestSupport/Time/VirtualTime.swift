@@ -95,17 +95,21 @@ final class VirtualTime: NetworkClock, @unchecked Sendable {  // every stored va
     }
 
     /// Blocks until `condition` holds, checking it again each time a timer is armed or a wait asked
-    /// for, or until `timeout` real seconds pass.
+    /// for and every few milliseconds, or until `timeout` real seconds pass.
     func wait(timeout: TimeInterval, until condition: () -> Bool) -> Bool {
         let limit = Date(timeIntervalSinceNow: timeout)
         while true {
             let seen = locked { changes }
             if condition() { return true }
-            let changed = locked {
-                while changes == seen { if !self.condition.wait(until: limit) { return false } }
-                return true
+            // A condition may also read state the clock doesn't see change (a server's count): look
+            // again every few milliseconds too.
+            let more = locked {
+                if changes == seen {
+                    _ = self.condition.wait(until: min(limit, Date(timeIntervalSinceNow: 0.005)))
+                }
+                return Date() < limit
             }
-            if !changed { return condition() }
+            if !more { return condition() }
         }
     }
 
