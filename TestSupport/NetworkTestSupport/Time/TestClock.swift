@@ -86,4 +86,23 @@ public final class TestClock: Sendable {
     public func wait(timeout: TimeInterval = 10, until condition: (TestClock) -> Bool) -> Bool {
         time.wait(timeout: timeout) { condition(self) }
     }
+
+    /// Waits, in real time, until `condition` holds, without blocking the caller's actor: the form for
+    /// an `async` test, where the code that arms the clock's timers may need the main actor meanwhile.
+    ///
+    /// - Parameters:
+    ///   - timeout: The longest real wait, in seconds; it returns as soon as `condition` holds.
+    ///   - condition: Checked now, each time a timer is armed on the clock, and every few milliseconds.
+    /// - Returns: Whether `condition` held in time.
+    @discardableResult
+    public func wait(
+        timeout: TimeInterval = 10, until condition: @escaping @Sendable (TestClock) -> Bool
+    ) async -> Bool {
+        await withCheckedContinuation { continuation in
+            // Off the caller's executor: the wait blocks a thread while it lasts.
+            Thread.detachNewThread {
+                continuation.resume(returning: self.wait(timeout: timeout, until: condition))
+            }
+        }
+    }
 }

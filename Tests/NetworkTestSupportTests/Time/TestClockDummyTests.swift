@@ -109,3 +109,39 @@ final class TestClockDummyTests: XCTestCase {
         XCTAssertEqual(clock.elapsed, clock.waits.reduce(0, +), accuracy: 0.001)
     }
 }
+
+/// A bearer token's expiry is read on the layer's clock: the authenticator refreshes ahead of it when
+/// the test clock, not real time, reaches the refresh window.
+final class TestClockTokenExpiryTests: XCTestCase {
+    func testATokenIsRefreshedWhenTheClockEntersItsRefreshWindow() {
+        let clock = TestClock()
+        let refreshes = Locked(0)
+        let authenticator = BearerTokenAuthenticator(
+            token: .init("first", expiresAt: clock.date + 120),
+            origins: [URL(string: "https://api.example.com")!], refreshWindow: 60
+        ) { completion in
+            refreshes.withLock { $0 += 1 }
+            completion(.success(.init("second", expiresAt: clock.date + 3600)))
+        }
+        let network = DummyNetworkLayer(interceptors: [authenticator], clock: clock)
+        network.stub(.get, "https://api.example.com/items", returning: "ok")
+        let got = Captured<String>()
+        func load() {
+            network.get(
+                urlString: "https://api.example.com/items", successHandler: got.success,
+                errorHandler: got.failure)
+        }
+
+        load()
+        clock.advance(by: 59)
+        load()
+        XCTAssertEqual(refreshes.withLock { $0 }, 0, "61 s before expiry is outside the 60 s window")
+        clock.advance(by: 2)
+        load()
+        XCTAssertEqual(refreshes.withLock { $0 }, 1, "59 s before expiry is inside it")
+        XCTAssertEqual(
+            network.recordedRequests.map { $0.headers["Authorization"] },
+            ["Bearer first", "Bearer first", "Bearer second"])
+        XCTAssertEqual(got.values, ["ok", "ok", "ok"])
+    }
+}

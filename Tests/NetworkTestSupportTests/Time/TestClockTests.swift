@@ -23,7 +23,8 @@ final class TestClockTests: XCTestCase {
             try await clock.sleep(for: .seconds(5))
             woke.fulfill()
         }
-        XCTAssertTrue(clock.wait { !$0.pendingDeadlines.isEmpty }, "the sleep arms a timer")
+        let armed = await clock.wait { !$0.pendingDeadlines.isEmpty }
+        XCTAssertTrue(armed, "the sleep arms a timer")
         XCTAssertEqual(clock.pendingDeadlines, [5])
         clock.advance(by: .seconds(4))
         XCTAssertEqual(clock.pendingDeadlines, [1], "still asleep")
@@ -36,7 +37,8 @@ final class TestClockTests: XCTestCase {
     func testACancelledSleepThrowsAndLeavesNoTimer() async {
         let clock = TestClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
-        XCTAssertTrue(clock.wait { !$0.pendingDeadlines.isEmpty })
+        let armed = await clock.wait { !$0.pendingDeadlines.isEmpty }
+        XCTAssertTrue(armed)
         sleeper.cancel()
         do {
             try await sleeper.value
