@@ -9,7 +9,7 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// Every time-based decision of a layer reads and schedules through the clock it owns: with a manual
+/// Every time-based decision of a layer reads and schedules through the clock it owns: with a test
 /// clock injected, a wait ends, a deadline passes and a cached reply ages only when the clock moves,
 /// however long or short the real wait.
 final class ClockInjectionTests: XCTestCase {
@@ -21,7 +21,7 @@ final class ClockInjectionTests: XCTestCase {
     }
 
     private func layer(
-        _ server: MockServer, on clock: ManualClock, timeout: TimeInterval = 1000,
+        _ server: MockServer, on clock: TestClock, timeout: TimeInterval = 1000,
         retryPolicy: RetryPolicy = .none, interceptors: [any RequestInterceptor] = [],
         cache: ResponseCache? = nil, sessionConfiguration: URLSessionConfiguration? = .ephemeral
     ) -> NetworkLayer {
@@ -32,11 +32,8 @@ final class ClockInjectionTests: XCTestCase {
     }
 
     /// Waits, without moving the clock, until something is scheduled `seconds` ahead on it.
-    private func waitForTimer(on clock: ManualClock, in seconds: TimeInterval) {
-        let armed = expectation(
-            for: NSPredicate { _, _ in clock.pendingDelays.contains { abs($0 - seconds) < 0.001 } },
-            evaluatedWith: nil)
-        wait(for: [armed], timeout: 10)
+    private func waitForTimer(on clock: TestClock, in seconds: TimeInterval) {
+        XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - seconds) < 0.001 } })
     }
 
     /// A `Retry-After: 30` wait is on the clock: nothing is sent again until it has moved 30 s, and then
@@ -45,7 +42,7 @@ final class ClockInjectionTests: XCTestCase {
         let server = try startedServer()
         server.enqueue(MockResponse(status: 503, headers: ["Retry-After": "30"]))
         server.enqueue(try .json(["ok"]))
-        let clock = ManualClock()
+        let clock = TestClock()
         let network = layer(
             server, on: clock,
             retryPolicy: RetryPolicy(maximumAttempts: 2, initialDelay: 0.01, maximumDelay: 60))
@@ -58,7 +55,7 @@ final class ClockInjectionTests: XCTestCase {
             waitForTimer(on: clock, in: 30)
             clock.advance(by: 29)
             XCTAssertEqual(server.requestCount, 1, "sent again before the wait was over")
-            XCTAssertTrue(clock.pendingDelays.contains { abs($0 - 1) < 0.001 }, "the wait is still armed")
+            XCTAssertTrue(clock.pendingDeadlines.contains { abs($0 - 1) < 0.001 }, "the wait is still armed")
             clock.advance(by: 2)
         }
 
@@ -74,7 +71,7 @@ final class ClockInjectionTests: XCTestCase {
         let server = try startedServer()
         server.enqueue(try MockResponse.json(["one"]).cacheControl("max-age=60"))
         server.enqueue(try MockResponse.json(["two"]).cacheControl("max-age=60"))
-        let clock = ManualClock()
+        let clock = TestClock()
         let network = layer(server, on: clock, cache: ResponseCache())
         func load() -> Result<NetworkResponse<[String]>, NetworkError>? {
             outcome(of: NetworkResponse<[String]>.self) { recorder in
@@ -101,7 +98,7 @@ final class ClockInjectionTests: XCTestCase {
     func testTheTotalDeadlinePassesWithTheClock() throws {
         let server = try startedServer()
         server.enqueue(try MockResponse.json(["late"]).delayed(beforeHeaders: 30))
-        let clock = ManualClock()
+        let clock = TestClock()
         let network = layer(server, on: clock)
 
         let result = outcome(of: [String].self) { recorder in
@@ -109,7 +106,7 @@ final class ClockInjectionTests: XCTestCase {
         } beforeWaiting: {
             waitForTimer(on: clock, in: 100)
             clock.advance(by: 99)
-            XCTAssertTrue(clock.pendingDelays.contains { abs($0 - 1) < 0.001 }, "the limit passed early")
+            XCTAssertTrue(clock.pendingDeadlines.contains { abs($0 - 1) < 0.001 }, "the limit passed early")
             clock.advance(by: 2)
         }
 
@@ -121,7 +118,7 @@ final class ClockInjectionTests: XCTestCase {
     func testAnIdleTimeoutOnTheSharedSessionPassesWithTheLayersClock() throws {
         let server = try startedServer()
         server.enqueue(try MockResponse.json(["late"]).delayed(beforeHeaders: 30))
-        let clock = ManualClock()
+        let clock = TestClock()
         let network = layer(server, on: clock, timeout: 10, sessionConfiguration: nil)
         XCTAssertTrue(network.transport === SessionTransport.shared)
 
@@ -140,7 +137,7 @@ final class ClockInjectionTests: XCTestCase {
     /// ends with `.timedOut`.
     func testAPolicyDeadlinePassesWithTheClock() throws {
         let server = try startedServer()
-        let clock = ManualClock()
+        let clock = TestClock()
         let network = layer(server, on: clock, timeout: 50, interceptors: [Silent()])
 
         let result = outcome(of: [String].self) { recorder in

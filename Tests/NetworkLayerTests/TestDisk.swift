@@ -32,6 +32,7 @@ final class TestDisk: DownloadDisk {
         func write(_ data: Data) -> Result<Void, POSIXFailure> {
             // A slow disk is what is simulated here; nothing waits on this for synchronisation.
             let delay = disk.delay.withLock { $0 }
+            // real wait: the slow disk this double simulates (the behaviour under test, not synchronisation)
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             let fails = disk.failedWrites.withLock { count in
                 defer { count = max(0, count - 1) }

@@ -34,6 +34,7 @@ final class DummyZeroWaitTests: XCTestCase {
         network.send(request, successHandler: { got.success($0.value) }, errorHandler: got.failure)
         // Real time passes well beyond the limit: on a real clock the request would have timed out.
         let later = expectation(description: "past the limit")
+        // real wait: a negative check on real time; a dummy without a test clock must not time out
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { later.fulfill() }
         wait(for: [later], timeout: 5)
         XCTAssertEqual(got.count, 0, "a deadline ended the held reply")

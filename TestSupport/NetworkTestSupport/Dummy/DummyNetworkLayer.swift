@@ -94,6 +94,9 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///     answer as a response, retries, and the outcome with metrics), on their own queue, so an app's
     ///     logging or analytics hook is testable without a network. The events arrive asynchronously:
     ///     wait for `didFinish` before asserting on them.
+    ///   - clock: Time the test moves: the dummy's waits (a retry's backoff, `Retry-After`) and deadlines
+    ///     (timeouts, interceptor limits) run when ``TestClock/advance(by:)`` passes them. Without one,
+    ///     every wait is over at once and no deadline ever passes.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -102,14 +105,15 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         deliveryQueue: DispatchQueue? = nil,
         retryPolicy: RetryPolicy = .none,
         interceptors: [any RequestInterceptor] = [],
-        monitors: [any NetworkMonitor] = []
+        monitors: [any NetworkMonitor] = [],
+        clock: TestClock? = nil
     ) {
         let state = Locked(DummyState(deliveryQueue: deliveryQueue))
         self.state = state
         // Immediate delivery and a clock on which waits are over at once: the answer to an in-process
         // reply comes before `send` returns. A delivery queue is the layer's callback queue, as usual.
         super.init(
-            clock: DummyClock(), responder: DummyResponder(state: state), baseURL: baseURL,
+            clock: clock?.time ?? DummyClock(), responder: DummyResponder(state: state), baseURL: baseURL,
             defaultHeaders: defaultHeaders, encoder: encoder,
             decoder: decoder, callbackQueue: deliveryQueue ?? .main,
             deliversImmediately: deliveryQueue == nil,
@@ -125,7 +129,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///     encoder records snake_case keys).
     ///   - decoder: The app's decoder, for stubbed `Data` and fixture files.
     ///   - deliveryQueue: `nil` delivers immediately; a queue runs handlers asynchronously on it.
-    ///   - retryPolicy: As in ``init(baseURL:defaultHeaders:encoder:decoder:deliveryQueue:retryPolicy:interceptors:monitors:)``.
+    ///   - retryPolicy: As in ``init(baseURL:defaultHeaders:encoder:decoder:deliveryQueue:retryPolicy:interceptors:monitors:clock:)``.
     ///   - interceptors: As there.
     ///   - monitors: Told about every request, as the real layer's monitors are.
     public convenience init(

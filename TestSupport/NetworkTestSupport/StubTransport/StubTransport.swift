@@ -90,7 +90,7 @@ public final class StubTransport: @unchecked Sendable {
 
     /// A session configuration whose requests this transport answers. A layer or session built from it
     /// doesn't keep the transport: keep a reference to it while they send (a layer from
-    /// ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``
+    /// ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:clock:)``
     /// keeps it), or their requests fail with `URLError(.unsupportedURL)`.
     public func makeConfiguration() -> URLSessionConfiguration {
         makeConfiguration(from: nil)
@@ -124,6 +124,7 @@ public final class StubTransport: @unchecked Sendable {
     ///   - retryPolicy: When a failed request is sent again.
     ///   - interceptors: Stages that adapt each attempt and may ask for another.
     ///   - monitors: What watches every request.
+    ///   - clock: Time the test moves, for every deadline, wait and date of the layer; `nil`: real time.
     /// - Returns: A layer with a session of its own, answered by this transport, which it keeps alive:
     ///   `StubTransport().makeNetworkLayer()` needs no other reference to the transport.
     public func makeNetworkLayer(
@@ -140,10 +141,11 @@ public final class StubTransport: @unchecked Sendable {
         redirectPolicy: RedirectPolicy = .default,
         retryPolicy: RetryPolicy = .none,
         interceptors: [any RequestInterceptor] = [],
-        monitors: [any NetworkMonitor] = []
+        monitors: [any NetworkMonitor] = [],
+        clock: TestClock? = nil
     ) -> NetworkLayer {
         let network = NetworkLayer(
-            baseURL: baseURL, defaultHeaders: defaultHeaders,
+            clock: clock?.time ?? SystemClock(), baseURL: baseURL, defaultHeaders: defaultHeaders,
             sessionConfiguration: makeConfiguration(from: sessionConfiguration), encoder: encoder,
             decoder: decoder, callbackQueue: callbackQueue, deliversImmediately: deliversImmediately,
             timeout: timeout,
@@ -165,7 +167,7 @@ public final class StubTransport: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: The server: its base URL and the headers every request to it carries.
     ///   - sessionConfiguration: The configuration to start from; see
-    ///     ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:)``.
+    ///     ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:clock:)``.
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.

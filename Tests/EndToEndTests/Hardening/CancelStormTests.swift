@@ -56,6 +56,7 @@ final class CancelStormTests: XCTestCase {
                     DispatchQueue.global().async { task.cancel() }
                 default:
                     let delay = Double.random(in: 0...0.004, using: &random)
+                    // real wait: a random cancel moment (the storm under test), not synchronisation
                     DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
                         task.cancel()
                         task.cancel()
@@ -102,6 +103,7 @@ final class CancelStormTests: XCTestCase {
         queue.async { storm.startMore() }
         wait(for: [storm.finished], timeout: 90)
         let drained = expectation(description: "late calls had their chance")
+        // real wait: a negative check; late calls would arrive within it
         queue.asyncAfter(deadline: .now() + 0.3) { drained.fulfill() }
         wait(for: [drained], timeout: 5)
         queue.sync {

@@ -110,6 +110,7 @@ final class ReviewFixTests: XCTestCase {
                 urlString: "r\(index)", successHandler: { (_: EmptyResponse) in done.fulfill() },
                 errorHandler: { _ in done.fulfill() })
             if index % 2 == 0 {
+                // real wait: a random cancel moment (the race under test), not synchronisation
                 DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...3_000)))
                 {
                     task.cancel()
@@ -122,6 +123,7 @@ final class ReviewFixTests: XCTestCase {
         }
         // Late events of cancelled attempts would arrive now, if any were let through.
         let settled = expectation(description: "late events had their chance")
+        // real wait: a negative check; late monitor events would arrive within it
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { settled.fulfill() }
         wait(for: [settled], timeout: 5)
         var finished: Set<UInt64> = []

@@ -86,7 +86,8 @@ final class MonitorQueueTests: XCTestCase {
         slept.expectedFulfillmentCount = 2
         let sleeper = EventRecorder { event in
             guard event.isFinish else { return }
-            Thread.sleep(forTimeInterval: 1)  // the slow monitor under test, not synchronisation
+            // real wait: the slow monitor under test, not synchronisation
+            Thread.sleep(forTimeInterval: 1)
             lock.withLock { doneSleeping.append(Date()) }
             slept.fulfill()
         }

@@ -106,6 +106,7 @@ final class SecretOutputsTests: XCTestCase {
         errors += [try XCTUnwrap(refused?.error)]
         XCTAssertTrue(recorder.waitForEntries(2, timeout: 5))
         let drained = expectation(description: "monitors drained")
+        // real wait: a negative check; a late monitor entry would arrive within it
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { drained.fulfill() }
         wait(for: [drained], timeout: 5)
 

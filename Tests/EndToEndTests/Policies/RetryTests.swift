@@ -41,44 +41,8 @@ final class RetryTests: XCTestCase {
 
     // MARK: - Retry-After
 
-    func testRetryAfterOneSecondWaitsAboutASecondNeverLess() throws {
-        let arrivals = Arrivals()
-        let server = try flakyServer(failures: 1, arrivals: arrivals) {
-            MockResponse(status: 503, headers: ["Retry-After": "1"])
-        }
-        // The backoff alone would wait at most 10 ms: only the header can make it a second.
-        let network = layer(
-            server, policy: RetryPolicy(maximumAttempts: 2, initialDelay: 0.01, maximumDelay: 5))
-
-        let result = outcome(of: [String].self) { get(network, $0) }
-
-        XCTAssertEqual(result?.value, ["ok"], "\(String(describing: result))")
-        XCTAssertEqual(server.requestCount, 2)
-        let gap = try XCTUnwrap(arrivals.gaps.first)
-        XCTAssertGreaterThanOrEqual(gap, 1.0, "never less than the server asked")
-        XCTAssertLessThan(gap, 1.5, "about a second")
-    }
-
-    func testRetryAfterAsAnHTTPDate() throws {
-        let arrivals = Arrivals()
-        let server = try flakyServer(failures: 1, arrivals: arrivals) {
-            // Two seconds from now, in whole seconds: a wait of more than one second and at most two.
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-            return MockResponse(status: 503, headers: ["Retry-After": formatter.string(from: Date() + 2)])
-        }
-        let network = layer(
-            server, policy: RetryPolicy(maximumAttempts: 2, initialDelay: 0.01, maximumDelay: 5))
-
-        let result = outcome(of: [String].self) { get(network, $0) }
-
-        XCTAssertEqual(result?.value, ["ok"], "\(String(describing: result))")
-        let gap = try XCTUnwrap(arrivals.gaps.first)
-        XCTAssertGreaterThanOrEqual(gap, 1.0)
-        XCTAssertLessThan(gap, 2.5)
-    }
+    // A Retry-After in seconds and as an HTTP date: TestClockEndToEndTests, on a test clock (they
+    // waited one and two real seconds here).
 
     func testRetryAfterZeroRetriesAtOnce() throws {
         // No interceptors: the policy decides where the transport reports the failure, and the next

@@ -33,6 +33,7 @@ final class StreamFlowTests: XCTestCase {
             NetworkRequest(urlString: "feed"), as: .serverSentEvents,
             eventHandler: { event in
                 // A consumer far slower than loopback: about 1 MB/s.
+                // real wait: a slow consumer (the back pressure under test), not synchronisation
                 Thread.sleep(forTimeInterval: 0.001)
                 consumed.add(event.data.utf8.count)
                 if consumed.value == 600 * 1_016 { enough.fulfill() }
@@ -59,6 +60,7 @@ final class StreamFlowTests: XCTestCase {
         let recording = record(
             network, NetworkRequest(urlString: "feed"), as: .serverSentEvents, options: options, timeout: 30
         ) { _, _ in
+            // real wait: a slow consumer (the back pressure under test), not synchronisation
             Thread.sleep(forTimeInterval: 0.002)
         }
 
@@ -105,6 +107,7 @@ final class StreamFlowTests: XCTestCase {
         for _ in 0..<10 where try await iterator.next() != nil { count += 1 }
         // The consumer stops asking while the transport would read on at loopback speed.
         let before = produced.value
+        // real wait: a negative check; a transport reading on would produce megabytes within it
         try await Task.sleep(nanoseconds: 300_000_000)
         XCTAssertEqual(count, 10)
         XCTAssertLessThan(produced.value - before, 8 << 20, "produced \(produced.value) bytes")
@@ -146,6 +149,7 @@ final class StreamFlowTests: XCTestCase {
                     return {
                         // Paced like a real event stream. (On Linux a cancel lands once libcurl has read the
                         // socket empty, which a local server writing flat out may delay: see LinuxNotes.)
+                        // real wait: the server's pace (a real event stream's), not synchronisation
                         Thread.sleep(forTimeInterval: 0.002)
                         return withExtendedLifetime(token) { event }
                     }
@@ -201,6 +205,7 @@ final class StreamFlowTests: XCTestCase {
             let task = network.stream(
                 NetworkRequest(urlString: "feed"), as: .serverSentEvents, eventHandler: recording.receive,
                 completionHandler: recording.finish)
+            // real wait: a random cancel moment (the race under test), not synchronisation
             DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...3_000))) {
                 task.cancel()
             }

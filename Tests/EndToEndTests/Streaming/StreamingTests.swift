@@ -40,6 +40,7 @@ final class StreamingTests: XCTestCase {
         ) { _, _ in
             // Slow enough that later events arrive while earlier ones are being handled.
             if running.incremented() > 1 { overlaps.increment() }
+            // real wait: a slow handler, so events overlap (the behaviour under test)
             Thread.sleep(forTimeInterval: 0.003)
             running.decrement()
         }

@@ -58,8 +58,17 @@ final class DeadlineRegistry: Sendable {
         }
     }
 
+    /// Stops keeping `item`'s deadline; the last one out disarms the timer (under the lock, as `arm`
+    /// schedules it, so a registration racing with it keeps its timer), so a clock's pending timers are
+    /// the deadlines still kept: a test clock lists them.
     func remove(_ item: any Expiring) {
-        _ = state.withLock { $0.items.removeValue(forKey: ObjectIdentifier(item)) }
+        state.withLock { state in
+            guard state.items.removeValue(forKey: ObjectIdentifier(item)) != nil, state.items.isEmpty,
+                state.armed != nil
+            else { return }
+            state.armed = nil
+            state.timer?.cancel()
+        }
     }
 
     /// Tests use it to see that a finished request keeps none.
