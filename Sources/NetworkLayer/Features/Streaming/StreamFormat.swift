@@ -46,8 +46,6 @@ extension StreamFormat where Element == ServerSentEvent {
                 context.state.record(
                     lastEventID: parser.lastEventID, retry: parser.reconnectionTime, events: events.count)
                 return StreamBatch(events.map { ($0, $0.byteCount) }, failure: failure)
-            } end: {
-                StreamBatch([])
             }
         }
     }
@@ -103,8 +101,6 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
                     }
                 }
                 return StreamBatch(values, failure: events.failure)
-            } end: {
-                StreamBatch([])
             }
         }
     }
@@ -148,8 +144,6 @@ extension StreamFormat where Element == Data {
         StreamFormat(kind: .chunks) { _ in
             StreamParser { chunk in
                 StreamBatch(chunk.isEmpty ? [] : [(chunk, chunk.count)])
-            } end: {
-                StreamBatch([])
             }
         }
     }
@@ -160,7 +154,10 @@ package struct StreamParser<Element> {
     package let parse: (Data) -> StreamBatch<Element>
     package let end: () -> StreamBatch<Element>
 
-    init(_ parse: @escaping (Data) -> StreamBatch<Element>, end: @escaping () -> StreamBatch<Element>) {
+    init(
+        _ parse: @escaping (Data) -> StreamBatch<Element>,
+        end: @escaping () -> StreamBatch<Element> = { StreamBatch([]) }
+    ) {
         self.parse = parse
         self.end = end
     }
@@ -184,12 +181,7 @@ package struct StreamParserContext: Sendable {
     let state: StreamState
 
     package init(decoder: JSONDecoder, maximumEventSize: Int, state: StreamState) {
-        self.init(
-            decoder: UncheckedSendable(value: decoder), maximumEventSize: maximumEventSize, state: state)
-    }
-
-    init(decoder: UncheckedSendable<JSONDecoder>, maximumEventSize: Int, state: StreamState) {
-        self.decoder = decoder
+        self.decoder = UncheckedSendable(value: decoder)
         self.maximumEventSize = maximumEventSize
         self.state = state
     }

@@ -66,10 +66,12 @@ final class FileSink: TransferSink {
 
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError> {
         guard !isRefused else {
-            guard case .transport(let error) = FileError.destinationBusy(job.target.destination) else {
-                return .failure(URLError(.cannotCreateFile))
-            }
-            return .failure(error)
+            let destination = job.target.destination
+            return .failure(
+                URLError(
+                    .cannotOpenFile, file: destination,
+                    "Another download to \(destination.path) is in progress; wait for its handler, or cancel it, "
+                        + "then start again."))
         }
         if job.takeRestart() || !resumable { partial.remove() }
         let resume = resumable ? partial.resumePoint() : nil
@@ -128,7 +130,7 @@ final class FileSink: TransferSink {
             break
         case .writing(let plan, let file, let received):
             if let failure = file.append(data) {
-                return FileError.writeFailed(partial.file, reason: failure.reason)
+                return writeFailed(failure)
             }
             let total = received + Int64(data.count)
             phase = .writing(plan, file: file, received: total)
@@ -208,7 +210,7 @@ final class FileSink: TransferSink {
     ) -> (any Error)? {
         if let closing, failure == nil {
             keepOrRemovePartial(plan, size: size)
-            return FileError.writeFailed(partial.file, reason: closing.reason)
+            return writeFailed(closing)
         }
         if let failure {
             keepOrRemovePartial(plan, size: size)
@@ -223,6 +225,12 @@ final class FileSink: TransferSink {
         return nil
     }
 
+    private func writeFailed(_ failure: POSIXFailure) -> URLError {
+        URLError(
+            .cannotWriteToFile, file: partial.file,
+            "Writing the download to \(partial.file.path) failed: \(failure.reason).")
+    }
+
     private func keepOrRemovePartial(_ plan: DownloadPlan, size: Int64) {
         if plan.info == nil || size == 0 { partial.remove() }
     }
@@ -232,10 +240,12 @@ final class FileSink: TransferSink {
         if !job.target.options.contains(.replaceExisting),
             FileManager.default.fileExists(atPath: destination.path)
         {
-            if case .transport(let error) = FileError.destinationExists(destination) { return error }
+            return .destinationExists(destination)
         }
         if case .failure(let failure) = POSIXFile.rename(partial.file, to: destination) {
-            return FileError.moveFailed(destination, reason: failure.reason)
+            return URLError(
+                .cannotMoveFile, file: destination,
+                "The complete download could not be moved to \(destination.path): \(failure.reason).")
         }
         partial.removeInfo()
         return nil

@@ -44,23 +44,14 @@ enum NativeUploadBody: Sendable {
         guard case .success(let file) = POSIXFile.openForWriting(url, keeping: 0) else {
             return .failure(failed)
         }
-        let stream = body.makeStream()
-        stream.open()
-        defer {
-            stream.close()
-            file.close()
+        defer { file.close() }
+        let read = body.read { piece in
+            guard case .success = file.write(piece) else { return false }
+            return true
         }
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var written: Int64 = 0
-        while written < body.length {
-            let read = buffer.withUnsafeMutableBufferPointer { buffer in
-                buffer.baseAddress.map { stream.read($0, maxLength: buffer.count) } ?? -1
-            }
-            guard read > 0, case .success = file.write(Data(buffer[0..<read])) else {
-                try? FileManager.default.removeItem(at: url)
-                return .failure(stream.streamError as? URLError ?? failed)
-            }
-            written += Int64(read)
+        guard read.isComplete else {
+            try? FileManager.default.removeItem(at: url)
+            return .failure(read.error ?? failed)
         }
         return .success(url)
     }

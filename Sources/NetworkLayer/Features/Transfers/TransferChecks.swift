@@ -23,27 +23,37 @@ extension TransferDescription {
         let files = FileManager.default
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: destination.path, isDirectory: &isFolder) {
-            if isFolder.boolValue { throw FileError.destinationIsFolder(destination) }
-            if !target.options.contains(.replaceExisting) { throw FileError.destinationExists(destination) }
+            if isFolder.boolValue {
+                throw .transport(
+                    URLError(
+                        .cannotCreateFile, file: destination,
+                        "The download destination \(destination.path) is a folder."))
+            }
+            if !target.options.contains(.replaceExisting) {
+                throw .transport(.destinationExists(destination))
+            }
+        }
+        func notWritable(_ reason: String) -> NetworkError {
+            .transport(
+                URLError(
+                    .cannotOpenFile, file: destination,
+                    "The download can't be written beside \(destination.path): \(reason)."))
         }
         let folder = destination.deletingLastPathComponent()
         if target.options.contains(.createIntermediateFolders), !files.fileExists(atPath: folder.path) {
             do {
                 try files.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw FileError.folderNotWritable(
-                    destination,
-                    reason: "the folder \(folder.path) could not be created (\(error.localizedDescription))")
+                throw notWritable(
+                    "the folder \(folder.path) could not be created (\(error.localizedDescription))")
             }
         }
         guard files.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
-            throw FileError.folderNotWritable(destination, reason: "the folder \(folder.path) does not exist")
+            throw notWritable("the folder \(folder.path) does not exist")
         }
-        guard isFolder.boolValue else {
-            throw FileError.folderNotWritable(destination, reason: "\(folder.path) is not a folder")
-        }
+        guard isFolder.boolValue else { throw notWritable("\(folder.path) is not a folder") }
         guard files.isWritableFile(atPath: folder.path) else {
-            throw FileError.folderNotWritable(destination, reason: "the folder \(folder.path) is read-only")
+            throw notWritable("the folder \(folder.path) is read-only")
         }
     }
 }
@@ -51,17 +61,13 @@ extension TransferDescription {
 extension UploadSource {
     /// Every byte the real layer would send, read into memory: for test doubles, which record uploads.
     package func encodedBytes() throws(NetworkError) -> Data {
-        let stream = try UploadBody.prepare(self).makeStream()
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        stream.open()
-        defer { stream.close() }
-        while true {
-            let count = stream.read(&buffer, maxLength: buffer.count)
-            if count < 0, let error = stream.streamError as? URLError { throw .transport(error) }
-            guard count > 0 else { return data }
-            data.append(buffer, count: count)
+        let read = try UploadBody.prepare(self).read { piece in
+            data.append(piece)
+            return true
         }
+        if let error = read.error { throw .transport(error) }
+        return data
     }
 
     package func length() throws(NetworkError) -> Int64 {
