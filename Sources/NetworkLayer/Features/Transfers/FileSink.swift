@@ -24,7 +24,7 @@ final class FileSink: TransferSink {
     private enum Phase {
         case awaitingResponse(offset: Int64, info: PartialDownload.Info?)
         case writing(DownloadPlan, file: DiskWriter, received: Int64)
-        case errorReply(Data)
+        case errorReply(MemorySink)
         /// The reply can't continue the bytes on disk: once this task ends, start over from zero.
         case restarting
         case done
@@ -37,7 +37,7 @@ final class FileSink: TransferSink {
         self.job = job
         self.disk = disk
         self.request = request
-        self.errorBodyLimit = max(0, errorBodyLimit)
+        self.errorBodyLimit = errorBodyLimit
         self.progress = progress
         resumable = request.value(forHTTPHeaderField: "Range") == nil
     }
@@ -90,14 +90,10 @@ final class FileSink: TransferSink {
 
     func open(_ response: URLResponse) -> SinkDecision {
         guard case .awaitingResponse(let offset, let info) = phase else { return .accept }
-        guard let http = response as? HTTPURLResponse else {
-            phase = .errorReply(Data())
-            return .accept
-        }
+        guard let http = response as? HTTPURLResponse else { return keepErrorReply() }
         switch DownloadPlan.decide(http, requestedFrom: offset, resuming: info, resumable: resumable) {
         case .errorReply:
-            phase = .errorReply(Data())
-            return .accept
+            return keepErrorReply()
         case .restart where !restarted:
             phase = .restarting
             return .restart
@@ -105,11 +101,15 @@ final class FileSink: TransferSink {
             return .refuse(URLError(.badServerResponse))
         case .write where !job.accepts(http):
             // Not the file asked for: kept in memory, it fails its content-type check like any reply.
-            phase = .errorReply(Data())
-            return .accept
+            return keepErrorReply()
         case .write(let plan):
             return open(plan)
         }
+    }
+
+    private func keepErrorReply() -> SinkDecision {
+        phase = .errorReply(MemorySink(limit: errorBodyLimit, method: nil))
+        return .accept
     }
 
     /// Opens the partial file on the disk's queue; failing to open ends the download as a failed write.
@@ -135,14 +135,8 @@ final class FileSink: TransferSink {
             let total = received + Int64(data.count)
             phase = .writing(plan, file: file, received: total)
             progress?.update(completed: plan.offset + total, expected: plan.expected)
-        case .errorReply(var body):
-            guard body.count + data.count <= errorBodyLimit else {
-                return MemorySink.tooLarge(errorBodyLimit)
-            }
-            // Out of the enum while it grows, so the append doesn't copy it.
-            phase = .done
-            body.append(data)
-            phase = .errorReply(body)
+        case .errorReply(let body):
+            return body.write(data)
         case .awaitingResponse, .restarting, .done:
             break
         }
@@ -190,7 +184,7 @@ final class FileSink: TransferSink {
         }
         switch phase {
         case .errorReply(let body):
-            return TransferResult(body: body, response: response, error: failure, respondedAt: respondedAt)
+            return body.close(failure: failure, response: response, respondedAt: respondedAt)
         case .writing, .awaitingResponse, .restarting, .done:
             // A declined challenge ends before the delegate sees the reply: the 401 itself is the answer.
             if failure == nil, let reply = response as? HTTPURLResponse,
