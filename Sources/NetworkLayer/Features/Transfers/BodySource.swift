@@ -21,9 +21,21 @@ final class BodySource: @unchecked Sendable {
         stream = Locked(nil)
     }
 
-    /// Makes the native form of the body, off the delegate queue; ``adopt(_:)`` keeps it (delegate queue).
+    /// Makes the native form of the body, off the delegate queue (it may write a temporary file): the body's
+    /// own file when it is one whole file, its bytes when it has none, else a temporary file. ``adopt(_:)``
+    /// keeps it (delegate queue).
     func prepareNative() -> Result<NativeUploadBody, URLError> {
-        NativeUploadBody.prepare(body)
+        if body.segments.count == 1, case .file(let url, _) = body.segments[0] {
+            return .success(.file(url, isTemporary: false))
+        }
+        var bytes = Data()
+        for segment in body.segments {
+            guard case .bytes(let data) = segment else {
+                return NativeUploadBody.writeTemporaryFile(body).map { .file($0, isTemporary: true) }
+            }
+            bytes.append(data)
+        }
+        return .success(.data(bytes))
     }
 
     func adopt(_ native: NativeUploadBody) {

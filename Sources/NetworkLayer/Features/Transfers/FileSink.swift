@@ -202,17 +202,11 @@ final class FileSink: TransferSink {
     private func endWriting(
         _ plan: DownloadPlan, size: Int64, _ failure: (any Error)?, closing: POSIXFailure?
     ) -> (any Error)? {
-        if let closing, failure == nil {
-            keepOrRemovePartial(plan, size: size)
-            return writeFailed(closing)
-        }
-        if let failure {
-            keepOrRemovePartial(plan, size: size)
+        let short = plan.expected.map { $0 != size } == true ? URLError(.networkConnectionLost) : nil
+        if let failure = failure ?? closing.map(writeFailed) ?? short {
+            // Bytes that can't be resumed are no use.
+            if plan.info == nil || size == 0 { partial.remove() }
             return failure
-        }
-        if let expected = plan.expected, expected != size {
-            keepOrRemovePartial(plan, size: size)
-            return URLError(.networkConnectionLost)
         }
         if let moveError = moveIntoPlace() { return moveError }
         progress?.complete(completed: size, expected: plan.expected)
@@ -223,10 +217,6 @@ final class FileSink: TransferSink {
         URLError(
             .cannotWriteToFile, file: partial.file,
             "Writing the download to \(partial.file.path) failed: \(failure.reason).")
-    }
-
-    private func keepOrRemovePartial(_ plan: DownloadPlan, size: Int64) {
-        if plan.info == nil || size == 0 { partial.remove() }
     }
 
     private func moveIntoPlace() -> URLError? {

@@ -8,22 +8,6 @@ enum NativeUploadBody: Sendable {
     case file(URL, isTemporary: Bool)
     case data(Data)
 
-    /// The body's own file when it is one whole file, its bytes when it has none, else a temporary file;
-    /// that touches the disk, so never on the caller's or the delegate queue.
-    static func prepare(_ body: UploadBody) -> Result<NativeUploadBody, URLError> {
-        if body.segments.count == 1, case .file(let url, _) = body.segments[0] {
-            return .success(.file(url, isTemporary: false))
-        }
-        var bytes = Data()
-        for segment in body.segments {
-            guard case .bytes(let data) = segment else {
-                return writeTemporaryFile(body).map { .file($0, isTemporary: true) }
-            }
-            bytes.append(data)
-        }
-        return .success(.data(bytes))
-    }
-
     /// Removes a temporary file, off the delegate queue; the body's own file stays.
     func discard() {
         guard case .file(let url, isTemporary: true) = self else { return }
@@ -31,7 +15,7 @@ enum NativeUploadBody: Sendable {
     }
 
     /// The whole body, read through the Linux stream: same exact length, same errors for a changed file.
-    private static func writeTemporaryFile(_ body: UploadBody) -> Result<URL, URLError> {
+    static func writeTemporaryFile(_ body: UploadBody) -> Result<URL, URLError> {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("NetworkLayer-upload-\(UUID().uuidString)")
         let failed = URLError(

@@ -68,12 +68,7 @@ struct UploadBody: Sendable {
         }
         pending.append(MultipartEncoding.closing(boundary: form.boundary))
         segments.append(.bytes(pending))
-        let length = segments.reduce(Int64(0)) { total, segment in
-            switch segment {
-            case .bytes(let data): total + Int64(data.count)
-            case .file(_, let length): total + length
-            }
-        }
+        let length = segments.reduce(0) { $0 + $1.length }
         return UploadBody(segments: segments.filter(\.isNotEmpty), length: length)
     }
 
@@ -102,12 +97,14 @@ struct UploadBody: Sendable {
 }
 
 extension UploadBody.Segment {
-    fileprivate var isNotEmpty: Bool {
+    var length: Int64 {
         switch self {
-        case .bytes(let data): !data.isEmpty
-        case .file(_, let length): length > 0
+        case .bytes(let data): Int64(data.count)
+        case .file(_, let length): length
         }
     }
+
+    fileprivate var isNotEmpty: Bool { length > 0 }
 }
 
 /// The framing of `multipart/form-data` (RFC 7578).
