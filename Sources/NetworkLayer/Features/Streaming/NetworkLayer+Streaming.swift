@@ -12,15 +12,7 @@ extension NetworkLayer {
         let request = request.accepting(format)
         let options = options ?? request.streamOptions ?? .default
         let state = StreamState(clock: clock)
-        let buffer = request.streamConsumer as? AsyncStreamBuffer<Element>
-        // The main queue is serial already, and handlers written for the main actor stay on it as such.
-        let queue =
-            buffer != nil
-            ? AsyncStreamBuffer<Element>.completionQueue
-            : callbackQueue === DispatchQueue.main
-                ? callbackQueue : DispatchQueue(label: "NetworkLayer.stream", target: callbackQueue)
-        let delivery =
-            buffer.map { StreamDelivery(consumer: $0.append) } ?? StreamDelivery(eventHandler, on: queue)
+        let (delivery, queue) = delivery(to: request.streamConsumer, or: eventHandler)
         let reconnects = format.kind == .serverSentEvents && (options.reconnects ?? (request.method == .get))
         let channel = StreamChannel(
             format: format,
@@ -28,10 +20,7 @@ extension NetworkLayer {
                 decoder: decoder, maximumEventSize: max(1, options.maximumEventSize), state: state),
             delivery: delivery, acceptableContentTypes: request.acceptableContentTypes,
             acceptableStatusCodes: request.acceptableStatusCodes, reconnects: reconnects,
-            // As for a request's timeout, a value that can't be one (zero, negative, NaN) is no value.
-            idleTimeout: options.idleTimeout.flatMap {
-                $0 > 0 ? min($0, RequestBuilder.longestTimeout) : nil
-            },
+            idleTimeout: options.effectiveIdleTimeout,
             errorBodyLimit: request.maximumResponseSize ?? maximumResponseSize)
         let reconnection = StreamReconnection(
             state: state, options: options, maximumDelay: (request.retryPolicy ?? retryPolicy).maximumDelay,
@@ -51,6 +40,21 @@ extension NetworkLayer {
                 completionHandler(.failure(error))
             })
         return StreamTask(task) { delivery.close() }
+    }
+
+    /// Straight to an `async` stream's buffer, else to `eventHandler`; and the queue the completion runs on,
+    /// serial, so it follows the last element.
+    private func delivery<Element>(
+        to consumer: (any Sendable)?, or eventHandler: @escaping (Element) -> Void
+    ) -> (StreamDelivery<Element>, DispatchQueue) {
+        if let buffer = consumer as? AsyncStreamBuffer<Element> {
+            return (StreamDelivery(consumer: buffer.append), AsyncStreamBuffer<Element>.completionQueue)
+        }
+        // The main queue is serial already, and handlers written for the main actor stay on it as such.
+        let queue =
+            callbackQueue === DispatchQueue.main
+            ? callbackQueue : DispatchQueue(label: "NetworkLayer.stream", target: callbackQueue)
+        return (StreamDelivery(eventHandler, on: queue), queue)
     }
 }
 
