@@ -12,50 +12,28 @@ extension NetworkLayer {
         let request = request.accepting(format)
         let options = options ?? request.streamOptions ?? .default
         let state = StreamState(clock: clock)
-        let buffer = request.streamConsumer as? AsyncStreamBuffer<Element>
-        let queue =
-            buffer == nil ? Self.serialQueue(on: callbackQueue) : AsyncStreamBuffer<Element>.completionQueue
-        let delivery = StreamDelivery<Element>(
-            consumer: buffer.map { buffer in buffer.append } ?? Self.handing(to: eventHandler, on: queue))
+        let (delivery, queue) = delivery(to: request.streamConsumer, or: eventHandler)
         let reconnects = format.kind == .serverSentEvents && (options.reconnects ?? (request.method == .get))
-        // The reconnection floor beats a retry policy allowing shorter waits (else a tight loop); the
-        // policy keeps its own longest wait for failures before the first element.
-        var longestReconnectionWait = (request.retryPolicy ?? retryPolicy).maximumDelay
-        if reconnects {
-            longestReconnectionWait = max(longestReconnectionWait, options.effectiveMinimumReconnectionDelay)
-        }
-        let context = StreamParserContext(
-            decoder: UncheckedSendable(value: decoder), maximumEventSize: max(1, options.maximumEventSize),
-            state: state)
         let channel = StreamChannel(
-            format: format, context: context, delivery: delivery,
-            acceptableContentTypes: request.acceptableContentTypes,
+            format: format,
+            context: StreamParserContext(
+                decoder: decoder, maximumEventSize: max(1, options.maximumEventSize), state: state),
+            delivery: delivery, acceptableContentTypes: request.acceptableContentTypes,
             acceptableStatusCodes: request.acceptableStatusCodes, reconnects: reconnects,
-            // As for a request's timeout, a value that can't be one (zero, negative, NaN) is no value.
-            idleTimeout: options.idleTimeout.flatMap {
-                $0 > 0 ? min($0, RequestBuilder.longestTimeout) : nil
-            },
+            idleTimeout: options.effectiveIdleTimeout,
             errorBodyLimit: request.maximumResponseSize ?? maximumResponseSize)
+        let reconnection = StreamReconnection(
+            state: state, options: options, maximumDelay: (request.retryPolicy ?? retryPolicy).maximumDelay,
+            reconnects: reconnects)
         let setup = StreamSetup(
-            route: channel,
-            reconnection: StreamReconnection(
-                state: state, options: options,
-                maximumDelay: longestReconnectionWait, reconnects: reconnects),
-            callbackQueue: queue, state: state)
+            route: channel, reconnection: reconnection, callbackQueue: queue, state: state)
         var returned: (() -> Void)?
         let task = startCall(
             request, stream: setup, returned: &returned,
             successHandler: { response in
                 // Elements queued behind the completion are dropped: none may follow it.
                 delivery.close()
-                completionHandler(
-                    .success(
-                        StreamSummary(
-                            statusCode: response.statusCode, headers: response.headers, url: response.url,
-                            eventCount: state.eventCount, byteCount: state.byteCount,
-                            reconnectCount: state.reconnectCount,
-                            lastEventID: state.reportedLastEventID,
-                            metrics: response.metrics)))
+                completionHandler(.success(state.summary(of: response)))
             },
             errorHandler: { error in
                 delivery.close()
@@ -64,29 +42,19 @@ extension NetworkLayer {
         return StreamTask(task) { delivery.close() }
     }
 
-    /// One stream's handlers run serially on the callback queue, so the completion follows the last element.
-    private static func serialQueue(on callbackQueue: DispatchQueue) -> DispatchQueue {
-        // The main queue is serial already, and handlers written for the main actor stay on it as such.
-        callbackQueue === DispatchQueue.main
-            ? callbackQueue : DispatchQueue(label: "NetworkLayer.stream", target: callbackQueue)
-    }
-
-    /// Runs `eventHandler` per element on `queue` until the delivery closes, then reports the batch consumed.
-    private static func handing<Element>(
-        to eventHandler: @escaping (Element) -> Void, on queue: DispatchQueue
-    ) -> StreamDelivery<Element>.Consumer {
-        // The handler is not Sendable: it runs only on `queue` (see UncheckedSendable).
-        let handler = UncheckedSendable(value: eventHandler)
-        return { batch, receipt in
-            let batch = UncheckedSendable(value: batch)
-            queue.async {
-                for element in batch.value {
-                    guard receipt.isWanted() else { break }
-                    handler.value(element)
-                }
-                receipt.consumed()
-            }
+    /// Straight to an `async` stream's buffer, else to `eventHandler`; and the queue the completion runs on,
+    /// serial, so it follows the last element.
+    private func delivery<Element>(
+        to consumer: (any Sendable)?, or eventHandler: @escaping (Element) -> Void
+    ) -> (StreamDelivery<Element>, DispatchQueue) {
+        if let buffer = consumer as? AsyncStreamBuffer<Element> {
+            return (StreamDelivery(consumer: buffer.append), AsyncStreamBuffer<Element>.completionQueue)
         }
+        // The main queue is serial already, and handlers written for the main actor stay on it as such.
+        let queue =
+            callbackQueue === DispatchQueue.main
+            ? callbackQueue : DispatchQueue(label: "NetworkLayer.stream", target: callbackQueue)
+        return (StreamDelivery(eventHandler, on: queue), queue)
     }
 }
 

@@ -38,8 +38,6 @@ extension ServerSentEvent {
         }
         return text + "\n"
     }
-}
 
-extension ServerSentEvent {
     var byteCount: Int { data.utf8.count + event.utf8.count + (id?.utf8.count ?? 0) }
 }

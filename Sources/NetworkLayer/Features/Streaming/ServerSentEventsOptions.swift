@@ -51,6 +51,11 @@ public struct ServerSentEventsOptions: Sendable, Equatable {
     /// sooner than 0.5 s), the request's timeout between events, events up to 1 MiB.
     public static let `default` = ServerSentEventsOptions()
 
+    /// As for a request's timeout, a value that can't be one (zero, negative, NaN) is no value.
+    var effectiveIdleTimeout: TimeInterval? {
+        idleTimeout.flatMap { $0 > 0 ? min($0, RequestBuilder.longestTimeout) : nil }
+    }
+
     var effectiveMinimumReconnectionDelay: TimeInterval {
         minimumReconnectionDelay.isNaN ? 0.001 : max(0.001, minimumReconnectionDelay)
     }

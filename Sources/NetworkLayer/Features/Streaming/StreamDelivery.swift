@@ -26,6 +26,23 @@ final class StreamDelivery<Element>: Sendable {
         self.consumer = UncheckedSendable(value: consumer)
     }
 
+    /// Runs `eventHandler` per element on `queue` (serial, so the completion follows the last element)
+    /// until the delivery closes.
+    convenience init(_ eventHandler: @escaping (Element) -> Void, on queue: DispatchQueue) {
+        // Not Sendable: it runs only on `queue`.
+        let handler = UncheckedSendable(value: eventHandler)
+        self.init { batch, receipt in
+            let batch = UncheckedSendable(value: batch)
+            queue.async {
+                for element in batch.value {
+                    guard receipt.isWanted() else { break }
+                    handler.value(element)
+                }
+                receipt.consumed()
+            }
+        }
+    }
+
     var isOpen: Bool { flow.withLock { !$0.isClosed } }
 
     /// Hands `batch` (elements with their byte counts) to the consumer on the delegate queue; `pause`

@@ -46,8 +46,6 @@ extension StreamFormat where Element == ServerSentEvent {
                 context.state.record(
                     lastEventID: parser.lastEventID, retry: parser.reconnectionTime, events: events.count)
                 return StreamBatch(events.map { ($0, $0.byteCount) }, failure: failure)
-            } end: {
-                StreamBatch([])
             }
         }
     }
@@ -90,21 +88,11 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
             var number = 0
             return StreamParser { chunk in
                 let events = parser.parse(chunk)
-                var values: [(Element, Int)] = []
-                for (event, size) in events.elements {
-                    // Counted among every event, so the number matches what the server sent.
-                    number += 1
-                    if let types, !types.contains(event.event) { continue }
-                    do throws(NetworkError) {
-                        values.append(
-                            (try context.decode(Element.self, Data(event.data.utf8), event: number), size))
-                    } catch {
-                        return StreamBatch(values, failure: error)
-                    }
+                // Counted among every event, so the number matches what the server sent.
+                return context.decode(events.elements, numbering: &number, failure: events.failure) {
+                    event, size in
+                    types.map { $0.contains(event.event) } ?? true ? (Data(event.data.utf8), size) : nil
                 }
-                return StreamBatch(values, failure: events.failure)
-            } end: {
-                StreamBatch([])
             }
         }
     }
@@ -119,18 +107,12 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
             var lines = LineSplitter(maximumLineLength: context.maximumEventSize)
             var number = 0
             let decode = { (batch: [ArraySlice<UInt8>], overflow: Bool) -> StreamBatch<Element> in
-                var values: [(Element, Int)] = []
-                for line in batch {
-                    number += 1
-                    guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
-                    do throws(NetworkError) {
-                        values.append(
-                            (try context.decode(Element.self, Data(line), line: number), line.count))
-                    } catch {
-                        return StreamBatch(values, failure: error)
-                    }
+                context.decode(
+                    batch, numbering: &number, asLines: true, failure: overflow ? context.tooLarge() : nil
+                ) { line in
+                    line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D })
+                        ? (Data(line), line.count) : nil
                 }
-                return StreamBatch(values, failure: overflow ? context.tooLarge() : nil)
             }
             return StreamParser { chunk in
                 let split = lines.lines(in: chunk)
@@ -148,8 +130,6 @@ extension StreamFormat where Element == Data {
         StreamFormat(kind: .chunks) { _ in
             StreamParser { chunk in
                 StreamBatch(chunk.isEmpty ? [] : [(chunk, chunk.count)])
-            } end: {
-                StreamBatch([])
             }
         }
     }
@@ -160,7 +140,10 @@ package struct StreamParser<Element> {
     package let parse: (Data) -> StreamBatch<Element>
     package let end: () -> StreamBatch<Element>
 
-    init(_ parse: @escaping (Data) -> StreamBatch<Element>, end: @escaping () -> StreamBatch<Element>) {
+    init(
+        _ parse: @escaping (Data) -> StreamBatch<Element>,
+        end: @escaping () -> StreamBatch<Element> = { StreamBatch([]) }
+    ) {
         self.parse = parse
         self.end = end
     }
@@ -184,12 +167,7 @@ package struct StreamParserContext: Sendable {
     let state: StreamState
 
     package init(decoder: JSONDecoder, maximumEventSize: Int, state: StreamState) {
-        self.init(
-            decoder: UncheckedSendable(value: decoder), maximumEventSize: maximumEventSize, state: state)
-    }
-
-    init(decoder: UncheckedSendable<JSONDecoder>, maximumEventSize: Int, state: StreamState) {
-        self.decoder = decoder
+        self.decoder = UncheckedSendable(value: decoder)
         self.maximumEventSize = maximumEventSize
         self.state = state
     }
@@ -204,15 +182,25 @@ package struct StreamParserContext: Sendable {
                 ]))
     }
 
-    func decode<T: Decodable & SendableMetatype>(
-        _ type: T.Type, _ data: Data, line: Int? = nil, event: Int? = nil
-    ) throws(NetworkError) -> T {
-        do {
-            return try decoder.value.decode(T.self, from: data)
-        } catch {
-            throw .decodingFailed(
-                StreamDecodingError(line: line, event: event, underlyingError: error), body: data)
+    /// Decodes the items `json` gives bytes for (and a size; `nil` skips one), numbering every item on from
+    /// `number`; the first that doesn't decode fails the batch, else `failure` does.
+    func decode<T: Decodable & SendableMetatype, Item>(
+        _ items: [Item], numbering number: inout Int, asLines: Bool = false, failure: NetworkError?,
+        json: (Item) -> (Data, Int)?
+    ) -> StreamBatch<T> {
+        var values: [(T, Int)] = []
+        for item in items {
+            number += 1
+            guard let (data, size) = json(item) else { continue }
+            do {
+                values.append((try decoder.value.decode(T.self, from: data), size))
+            } catch {
+                let position = StreamDecodingError(
+                    line: asLines ? number : nil, event: asLines ? nil : number, underlyingError: error)
+                return StreamBatch(values, failure: .decodingFailed(position, body: data))
+            }
         }
+        return StreamBatch(values, failure: failure)
     }
 }
 

@@ -14,9 +14,18 @@ struct StreamReconnection: RequestInterceptor {
 
     let state: StreamState
     let options: ServerSentEventsOptions
-    /// The retry policy's longest wait; a longer `retry:` or backoff is cut to it.
+    /// The retry policy's longest wait, cut to which a longer `retry:` or backoff; never under the floor,
+    /// which beats a policy allowing shorter waits (else a tight loop).
     let maximumDelay: TimeInterval
     let reconnects: Bool
+
+    init(state: StreamState, options: ServerSentEventsOptions, maximumDelay: TimeInterval, reconnects: Bool) {
+        self.state = state
+        self.options = options
+        self.maximumDelay =
+            reconnects ? max(maximumDelay, options.effectiveMinimumReconnectionDelay) : maximumDelay
+        self.reconnects = reconnects
+    }
 
     private static let reconnectingCodes: Set<URLError.Code> = [
         .networkConnectionLost, .notConnectedToInternet, .cannotConnectToHost, .timedOut, .cannotFindHost,

@@ -35,11 +35,20 @@ package final class StreamState: Sendable {
     package var reportedLastEventID: String? { lastEventID.isEmpty ? nil : lastEventID }
     package var retry: TimeInterval? { counts.withLock { $0.retry } }
     package var eventCount: Int { counts.withLock { $0.events } }
-    package var byteCount: Int { counts.withLock { $0.bytes } }
     package var reconnectCount: Int { counts.withLock { $0.reconnects } }
     /// Grows with every element handed over and every event the server sent (skipped ones too), so a
     /// stream that moved on counts its attempts afresh even when a typed stream skipped every event.
     package var progress: Int { counts.withLock { $0.events + $0.serverEvents } }
+
+    /// How the stream ended, with `response` (its last connection's).
+    func summary(of response: NetworkResponse<Data>) -> StreamSummary {
+        counts.withLock {
+            StreamSummary(
+                statusCode: response.statusCode, headers: response.headers, url: response.url,
+                eventCount: $0.events, byteCount: $0.bytes, reconnectCount: $0.reconnects,
+                lastEventID: $0.lastEventID.isEmpty ? nil : $0.lastEventID, metrics: response.metrics)
+        }
+    }
 
     /// What the parser read, whether or not the format hands the events over.
     package func record(lastEventID: String, retry: TimeInterval?, events: Int = 0) {

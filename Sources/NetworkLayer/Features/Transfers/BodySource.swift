@@ -21,15 +21,31 @@ final class BodySource: TransferBody, @unchecked Sendable {
         stream = Locked(nil)
     }
 
-    /// The transfer reads the native form only once this returned, on its delegate queue.
+    /// Makes the native form of the body (it may write a temporary file): the body's own file when it is
+    /// one whole file, its bytes when it has none, else a temporary file. The transfer reads it only once
+    /// this returned, on its delegate queue.
     func prepareNative() -> URLError? {
-        switch NativeUploadBody.prepare(body) {
+        switch nativeForm() {
         case .success(let prepared):
             native = prepared
             return nil
         case .failure(let error):
             return error
         }
+    }
+
+    private func nativeForm() -> Result<NativeUploadBody, URLError> {
+        if body.segments.count == 1, case .file(let url, _) = body.segments[0] {
+            return .success(.file(url, isTemporary: false))
+        }
+        var bytes = Data()
+        for segment in body.segments {
+            guard case .bytes(let data) = segment else {
+                return NativeUploadBody.writeTemporaryFile(body).map { .file($0, isTemporary: true) }
+            }
+            bytes.append(data)
+        }
+        return .success(.data(bytes))
     }
 
     func discardNative() {

@@ -114,10 +114,6 @@ struct ContentRange: Equatable {
 
     init?(_ response: HTTPURLResponse) {
         guard let value = response.value(forHTTPHeaderField: "Content-Range") else { return nil }
-        self.init(value)
-    }
-
-    init?(_ value: String) {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
         let spec = trimmed.dropFirst("bytes ".count).split(separator: "/", maxSplits: 1)

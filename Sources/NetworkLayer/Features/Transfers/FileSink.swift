@@ -24,7 +24,7 @@ final class FileSink: TransferSink {
     private enum Phase {
         case awaitingResponse(offset: Int64, info: PartialDownload.Info?)
         case writing(DownloadPlan, file: DiskWriter, received: Int64)
-        case errorReply(Data)
+        case errorReply(MemorySink)
         /// The reply can't continue the bytes on disk: once this task ends, start over from zero.
         case restarting
         case done
@@ -37,7 +37,7 @@ final class FileSink: TransferSink {
         self.job = job
         self.disk = disk
         self.request = request
-        self.errorBodyLimit = max(0, errorBodyLimit)
+        self.errorBodyLimit = errorBodyLimit
         self.progress = progress
         resumable = request.value(forHTTPHeaderField: "Range") == nil
     }
@@ -66,10 +66,12 @@ final class FileSink: TransferSink {
 
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError> {
         guard !isRefused else {
-            guard case .transport(let error) = FileError.destinationBusy(job.target.destination) else {
-                return .failure(URLError(.cannotCreateFile))
-            }
-            return .failure(error)
+            let destination = job.target.destination
+            return .failure(
+                URLError(
+                    .cannotOpenFile, file: destination,
+                    "Another download to \(destination.path) is in progress; wait for its handler, or cancel it, "
+                        + "then start again."))
         }
         if job.takeRestart() || !resumable { partial.remove() }
         let resume = resumable ? partial.resumePoint() : nil
@@ -88,14 +90,10 @@ final class FileSink: TransferSink {
 
     func open(_ response: URLResponse) -> SinkDecision {
         guard case .awaitingResponse(let offset, let info) = phase else { return .accept }
-        guard let http = response as? HTTPURLResponse else {
-            phase = .errorReply(Data())
-            return .accept
-        }
+        guard let http = response as? HTTPURLResponse else { return keepErrorReply() }
         switch DownloadPlan.decide(http, requestedFrom: offset, resuming: info, resumable: resumable) {
         case .errorReply:
-            phase = .errorReply(Data())
-            return .accept
+            return keepErrorReply()
         case .restart where !restarted:
             phase = .restarting
             return .restart
@@ -103,11 +101,15 @@ final class FileSink: TransferSink {
             return .refuse(URLError(.badServerResponse))
         case .write where !job.accepts(http):
             // Not the file asked for: kept in memory, it fails its content-type check like any reply.
-            phase = .errorReply(Data())
-            return .accept
+            return keepErrorReply()
         case .write(let plan):
             return open(plan)
         }
+    }
+
+    private func keepErrorReply() -> SinkDecision {
+        phase = .errorReply(MemorySink(limit: errorBodyLimit, method: nil))
+        return .accept
     }
 
     /// Opens the partial file on the disk's queue; failing to open ends the download as a failed write.
@@ -128,19 +130,13 @@ final class FileSink: TransferSink {
             break
         case .writing(let plan, let file, let received):
             if let failure = file.append(data) {
-                return FileError.writeFailed(partial.file, reason: failure.reason)
+                return writeFailed(failure)
             }
             let total = received + Int64(data.count)
             phase = .writing(plan, file: file, received: total)
             progress?.update(completed: plan.offset + total, expected: plan.expected)
-        case .errorReply(var body):
-            guard body.count + data.count <= errorBodyLimit else {
-                return MemorySink.tooLarge(errorBodyLimit)
-            }
-            // Out of the enum while it grows, so the append doesn't copy it.
-            phase = .done
-            body.append(data)
-            phase = .errorReply(body)
+        case .errorReply(let body):
+            return body.write(data)
         case .awaitingResponse, .restarting, .done:
             break
         }
@@ -188,7 +184,7 @@ final class FileSink: TransferSink {
         }
         switch phase {
         case .errorReply(let body):
-            return TransferResult(body: body, response: response, error: failure, respondedAt: respondedAt)
+            return body.close(failure: failure, response: response, respondedAt: respondedAt)
         case .writing, .awaitingResponse, .restarting, .done:
             // A declined challenge ends before the delegate sees the reply: the 401 itself is the answer.
             if failure == nil, let reply = response as? HTTPURLResponse,
@@ -206,25 +202,21 @@ final class FileSink: TransferSink {
     private func endWriting(
         _ plan: DownloadPlan, size: Int64, _ failure: (any Error)?, closing: POSIXFailure?
     ) -> (any Error)? {
-        if let closing, failure == nil {
-            keepOrRemovePartial(plan, size: size)
-            return FileError.writeFailed(partial.file, reason: closing.reason)
-        }
-        if let failure {
-            keepOrRemovePartial(plan, size: size)
+        let short = plan.expected.map { $0 != size } == true ? URLError(.networkConnectionLost) : nil
+        if let failure = failure ?? closing.map(writeFailed) ?? short {
+            // Bytes that can't be resumed are no use.
+            if plan.info == nil || size == 0 { partial.remove() }
             return failure
-        }
-        if let expected = plan.expected, expected != size {
-            keepOrRemovePartial(plan, size: size)
-            return URLError(.networkConnectionLost)
         }
         if let moveError = moveIntoPlace() { return moveError }
         progress?.complete(completed: size, expected: plan.expected)
         return nil
     }
 
-    private func keepOrRemovePartial(_ plan: DownloadPlan, size: Int64) {
-        if plan.info == nil || size == 0 { partial.remove() }
+    private func writeFailed(_ failure: POSIXFailure) -> URLError {
+        URLError(
+            .cannotWriteToFile, file: partial.file,
+            "Writing the download to \(partial.file.path) failed: \(failure.reason).")
     }
 
     private func moveIntoPlace() -> URLError? {
@@ -232,10 +224,12 @@ final class FileSink: TransferSink {
         if !job.target.options.contains(.replaceExisting),
             FileManager.default.fileExists(atPath: destination.path)
         {
-            if case .transport(let error) = FileError.destinationExists(destination) { return error }
+            return .destinationExists(destination)
         }
         if case .failure(let failure) = POSIXFile.rename(partial.file, to: destination) {
-            return FileError.moveFailed(destination, reason: failure.reason)
+            return URLError(
+                .cannotMoveFile, file: destination,
+                "The complete download could not be moved to \(destination.path): \(failure.reason).")
         }
         partial.removeInfo()
         return nil

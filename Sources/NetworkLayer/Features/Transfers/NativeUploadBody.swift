@@ -8,22 +8,6 @@ enum NativeUploadBody: Sendable {
     case file(URL, isTemporary: Bool)
     case data(Data)
 
-    /// The body's own file when it is one whole file, its bytes when it has none, else a temporary file;
-    /// that touches the disk, so never on the caller's or the delegate queue.
-    static func prepare(_ body: UploadBody) -> Result<NativeUploadBody, URLError> {
-        if body.segments.count == 1, case .file(let url, _) = body.segments[0] {
-            return .success(.file(url, isTemporary: false))
-        }
-        var bytes = Data()
-        for segment in body.segments {
-            guard case .bytes(let data) = segment else {
-                return writeTemporaryFile(body).map { .file($0, isTemporary: true) }
-            }
-            bytes.append(data)
-        }
-        return .success(.data(bytes))
-    }
-
     /// Removes a temporary file, off the delegate queue; the body's own file stays.
     func discard() {
         guard case .file(let url, isTemporary: true) = self else { return }
@@ -31,7 +15,7 @@ enum NativeUploadBody: Sendable {
     }
 
     /// The whole body, read through the Linux stream: same exact length, same errors for a changed file.
-    private static func writeTemporaryFile(_ body: UploadBody) -> Result<URL, URLError> {
+    static func writeTemporaryFile(_ body: UploadBody) -> Result<URL, URLError> {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("NetworkLayer-upload-\(UUID().uuidString)")
         let failed = URLError(
@@ -44,23 +28,14 @@ enum NativeUploadBody: Sendable {
         guard case .success(let file) = POSIXFile.openForWriting(url, keeping: 0) else {
             return .failure(failed)
         }
-        let stream = body.makeStream()
-        stream.open()
-        defer {
-            stream.close()
-            file.close()
+        defer { file.close() }
+        let read = body.read { piece in
+            guard case .success = file.write(piece) else { return false }
+            return true
         }
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var written: Int64 = 0
-        while written < body.length {
-            let read = buffer.withUnsafeMutableBufferPointer { buffer in
-                buffer.baseAddress.map { stream.read($0, maxLength: buffer.count) } ?? -1
-            }
-            guard read > 0, case .success = file.write(Data(buffer[0..<read])) else {
-                try? FileManager.default.removeItem(at: url)
-                return .failure(stream.streamError as? URLError ?? failed)
-            }
-            written += Int64(read)
+        guard read.isComplete else {
+            try? FileManager.default.removeItem(at: url)
+            return .failure(read.error ?? failed)
         }
         return .success(url)
     }

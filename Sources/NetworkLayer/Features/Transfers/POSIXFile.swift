@@ -20,15 +20,6 @@ final class POSIXFile {
         close()
     }
 
-    static func openForReading(_ url: URL) -> Result<POSIXFile, POSIXFailure> {
-        open(url, flags: O_RDONLY)
-    }
-
-    /// Opens `url` to look at it, without blocking: opening a named pipe for reading would wait for a writer.
-    static func openForInspection(_ url: URL) -> Result<POSIXFile, POSIXFailure> {
-        open(url, flags: O_RDONLY | O_NONBLOCK)
-    }
-
     /// Opens or creates `url` for writing, keeping its first `length` bytes, positioned at their end.
     static func openForWriting(_ url: URL, keeping length: Int64) -> Result<POSIXFile, POSIXFailure> {
         open(url, flags: O_WRONLY | O_CREAT).flatMap { file in
@@ -39,7 +30,9 @@ final class POSIXFile {
         }
     }
 
-    private static func open(_ url: URL, flags: Int32) -> Result<POSIXFile, POSIXFailure> {
+    /// Opens `url` (close-on-exec); an upload's file is inspected with `O_NONBLOCK`, since opening a named
+    /// pipe for reading would wait for a writer.
+    static func open(_ url: URL, flags: Int32) -> Result<POSIXFile, POSIXFailure> {
         let descriptor = url.withUnsafeFileSystemRepresentation { path -> Int32 in
             guard let path else { return -1 }
             return systemOpen(path, flags | O_CLOEXEC, 0o644)

@@ -42,13 +42,11 @@ struct PartialDownload: Sendable {
         return (size, info)
     }
 
-    /// Records which version the bytes belong to; `false` if it can't be written.
-    @discardableResult
-    func save(_ info: Info) -> Bool {
+    /// Records which version the bytes belong to; without it they are merely not resumed.
+    func save(_ info: Info) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(info) else { return false }
-        return (try? data.write(to: infoFile, options: .atomic)) != nil
+        try? encoder.encode(info).write(to: infoFile, options: .atomic)
     }
 
     func remove() {

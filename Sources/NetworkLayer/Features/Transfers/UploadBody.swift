@@ -29,6 +29,22 @@ struct UploadBody: Sendable {
         UploadBodyStream(body: self)
     }
 
+    /// Reads the whole body through a fresh stream, as an attempt sends it (same bytes, same errors for a
+    /// changed file), in pieces given to `consume` until it returns `false`.
+    func read(_ consume: (Data) -> Bool) -> (isComplete: Bool, error: URLError?) {
+        let stream = makeStream()
+        stream.open()
+        defer { stream.close() }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            if count == 0 { return (true, nil) }
+            guard count > 0, consume(Data(buffer[..<count])) else {
+                return (false, stream.streamError as? URLError)
+            }
+        }
+    }
+
     private static func multipart(_ form: MultipartFormData) throws(NetworkError) -> UploadBody {
         guard MultipartEncoding.isValid(boundary: form.boundary) else { throw .invalidHeader("Content-Type") }
         var segments: [Segment] = []
@@ -52,42 +68,43 @@ struct UploadBody: Sendable {
         }
         pending.append(MultipartEncoding.closing(boundary: form.boundary))
         segments.append(.bytes(pending))
-        let length = segments.reduce(Int64(0)) { total, segment in
-            switch segment {
-            case .bytes(let data): total + Int64(data.count)
-            case .file(_, let length): total + length
-            }
-        }
+        let length = segments.reduce(0) { $0 + $1.length }
         return UploadBody(segments: segments.filter(\.isNotEmpty), length: length)
     }
 
     /// The size of a regular, readable file, measured through the open file (a symbolic link's target).
     private static func checkedLength(of url: URL) throws(NetworkError) -> Int64 {
+        func failure(_ code: URLError.Code, _ text: String) -> NetworkError {
+            .transport(URLError(code, file: url, "The file to upload, \(url.path), \(text)."))
+        }
         let file: POSIXFile
-        switch POSIXFile.openForInspection(url) {
+        switch POSIXFile.open(url, flags: O_RDONLY | O_NONBLOCK) {
         case .success(let opened): file = opened
-        case .failure(let failure) where failure.code == ENOENT || failure.code == ENOTDIR:
-            throw FileError.uploadMissing(url)
-        case .failure(let failure): throw FileError.uploadUnreadable(url, reason: failure.reason)
+        case .failure(let error) where error.code == ENOENT || error.code == ENOTDIR:
+            throw failure(.fileDoesNotExist, "does not exist")
+        case .failure(let error): throw failure(.noPermissionsToReadFile, "can't be read: \(error.reason)")
         }
         defer { file.close() }
         switch file.kind() {
         case .success(.regular(let size)): return size
-        case .success(.folder): throw FileError.uploadIsFolder(url)
+        case .success(.folder): throw failure(.fileIsDirectory, "is a folder")
         case .success(.other):
-            throw FileError.uploadUnreadable(url, reason: "not a regular file (a pipe, a device or a socket)")
-        case .failure(let failure): throw FileError.uploadUnreadable(url, reason: failure.reason)
+            throw failure(
+                .noPermissionsToReadFile, "can't be read: not a regular file (a pipe, a device or a socket)")
+        case .failure(let error): throw failure(.noPermissionsToReadFile, "can't be read: \(error.reason)")
         }
     }
 }
 
 extension UploadBody.Segment {
-    fileprivate var isNotEmpty: Bool {
+    var length: Int64 {
         switch self {
-        case .bytes(let data): !data.isEmpty
-        case .file(_, let length): length > 0
+        case .bytes(let data): Int64(data.count)
+        case .file(_, let length): length
         }
     }
+
+    fileprivate var isNotEmpty: Bool { length > 0 }
 }
 
 /// The framing of `multipart/form-data` (RFC 7578).

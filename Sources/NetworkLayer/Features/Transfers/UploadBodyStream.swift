@@ -77,19 +77,17 @@ final class UploadBodyStream: InputStream {
             return copied
         case .file(let url, let segmentLength):
             if file == nil {
-                switch POSIXFile.openForReading(url) {
+                switch POSIXFile.open(url, flags: O_RDONLY) {
                 case .success(let opened): file = opened
-                case .failure(let error):
-                    return fail(
-                        FileError.uploadChanged(url, reason: "could no longer be read: \(error.reason)"))
+                case .failure(let error): return fail(url, "could no longer be read: \(error.reason)")
                 }
             }
             let wanted = Int(min(Int64(count), segmentLength - offset))
             switch file?.read(into: buffer, count: wanted) ?? .success(0) {
             case .failure(let error):
-                return fail(FileError.uploadChanged(url, reason: "could no longer be read: \(error.reason)"))
+                return fail(url, "could no longer be read: \(error.reason)")
             case .success(0):
-                return fail(FileError.uploadChanged(url, reason: "became shorter while it was being sent"))
+                return fail(url, "became shorter while it was being sent")
             case .success(let read):
                 advance(by: read, segmentLength: segmentLength)
                 return read
@@ -106,7 +104,9 @@ final class UploadBodyStream: InputStream {
         offset = 0
     }
 
-    private func fail(_ error: URLError) -> Int? {
+    private func fail(_ url: URL, _ reason: String) -> Int? {
+        let error = URLError(
+            .noPermissionsToReadFile, file: url, "The file to upload, \(url.path), \(reason).")
         file?.close()
         file = nil
         shared.withLock { shared in
