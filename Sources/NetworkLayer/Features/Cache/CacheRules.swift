@@ -47,14 +47,10 @@ enum CacheRules {
 
     /// Whether a stored reply's `Vary` headers match a new request (RFC 9111 §4.1); `Vary: *` never does.
     static func varyMatches(_ entry: CachedResponse, request: HeaderFields, keying: CacheKeying) -> Bool {
-        let names = varyNames(entry.fields)
-        if names.contains("*") { return false }
-        for name in names {
-            if entry.partition.isAccount, Credentials.headers.contains(name) { continue }
-            let value = request[name].map { keying.varyFingerprint(name: name, value: normalized($0)) }
-            if value != entry.varying[name] { return false }
-        }
-        return true
+        let response = entry.fields
+        return !varyNames(response).contains("*")
+            && varying(request: request, response: response, partition: entry.partition, keying: keying)
+                == entry.varying
     }
 
     /// Whitespace collapsed, as RFC 9111 §4.1 allows before comparing.
@@ -179,17 +175,9 @@ enum CacheRules {
         var replacing = storedHeaders(headers)
         let fields = HeaderFields(replacing)
         if fields["Date"] == nil { replacing["Date"] = HTTPDate.string(from: responseTime) }
-        if fields["Age"] == nil {
-            for existing in updated.headers.keys where existing.caseInsensitiveCompare("Age") == .orderedSame
-            {
-                updated.headers[existing] = nil
-            }
-        }
+        if fields["Age"] == nil { updated.headers.setField(nil, named: "Age") }
         for (name, value) in replacing where !bodyFields.contains(name.lowercased()) {
-            for existing in updated.headers.keys where existing.caseInsensitiveCompare(name) == .orderedSame {
-                updated.headers[existing] = nil
-            }
-            updated.headers[name] = value
+            updated.headers.setField(value, named: name)
         }
         if fields["Vary"] != nil {
             updated.varying = varying(
@@ -232,17 +220,6 @@ enum CacheRules {
     }
 
     static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
-        lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
-            && lhs.host?.lowercased() == rhs.host?.lowercased()
-            && effectivePort(lhs) == effectivePort(rhs)
-    }
-
-    private static func effectivePort(_ url: URL) -> Int? {
-        if let port = url.port { return port }
-        switch url.scheme?.lowercased() {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
+        Origin(lhs).map { $0.contains(rhs) } ?? false
     }
 }

@@ -46,39 +46,27 @@ struct CacheStage: RequestStage {
     private func decide(
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        let sessionCookie = chain.transport.addedCookieHeader(for: request)
-        let headers = Self.headersAsSent(request, adding: sessionCookie)
-        guard let url = request.url, case .data(let limit) = chain.route,
-            (request.httpMethod ?? "GET").uppercased() == "GET", request.httpBody == nil,
-            request.httpBodyStream == nil, headers["Range"] == nil
-        else {
+        guard let url = request.url, case .data(let limit) = chain.route, Self.mayAnswer(request) else {
             return sendUncached(request, chain: chain, completion: completion)
         }
-        // Read after the interceptors ran, so that the token they added belongs to the account.
-        guard isForItsAccount else {
-            // The cache can't answer it, and the policy forbids the network.
-            guard policy != .returnCacheDataDontLoad else {
-                completion(Self.unavailable)
-                return {}
-            }
-            return chain.proceed(request) { completion($0.marked(.network)) }
-        }
+        let sessionCookie = chain.transport.addedCookieHeader(for: request)
+        let headers = Self.headersAsSent(request, adding: sessionCookie)
         let lookup = Lookup(
             url: url, headers: headers,
             ownFields: sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:]))
         let now = clock.date
-        let stored = cache.entry(for: url, request: headers, ownFields: lookup.ownFields, account: account)
-        let conditions: [String: String]
-        let validating: CachedResponse?
-        switch CacheStrategy.decide(policy: policy, stored: stored, request: headers, now: now) {
-        case .serve(let entry):
-            completion(Self.reply(from: entry, now: now).marked(.hit))
+        // Read after the interceptors ran, so that the token they added belongs to the account.
+        let stored =
+            isForItsAccount
+            ? cache.entry(for: url, request: headers, ownFields: lookup.ownFields, account: account) : nil
+        let strategy = CacheStrategy.decide(policy: policy, stored: stored, request: headers, now: now)
+        guard case .network(let conditions, let validating, _) = strategy else {
+            if case .serve(let entry) = strategy {
+                completion(Self.reply(from: entry, now: now).marked(.hit))
+            } else {
+                completion(Self.unavailable)
+            }
             return {}
-        case .unsatisfiable:
-            completion(Self.unavailable)
-            return {}
-        case .network(let validators, let candidate, _):
-            (conditions, validating) = (validators, candidate)
         }
         var sent = request
         for (name, value) in conditions {
@@ -209,6 +197,12 @@ struct CacheStage: RequestStage {
         return result.marked(.network)
     }
 
+    /// Whether the cache may answer `request`: a bodiless `GET`, not for a `Range`.
+    static func mayAnswer(_ request: URLRequest) -> Bool {
+        (request.httpMethod ?? "GET").uppercased() == "GET" && request.httpBody == nil
+            && request.httpBodyStream == nil && request.value(forHTTPHeaderField: "Range") == nil
+    }
+
     /// The failure of a request only the cache may answer, when it can't.
     private static var unavailable: TransferResult {
         TransferResult(body: Data(), response: nil, error: URLError(.resourceUnavailable), respondedAt: nil)
@@ -227,12 +221,9 @@ struct CacheStage: RequestStage {
     /// A stored reply as the transport would have delivered it, with its current `Age`.
     static func reply(from entry: CachedResponse, now: Date) -> TransferResult {
         var headers = entry.headers
-        for name in headers.keys where name.caseInsensitiveCompare("Age") == .orderedSame {
-            headers[name] = nil
-        }
         let age = CacheRules.currentAge(
             headers: entry.fields, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
-        headers["Age"] = String(Int(min(age, Double(Int32.max))))
+        headers.setField(String(Int(min(age, Double(Int32.max)))), named: "Age")
         let response = HTTPURLResponse(
             url: entry.url, statusCode: entry.statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
         return TransferResult(body: entry.body, response: response, error: nil, respondedAt: nil)
@@ -243,9 +234,8 @@ struct CacheStage: RequestStage {
     private static func headersAsSent(_ request: URLRequest, adding cookie: String?) -> HeaderFields {
         var fields = request.allHTTPHeaderFields ?? [:]
         if let cookie {
-            let own = fields.first { $0.key.caseInsensitiveCompare("Cookie") == .orderedSame }
-            if let own { fields[own.key] = nil }
-            fields["Cookie"] = [own?.value, cookie].compactMap { $0 }.joined(separator: "; ")
+            let own = fields.first { $0.key.caseInsensitiveCompare("Cookie") == .orderedSame }?.value
+            fields.setField([own, cookie].compactMap { $0 }.joined(separator: "; "), named: "Cookie")
         }
         return HeaderFields(fields)
     }

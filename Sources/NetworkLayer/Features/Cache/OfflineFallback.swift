@@ -21,13 +21,10 @@ struct OfflineFallback: RequestStage {
         expecting expectation: ReplyExpectation
     ) {
         guard let caching, let account = caching.account, caching.policy != .reloadIgnoringCache,
-            case .data = route, let url = request.url, (request.httpMethod ?? "GET").uppercased() == "GET",
-            request.httpBody == nil, request.httpBodyStream == nil
+            case .data = route, let url = request.url, CacheStage.mayAnswer(request)
         else { return nil }
-        let headers = HeaderFields(request.allHTTPHeaderFields ?? [:])
-        guard headers["Range"] == nil else { return nil }
         (stage, self.account, self.url, self.headers, self.expectation) = (
-            caching, account, url, headers, expectation
+            caching, account, url, HeaderFields(request.allHTTPHeaderFields ?? [:]), expectation
         )
     }
 
