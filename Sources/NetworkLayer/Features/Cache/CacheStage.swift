@@ -97,21 +97,19 @@ struct CacheStage: RequestStage {
         let method = (request.httpMethod ?? "GET").uppercased()
         return chain.proceed(request) { result in
             let result = result.marked(.network)
-            let stale: [URL] =
-                if let response = result.response as? HTTPURLResponse, let url = request.url {
-                    CacheRules.invalidatedURLs(
-                        method: method, statusCode: response.statusCode, requestURL: url,
-                        response: HeaderFields(ResponseHeaders(response).fields))
-                } else {
-                    []
-                }
+            var stale: [URL] = []
+            if let response = result.response as? HTTPURLResponse, let url = request.url {
+                stale = CacheRules.invalidatedURLs(
+                    method: method, statusCode: response.statusCode, requestURL: url,
+                    response: HeaderFields(ResponseHeaders(response).fields))
+            }
             guard !stale.isEmpty, cache.disk != nil else {
                 for url in stale { cache.removeResponses(for: url) }
                 return completion(result)
             }
             // Removing files waits for the disk: not on the delegate queue. The reply is handed on after,
             // so a request its handler makes finds none of them.
-            Queues.work.async {
+            Queues.work.async { [stale] in
                 for url in stale { cache.removeResponses(for: url) }
                 completion(result)
             }
@@ -154,13 +152,10 @@ struct CacheStage: RequestStage {
         let (now, stores) = (clock.date, isForItsAccount)
         if let failure = Self.failure(of: result) {
             if case .cancelled = failure { return result.marked(.network) }
-            // A reload asked for the network's answer, whatever it is.
-            if let stored, stores, policy != .reloadIgnoringCache,
-                policy == .useCacheOnFailure || CacheRules.canServeStaleOnError(stored, now: now)
-            {
-                return Self.reply(from: stored, now: now).marked(.stale(failure))
-            }
-            return result.marked(.network)
+            guard let stored, stores,
+                CacheStrategy.fallsBack(on: stored, policy: policy, request: lookup.headers, now: now)
+            else { return result.marked(.network) }
+            return Self.reply(from: stored, now: now).marked(.stale(failure))
         }
         guard let response = result.response as? HTTPURLResponse else { return result.marked(.network) }
         let fields = ResponseHeaders(response).fields
@@ -182,13 +177,12 @@ struct CacheStage: RequestStage {
             }
             return Self.reply(from: merged, now: now).marked(.revalidated)
         }
+        guard response.statusCode != 304 else { return result.marked(.network) }
         // A followed redirect: another URL's reply, and the redirect's own freshness is unknown.
-        if response.statusCode != 304,
-            CacheKey.normalized(response.url ?? lookup.url) != CacheKey.normalized(lookup.url)
-        {
+        if CacheKey.normalized(response.url ?? lookup.url) != CacheKey.normalized(lookup.url) {
             cache.removeResponseInBackground(
                 for: lookup.url, request: lookup.headers, ownFields: lookup.ownFields, account: account)
-        } else if response.statusCode != 304, stores {
+        } else if stores {
             cache.store(
                 statusCode: response.statusCode, headers: fields, body: result.body, url: lookup.url,
                 request: lookup.headers, ownFields: lookup.ownFields, account: account,
@@ -221,8 +215,7 @@ struct CacheStage: RequestStage {
     /// A stored reply as the transport would have delivered it, with its current `Age`.
     static func reply(from entry: CachedResponse, now: Date) -> TransferResult {
         var headers = entry.headers
-        let age = CacheRules.currentAge(
-            headers: entry.fields, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
+        let age = CacheRules.currentAge(of: entry, now: now)
         headers.setField(String(Int(min(age, Double(Int32.max)))), named: "Age")
         let response = HTTPURLResponse(
             url: entry.url, statusCode: entry.statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
@@ -246,13 +239,11 @@ struct CacheStage: RequestStage {
         _ request: URLRequest, partition: String, limit: Int, redirectPolicy: RedirectPolicy,
         policy: CachePolicy
     ) -> String {
-        let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }
-            .sorted()
-        return
-            ([
-                request.url?.absoluteString ?? "", partition, "\(limit)", "\(request.timeoutInterval)",
-                "\(redirectPolicy)", "\(policy)",
-            ]
-            + headers).joined(separator: "\n")
+        let fields = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }
+        let parts = [
+            request.url?.absoluteString ?? "", partition, "\(limit)", "\(request.timeoutInterval)",
+            "\(redirectPolicy)", "\(policy)",
+        ]
+        return (parts + fields.sorted()).joined(separator: "\n")
     }
 }

@@ -49,16 +49,8 @@ struct OfflineFallback: RequestStage {
             let stored = stage.cache.entry(for: url, request: headers, account: account)
         else { return nil }
         let now = stage.clock.date
-        let allowed =
-            switch stage.policy {
-            case .useCacheOnFailure, .returnCacheDataElseLoad, .returnCacheDataDontLoad: true
-            case .useProtocolCachePolicy:
-                CacheRules.isFresh(stored, request: headers, now: now)
-                    || CacheRules.canServeStaleOnError(stored, now: now)
-            case .revalidate: CacheRules.canServeStaleOnError(stored, now: now)
-            case .reloadIgnoringCache: false
-            }
-        guard allowed else { return nil }
+        guard CacheStrategy.fallsBack(on: stored, policy: stage.policy, request: headers, now: now)
+        else { return nil }
         let reply = CacheStage.reply(from: stored, now: now).marked(.stale(error))
         guard case .success = ResponseValidator.validate(reply, expecting: expectation) else { return nil }
         return reply

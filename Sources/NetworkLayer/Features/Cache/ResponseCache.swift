@@ -68,12 +68,14 @@ public final class ResponseCache: Sendable {
     public func removeAll(forAccount account: String) {
         let partition = keying.partition(account: account, request: [:])
         let suffix = "-\(partition.tag)\(DiskStore.entrySuffix)"
-        remove(inBackground: true, where: { $0.partition == partition }, files: { $0.hasSuffix(suffix) })
+        remove(
+            inBackground: true, memory: { $0.removeAll(where: { key in key.partition == partition }) },
+            disk: { $0.removeAll(where: { name in name.hasSuffix(suffix) }) })
     }
 
     /// Removes every stored reply, from memory and from disk.
     public func removeAll() {
-        remove(where: { _ in true }, files: { _ in true })
+        remove(memory: { $0.removeAll() }, disk: { $0.removeAll() })
     }
 
     /// Removes the stored replies for a URL, for every credential they were stored for.
@@ -81,7 +83,9 @@ public final class ResponseCache: Sendable {
     /// - Parameter url: The request URL the replies were stored for (its fragment is ignored).
     public func removeResponses(for url: URL) {
         let (normalized, prefix) = (CacheKey.normalized(url), CacheKey.filePrefix(for: url))
-        remove(where: { $0.url == normalized }, files: { $0.hasPrefix(prefix) })
+        remove(
+            memory: { $0.removeAll(where: { key in key.url == normalized }) },
+            disk: { $0.removeAll(where: { name in name.hasPrefix(prefix) }) })
     }
 
     /// Bytes of replies held in memory.
@@ -194,19 +198,10 @@ public final class ResponseCache: Sendable {
         remove(inBackground: inBackground, memory: { $0.remove(key) }, disk: { $0.remove(key) })
     }
 
-    private func remove(
-        inBackground: Bool = false, where matches: @escaping @Sendable (CacheKey) -> Bool,
-        files: @escaping @Sendable (String) -> Bool
-    ) {
-        remove(
-            inBackground: inBackground, memory: { $0.removeAll(where: matches) },
-            disk: { $0.removeAll(where: files) })
-    }
-
     /// Removes from memory, from disk, then from memory again: a lookup that read a file before it went
     /// may have brought it back meanwhile.
     private func remove(
-        inBackground: Bool, memory removeFromMemory: @escaping @Sendable (MemoryStore) -> Void,
+        inBackground: Bool = false, memory removeFromMemory: @escaping @Sendable (MemoryStore) -> Void,
         disk removeFromDisk: @escaping @Sendable (DiskStore) -> Void
     ) {
         removeFromMemory(memory)
