@@ -41,19 +41,14 @@ final class DiskStore: Sendable {
         // The writer's PID first: a later cache can tell a crashed writer's file from a live one's.
         let temporary = directory.appendingPathComponent(
             "\(getpid())-\(UUID().uuidString)\(Self.temporarySuffix)")
-        do {
-            do {
-                try data.write(to: temporary)
-            } catch {
-                // The directory may have been removed (caches cleared): made again once, or the cache
-                // would stay off for the rest of the process.
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                try data.write(to: temporary)
-            }
-            guard rename(temporary.path, fileURL(entry.key).path) == 0 else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-        } catch {
+        var written = (try? data.write(to: temporary)) != nil
+        if !written {
+            // The directory may have been removed (caches cleared): made again once, or the cache would
+            // stay off for the rest of the process.
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            written = (try? data.write(to: temporary)) != nil
+        }
+        guard written, rename(temporary.path, fileURL(entry.key).path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
             return
         }

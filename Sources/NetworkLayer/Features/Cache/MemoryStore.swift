@@ -13,6 +13,8 @@ final class MemoryStore: Sendable {
         var usage = 0
         /// Counts requested removals: an entry read from disk before one isn't brought back after it.
         var generation: UInt64 = 0
+        /// Keys used since the disk last heard of their use: one disk pass marks them all.
+        var untoldUses: Set<CacheKey> = []
 
         mutating func remove(_ key: CacheKey) {
             guard let old = entries.removeValue(forKey: key) else { return }
@@ -37,11 +39,23 @@ final class MemoryStore: Sendable {
 
     var currentUsage: Int { state.withLock { $0.usage } }
 
-    func entry(for key: CacheKey) -> CachedResponse? {
+    /// The entry for `key`, marked as used; with `toldToDisk`, the use is also kept for ``takeUses()``,
+    /// and `startsPass` says whether it is the first kept since the last take.
+    func entry(for key: CacheKey, toldToDisk: Bool) -> (entry: CachedResponse, startsPass: Bool)? {
         state.withLock { state in
             guard let found = state.entries[key] else { return nil }
             state.stamp(key, found.entry)
-            return found.entry
+            let startsPass = toldToDisk && state.untoldUses.isEmpty
+            if toldToDisk { state.untoldUses.insert(key) }
+            return (found.entry, startsPass)
+        }
+    }
+
+    /// The keys used since the last call (see ``entry(for:toldToDisk:)``).
+    func takeUses() -> Set<CacheKey> {
+        state.withLock { state in
+            defer { state.untoldUses = [] }
+            return state.untoldUses
         }
     }
 

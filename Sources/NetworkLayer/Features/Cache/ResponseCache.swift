@@ -22,8 +22,6 @@ public final class ResponseCache: Sendable {
     let keying: CacheKeying
     /// Orders disk reads, writes and removals: an invalidation is never undone by an older write.
     let diskQueue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", target: Queues.disk)
-    /// Memory hits whose files still need marking as used: one disk pass marks them all.
-    private let pendingTouches = Locked<Set<CacheKey>>([])
     let flights = InFlightRequests<TransferResult>()
 
     /// A cache with these capacities.
@@ -120,34 +118,22 @@ public final class ResponseCache: Sendable {
     }
 
     private func entry(for key: CacheKey, request: HeaderFields) -> CachedResponse? {
-        var found = memory.entry(for: key)
-        if let disk, keying.mayBeOnDisk(key) {
-            if found != nil {
-                touchInBackground(key, on: disk)
-            } else {
-                // Read before the disk: a removal after it may delete the file this lookup reads.
-                let generation = memory.generation
-                found = diskQueue.sync { disk.entry(for: key) }
-                if let found { memory.store(found, ifGeneration: generation) }
+        let disk = keying.mayBeOnDisk(key) ? disk : nil
+        let inMemory = memory.entry(for: key, toldToDisk: disk != nil)
+        var found = inMemory?.entry
+        if let disk, inMemory?.startsPass == true {
+            // A memory hit counts for the disk's least-recently-used order too.
+            diskQueue.async { [memory] in
+                for key in memory.takeUses() { disk.touch(key) }
             }
+        } else if let disk, found == nil {
+            // Read before the disk: a removal after it may delete the file this lookup reads.
+            let generation = memory.generation
+            found = diskQueue.sync { disk.entry(for: key) }
+            if let found { memory.store(found, ifGeneration: generation) }
         }
         guard let found, CacheRules.varyMatches(found, request: request, keying: keying) else { return nil }
         return found
-    }
-
-    private func touchInBackground(_ key: CacheKey, on disk: DiskStore) {
-        let startsPass = pendingTouches.withLock { pending in
-            pending.insert(key)
-            return pending.count == 1
-        }
-        guard startsPass else { return }
-        diskQueue.async { [pendingTouches] in
-            let keys = pendingTouches.withLock { pending in
-                defer { pending = [] }
-                return pending
-            }
-            for key in keys { disk.touch(key) }
-        }
     }
 
     /// Stores a reply if RFC 9111 allows it; otherwise removes any older reply it replaces.
