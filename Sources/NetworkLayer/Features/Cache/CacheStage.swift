@@ -96,23 +96,15 @@ struct CacheStage: RequestStage {
         let cache = cache
         let method = (request.httpMethod ?? "GET").uppercased()
         return chain.proceed(request) { result in
-            let result = result.marked(.network)
-            var stale: [URL] = []
             if let response = result.response as? HTTPURLResponse, let url = request.url {
-                stale = CacheRules.invalidatedURLs(
+                let stale = CacheRules.invalidatedURLs(
                     method: method, statusCode: response.statusCode, requestURL: url,
                     response: HeaderFields(ResponseHeaders(response).fields))
+                // Files go in the background (this is the delegate queue), yet before any later lookup
+                // reads the disk: a request the handler makes finds none of them.
+                for url in stale { cache.removeResponses(for: url, inBackground: true) }
             }
-            guard !stale.isEmpty, cache.disk != nil else {
-                for url in stale { cache.removeResponses(for: url) }
-                return completion(result)
-            }
-            // Removing files waits for the disk: not on the delegate queue. The reply is handed on after,
-            // so a request its handler makes finds none of them.
-            Queues.work.async { [stale] in
-                for url in stale { cache.removeResponses(for: url) }
-                completion(result)
-            }
+            completion(result.marked(.network))
         }
     }
 

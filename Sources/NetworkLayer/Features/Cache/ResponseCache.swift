@@ -80,9 +80,13 @@ public final class ResponseCache: Sendable {
     ///
     /// - Parameter url: The request URL the replies were stored for (its fragment is ignored).
     public func removeResponses(for url: URL) {
+        removeResponses(for: url, inBackground: false)
+    }
+
+    func removeResponses(for url: URL, inBackground: Bool) {
         let (normalized, prefix) = (CacheKey.normalized(url), CacheKey.filePrefix(for: url))
         remove(
-            memory: { $0.removeAll(where: { key in key.url == normalized }) },
+            inBackground: inBackground, memory: { $0.removeAll(where: { key in key.url == normalized }) },
             disk: { $0.removeAll(where: { name in name.hasPrefix(prefix) }) })
     }
 
