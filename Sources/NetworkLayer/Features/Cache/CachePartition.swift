@@ -39,16 +39,10 @@ struct CacheKeying: Sendable {
     private static let fingerprintLength = 32
 
     init(appKey: Data?) {
-        if let appKey, !appKey.isEmpty {
-            secret = Array(appKey)
-            persistentKey = secret
-            hasAppKey = true
-        } else {
-            var generator = SystemRandomNumberGenerator()
-            secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-            persistentKey = Self.fixedKey
-            hasAppKey = false
-        }
+        let appKey = appKey.map { Array($0) } ?? []
+        hasAppKey = !appKey.isEmpty
+        secret = hasAppKey ? appKey : (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+        persistentKey = hasAppKey ? appKey : Self.fixedKey
     }
 
     private static func fingerprint(_ key: [UInt8], _ parts: [String]) -> String {

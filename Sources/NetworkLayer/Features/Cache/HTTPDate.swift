@@ -23,9 +23,7 @@ enum HTTPDate {
 
     /// The IMF-fixdate form, as `If-Modified-Since` and `Date` carry it.
     static func string(from date: Date) -> String {
-        let formatter = formatter()
-        formatter.dateFormat = formats[0]
-        return formatter.string(from: date)
+        formatter().string(from: date)
     }
 
     /// A new one each time: DateFormatter is not safe to share between threads on every platform.
@@ -33,6 +31,7 @@ enum HTTPDate {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = formats[0]
         return formatter
     }
 
