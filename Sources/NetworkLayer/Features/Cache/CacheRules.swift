@@ -131,11 +131,11 @@ enum CacheRules {
     /// The headers that make a request conditional on the stored reply (RFC 9111 §4.3.1): its `ETag`
     /// as `If-None-Match`, its `Last-Modified` as `If-Modified-Since`.
     static func conditionalHeaders(for entry: CachedResponse) -> [String: String] {
-        var result: [String: String] = [:]
         let headers = entry.fields
-        if let etag = headers["ETag"] { result["If-None-Match"] = etag }
-        if let lastModified = headers["Last-Modified"], HTTPDate.parse(lastModified) != nil {
-            result["If-Modified-Since"] = lastModified
+        var result: [String: String] = [:]
+        result["If-None-Match"] = headers["ETag"]
+        result["If-Modified-Since"] = headers["Last-Modified"].flatMap {
+            HTTPDate.parse($0) == nil ? nil : $0
         }
         return result
     }
