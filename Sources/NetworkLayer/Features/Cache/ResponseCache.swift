@@ -122,7 +122,7 @@ public final class ResponseCache: Sendable {
     }
 
     private func entry(for key: CacheKey, request: HeaderFields) -> CachedResponse? {
-        let disk = keying.mayBeOnDisk(key) ? disk : nil
+        let disk = disk.flatMap { keying.mayBeOnDisk(key) ? $0 : nil }
         let inMemory = memory.entry(for: key, toldToDisk: disk != nil)
         var found = inMemory?.entry
         if let disk, inMemory?.startsPass == true {
