@@ -267,6 +267,32 @@ final class CacheEndToEndTests: XCTestCase {
         XCTAssertEqual(status(load("items/7")), .network)
     }
 
+    /// The removal reaches the disk too: another cache on the directory (a relaunch) doesn't serve it.
+    func testUnsafeMethodInvalidatesTheDiskEntry() {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-e2e-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = ResponseCache(memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory)
+        network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, callbackQueue: .global(), timeout: 5,
+            cache: disk)
+        server.handler = { request in
+            request.method == "POST"
+                ? MockResponse(status: 204, body: Data())
+                : MockResponse(text: "v1").cacheControl("max-age=60")
+        }
+        _ = load("items")
+        XCTAssertEqual(status(load("items")), .hit)
+        _ = load("items", method: .post)
+        XCTAssertEqual(status(load("items", policy: .returnCacheDataDontLoad)), nil, "served after the POST")
+        let flushed = expectation(description: "flushed")
+        disk.flush { flushed.fulfill() }
+        wait(for: [flushed], timeout: 5)
+        network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, callbackQueue: .global(), timeout: 5,
+            cache: ResponseCache(memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory))
+        XCTAssertEqual(status(load("items", policy: .returnCacheDataDontLoad)), nil, "on disk after the POST")
+    }
+
     // MARK: - Policies
 
     func testReloadIgnoringCacheGoesToTheNetwork() {

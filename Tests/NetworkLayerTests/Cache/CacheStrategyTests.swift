@@ -64,4 +64,30 @@ final class CacheStrategyTests: XCTestCase {
                 conditions: ["If-Modified-Since": HTTPDate.string(from: now)], validating: stale,
                 stored: stale))
     }
+
+    /// Which stored reply stands in for a failed request, per policy: the stage's fallback (a 5xx, an
+    /// error) and the offline fallback of an account's request decide alike.
+    func testWhenAStoredReplyStandsInForAFailure() {
+        let fresh = entry(["Cache-Control": "max-age=600"])
+        let stale = entry(["Cache-Control": "max-age=10"])
+        let staleIfError = entry(["Cache-Control": "max-age=10, stale-if-error=600"])
+        let mustRevalidate = entry(["Cache-Control": "max-age=10, stale-if-error=600, must-revalidate"])
+        let rows: [(CachePolicy, CachedResponse, Bool)] = [
+            (.useProtocolCachePolicy, fresh, true),
+            (.useProtocolCachePolicy, stale, false),
+            (.useProtocolCachePolicy, staleIfError, true),
+            (.useProtocolCachePolicy, mustRevalidate, false),
+            (.revalidate, fresh, false),
+            (.revalidate, staleIfError, true),
+            (.useCacheOnFailure, stale, true),
+            (.returnCacheDataElseLoad, stale, true),
+            (.returnCacheDataDontLoad, stale, true),
+            (.reloadIgnoringCache, staleIfError, false),
+        ]
+        for (index, (policy, stored, expected)) in rows.enumerated() {
+            XCTAssertEqual(
+                CacheStrategy.fallsBack(on: stored, policy: policy, request: HeaderFields([:]), now: now),
+                expected, "row \(index): \(policy)")
+        }
+    }
 }

@@ -34,7 +34,7 @@ final class DiskUpkeepTests: XCTestCase {
         let cache = ResponseCache(memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory)
         // Holds the disk's queue, as a slow disk would.
         cache.diskQueue.suspend()
-        cache.storeInBackground(entry("a"))
+        cache.store(entry("a"), inBackground: true)
         let flushed = expectation(description: "flushed")
         let done = Locked(false)
         cache.flush {
@@ -50,7 +50,7 @@ final class DiskUpkeepTests: XCTestCase {
 
     func testFlushAsync() async {
         let cache = ResponseCache(memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory)
-        cache.storeInBackground(entry("a"))
+        cache.store(entry("a"), inBackground: true)
         await cache.flush()
         XCTAssertTrue(FileManager.default.fileExists(atPath: file("a").path))
         await ResponseCache().flush()

@@ -14,13 +14,10 @@ struct CacheControl: Equatable {
     /// Request directives.
     var maxStale: TimeInterval?
     var minFresh: TimeInterval?
-    var onlyIfCached = false
-
-    init() {}
 
     /// Parses a field value; unknown directives are ignored and a malformed delta-seconds counts as
     /// absent, except `max-age`, which counts as 0 (RFC 9111 §4.2.1).
-    init(_ value: String?) {
+    init(_ value: String? = nil) {
         guard let value else { return }
         for part in Self.split(value) {
             let pieces = part.split(separator: "=", maxSplits: 1).map {
@@ -45,8 +42,7 @@ struct CacheControl: Equatable {
             case "stale-if-error": staleIfError = seconds
             case "max-stale": maxStale = argument == nil ? .infinity : seconds
             case "min-fresh": minFresh = seconds
-            case "only-if-cached": onlyIfCached = true
-            default: continue  // s-maxage and others are for shared caches or unknown.
+            default: continue  // s-maxage (for shared caches) and directives the cache doesn't act on.
             }
         }
     }

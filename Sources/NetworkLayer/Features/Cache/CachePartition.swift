@@ -2,7 +2,7 @@ import Foundation
 
 /// Whose entries an entry is among: everyone's, some credentials' holder's, or a named account's. The
 /// fingerprints are keyed (``CacheKeying``), so a file name lets no one test guesses of a credential.
-enum CachePartition: Hashable, Sendable {
+enum CachePartition: Hashable, Sendable, Codable {
     /// A request without credentials and without an account.
     case shared
     /// A request without an account, by the keyed fingerprint of the credentials it carried.
@@ -15,16 +15,6 @@ enum CachePartition: Hashable, Sendable {
         case .shared: "0"
         case .credentials(let fingerprint): "c" + fingerprint
         case .account(let fingerprint): "a" + fingerprint
-        }
-    }
-
-    init?(tag: String) {
-        let rest = String(tag.dropFirst())
-        switch tag.first {
-        case "0" where rest.isEmpty: self = .shared
-        case "c" where !rest.isEmpty: self = .credentials(rest)
-        case "a" where !rest.isEmpty: self = .account(rest)
-        default: return nil
         }
     }
 
@@ -49,16 +39,10 @@ struct CacheKeying: Sendable {
     private static let fingerprintLength = 32
 
     init(appKey: Data?) {
-        if let appKey, !appKey.isEmpty {
-            secret = Array(appKey)
-            persistentKey = secret
-            hasAppKey = true
-        } else {
-            var generator = SystemRandomNumberGenerator()
-            secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-            persistentKey = Self.fixedKey
-            hasAppKey = false
-        }
+        let appKey = appKey.map { Array($0) } ?? []
+        hasAppKey = !appKey.isEmpty
+        secret = hasAppKey ? appKey : (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+        persistentKey = hasAppKey ? appKey : Self.fixedKey
     }
 
     private static func fingerprint(_ key: [UInt8], _ parts: [String]) -> String {

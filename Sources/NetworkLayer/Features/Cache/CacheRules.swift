@@ -12,12 +12,11 @@ enum CacheRules {
     static func canStore(
         method: String, statusCode: Int, request: HeaderFields, response: HeaderFields
     ) -> Bool {
-        guard method.uppercased() == "GET", storableStatuses.contains(statusCode) else { return false }
-        if CacheControl(request["Cache-Control"]).noStore { return false }
-        if CacheControl(response["Cache-Control"]).noStore { return false }
-        // A reply that varies on everything can never be served again.
-        if varyNames(response).contains("*") { return false }
-        return true
+        // A reply that varies on everything (`Vary: *`) can never be served again.
+        method.uppercased() == "GET" && storableStatuses.contains(statusCode)
+            && !CacheControl(request["Cache-Control"]).noStore
+            && !CacheControl(response["Cache-Control"]).noStore
+            && !varyNames(response).contains("*")
     }
 
     /// Whether a reply says anything about caching: a `Cache-Control`, an `Expires`, or a validator.
@@ -37,24 +36,18 @@ enum CacheRules {
     ) -> [String: String] {
         var result: [String: String] = [:]
         for name in varyNames(response) where name != "*" {
-            if partition.isAccount, Credentials.headers.contains(name) { continue }
-            if let value = request[name] {
-                result[name] = keying.varyFingerprint(name: name, value: normalized(value))
-            }
+            guard !partition.isAccount || !Credentials.headers.contains(name) else { continue }
+            result[name] = request[name].map { keying.varyFingerprint(name: name, value: normalized($0)) }
         }
         return result
     }
 
     /// Whether a stored reply's `Vary` headers match a new request (RFC 9111 §4.1); `Vary: *` never does.
     static func varyMatches(_ entry: CachedResponse, request: HeaderFields, keying: CacheKeying) -> Bool {
-        let names = varyNames(entry.fields)
-        if names.contains("*") { return false }
-        for name in names {
-            if entry.partition.isAccount, Credentials.headers.contains(name) { continue }
-            let value = request[name].map { keying.varyFingerprint(name: name, value: normalized($0)) }
-            if value != entry.varying[name] { return false }
-        }
-        return true
+        let response = entry.fields
+        return !varyNames(response).contains("*")
+            && varying(request: request, response: response, partition: entry.partition, keying: keying)
+                == entry.varying
     }
 
     /// Whitespace collapsed, as RFC 9111 §4.1 allows before comparing.
@@ -96,13 +89,16 @@ enum CacheRules {
         return correctedInitialAge + residentTime
     }
 
+    static func currentAge(of entry: CachedResponse, now: Date) -> TimeInterval {
+        currentAge(
+            headers: entry.fields, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
+    }
+
     /// How much longer the entry stays fresh at `now`; zero or less means stale.
-    static func remainingFreshness(of entry: CachedResponse, now: Date) -> TimeInterval {
-        let headers = entry.fields
-        return freshnessLifetime(
-            statusCode: entry.statusCode, headers: headers, responseTime: entry.responseTime)
-            - currentAge(
-                headers: headers, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
+    private static func remainingFreshness(of entry: CachedResponse, now: Date) -> TimeInterval {
+        freshnessLifetime(
+            statusCode: entry.statusCode, headers: entry.fields, responseTime: entry.responseTime)
+            - currentAge(of: entry, now: now)
     }
 
     /// Whether the entry may be served without asking the server (RFC 9111 §4.2), with the request's
@@ -116,9 +112,7 @@ enum CacheRules {
         if request["Cache-Control"] == nil, request["Pragma"]?.lowercased().contains("no-cache") == true {
             return false
         }
-        let age = currentAge(
-            headers: entry.fields, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
-        if let maxAge = requestControl.maxAge, age > maxAge { return false }
+        if let maxAge = requestControl.maxAge, currentAge(of: entry, now: now) > maxAge { return false }
         var remaining = remainingFreshness(of: entry, now: now)
         if let minFresh = requestControl.minFresh { remaining -= minFresh }
         if remaining > 0 { return true }
@@ -137,11 +131,11 @@ enum CacheRules {
     /// The headers that make a request conditional on the stored reply (RFC 9111 §4.3.1): its `ETag`
     /// as `If-None-Match`, its `Last-Modified` as `If-Modified-Since`.
     static func conditionalHeaders(for entry: CachedResponse) -> [String: String] {
-        var result: [String: String] = [:]
         let headers = entry.fields
-        if let etag = headers["ETag"] { result["If-None-Match"] = etag }
-        if let lastModified = headers["Last-Modified"], HTTPDate.parse(lastModified) != nil {
-            result["If-Modified-Since"] = lastModified
+        var result: [String: String] = [:]
+        result["If-None-Match"] = headers["ETag"]
+        result["If-Modified-Since"] = headers["Last-Modified"].flatMap {
+            HTTPDate.parse($0) == nil ? nil : $0
         }
         return result
     }
@@ -162,10 +156,7 @@ enum CacheRules {
     /// A reply's fields without `Set-Cookie`: the session already stored the cookie, and kept it would go
     /// to disk in clear and be set again by every hit.
     static func storedHeaders(_ headers: [String: String]) -> [String: String] {
-        headers.filter { name, _ in
-            name.caseInsensitiveCompare("Set-Cookie") != .orderedSame
-                && name.caseInsensitiveCompare("Set-Cookie2") != .orderedSame
-        }
+        headers.filter { !["set-cookie", "set-cookie2"].contains($0.key.lowercased()) }
     }
 
     /// The entry updated by a 304 (RFC 9111 §4.3.4): its fields replace the stored ones but those that
@@ -179,17 +170,9 @@ enum CacheRules {
         var replacing = storedHeaders(headers)
         let fields = HeaderFields(replacing)
         if fields["Date"] == nil { replacing["Date"] = HTTPDate.string(from: responseTime) }
-        if fields["Age"] == nil {
-            for existing in updated.headers.keys where existing.caseInsensitiveCompare("Age") == .orderedSame
-            {
-                updated.headers[existing] = nil
-            }
-        }
+        if fields["Age"] == nil { updated.headers.setField(nil, named: "Age") }
         for (name, value) in replacing where !bodyFields.contains(name.lowercased()) {
-            for existing in updated.headers.keys where existing.caseInsensitiveCompare(name) == .orderedSame {
-                updated.headers[existing] = nil
-            }
-            updated.headers[name] = value
+            updated.headers.setField(value, named: name)
         }
         if fields["Vary"] != nil {
             updated.varying = varying(
@@ -220,29 +203,13 @@ enum CacheRules {
         method: String, statusCode: Int, requestURL: URL, response: HeaderFields
     ) -> [URL] {
         guard !safeMethods.contains(method.uppercased()), (200..<400).contains(statusCode) else { return [] }
-        var urls = [requestURL]
-        for name in ["Location", "Content-Location"] {
-            guard let value = response[name],
-                let url = URL(string: value, relativeTo: requestURL)?.absoluteURL,
-                sameOrigin(url, requestURL)
-            else { continue }
-            urls.append(url)
+        let related = ["Location", "Content-Location"].compactMap { name in
+            response[name].flatMap { URL(string: $0, relativeTo: requestURL)?.absoluteURL }
         }
-        return urls
+        return [requestURL] + related.filter { sameOrigin($0, requestURL) }
     }
 
     static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
-        lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
-            && lhs.host?.lowercased() == rhs.host?.lowercased()
-            && effectivePort(lhs) == effectivePort(rhs)
-    }
-
-    private static func effectivePort(_ url: URL) -> Int? {
-        if let port = url.port { return port }
-        switch url.scheme?.lowercased() {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
+        Origin(lhs).map { $0.contains(rhs) } ?? false
     }
 }

@@ -35,42 +35,38 @@ struct CacheStage: RequestStage {
         return { cancel.cancel() }
     }
 
+    /// A request as the cache keys it: `headers` as the server receives them, `ownFields` without the
+    /// session's cookies (what a reply not marked `private` is stored for).
+    private struct Lookup: Sendable {
+        let url: URL
+        let headers: HeaderFields
+        let ownFields: HeaderFields?
+    }
+
     private func decide(
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        let sessionCookie = chain.transport.addedCookieHeader(for: request)
-        let headers = Self.headersAsSent(request, adding: sessionCookie)
-        // Without the session's cookies: what a reply not marked `private` is stored for.
-        let ownFields = sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:])
-        guard let url = request.url, case .data(let limit) = chain.route,
-            (request.httpMethod ?? "GET").uppercased() == "GET", request.httpBody == nil,
-            request.httpBodyStream == nil, headers["Range"] == nil
-        else {
+        guard let url = request.url, case .data(let limit) = chain.route, Self.mayAnswer(request) else {
             return sendUncached(request, chain: chain, completion: completion)
         }
-        // Read after the interceptors ran, so that the token they added belongs to the account.
-        guard isForItsAccount else {
-            // The cache can't answer it, and the policy forbids the network.
-            guard policy != .returnCacheDataDontLoad else {
-                completion(Self.unavailable)
-                return {}
-            }
-            return chain.proceed(request) { completion($0.marked(.network)) }
-        }
+        let sessionCookie = chain.transport.addedCookieHeader(for: request)
+        let headers = Self.headersAsSent(request, adding: sessionCookie)
+        let lookup = Lookup(
+            url: url, headers: headers,
+            ownFields: sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:]))
         let now = clock.date
-        let stored = cache.entry(for: url, request: headers, ownFields: ownFields, account: account)
-        let conditions: [String: String]
-        let validated: Bool
-        switch CacheStrategy.decide(policy: policy, stored: stored, request: headers, now: now) {
-        case .serve(let entry):
-            completion(Self.reply(from: entry, now: now).marked(.hit))
+        // Read after the interceptors ran, so that the token they added belongs to the account.
+        let stored =
+            isForItsAccount
+            ? cache.entry(for: url, request: headers, ownFields: lookup.ownFields, account: account) : nil
+        let strategy = CacheStrategy.decide(policy: policy, stored: stored, request: headers, now: now)
+        guard case .network(let conditions, let validating, _) = strategy else {
+            if case .serve(let entry) = strategy {
+                completion(Self.reply(from: entry, now: now).marked(.hit))
+            } else {
+                completion(Self.unavailable)
+            }
             return {}
-        case .unsatisfiable:
-            completion(Self.unavailable)
-            return {}
-        case .network(let validators, let validating, _):
-            conditions = validators
-            validated = validating != nil
         }
         var sent = request
         for (name, value) in conditions {
@@ -78,8 +74,8 @@ struct CacheStage: RequestStage {
         }
         let start = { (finish: @escaping Completion) in
             send(
-                sent, asking: request, url: url, headers: headers, ownFields: ownFields, stored: stored,
-                validated: validated, chain: chain, completion: finish)
+                sent, asking: request, lookup, stored: stored, validated: validating != nil, chain: chain,
+                completion: finish)
         }
         // Only a resource the server declared cacheable shares its send; anything else reaches the server
         // once per request, as without a cache.
@@ -100,59 +96,36 @@ struct CacheStage: RequestStage {
         let cache = cache
         let method = (request.httpMethod ?? "GET").uppercased()
         return chain.proceed(request) { result in
-            let result = result.marked(.network)
-            let stale: [URL] =
-                if let response = result.response as? HTTPURLResponse, let url = request.url {
-                    CacheRules.invalidatedURLs(
-                        method: method, statusCode: response.statusCode, requestURL: url,
-                        response: HeaderFields(ResponseHeaders(response).fields))
-                } else {
-                    []
-                }
-            guard !stale.isEmpty, cache.disk != nil else {
-                for url in stale { cache.removeResponses(for: url) }
-                return completion(result)
+            if let response = result.response as? HTTPURLResponse, let url = request.url {
+                let stale = CacheRules.invalidatedURLs(
+                    method: method, statusCode: response.statusCode, requestURL: url,
+                    response: HeaderFields(ResponseHeaders(response).fields))
+                // Files go in the background (this is the delegate queue), yet before any later lookup
+                // reads the disk: a request the handler makes finds none of them.
+                for url in stale { cache.removeResponses(for: url, inBackground: true) }
             }
-            // Removing files waits for the disk: not on the delegate queue. The reply is handed on after,
-            // so a request its handler makes finds none of them.
-            Queues.work.async {
-                for url in stale { cache.removeResponses(for: url) }
-                completion(result)
-            }
+            completion(result.marked(.network))
         }
     }
 
     /// Sends `sent` (`request` plus validators). A 304 about another version (another `ETag`) can't
     /// revalidate the entry (RFC 9111 §4.3.4): it goes, and `request` is sent again without validators.
     private func send(
-        _ sent: URLRequest, asking request: URLRequest, url: URL, headers: HeaderFields,
-        ownFields: HeaderFields?,
-        stored: CachedResponse?,
+        _ sent: URLRequest, asking request: URLRequest, _ lookup: Lookup, stored: CachedResponse?,
         validated: Bool, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        let (cache, policy, account, clock) = (cache, policy, account, clock)
-        let caching = self
         let requestTime = clock.date
         let again = DeferredCancel()
         let first = chain.proceed(sent) { result in
-            if let outcome = Self.handle(
-                result, for: url, request: headers, ownFields: ownFields, account: account, stored: stored,
-                validated: validated, stores: caching.isForItsAccount,
-                policy: policy, cache: cache, requestTime: requestTime, now: clock.date)
+            if let outcome = handle(
+                result, lookup, stored: stored, validated: validated, requestTime: requestTime)
             {
                 return completion(outcome)
             }
-            let requestTime = clock.date
             again.attach(
-                chain.proceed(request) { result in
-                    completion(
-                        Self.handle(
-                            result, for: url, request: headers, ownFields: ownFields, account: account,
-                            stored: nil,
-                            validated: false, stores: caching.isForItsAccount, policy: policy, cache: cache,
-                            requestTime: requestTime, now: clock.date)
-                            ?? result.marked(.network))
-                })
+                send(
+                    request, asking: request, lookup, stored: nil, validated: false, chain: chain,
+                    completion: completion))
         }
         return {
             first()
@@ -162,61 +135,58 @@ struct CacheStage: RequestStage {
 
     /// What the network's answer becomes, and what it does to the cache; `nil` for a 304 about another
     /// version than `stored`, which is removed. Nothing is stored, and no stored reply stands in for a
-    /// failure, unless `stores`: a reply that arrives after its account's sign-out must not bring its
-    /// partition back, nor its failure show the signed-out account's reply. `now` is when the answer
-    /// arrived, on the layer's clock.
-    private static func handle(
-        _ result: TransferResult, for url: URL, request: HeaderFields, ownFields: HeaderFields?,
-        account: String?, stored: CachedResponse?,
-        validated: Bool, stores: Bool,
-        policy: CachePolicy, cache: ResponseCache, requestTime: Date, now: Date
+    /// failure, once the request is no longer for its account: a reply that arrives after its account's
+    /// sign-out must not bring its partition back, nor its failure show the signed-out account's reply.
+    private func handle(
+        _ result: TransferResult, _ lookup: Lookup, stored: CachedResponse?, validated: Bool,
+        requestTime: Date
     ) -> TransferResult? {
-        let response = result.response as? HTTPURLResponse
-        if let failure = failure(of: result) {
+        let (now, stores) = (clock.date, isForItsAccount)
+        if let failure = Self.failure(of: result) {
             if case .cancelled = failure { return result.marked(.network) }
-            // A reload asked for the network's answer, whatever it is.
-            if let stored, stores, policy != .reloadIgnoringCache,
-                policy == .useCacheOnFailure || CacheRules.canServeStaleOnError(stored, now: now)
-            {
-                return reply(from: stored, now: now).marked(.stale(failure))
-            }
-            return result.marked(.network)
+            guard let stored, stores,
+                CacheStrategy.fallsBack(on: stored, policy: policy, request: lookup.headers, now: now)
+            else { return result.marked(.network) }
+            return Self.reply(from: stored, now: now).marked(.stale(failure))
         }
-        guard let response else { return result.marked(.network) }
+        guard let response = result.response as? HTTPURLResponse else { return result.marked(.network) }
+        let fields = ResponseHeaders(response).fields
         if response.statusCode == 304, validated, let stored {
-            let fields = ResponseHeaders(response).fields
             guard CacheRules.notModified(HeaderFields(fields), matches: stored) else {
-                cache.removeInBackground(stored.key)
+                cache.remove(stored.key, inBackground: true)
                 return nil
             }
             let merged = CacheRules.merging(
-                notModified: fields, into: stored, request: request, requestTime: requestTime,
+                notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
                 responseTime: now, keying: cache.keying)
             // The 304 may say the reply must no longer be kept (`no-store`, `Vary: *`).
-            if CacheRules.canStore(
-                method: "GET", statusCode: merged.statusCode, request: request, response: merged.fields)
-            {
-                if stores { cache.storeInBackground(merged) }
-            } else {
-                cache.removeInBackground(merged.key)
+            if !CacheRules.canStore(
+                method: "GET", statusCode: merged.statusCode, request: lookup.headers, response: merged.fields
+            ) {
+                cache.remove(merged.key, inBackground: true)
+            } else if stores {
+                cache.store(merged, inBackground: true)
             }
-            return reply(from: merged, now: now).marked(.revalidated)
+            return Self.reply(from: merged, now: now).marked(.revalidated)
         }
-        if response.statusCode != 304 {
-            // A followed redirect: another URL's reply, and the redirect's own freshness is unknown.
-            guard CacheKey.normalized(response.url ?? url) == CacheKey.normalized(url) else {
-                cache.removeResponseInBackground(
-                    for: url, request: request, ownFields: ownFields, account: account)
-                return result.marked(.network)
-            }
-            guard stores else { return result.marked(.network) }
+        guard response.statusCode != 304 else { return result.marked(.network) }
+        // A followed redirect: another URL's reply, and the redirect's own freshness is unknown.
+        if CacheKey.normalized(response.url ?? lookup.url) != CacheKey.normalized(lookup.url) {
+            cache.removeResponseInBackground(
+                for: lookup.url, request: lookup.headers, ownFields: lookup.ownFields, account: account)
+        } else if stores {
             cache.store(
-                statusCode: response.statusCode, headers: ResponseHeaders(response).fields, body: result.body,
-                url: url, request: request, ownFields: ownFields, account: account, requestTime: requestTime,
-                responseTime: now,
-                inBackground: true)
+                statusCode: response.statusCode, headers: fields, body: result.body, url: lookup.url,
+                request: lookup.headers, ownFields: lookup.ownFields, account: account,
+                requestTime: requestTime, responseTime: now, inBackground: true)
         }
         return result.marked(.network)
+    }
+
+    /// Whether the cache may answer `request`: a bodiless `GET`, not for a `Range`.
+    static func mayAnswer(_ request: URLRequest) -> Bool {
+        (request.httpMethod ?? "GET").uppercased() == "GET" && request.httpBody == nil
+            && request.httpBodyStream == nil && request.value(forHTTPHeaderField: "Range") == nil
     }
 
     /// The failure of a request only the cache may answer, when it can't.
@@ -237,12 +207,8 @@ struct CacheStage: RequestStage {
     /// A stored reply as the transport would have delivered it, with its current `Age`.
     static func reply(from entry: CachedResponse, now: Date) -> TransferResult {
         var headers = entry.headers
-        for name in headers.keys where name.caseInsensitiveCompare("Age") == .orderedSame {
-            headers[name] = nil
-        }
-        let age = CacheRules.currentAge(
-            headers: entry.fields, requestTime: entry.requestTime, responseTime: entry.responseTime, now: now)
-        headers["Age"] = String(Int(min(age, Double(Int32.max))))
+        let age = CacheRules.currentAge(of: entry, now: now)
+        headers.setField(String(Int(min(age, Double(Int32.max)))), named: "Age")
         let response = HTTPURLResponse(
             url: entry.url, statusCode: entry.statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
         return TransferResult(body: entry.body, response: response, error: nil, respondedAt: nil)
@@ -253,9 +219,8 @@ struct CacheStage: RequestStage {
     private static func headersAsSent(_ request: URLRequest, adding cookie: String?) -> HeaderFields {
         var fields = request.allHTTPHeaderFields ?? [:]
         if let cookie {
-            let own = fields.first { $0.key.caseInsensitiveCompare("Cookie") == .orderedSame }
-            if let own { fields[own.key] = nil }
-            fields["Cookie"] = [own?.value, cookie].compactMap { $0 }.joined(separator: "; ")
+            let own = fields.first { $0.key.caseInsensitiveCompare("Cookie") == .orderedSame }?.value
+            fields.setField([own, cookie].compactMap { $0 }.joined(separator: "; "), named: "Cookie")
         }
         return HeaderFields(fields)
     }
@@ -266,13 +231,11 @@ struct CacheStage: RequestStage {
         _ request: URLRequest, partition: String, limit: Int, redirectPolicy: RedirectPolicy,
         policy: CachePolicy
     ) -> String {
-        let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }
-            .sorted()
-        return
-            ([
-                request.url?.absoluteString ?? "", partition, "\(limit)", "\(request.timeoutInterval)",
-                "\(redirectPolicy)", "\(policy)",
-            ]
-            + headers).joined(separator: "\n")
+        let fields = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }
+        let parts = [
+            request.url?.absoluteString ?? "", partition, "\(limit)", "\(request.timeoutInterval)",
+            "\(redirectPolicy)", "\(policy)",
+        ]
+        return (parts + fields.sorted()).joined(separator: "\n")
     }
 }

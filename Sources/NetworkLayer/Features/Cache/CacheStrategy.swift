@@ -35,4 +35,19 @@ enum CacheStrategy: Equatable {
         return .network(
             conditions: conditions, validating: conditions.isEmpty ? nil : candidate, stored: stored)
     }
+
+    /// Whether `stored` may stand in for a request that failed: always under a policy that takes any
+    /// stored reply, else while fresh or within its own `stale-if-error`; never for a reload.
+    static func fallsBack(
+        on stored: CachedResponse, policy: CachePolicy, request headers: HeaderFields, now: Date
+    ) -> Bool {
+        switch policy {
+        case .useCacheOnFailure, .returnCacheDataElseLoad, .returnCacheDataDontLoad: true
+        case .useProtocolCachePolicy:
+            CacheRules.isFresh(stored, request: headers, now: now)
+                || CacheRules.canServeStaleOnError(stored, now: now)
+        case .revalidate: CacheRules.canServeStaleOnError(stored, now: now)
+        case .reloadIgnoringCache: false
+        }
+    }
 }

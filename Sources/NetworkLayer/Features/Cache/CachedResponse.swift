@@ -1,7 +1,7 @@
 import Foundation
 
 /// A stored reply with what RFC 9111 needs to judge it later: its times and the headers it varies on.
-struct CachedResponse: Sendable, Equatable {
+struct CachedResponse: Sendable, Equatable, Codable {
     var url: URL
     var statusCode: Int
     var headers: [String: String]

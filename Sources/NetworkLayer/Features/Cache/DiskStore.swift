@@ -6,7 +6,7 @@ import Foundation
 final class DiskStore: Sendable {
     let directory: URL
     let capacity: Int
-    private static let entrySuffix = ".entry"
+    static let entrySuffix = ".entry"
     private static let temporarySuffix = ".tmp"
     /// A temporary file older than this was left by a crash, not by a writer still at work.
     private static let abandonedAfter: TimeInterval = 600
@@ -28,8 +28,7 @@ final class DiskStore: Sendable {
             try? FileManager.default.removeItem(at: url)
             return nil
         }
-        // The modification date is the least-recently-used order, shared with every process.
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+        touch(key)
         return entry
     }
 
@@ -42,19 +41,14 @@ final class DiskStore: Sendable {
         // The writer's PID first: a later cache can tell a crashed writer's file from a live one's.
         let temporary = directory.appendingPathComponent(
             "\(getpid())-\(UUID().uuidString)\(Self.temporarySuffix)")
-        do {
-            do {
-                try data.write(to: temporary)
-            } catch {
-                // The directory may have been removed (caches cleared): made again once, or the cache
-                // would stay off for the rest of the process.
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                try data.write(to: temporary)
-            }
-            guard rename(temporary.path, fileURL(entry.key).path) == 0 else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-        } catch {
+        var written = (try? data.write(to: temporary)) != nil
+        if !written {
+            // The directory may have been removed (caches cleared): made again once, or the cache would
+            // stay off for the rest of the process.
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            written = (try? data.write(to: temporary)) != nil
+        }
+        guard written, rename(temporary.path, fileURL(entry.key).path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
             return
         }
@@ -65,24 +59,18 @@ final class DiskStore: Sendable {
         try? FileManager.default.removeItem(at: fileURL(key))
     }
 
-    /// Marks the entry as just used (a read served from memory), for the LRU order.
+    /// Marks the entry as just used: the modification date is the least-recently-used order, shared with
+    /// every process.
     func touch(_ key: CacheKey) {
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: fileURL(key).path)
     }
 
-    func removeAll(partition: CachePartition) {
-        let suffix = "-\(partition.tag)\(Self.entrySuffix)"
-        for file in files() where !file.isTemporary && file.name.hasSuffix(suffix) {
-            try? FileManager.default.removeItem(at: file.url)
-        }
-    }
-
     /// Removes temporary files left by writers that are gone (a crash before the rename). Another
     /// process's file stays while it runs (or for ``abandonedAfter`` if that can't be checked).
-    func removeAbandonedTemporaryFiles() {
+    func removeAbandonedTemporaryFiles(among all: [File]? = nil) {
         let now = Date()
         let ownID = getpid()
-        for file in files() where file.isTemporary {
+        for file in all ?? files() where file.isTemporary {
             let writer = file.name.split(separator: "-", maxSplits: 1).first.flatMap { pid_t($0) }
             let abandoned: Bool
             if let writer, writer != ownID, writer > 0 {
@@ -94,19 +82,14 @@ final class DiskStore: Sendable {
         }
     }
 
-    func removeAll(prefix: String) {
-        for file in files() where file.name.hasPrefix(prefix) {
-            try? FileManager.default.removeItem(at: file.url)
-        }
-    }
-
-    func removeAll() {
-        for file in files() { try? FileManager.default.removeItem(at: file.url) }
+    /// Removes the files whose names match, temporary ones included.
+    func removeAll(where matches: (String) -> Bool = { _ in true }) {
+        for file in files() where matches(file.name) { try? FileManager.default.removeItem(at: file.url) }
     }
 
     var currentUsage: Int { files().filter { !$0.isTemporary }.reduce(0) { $0 + $1.size } }
 
-    private struct File {
+    struct File {
         var url: URL
         var name: String
         var size: Int
@@ -134,10 +117,7 @@ final class DiskStore: Sendable {
     /// Evicts the least recently used entries to the capacity, and crashed writers' temporary files.
     private func evict() {
         let all = files()
-        let now = Date()
-        for file in all where file.isTemporary && now.timeIntervalSince(file.modified) > Self.abandonedAfter {
-            try? FileManager.default.removeItem(at: file.url)
-        }
+        removeAbandonedTemporaryFiles(among: all)
         var entries = all.filter { !$0.isTemporary }
         var usage = entries.reduce(0) { $0 + $1.size }
         guard usage > capacity else { return }

@@ -12,10 +12,7 @@ enum HTTPDate {
     static func parse(_ text: String?) -> Date? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let date = fixdate(text) { return date }
-        // DateFormatter is not safe to share between threads on every platform we support: one per call.
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
+        let formatter = formatter()
         let collapsed = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         for format in formats {
             formatter.dateFormat = format
@@ -26,11 +23,16 @@ enum HTTPDate {
 
     /// The IMF-fixdate form, as `If-Modified-Since` and `Date` carry it.
     static func string(from date: Date) -> String {
+        formatter().string(from: date)
+    }
+
+    /// A new one each time: DateFormatter is not safe to share between threads on every platform.
+    private static func formatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = formats[0]
-        return formatter.string(from: date)
+        return formatter
     }
 
     private static let months = [

@@ -17,6 +17,12 @@ struct HeaderFields: ExpressibleByDictionaryLiteral {
     }
 
     subscript(name: String) -> String? { storage[name.lowercased()] }
+}
 
-    var isEmpty: Bool { storage.isEmpty }
+extension [String: String] {
+    /// Sets a header field, replacing it under any spelling of its name; `nil` removes it.
+    mutating func setField(_ value: String?, named name: String) {
+        for key in keys where key.caseInsensitiveCompare(name) == .orderedSame { self[key] = nil }
+        self[name] = value
+    }
 }

@@ -13,6 +13,8 @@ final class MemoryStore: Sendable {
         var usage = 0
         /// Counts requested removals: an entry read from disk before one isn't brought back after it.
         var generation: UInt64 = 0
+        /// Keys used since the disk last heard of their use: one disk pass marks them all.
+        var untoldUses: Set<CacheKey> = []
 
         mutating func remove(_ key: CacheKey) {
             guard let old = entries.removeValue(forKey: key) else { return }
@@ -26,25 +28,6 @@ final class MemoryStore: Sendable {
             entries[key] = (entry, clock)
             byUse[clock] = key
         }
-
-        mutating func insert(_ entry: CachedResponse, capacity: Int) {
-            let key = entry.key
-            remove(key)
-            guard entry.cost <= capacity else { return }
-            stamp(key, entry)
-            usage += entry.cost
-            while usage > capacity, let oldest = leastRecentlyUsed() {
-                remove(oldest)
-            }
-        }
-
-        mutating func leastRecentlyUsed() -> CacheKey? {
-            while oldestUse <= clock {
-                if let key = byUse[oldestUse] { return key }
-                oldestUse += 1
-            }
-            return nil
-        }
     }
 
     private let capacity: Int
@@ -56,29 +39,43 @@ final class MemoryStore: Sendable {
 
     var currentUsage: Int { state.withLock { $0.usage } }
 
-    func entry(for key: CacheKey) -> CachedResponse? {
+    /// The entry for `key`, marked as used; with `toldToDisk`, the use is also kept for ``takeUses()``,
+    /// and `startsPass` says whether it is the first kept since the last take.
+    func entry(for key: CacheKey, toldToDisk: Bool) -> (entry: CachedResponse, startsPass: Bool)? {
         state.withLock { state in
             guard let found = state.entries[key] else { return nil }
             state.stamp(key, found.entry)
-            return found.entry
+            let startsPass = toldToDisk && state.untoldUses.isEmpty
+            if toldToDisk { state.untoldUses.insert(key) }
+            return (found.entry, startsPass)
         }
     }
 
-    func store(_ entry: CachedResponse) {
-        let capacity = capacity
-        state.withLock { $0.insert(entry, capacity: capacity) }
+    /// The keys used since the last call (see ``entry(for:toldToDisk:)``).
+    func takeUses() -> Set<CacheKey> {
+        state.withLock { state in
+            defer { state.untoldUses = [] }
+            return state.untoldUses
+        }
     }
 
-    /// The removals so far; read before a disk lookup whose entry is then stored with
-    /// ``store(_:ifGeneration:)``.
+    /// The removals so far; read before a disk lookup whose entry is then stored with `ifGeneration`.
     var generation: UInt64 { state.withLock { $0.generation } }
 
-    /// Stores an entry read from disk, unless a removal came since `generation` was read: that removal
-    /// may have deleted the file after it was read.
-    func store(_ entry: CachedResponse, ifGeneration generation: UInt64) {
+    /// Stores an entry, unless a removal came since `generation` was read: that removal may have deleted
+    /// the file this entry was read from.
+    func store(_ entry: CachedResponse, ifGeneration generation: UInt64? = nil) {
         let capacity = capacity
         state.withLock { state in
-            if state.generation == generation { state.insert(entry, capacity: capacity) }
+            guard generation == nil || generation == state.generation else { return }
+            state.remove(entry.key)
+            guard entry.cost <= capacity else { return }
+            state.stamp(entry.key, entry)
+            state.usage += entry.cost
+            while state.usage > capacity, state.oldestUse <= state.clock {
+                if let oldest = state.byUse[state.oldestUse] { state.remove(oldest) }
+                state.oldestUse += 1
+            }
         }
     }
 
@@ -89,25 +86,10 @@ final class MemoryStore: Sendable {
         }
     }
 
-    func removeAll(url: String) {
+    func removeAll(where matches: (CacheKey) -> Bool = { _ in true }) {
         state.withLock { state in
             state.generation &+= 1
-            for key in state.entries.keys where key.url == url { state.remove(key) }
-        }
-    }
-
-    func removeAll(partition: CachePartition) {
-        state.withLock { state in
-            state.generation &+= 1
-            for key in state.entries.keys where key.partition == partition { state.remove(key) }
-        }
-    }
-
-    func removeAll() {
-        state.withLock { state in
-            let generation = state.generation &+ 1
-            state = State()
-            state.generation = generation
+            for key in state.entries.keys where matches(key) { state.remove(key) }
         }
     }
 }

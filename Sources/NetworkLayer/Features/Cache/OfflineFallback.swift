@@ -8,16 +8,11 @@ import Foundation
 /// attempts failed for lack of a connection (a token refresh that couldn't reach its server fails before
 /// ``CacheStage`` could answer). The account's partition needs no credentials.
 struct OfflineFallback: RequestStage {
-    private let cache: ResponseCache
+    private let stage: CacheStage
     private let account: String
-    private let policy: CachePolicy
     private let url: URL
     private let headers: HeaderFields
     private let expectation: ReplyExpectation
-    /// Whether the request is still for `account` (not after a sign-out or another user's sign-in).
-    private let isForItsAccount: @Sendable () -> Bool
-    /// The layer's clock: the stored reply's age is read on its date.
-    private let clock: any NetworkClock
 
     /// `nil` when nothing could be served: no cache or account, not a plain `GET`, or a policy that
     /// wants the network.
@@ -26,16 +21,11 @@ struct OfflineFallback: RequestStage {
         expecting expectation: ReplyExpectation
     ) {
         guard let caching, let account = caching.account, caching.policy != .reloadIgnoringCache,
-            case .data = route, let url = request.url, (request.httpMethod ?? "GET").uppercased() == "GET",
-            request.httpBody == nil, request.httpBodyStream == nil
+            case .data = route, let url = request.url, CacheStage.mayAnswer(request)
         else { return nil }
-        let headers = HeaderFields(request.allHTTPHeaderFields ?? [:])
-        guard headers["Range"] == nil else { return nil }
-        (cache, self.account, policy, self.url, self.headers, self.expectation) = (
-            caching.cache, account, caching.policy, url, headers, expectation
+        (stage, self.account, self.url, self.headers, self.expectation) = (
+            caching, account, url, HeaderFields(request.allHTTPHeaderFields ?? [:]), expectation
         )
-        isForItsAccount = { caching.isForItsAccount }
-        clock = caching.clock
     }
 
     func intercept(
@@ -45,7 +35,7 @@ struct OfflineFallback: RequestStage {
             guard let error = result.error.map(NetworkError.init(transportError:)),
                 Self.isConnectivityFailure(error)
             else { return completion(result) }
-            guard cache.disk != nil else { return completion(reply(after: error) ?? result) }
+            guard stage.cache.disk != nil else { return completion(reply(after: error) ?? result) }
             // A lookup may read the disk: not on the queue that ended the attempts (maybe the caller's).
             Queues.work.async {
                 completion(reply(after: error) ?? result)
@@ -55,19 +45,12 @@ struct OfflineFallback: RequestStage {
 
     /// The stored reply, marked stale by `error`, when the policy allows one and the request accepts it.
     func reply(after error: NetworkError) -> TransferResult? {
-        guard isForItsAccount(), let stored = cache.entry(for: url, request: headers, account: account)
+        guard stage.isForItsAccount,
+            let stored = stage.cache.entry(for: url, request: headers, account: account)
         else { return nil }
-        let now = clock.date
-        let allowed =
-            switch policy {
-            case .useCacheOnFailure, .returnCacheDataElseLoad, .returnCacheDataDontLoad: true
-            case .useProtocolCachePolicy:
-                CacheRules.isFresh(stored, request: headers, now: now)
-                    || CacheRules.canServeStaleOnError(stored, now: now)
-            case .revalidate: CacheRules.canServeStaleOnError(stored, now: now)
-            case .reloadIgnoringCache: false
-            }
-        guard allowed else { return nil }
+        let now = stage.clock.date
+        guard CacheStrategy.fallsBack(on: stored, policy: stage.policy, request: headers, now: now)
+        else { return nil }
         let reply = CacheStage.reply(from: stored, now: now).marked(.stale(error))
         guard case .success = ResponseValidator.validate(reply, expecting: expectation) else { return nil }
         return reply

@@ -22,8 +22,6 @@ public final class ResponseCache: Sendable {
     let keying: CacheKeying
     /// Orders disk reads, writes and removals: an invalidation is never undone by an older write.
     let diskQueue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", target: Queues.disk)
-    /// Memory hits whose files still need marking as used: one disk pass marks them all.
-    private let pendingTouches = Locked<Set<CacheKey>>([])
     let flights = InFlightRequests<TransferResult>()
 
     /// A cache with these capacities.
@@ -43,7 +41,7 @@ public final class ResponseCache: Sendable {
         memory = MemoryStore(capacity: memoryCapacity)
         disk = directory.flatMap { diskCapacity > 0 ? DiskStore(directory: $0, capacity: diskCapacity) : nil }
         keying = CacheKeying(appKey: fingerprintKey)
-        if let disk { diskQueue.async { disk.removeAbandonedTemporaryFiles() } }
+        onDisk(inBackground: true) { $0.removeAbandonedTemporaryFiles() }
     }
 
     /// Calls `completion` once every write and removal handed to the disk so far is done.
@@ -67,32 +65,29 @@ public final class ResponseCache: Sendable {
     /// - Parameter account: The account's name.
     public func removeAll(forAccount account: String) {
         let partition = keying.partition(account: account, request: [:])
-        memory.removeAll(partition: partition)
-        guard let disk else { return }
-        diskQueue.async { [memory] in
-            disk.removeAll(partition: partition)
-            // A lookup that read a file before it was deleted may have brought it back meanwhile.
-            memory.removeAll(partition: partition)
-        }
+        let suffix = "-\(partition.tag)\(DiskStore.entrySuffix)"
+        remove(
+            inBackground: true, memory: { $0.removeAll(where: { key in key.partition == partition }) },
+            disk: { $0.removeAll(where: { name in name.hasSuffix(suffix) }) })
     }
 
     /// Removes every stored reply, from memory and from disk.
     public func removeAll() {
-        memory.removeAll()
-        guard let disk else { return }
-        diskQueue.sync { disk.removeAll() }
-        memory.removeAll()
+        remove(memory: { $0.removeAll() }, disk: { $0.removeAll() })
     }
 
     /// Removes the stored replies for a URL, for every credential they were stored for.
     ///
     /// - Parameter url: The request URL the replies were stored for (its fragment is ignored).
     public func removeResponses(for url: URL) {
-        let normalized = CacheKey.normalized(url)
-        memory.removeAll(url: normalized)
-        guard let disk else { return }
-        diskQueue.sync { disk.removeAll(prefix: CacheKey.filePrefix(for: url)) }
-        memory.removeAll(url: normalized)
+        removeResponses(for: url, inBackground: false)
+    }
+
+    func removeResponses(for url: URL, inBackground: Bool) {
+        let (normalized, prefix) = (CacheKey.normalized(url), CacheKey.filePrefix(for: url))
+        remove(
+            inBackground: inBackground, memory: { $0.removeAll(where: { key in key.url == normalized }) },
+            disk: { $0.removeAll(where: { name in name.hasPrefix(prefix) }) })
     }
 
     /// Bytes of replies held in memory.
@@ -101,53 +96,48 @@ public final class ResponseCache: Sendable {
     /// Bytes of replies on disk, other caches sharing the directory included; 0 without a directory.
     public var currentDiskUsage: Int { disk?.currentUsage ?? 0 }
 
-    /// The stored reply matching the request's URL, partition and `Vary` headers. `ownFields` are the
-    /// request's fields without the session's cookies: a non-`private` reply is stored for those.
+    /// The stored reply matching the request's URL, partition and `Vary` headers.
     func entry(
         for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil
     ) -> CachedResponse? {
-        let partition = keying.partition(account: account, request: request)
+        let (partition, own) = partitions(request: request, ownFields: ownFields, account: account)
         if let found = entry(for: CacheKey(url: url, partition: partition), request: request) {
             return found
         }
-        guard account == nil, let ownFields else { return nil }
-        let own = keying.partition(account: nil, request: ownFields)
-        guard own != partition, let shared = entry(for: CacheKey(url: url, partition: own), request: request),
+        guard let own, let shared = entry(for: CacheKey(url: url, partition: own), request: request),
             !CacheControl(shared.fields["Cache-Control"]).isPrivate
         else { return nil }
         return shared
     }
 
+    /// A request's partition and, without an account, the other one of its fields without the session's
+    /// cookies (`ownFields`), where a reply not marked `private` is stored.
+    private func partitions(request: HeaderFields, ownFields: HeaderFields?, account: String?) -> (
+        CachePartition, own: CachePartition?
+    ) {
+        let partition = keying.partition(account: account, request: request)
+        guard account == nil, let ownFields else { return (partition, nil) }
+        let own = keying.partition(account: nil, request: ownFields)
+        return (partition, own == partition ? nil : own)
+    }
+
     private func entry(for key: CacheKey, request: HeaderFields) -> CachedResponse? {
-        var found = memory.entry(for: key)
-        if found != nil, let disk, keying.mayBeOnDisk(key) {
-            touchInBackground(key, on: disk)
-        } else if found == nil, let disk, keying.mayBeOnDisk(key) {
+        let disk = disk.flatMap { keying.mayBeOnDisk(key) ? $0 : nil }
+        let inMemory = memory.entry(for: key, toldToDisk: disk != nil)
+        var found = inMemory?.entry
+        if let disk, inMemory?.startsPass == true {
+            // A memory hit counts for the disk's least-recently-used order too.
+            diskQueue.async { [memory] in
+                for key in memory.takeUses() { disk.touch(key) }
+            }
+        } else if let disk, found == nil {
             // Read before the disk: a removal after it may delete the file this lookup reads.
             let generation = memory.generation
-            // On the disk queue, behind earlier background writes and removals.
-            if let stored = diskQueue.sync(execute: { disk.entry(for: key) }) {
-                memory.store(stored, ifGeneration: generation)
-                found = stored
-            }
+            found = diskQueue.sync { disk.entry(for: key) }
+            if let found { memory.store(found, ifGeneration: generation) }
         }
         guard let found, CacheRules.varyMatches(found, request: request, keying: keying) else { return nil }
         return found
-    }
-
-    private func touchInBackground(_ key: CacheKey, on disk: DiskStore) {
-        let startsPass = pendingTouches.withLock { pending in
-            pending.insert(key)
-            return pending.count == 1
-        }
-        guard startsPass else { return }
-        diskQueue.async { [pendingTouches] in
-            let keys = pendingTouches.withLock { pending in
-                defer { pending = [] }
-                return pending
-            }
-            for key in keys { disk.touch(key) }
-        }
     }
 
     /// Stores a reply if RFC 9111 allows it; otherwise removes any older reply it replaces.
@@ -165,11 +155,7 @@ public final class ResponseCache: Sendable {
         let partition = keying.partition(
             account: account, request: isPrivate ? request : ownFields ?? request)
         guard CacheRules.canStore(method: "GET", statusCode: statusCode, request: request, response: response)
-        else {
-            let key = CacheKey(url: url, partition: partition)
-            if inBackground { removeInBackground(key) } else { remove(key) }
-            return
-        }
+        else { return remove(CacheKey(url: url, partition: partition), inBackground: inBackground) }
         let kept = CacheRules.storedHeaders(headers)
         let entry = CachedResponse(
             url: url, statusCode: statusCode, headers: kept, body: body, requestTime: requestTime,
@@ -177,52 +163,48 @@ public final class ResponseCache: Sendable {
             varying: CacheRules.varying(
                 request: request, response: response, partition: partition, keying: keying),
             partition: partition)
-        if inBackground { storeInBackground(entry) } else { store(entry) }
+        store(entry, inBackground: inBackground)
     }
 
     /// Removes the replies stored for `url` in this request's partitions, in the background.
     func removeResponseInBackground(
         for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil
     ) {
-        removeInBackground(
-            CacheKey(url: url, partition: keying.partition(account: account, request: request)))
-        if account == nil, let ownFields {
-            removeInBackground(
-                CacheKey(url: url, partition: keying.partition(account: nil, request: ownFields)))
+        let (partition, own) = partitions(request: request, ownFields: ownFields, account: account)
+        for partition in [partition, own].compactMap({ $0 }) {
+            remove(CacheKey(url: url, partition: partition), inBackground: true)
         }
     }
 
-    /// Removes from memory now and from disk in the background (the caller is the delegate queue);
-    /// memory is cleared again once the file is gone, in case a lookup read it meanwhile.
-    func removeInBackground(_ key: CacheKey) {
-        memory.remove(key)
-        guard let disk else { return }
-        diskQueue.async { [memory] in
-            disk.remove(key)
-            memory.remove(key)
+    /// Stores in memory, then on disk: in the background when the caller is the delegate queue, which
+    /// every other request waits on.
+    func store(_ entry: CachedResponse, inBackground: Bool = false) {
+        memory.store(entry)
+        let writes = keying.mayWrite(entry)
+        onDisk(inBackground: inBackground) { writes ? $0.store(entry) : $0.remove(entry.key) }
+    }
+
+    func remove(_ key: CacheKey, inBackground: Bool = false) {
+        remove(inBackground: inBackground, memory: { $0.remove(key) }, disk: { $0.remove(key) })
+    }
+
+    /// Removes from memory, from disk, then from memory again: a lookup that read a file before it went
+    /// may have brought it back meanwhile.
+    private func remove(
+        inBackground: Bool = false, memory removeFromMemory: @escaping @Sendable (MemoryStore) -> Void,
+        disk removeFromDisk: @escaping @Sendable (DiskStore) -> Void
+    ) {
+        removeFromMemory(memory)
+        onDisk(inBackground: inBackground) { [memory] disk in
+            removeFromDisk(disk)
+            removeFromMemory(memory)
         }
     }
 
-    func store(_ entry: CachedResponse) {
-        memory.store(entry)
+    /// Runs `work` on the disk queue, behind every earlier write and removal; waits for it unless
+    /// `inBackground`.
+    private func onDisk(inBackground: Bool, _ work: @escaping @Sendable (DiskStore) -> Void) {
         guard let disk else { return }
-        let writes = keying.mayWrite(entry)
-        diskQueue.sync { writes ? disk.store(entry) : disk.remove(entry.key) }
-    }
-
-    /// Stores in memory now and on disk in the background: the caller is the delegate queue, which every
-    /// other request waits on.
-    func storeInBackground(_ entry: CachedResponse) {
-        memory.store(entry)
-        guard let disk else { return }
-        let writes = keying.mayWrite(entry)
-        diskQueue.async { writes ? disk.store(entry) : disk.remove(entry.key) }
-    }
-
-    func remove(_ key: CacheKey) {
-        memory.remove(key)
-        guard let disk else { return }
-        diskQueue.sync { disk.remove(key) }
-        memory.remove(key)
+        if inBackground { diskQueue.async { work(disk) } } else { diskQueue.sync { work(disk) } }
     }
 }

@@ -68,14 +68,7 @@ package enum SHA256 {
             let second = sum0 &+ majority
             (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ second)
         }
-        state[0] &+= a
-        state[1] &+= b
-        state[2] &+= c
-        state[3] &+= d
-        state[4] &+= e
-        state[5] &+= f
-        state[6] &+= g
-        state[7] &+= h
+        for (index, word) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= word }
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
