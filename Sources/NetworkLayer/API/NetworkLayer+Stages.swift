@@ -60,7 +60,7 @@ extension NetworkLayer {
         return PolicyStage(
             call: call, checker: call.interceptors.isEmpty ? nil : builder, method: request.method,
             policy: policy, expectation: expectation,
-            attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
+            attemptLimit: RequestAttempts.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
             longestWait: stream?.reconnection.maximumDelay, progress: progress)
     }
 }

@@ -22,13 +22,9 @@ struct PolicyStage: RequestStage {
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        let (task, answeredBy, expectation, checker) = (call.task, call.answeredBy, expectation, checker)
-        let attempts = RequestAttempts<Reply>(
-            request: request, method: method, interceptors: call.interceptors, policy: policy,
-            deadlines: call.deadlines, isCancelled: { task.isSettled },
-            deliversImmediately: call.deliversImmediately, attemptLimit: attemptLimit,
-            longestWait: longestWait, progress: progress,
-            answeredBy: { answeredBy?.withLock { $0 } },
+        let (expectation, checker) = (expectation, checker)
+        let attempts = RequestAttempts(
+            stage: self, request: request,
             send: { proposed, done in
                 var attempt = proposed
                 if let checker {

@@ -108,27 +108,15 @@ enum Redaction {
     private static func appendRedactingUserInfo(
         _ head: Scalars, to output: inout String.UnicodeScalarView
     ) {
-        let authorityStart: Int
-        let requiresColon: Bool
-        if let separator = head.indices.first(where: { startsWithSchemeSeparator(head[$0...]) }) {
-            authorityStart = separator + 3
-            requiresColon = false
-        } else if head.starts(with: ["/", "/"]) {
-            authorityStart = head.startIndex + 2
-            requiresColon = false
-        } else {
-            authorityStart = head.startIndex
-            requiresColon = true
-        }
-        let rest = head[authorityStart...]
+        let start = authorityStart(head)
+        let rest = head[(start ?? head.startIndex)...]
         let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "\\" } ?? rest.endIndex)]
-        guard let at = authority.lastIndex(of: "@"),
-            !requiresColon || authority[..<at].contains(":")
-        else {
+        // Without a scheme or `//`, only `user:password@` is user-info: `name@host` is an e-mail address.
+        guard let at = authority.lastIndex(of: "@"), start != nil || authority[..<at].contains(":") else {
             output.append(contentsOf: head)
             return
         }
-        output.append(contentsOf: head[..<authorityStart])
+        output.append(contentsOf: head[..<rest.startIndex])
         output.append(contentsOf: marker.unicodeScalars)
         output.append(contentsOf: head[at...])
     }
@@ -137,14 +125,7 @@ enum Redaction {
     /// above would stop at that character and show the password. Such user-info is a name without
     /// delimiters, a `:` not followed by a port, then anything up to the last `@`.
     private static func userInfoPastTheAuthority(_ url: Scalars) -> (start: Int, at: Int)? {
-        let start: Int
-        if let separator = url.indices.first(where: { startsWithSchemeSeparator(url[$0...]) }) {
-            start = separator + 3
-        } else if url.starts(with: ["/", "/"]) {
-            start = url.startIndex + 2
-        } else {
-            return nil
-        }
+        guard let start = authorityStart(url) else { return nil }
         let isDelimiter = { (scalar: Unicode.Scalar) in
             scalar == "/" || scalar == "\\" || scalar == "?" || scalar == "#"
         }
@@ -159,8 +140,12 @@ enum Redaction {
         return (start, at)
     }
 
-    private static func startsWithSchemeSeparator(_ scalars: Scalars) -> Bool {
-        scalars.starts(with: [":", "/", "/"])
+    /// Where the authority starts: after the first `://`, or a leading `//`; `nil` without either.
+    private static func authorityStart(_ url: Scalars) -> Int? {
+        if let separator = url.indices.first(where: { url[$0...].starts(with: [":", "/", "/"]) }) {
+            return separator + 3
+        }
+        return url.starts(with: ["/", "/"]) ? url.startIndex + 2 : nil
     }
 
     /// `a=1&b&c=` becomes `a=<redacted>&b&c=`: each value is replaced, a name without a value is kept.
