@@ -148,22 +148,24 @@ enum Redaction {
         return url.starts(with: ["/", "/"]) ? url.startIndex + 2 : nil
     }
 
-    /// `a=1&b&c=` becomes `a=<redacted>&b&c=`: each value is replaced, a name without a value is kept.
-    private static func appendRedactingValues(
-        _ parameters: Scalars, to output: inout String.UnicodeScalarView
+    /// `a=1&b&c=` becomes `a=<redacted>&b&c=`: each value (of a name `redacts` accepts) is replaced, a name
+    /// without a value is kept.
+    static func appendRedactingValues(
+        _ parameters: ArraySlice<Unicode.Scalar>, to output: inout String.UnicodeScalarView,
+        where redacts: (String) -> Bool = { _ in true }
     ) {
         var first = true
         for pair in parameters.split(separator: "&", omittingEmptySubsequences: false) {
             if !first { output.append("&") }
             first = false
-            guard let equals = pair.firstIndex(of: "=") else {
+            guard let equals = pair.firstIndex(of: "="), equals + 1 < pair.endIndex,
+                redacts(String(String.UnicodeScalarView(pair[..<equals])))
+            else {
                 output.append(contentsOf: pair)
                 continue
             }
             output.append(contentsOf: pair[...equals])
-            if equals + 1 < pair.endIndex {
-                output.append(contentsOf: marker.unicodeScalars)
-            }
+            output.append(contentsOf: marker.unicodeScalars)
         }
     }
 }
