@@ -62,7 +62,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         /// A later rejection doesn't tell the app again; a new token starts a new session.
         var sessionEnded = false
         var sessionEndedHandler: (@Sendable (NetworkError) -> Void)?
-        /// The first layer's policy deadlines and clock (see ``adoptDeadlines(_:)``); until a layer hands
+        /// The first layer's policy deadlines and clock (see ``adopt(baseURL:cache:deadlines:)``); until a layer hands
         /// its own, a real clock of the authenticator's own.
         var deadlines: DeadlineRegistry?
         var account: String?
@@ -235,10 +235,16 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
-    /// Reads token expiry and keeps a refresh's limit on `registry`'s clock, the policy deadlines of the
-    /// first layer given this authenticator.
-    func adoptDeadlines(_ registry: DeadlineRegistry) {
-        state.withLock { $0.deadlines = $0.deadlines ?? registry }
+    /// Takes what a layer given this authenticator has: its origin, unless the caller named the origins;
+    /// its cache, to remove the account's replies from at sign-out; and, from the first layer, its policy
+    /// deadlines, whose clock reads token expiry and keeps a refresh's limit.
+    func adopt(baseURL: URL?, cache: ResponseCache?, deadlines: DeadlineRegistry) {
+        let origin = hasOwnOrigins ? nil : baseURL.flatMap(Origin.init)
+        state.withLock { state in
+            if let origin { state.origins.insert(origin) }
+            if let cache { state.caches.append(WeakCache(cache: cache)) }
+            state.deadlines = state.deadlines ?? deadlines
+        }
     }
 
     private var policyDeadlines: DeadlineRegistry {
@@ -247,13 +253,6 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             state.deadlines = registry
             return registry
         }
-    }
-
-    /// Adds `baseURL`'s origin to those the token goes to, unless the caller named them: a layer given
-    /// this authenticator calls it.
-    func adoptOrigin(of baseURL: URL?) {
-        guard !hasOwnOrigins, let origin = baseURL.flatMap(Origin.init) else { return }
-        state.withLock { _ = $0.origins.insert(origin) }
     }
 
     /// Whether `url` is one of the token's origins; the first origin seen becomes the token's when none
@@ -355,12 +354,6 @@ extension BearerTokenAuthenticator {
     public func setAccessToken(_ accessToken: String, expiresAt: Date? = nil, account: String) {
         self.account = account
         setAccessToken(accessToken, expiresAt: expiresAt)
-    }
-
-    /// Remembers a layer's cache, to remove the account's replies from it at sign-out.
-    func adoptCache(_ cache: ResponseCache?) {
-        guard let cache else { return }
-        state.withLock { $0.caches.append(WeakCache(cache: cache)) }
     }
 }
 

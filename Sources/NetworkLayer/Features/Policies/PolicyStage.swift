@@ -22,7 +22,6 @@ struct PolicyStage: RequestStage {
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        let (expectation, checker) = (expectation, checker)
         let attempts = RequestAttempts(
             stage: self, request: request,
             send: { proposed, done in
@@ -37,7 +36,6 @@ struct PolicyStage: RequestStage {
                 _ = chain.proceed(attempt) { done(ResponseValidator.validate($0, expecting: expectation)) }
             },
             finish: { completion(TransferResult($0)) })
-        attempts.onRetry = call.retryReporter
         attempts.start()
         // The call's task cancels the attempt under way, and the loop stops at its next step.
         return {}

@@ -33,8 +33,6 @@ final class RequestAttempts: @unchecked Sendable {
     private let interceptors: [any RequestInterceptor]
     /// The layer's policy deadlines, and its clock: hook limits, waits between attempts, `Retry-After`.
     private let deadlines: DeadlineRegistry
-    /// Told when a failed attempt will be sent again, and after how long (for monitors).
-    var onRetry: (@Sendable (FailedAttempt, TimeInterval) -> Void)?
     // Used by one step at a time (see above), never concurrently; each step starts from the one before.
     private let send: Send
     private let finish: (Result<Reply, NetworkError>) -> Void
@@ -178,7 +176,7 @@ final class RequestAttempts: @unchecked Sendable {
     }
 
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval) {
-        onRetry?(failed, delay)
+        stage.call.retryReporter?(failed, delay)
         guard delay > 0, delay.isFinite else { return attempt() }
         deadlines.clock.run(after: delay, on: PolicyQueue.queue) { [self] in attempt() }
     }
