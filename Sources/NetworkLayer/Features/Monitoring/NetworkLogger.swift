@@ -205,33 +205,18 @@ public struct NetworkLogger: NetworkMonitor {
     }
 
     private func redacted(urlString: String, nesting: Int) -> String {
-        guard var components = URLComponents(string: urlString) else { return Redaction.url(urlString) }
-        // The percent-encoded setters stop the process on `<` or `>`: the marker goes in percent-encoded,
-        // and comes out readable.
-        let encodedMarker = "%3Credacted%3E"
-        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
-            components.percentEncodedUser = encodedMarker
-            components.percentEncodedPassword = nil
-        }
-        if let items = components.percentEncodedQueryItems {
-            components.percentEncodedQueryItems = items.map { item in
-                guard let value = item.value else { return item }
-                if redactsQueryItem(named: item.name.removingPercentEncoding ?? item.name) {
-                    return URLQueryItem(name: item.name, value: encodedMarker)
-                }
-                // The marker inside a nested URL is percent-encoded with the rest of it.
-                return redactedNestedURL(inQueryValue: value, nesting: nesting + 1).map {
-                    URLQueryItem(name: item.name, value: Self.percentEncodedQueryValue($0))
-                } ?? item
-            }
-        }
+        // Text that isn't a URL loses every value.
+        guard URLComponents(string: urlString) != nil else { return Redaction.url(urlString) }
         // A fragment never goes on the wire; when it holds anything, it is an app's (or a server's
         // `#access_token=…`), so none of it is shown.
-        if let fragment = components.percentEncodedFragment, !fragment.isEmpty {
-            components.percentEncodedFragment = encodedMarker
+        return Redaction.url(urlString, hidingFragment: true) { name, value in
+            if redactsQueryItem(named: name.removingPercentEncoding ?? name) { return Redaction.marker }
+            // The marker inside a nested URL is percent-encoded with the rest of it, then made readable.
+            return redactedNestedURL(inQueryValue: value, nesting: nesting + 1).map {
+                Self.percentEncodedQueryValue($0).replacingOccurrences(
+                    of: "%3Credacted%3E", with: Redaction.marker)
+            }
         }
-        guard let string = components.string else { return Redaction.url(urlString) }
-        return string.replacingOccurrences(of: encodedMarker, with: Redaction.marker)
     }
 
     /// A query value that is itself a URL (`next=/a?token=abc`), redacted; `nil` when it isn't one or has

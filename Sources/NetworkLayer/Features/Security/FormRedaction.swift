@@ -7,9 +7,10 @@ enum FormRedaction {
     static func redacted(_ text: String, names: Set<String>) -> String? {
         guard text.utf8.contains(UInt8(ascii: "=")), !text.utf8.contains(where: isNotForm) else { return nil }
         var output = String.UnicodeScalarView()
-        Redaction.appendRedactingValues(Array(text.unicodeScalars)[...], to: &output) { name in
+        Redaction.appendRedactingValues(Array(text.unicodeScalars)[...], to: &output) { name, _ in
             let name = name.replacingOccurrences(of: "+", with: " ")
             return names.contains(Credentials.comparable(name.removingPercentEncoding ?? name))
+                ? Redaction.marker : nil
         }
         return String(output)
     }
