@@ -62,8 +62,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         /// A later rejection doesn't tell the app again; a new token starts a new session.
         var sessionEnded = false
         var sessionEndedHandler: (@Sendable (NetworkError) -> Void)?
-        /// The first layer's policy deadlines and clock (see ``adopt(baseURL:cache:deadlines:)``); until a layer hands
-        /// its own, a real clock of the authenticator's own.
+        /// The first layer's policy deadlines and clock (see ``adopt(baseURL:cache:deadlines:)``); until a
+        /// layer hands its own, a real clock of the authenticator's own.
         var deadlines: DeadlineRegistry?
         var account: String?
         /// Held weakly: an authenticator may outlive the layers it was given to.
@@ -86,7 +86,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     private struct Refreshing {
         let number: Int
         var waiters: [Waiter]
-        /// The app cleared the token meanwhile: the refresh's token is not kept; waiters still get its outcome.
+        /// The app cleared the token meanwhile: the refresh's token is not kept; waiters still get its
+        /// outcome.
         var signedOut = false
     }
 
