@@ -87,6 +87,15 @@ struct JSONRedactionTests {
         #expect(String(decoding: body, as: UTF8.self) == expected)
     }
 
+    @Test("an empty value has nothing to hide: a named form field or query item without one stays as it is")
+    func emptyValues() {
+        let logger = NetworkLogger(sink: { _ in })
+        let form = logger.redacted(body: Data("password=&token=abc".utf8))
+        #expect(String(decoding: form, as: UTF8.self) == "password=&token=<redacted>")
+        #expect(
+            logger.redacted(urlString: "https://h/p?token=&sig=s#") == "https://h/p?token=&sig=<redacted>#")
+    }
+
     @Test("a form body's secrets stay out of a curl command, and camel-cased query items out of URLs")
     func curlAndURL() throws {
         let body = try RequestBody.urlEncodedForm([

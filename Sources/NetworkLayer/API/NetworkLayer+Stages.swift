@@ -65,7 +65,7 @@ extension NetworkLayer {
             call: call, interceptors: interceptors, checker: interceptors.isEmpty ? nil : builder,
             method: request.method,
             policy: policy, expectation: expectation,
-            attemptLimit: RequestAttempts<Reply>.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
+            attemptLimit: RequestAttempts.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
             longestWait: stream?.reconnection.maximumDelay, progress: progress)
     }
 }

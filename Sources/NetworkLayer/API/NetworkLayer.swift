@@ -198,9 +198,7 @@ open class NetworkLayer: @unchecked Sendable {
         policyDeadlines = DeadlineRegistry(clock: self.clock)
         // A token authenticator made without origins sends its token to this layer's origin only.
         for case let authenticator as BearerTokenAuthenticator in interceptors {
-            authenticator.adoptOrigin(of: baseURL)
-            authenticator.adoptCache(cache)
-            authenticator.adoptDeadlines(policyDeadlines)
+            authenticator.adopt(baseURL: baseURL, cache: cache, deadlines: policyDeadlines)
         }
         self.maximumResponseSize = maximumResponseSize
         self.redirectPolicy = redirectPolicy
@@ -259,9 +257,7 @@ open class NetworkLayer: @unchecked Sendable {
         policyDeadlines = DeadlineRegistry(clock: self.clock)
         // A token authenticator made without origins sends its token to this layer's origin only.
         for case let authenticator as BearerTokenAuthenticator in interceptors {
-            authenticator.adoptOrigin(of: baseURL)
-            authenticator.adoptCache(cache)
-            authenticator.adoptDeadlines(policyDeadlines)
+            authenticator.adopt(baseURL: baseURL, cache: cache, deadlines: policyDeadlines)
         }
         self.maximumResponseSize = maximumResponseSize
         self.redirectPolicy = redirectPolicy

@@ -53,8 +53,9 @@ public struct NetworkLogger: NetworkMonitor {
     private let redactedMembers: Set<String>
     private let redactedQueryNames: Set<String>
     private let sink: @Sendable (String) -> Void
-    /// Each request's latest attempt, for its URL as sent and the curl command of a failure.
-    private let lastAttempts = LastAttempts()
+    /// Each request's latest attempt, for its URL as sent and the curl command of a failure; locked, as
+    /// one logger may serve several layers' queues.
+    private let lastAttempts = Locked([UInt64: URLRequest]())
 
     /// A logger.
     ///
@@ -100,16 +101,15 @@ public struct NetworkLogger: NetworkMonitor {
     ///   - attempt: The request and attempt number, for the line's `#id.attempt` prefix.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
         guard level == .full else {
-            if let url = request.url { lastAttempts.set(URLRequest(url: url), for: attempt.request.id) }
+            if let url = request.url {
+                lastAttempts.withLock { $0[attempt.request.id] = URLRequest(url: url) }
+            }
             return
         }
-        lastAttempts.set(request, for: attempt.request.id)
-        var lines = [
-            "→ #\(attempt.request.id).\(attempt.number) \(request.httpMethod ?? "GET") \(redacted(request.url))"
-        ]
-        lines += headerLines(request.allHTTPHeaderFields ?? [:])
-        if let body = request.httpBody, !body.isEmpty { lines.append(bodyText(body)) }
-        sink(lines.joined(separator: "\n"))
+        lastAttempts.withLock { $0[attempt.request.id] = request }
+        write(
+            "→ #\(attempt.request.id).\(attempt.number) \(request.httpMethod ?? "GET") \(redacted(request.url))",
+            headers: request.allHTTPHeaderFields ?? [:], body: request.httpBody ?? Data())
     }
 
     /// At ``Level/full``: the status, headers and body.
@@ -120,12 +120,16 @@ public struct NetworkLogger: NetworkMonitor {
     ///   - attempt: The request and attempt number, for the line's `#id.attempt` prefix.
     public func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt) {
         guard level == .full else { return }
-        var lines = [
-            "← #\(attempt.request.id).\(attempt.number) \(response.statusCode) \(redacted(response.url))"
-        ]
-        lines += headerLines(ResponseHeaders(response).fields)
-        if !body.isEmpty { lines.append(bodyText(body)) }
-        sink(lines.joined(separator: "\n"))
+        write(
+            "← #\(attempt.request.id).\(attempt.number) \(response.statusCode) \(redacted(response.url))",
+            headers: ResponseHeaders(response).fields, body: body)
+    }
+
+    private func write(_ head: String, headers: [String: String], body: Data) {
+        let fields = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map {
+            "  \($0.key): \(redacted(headerValue: $0.value, of: $0.key))"
+        }
+        sink(([head] + fields + (body.isEmpty ? [] : [bodyText(body)])).joined(separator: "\n"))
     }
 
     /// At ``Level/full``: the retry and its reason.
@@ -154,7 +158,7 @@ public struct NetworkLogger: NetworkMonitor {
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics
     ) {
-        let last = lastAttempts.take(request.id)
+        let last = lastAttempts.withLock { $0.removeValue(forKey: request.id) }
         let head = "#\(request.id) \(request.method.rawValue) \(redacted(last?.url ?? request.url))"
         // Not String(format:), which is slow on Linux: this line is written for every request.
         let cost = "\(Int((metrics.duration * 1_000).rounded())) ms"
@@ -201,33 +205,18 @@ public struct NetworkLogger: NetworkMonitor {
     }
 
     private func redacted(urlString: String, nesting: Int) -> String {
-        guard var components = URLComponents(string: urlString) else { return Redaction.url(urlString) }
-        // The percent-encoded setters stop the process on `<` or `>`: the marker goes in percent-encoded,
-        // and comes out readable.
-        let encodedMarker = "%3Credacted%3E"
-        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
-            components.percentEncodedUser = encodedMarker
-            components.percentEncodedPassword = nil
-        }
-        if let items = components.percentEncodedQueryItems {
-            components.percentEncodedQueryItems = items.map { item in
-                guard let value = item.value else { return item }
-                if redactsQueryItem(named: item.name.removingPercentEncoding ?? item.name) {
-                    return URLQueryItem(name: item.name, value: encodedMarker)
-                }
-                // The marker inside a nested URL is percent-encoded with the rest of it.
-                return redactedNestedURL(inQueryValue: value, nesting: nesting + 1).map {
-                    URLQueryItem(name: item.name, value: Self.percentEncodedQueryValue($0))
-                } ?? item
-            }
-        }
+        // Text that isn't a URL loses every value.
+        guard URLComponents(string: urlString) != nil else { return Redaction.url(urlString) }
         // A fragment never goes on the wire; when it holds anything, it is an app's (or a server's
         // `#access_token=…`), so none of it is shown.
-        if let fragment = components.percentEncodedFragment, !fragment.isEmpty {
-            components.percentEncodedFragment = encodedMarker
+        return Redaction.url(urlString, hidingFragment: true) { name, value in
+            if redactsQueryItem(named: name.removingPercentEncoding ?? name) { return Redaction.marker }
+            // The marker inside a nested URL is percent-encoded with the rest of it, then made readable.
+            return redactedNestedURL(inQueryValue: value, nesting: nesting + 1).map {
+                Self.percentEncodedQueryValue($0).replacingOccurrences(
+                    of: "%3Credacted%3E", with: Redaction.marker)
+            }
         }
-        guard let string = components.string else { return Redaction.url(urlString) }
-        return string.replacingOccurrences(of: encodedMarker, with: Redaction.marker)
     }
 
     /// A query value that is itself a URL (`next=/a?token=abc`), redacted; `nil` when it isn't one or has
@@ -288,12 +277,6 @@ public struct NetworkLogger: NetworkMonitor {
         redactedHeaders.contains(name.lowercased()) ? "<redacted>" : value
     }
 
-    private func headerLines(_ headers: [String: String]) -> [String] {
-        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map {
-            "  \($0.key): \(redacted(headerValue: $0.value, of: $0.key))"
-        }
-    }
-
     func redacted(headerValue value: String, of name: String) -> String {
         let shown = redacted(header: name, value: value)
         return Self.urlHeaders.contains(name.lowercased()) ? redacted(urlString: shown) : shown
@@ -313,18 +296,5 @@ public struct NetworkLogger: NetworkMonitor {
         }
         guard let text else { return "  <\(body.count) bytes of binary data>" }
         return "  " + text + more
-    }
-}
-
-/// The latest attempt of each request in flight, locked: one logger may serve several layers' queues.
-private final class LastAttempts: Sendable {
-    private let requests = Locked([UInt64: URLRequest]())
-
-    func set(_ request: URLRequest, for id: UInt64) {
-        requests.withLock { $0[id] = request }
-    }
-
-    func take(_ id: UInt64) -> URLRequest? {
-        requests.withLock { $0.removeValue(forKey: id) }
     }
 }

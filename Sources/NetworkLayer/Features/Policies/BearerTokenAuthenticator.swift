@@ -50,33 +50,53 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             _ completion: @escaping @Sendable (Result<Token, NetworkError>) -> Void
         ) -> Void
 
-    /// `refresh` is called only while `isRefreshing` was false, so one call at a time.
+    /// Everything the authenticator knows, behind one lock; `refresh` is called only when `refreshing`
+    /// was `nil`, so one call at a time.
     private let state: Locked<State>
 
     private struct State {
         var token: Token?
-        var isRefreshing = false
-        /// So that a late second call of an old refresh's completion can't end a newer one.
-        var refreshNumber = 0
-        var waiting: [Waiter] = []
+        var refreshing: Refreshing?
+        var refreshCount = 0
         var origins: Set<Origin>
-        /// The app cleared the token during a refresh: its token is not kept; waiters still get its outcome.
-        var signedOutDuringRefresh = false
         /// A later rejection doesn't tell the app again; a new token starts a new session.
         var sessionEnded = false
+        var sessionEndedHandler: (@Sendable (NetworkError) -> Void)?
+        /// The first layer's policy deadlines and clock (see ``adopt(baseURL:cache:deadlines:)``); until a
+        /// layer hands its own, a real clock of the authenticator's own.
+        var deadlines: DeadlineRegistry?
+        var account: String?
+        /// Held weakly: an authenticator may outlive the layers it was given to.
+        var caches: [WeakCache] = []
+
+        /// Forgets the account; what it returns removes the account's replies from the layers' caches,
+        /// to be run after the lock.
+        mutating func signOut() -> () -> Void {
+            defer {
+                account = nil
+                caches.removeAll { $0.cache == nil }
+            }
+            let (account, caches) = (account, caches.compactMap(\.cache))
+            return { if let account { for cache in caches { cache.removeAll(forAccount: account) } } }
+        }
     }
+
+    /// The refresh under way; its number keeps a late second call of an old refresh's completion from
+    /// ending a newer one.
+    private struct Refreshing {
+        let number: Int
+        var waiters: [Waiter]
+        /// The app cleared the token meanwhile: the refresh's token is not kept; waiters still get its
+        /// outcome.
+        var signedOut = false
+    }
+
     /// Whether `origins` came from the caller, so that no layer widens them.
     private let hasOwnOrigins: Bool
     private typealias Waiter = @Sendable (Result<String, NetworkError>) -> Void
     private let refresh: TokenRefresh
     private let refreshWindow: TimeInterval
     private let refreshTimeout: TimeInterval
-    /// The first layer's policy deadlines and clock (see ``adoptDeadlines(_:)``); until a layer hands
-    /// its own, a real clock of the authenticator's own.
-    private let deadlines = Locked<DeadlineRegistry?>(nil)
-    private let sessionEndHandler = Locked<(@Sendable (NetworkError) -> Void)?>(nil)
-    /// Backs ``account``; apart from `state`, which the refresh path owns.
-    private let accountState = Locked(AuthenticatorAccount())
 
     /// An authenticator starting with `accessToken` (`nil`: refresh before the first request).
     ///
@@ -122,14 +142,14 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 
     /// The token requests are sent with now; `nil` before the first refresh, while one runs, after a
     /// rejected one, and after a sign-out.
-    public var accessToken: String? { state.withLock { $0.isRefreshing ? nil : $0.token?.value } }
+    public var accessToken: String? { state.withLock { $0.refreshing == nil ? $0.token?.value : nil } }
 
     /// Called once when a refresh is rejected (the session ended), with its error: show sign-in here.
     /// Runs off the main queue, before the waiting requests get the error; capture the authenticator
     /// weakly. See <doc:PoliciesAndAuthentication> for what counts as rejected.
     public var sessionEndedHandler: (@Sendable (NetworkError) -> Void)? {
-        get { sessionEndHandler.withLock { $0 } }
-        set { sessionEndHandler.withLock { $0 = newValue } }
+        get { state.withLock { $0.sessionEndedHandler } }
+        set { state.withLock { $0.sessionEndedHandler = newValue } }
     }
 
     /// Whether a refresh failing with `error` ends the session: anything but the unreachable errors
@@ -153,24 +173,19 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ///   - expiresAt: When it expires, if known; a request then refreshes it first once it expires within
     ///     the `refreshWindow` given to the initializer.
     public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
-        if accessToken == nil { signOut() }
-        let (waiters, token): ([Waiter], String?) = state.withLock { state in
+        let (waiters, signOut): ([Waiter], () -> Void) = state.withLock { state in
             state.token = accessToken.map { Token($0, expiresAt: expiresAt) }
             state.sessionEnded = accessToken == nil
             guard accessToken != nil else {
-                if state.isRefreshing { state.signedOutDuringRefresh = true }
-                return ([], nil)
+                state.refreshing?.signedOut = true
+                return ([], state.signOut())
             }
-            defer {
-                state.waiting = []
-                if state.isRefreshing { state.refreshNumber += 1 }
-                state.isRefreshing = false
-                state.signedOutDuringRefresh = false
-            }
-            return (state.isRefreshing ? state.waiting : [], accessToken)
+            defer { state.refreshing = nil }
+            return (state.refreshing?.waiters ?? [], {})
         }
-        guard let token else { return }
-        for waiter in waiters { waiter(.success(token)) }
+        signOut()
+        guard let accessToken else { return }
+        for waiter in waiters { waiter(.success(accessToken)) }
     }
 
     /// Adds the current token, waiting for a refresh that is under way (or starting one without a
@@ -186,7 +201,11 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         guard isOwnOrigin(request.url) else { return completion(.success(request)) }
         let afterRefresh: Waiter = { result in completion(result.map { Self.authorized(request, with: $0) }) }
         let now = policyDeadlines.clock.date
-        if let current = token(ifUsable: { !self.expiresSoon($0, now: now) }, orAfterRefresh: afterRefresh) {
+        let refreshWindow = refreshWindow
+        let usable = { (token: Token) in
+            token.expiresAt.map { $0.timeIntervalSince(now) > refreshWindow } ?? true
+        }
+        if let current = token(ifUsable: usable, orAfterRefresh: afterRefresh) {
             completion(.success(Self.authorized(request, with: current)))
         }
     }
@@ -205,37 +224,36 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             // token) says nothing about the token.
             isOwnOrigin(attempt.responseURL ?? attempt.request.url)
         else { return completion(.doNotRetry) }
-        let sent = Self.token(of: attempt.request)
+        let header = attempt.request.value(forHTTPHeaderField: "Authorization")
         let afterRefresh: Waiter = { result in
             switch result {
             case .success: completion(.retry)
             case .failure(let error): completion(.fail(error))
             }
         }
-        if token(ifUsable: { $0.value != sent }, orAfterRefresh: afterRefresh) != nil { completion(.retry) }
-    }
-
-    /// Reads token expiry and keeps a refresh's limit on `registry`'s clock, the policy deadlines of the
-    /// first layer given this authenticator.
-    func adoptDeadlines(_ registry: DeadlineRegistry) {
-        deadlines.withLock { $0 = $0 ?? registry }
-    }
-
-    /// Where token expiry is read and a refresh's limit kept: the first layer's clock, like its origin.
-    private var policyDeadlines: DeadlineRegistry {
-        deadlines.withLock { registry in
-            if let registry { return registry }
-            let own = DeadlineRegistry(clock: SystemClock())
-            registry = own
-            return own
+        if token(ifUsable: { "Bearer \($0.value)" != header }, orAfterRefresh: afterRefresh) != nil {
+            completion(.retry)
         }
     }
 
-    /// Adds `baseURL`'s origin to those the token goes to, unless the caller named them: a layer given
-    /// this authenticator calls it.
-    func adoptOrigin(of baseURL: URL?) {
-        guard !hasOwnOrigins, let origin = baseURL.flatMap(Origin.init) else { return }
-        state.withLock { _ = $0.origins.insert(origin) }
+    /// Takes what a layer given this authenticator has: its origin, unless the caller named the origins;
+    /// its cache, to remove the account's replies from at sign-out; and, from the first layer, its policy
+    /// deadlines, whose clock reads token expiry and keeps a refresh's limit.
+    func adopt(baseURL: URL?, cache: ResponseCache?, deadlines: DeadlineRegistry) {
+        let origin = hasOwnOrigins ? nil : baseURL.flatMap(Origin.init)
+        state.withLock { state in
+            if let origin { state.origins.insert(origin) }
+            if let cache { state.caches.append(WeakCache(cache: cache)) }
+            state.deadlines = state.deadlines ?? deadlines
+        }
+    }
+
+    private var policyDeadlines: DeadlineRegistry {
+        state.withLock { state in
+            let registry = state.deadlines ?? DeadlineRegistry(clock: SystemClock())
+            state.deadlines = registry
+            return registry
+        }
     }
 
     /// Whether `url` is one of the token's origins; the first origin seen becomes the token's when none
@@ -248,22 +266,19 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
-    private func expiresSoon(_ token: Token, now: Date) -> Bool {
-        guard let expiresAt = token.expiresAt else { return false }
-        return expiresAt.timeIntervalSince(now) <= refreshWindow
-    }
-
     /// The current token when no refresh runs and `usable` accepts it; otherwise `nil`, and `then` gets
     /// the outcome of the refresh under way, or of one started now. Looking and joining happen under one
     /// lock, so a refresh that ends in between can't make a request start another.
     private func token(ifUsable usable: (Token) -> Bool, orAfterRefresh then: @escaping Waiter) -> String? {
         let (current, begins): (String?, Int?) = state.withLock { state in
-            if !state.isRefreshing, let token = state.token, usable(token) { return (token.value, nil) }
-            state.waiting.append(then)
-            guard !state.isRefreshing else { return (nil, nil) }
-            state.isRefreshing = true
-            state.refreshNumber += 1
-            return (nil, state.refreshNumber)
+            guard state.refreshing == nil else {
+                state.refreshing?.waiters.append(then)
+                return (nil, nil)
+            }
+            if let token = state.token, usable(token) { return (token.value, nil) }
+            state.refreshCount += 1
+            state.refreshing = Refreshing(number: state.refreshCount, waiters: [then])
+            return (nil, state.refreshCount)
         }
         if let number = begins {
             let deadline = Deadline(seconds: refreshTimeout, on: policyDeadlines) { [self] in
@@ -280,40 +295,37 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     }
 
     private func finishRefresh(_ number: Int, with result: Result<Token, NetworkError>) {
-        let (waiters, outcome, endsSession): ([Waiter], Result<String, NetworkError>, Bool) = state.withLock {
-            state in
+        let (waiters, outcome, endSession) = state.withLock {
+            state -> ([Waiter], Result<String, NetworkError>, () -> Void) in
             // A second call of this refresh's completion, maybe while a later refresh runs.
-            guard state.isRefreshing, number == state.refreshNumber else {
-                return ([], result.map(\.value), false)
+            guard let refreshing = state.refreshing, refreshing.number == number else {
+                return ([], .failure(.cancelled), {})
             }
-            state.isRefreshing = false
-            defer {
-                state.waiting = []
-                state.signedOutDuringRefresh = false
-            }
+            state.refreshing = nil
             switch result {
             case .success(let token):
                 // The app signed out meanwhile: its sign-out stands, and the requests it left end.
-                guard !state.signedOutDuringRefresh else {
-                    return (state.waiting, .failure(.cancelled), false)
-                }
+                guard !refreshing.signedOut else { return (refreshing.waiters, .failure(.cancelled), {}) }
                 state.token = token
                 state.sessionEnded = false
-                return (state.waiting, .success(token.value), false)
             case .failure(let error) where Self.isRejection(error):
                 state.token = nil
-                let endsNow = !state.sessionEnded
+                guard !state.sessionEnded else { break }
                 state.sessionEnded = true
-                return (state.waiting, .failure(error), endsNow)
-            case .failure(let error):
-                return (state.waiting, .failure(error), false)
+                // A rejected refresh signs the user out: the account's stored replies go with the token.
+                let (signOut, handler) = (state.signOut(), state.sessionEndedHandler)
+                return (
+                    refreshing.waiters, .failure(error),
+                    {
+                        signOut()
+                        handler?(error)
+                    }
+                )
+            case .failure: break
             }
+            return (refreshing.waiters, result.map(\.value), {})
         }
-        // A rejected refresh signs the user out: the account's stored replies go with the token.
-        if endsSession { signOut() }
-        if endsSession, case .failure(let error) = outcome, let handler = sessionEndedHandler {
-            handler(error)
-        }
+        endSession()
         for waiter in waiters { waiter(outcome) }
     }
 
@@ -321,14 +333,6 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         var request = request
         request.setHeaderFields([(name: "Authorization", value: "Bearer \(token)")])
         return request
-    }
-
-    private static func token(of request: URLRequest) -> String? {
-        guard let value = request.value(forHTTPHeaderField: "Authorization"), value.hasPrefix("Bearer ")
-        else {
-            return nil
-        }
-        return String(value.dropFirst("Bearer ".count))
     }
 }
 
@@ -338,8 +342,8 @@ extension BearerTokenAuthenticator {
     /// Who the token is for (a user ID, say): it partitions the layer's cache (see <doc:CachingAndOffline>).
     /// A sign-out forgets it and removes its replies from the caches of the layers it was given to.
     public var account: String? {
-        get { accountState.withLock { $0.name } }
-        set { accountState.withLock { $0.name = newValue } }
+        get { state.withLock { $0.account } }
+        set { state.withLock { $0.account = newValue } }
     }
 
     /// Replaces the token and names the account it is for: a sign-in.
@@ -352,32 +356,8 @@ extension BearerTokenAuthenticator {
         self.account = account
         setAccessToken(accessToken, expiresAt: expiresAt)
     }
-
-    /// Remembers a layer's cache, to remove the account's replies from it at sign-out.
-    func adoptCache(_ cache: ResponseCache?) {
-        guard let cache else { return }
-        accountState.withLock { $0.caches.append(WeakCache(cache: cache)) }
-    }
-
-    func signOut() {
-        let (name, caches) = accountState.withLock { state in
-            defer {
-                state.name = nil
-                state.caches.removeAll { $0.cache == nil }
-            }
-            return (state.name, state.caches.compactMap(\.cache))
-        }
-        guard let name else { return }
-        for cache in caches { cache.removeAll(forAccount: name) }
-    }
 }
 
-private struct AuthenticatorAccount: Sendable {
-    var name: String?
-    var caches: [WeakCache] = []
-}
-
-/// A cache held without keeping it alive: an authenticator may outlive the layers it was given to.
 private struct WeakCache: Sendable {
     weak var cache: ResponseCache?
 }

@@ -24,15 +24,11 @@ struct PolicyStage: RequestStage {
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        let (task, expectation, checker) = (call.task, expectation, checker)
+        let (expectation, checker) = (expectation, checker)
         // The URL that answered the latest attempt, for the interceptors that judge its failure.
         let answeredBy = interceptors.isEmpty ? nil : Locked<URL?>(nil)
-        let attempts = RequestAttempts<Reply>(
-            request: request, method: method, interceptors: interceptors, policy: policy,
-            deadlines: call.deadlines, isCancelled: { task.isSettled },
-            deliversImmediately: call.deliversImmediately, attemptLimit: attemptLimit,
-            longestWait: longestWait, progress: progress,
-            answeredBy: { answeredBy?.withLock { $0 } },
+        let attempts = RequestAttempts(
+            stage: self, request: request, answeredBy: answeredBy,
             send: { proposed, done in
                 var attempt = proposed
                 if let checker {
@@ -48,7 +44,6 @@ struct PolicyStage: RequestStage {
                 }
             },
             finish: { completion(TransferResult($0)) })
-        attempts.onRetry = call.retryReporter
         attempts.start()
         // The call's task cancels the attempt under way, and the loop stops at its next step.
         return {}

@@ -8,7 +8,6 @@ import Foundation
 /// cancelled. Each attempt goes through every interceptor's `adapt`, then `send`; a failure goes to the
 /// interceptors' `retry`, then to the retry policy.
 ///
-/// Generic over what an attempt yields, so the real transport and a test double share the same rules.
 /// One attempt runs at a time: each step starts from the completion of the one before.
 ///
 /// Every interceptor hook runs on one background queue, the policy queue. An interceptor may call its
@@ -22,78 +21,49 @@ import Foundation
 /// request ends with ``NetworkError/timedOut`` and a late answer is ignored. Waits between attempts and
 /// these limits run on the layer's clock. A delay longer than the retry policy's `maximumDelay` means no
 /// retry.
-package final class RequestAttempts<Success>: @unchecked Sendable {
-    package typealias Send = (URLRequest, @escaping @Sendable (Result<Success, NetworkError>) -> Void) -> Void
+final class RequestAttempts: @unchecked Sendable {
+    typealias Send = (URLRequest, @escaping @Sendable (Result<Reply, NetworkError>) -> Void) -> Void
 
     static var attemptLimit: Int { 16 }
-    /// ``attemptLimit``, or more for a stream that reconnects (which bounds its reconnections itself).
-    private let attemptLimit: Int
-    /// The longest wait an interceptor may ask for: the policy's `maximumDelay`, or a stream's
-    /// reconnection ceiling, which its floor may raise above it.
-    private let longestWait: TimeInterval
-    /// A stream's progress count: a failure after it grew starts the attempts afresh, so a stream
-    /// reconnecting hours later doesn't inherit its first connection's failures.
-    private let progress: (@Sendable () -> Int)?
-    private let answeredBy: @Sendable () -> URL?
-
+    /// The stage's settings: its attempt limit, longest wait (`nil`: the policy's `maximumDelay`) and a
+    /// stream's progress count, which starts the attempts afresh when it grew, so a stream reconnecting
+    /// hours later doesn't inherit its first connection's failures.
+    private let stage: PolicyStage
     private let request: URLRequest
-    private let method: HTTPMethod
     private let interceptors: [any RequestInterceptor]
-    private let policy: RetryPolicy
-    private let isCancelled: @Sendable () -> Bool
-    private let deliversImmediately: Bool
-    /// How long one stage of interceptor calls may take.
-    private let hookTimeout: TimeInterval
+    /// The URL that answered the latest attempt; `nil` without interceptors, which alone read it.
+    private let answeredBy: Locked<URL?>?
     /// The layer's policy deadlines, and its clock: hook limits, waits between attempts, `Retry-After`.
     private let deadlines: DeadlineRegistry
-    /// Told when a failed attempt will be sent again, and after how long (for monitors).
-    package var onRetry: (@Sendable (FailedAttempt, TimeInterval) -> Void)?
-    // `send` and `finish` are used by one step at a time (see above), never concurrently.
+    // Used by one step at a time (see above), never concurrently; each step starts from the one before.
     private let send: Send
-    private let finish: (Result<Success, NetworkError>) -> Void
-    private let failures = Locked((errors: [NetworkError](), progressAtLastFailure: 0))
+    private let finish: (Result<Reply, NetworkError>) -> Void
+    private var earlierErrors: [NetworkError] = []
+    private var progressAtLastFailure = 0
 
     /// - Parameters:
-    ///   - isCancelled: Whether the request has ended (cancelled); no attempt starts after that.
-    ///   - deliversImmediately: Whether hooks run where the step before them completed (see above),
-    ///     rather than on the policy queue: never on the caller's queue (usually the main queue), nor on
-    ///     the session's delegate queue, which must never run the caller's code.
-    ///   - attemptLimit: The most attempts since the last progress.
-    ///   - longestWait: The longest wait an interceptor may ask for; `nil` for the policy's `maximumDelay`.
-    ///   - progress: A stream's progress count (see ``progress``); `nil` for a request.
-    ///   - answeredBy: The URL that answered the latest attempt (after redirects), which `send` records
-    ///     before it reports; `nil` when none did.
-    ///   - deadlines: The layer's policy deadlines, on the layer's clock.
-    ///   - send: Sends one attempt and reports its outcome once.
+    ///   - send: Sends one attempt and reports its outcome once, having recorded the URL that answered.
     ///   - finish: Receives the outcome of the request, exactly once: `.cancelled` when the loop finds the
     ///     request cancelled between steps.
     init(
-        request: URLRequest, method: HTTPMethod, interceptors: [any RequestInterceptor], policy: RetryPolicy,
-        deadlines: DeadlineRegistry, isCancelled: @escaping @Sendable () -> Bool,
-        deliversImmediately: Bool = false, attemptLimit: Int = RequestAttempts.attemptLimit,
-        longestWait: TimeInterval? = nil,
-        progress: (@Sendable () -> Int)? = nil, answeredBy: @escaping @Sendable () -> URL? = { nil },
-        send: @escaping Send, finish: @escaping (Result<Success, NetworkError>) -> Void
+        stage: PolicyStage, request: URLRequest, answeredBy: Locked<URL?>?, send: @escaping Send,
+        finish: @escaping (Result<Reply, NetworkError>) -> Void
     ) {
-        self.answeredBy = answeredBy
+        self.stage = stage
         self.request = request
-        self.method = method
-        self.interceptors = interceptors
-        self.policy = policy
-        self.deadlines = deadlines
-        self.isCancelled = isCancelled
-        self.deliversImmediately = deliversImmediately
-        self.attemptLimit = attemptLimit
-        self.longestWait = longestWait ?? policy.maximumDelay
-        self.progress = progress
-        hookTimeout = request.timeoutInterval
+        self.answeredBy = answeredBy
+        interceptors = stage.interceptors
+        deadlines = stage.call.deadlines
         self.send = send
         self.finish = finish
     }
 
+    /// Whether the request has ended (cancelled); no attempt starts after that.
+    private var isCancelled: Bool { stage.call.task.isSettled }
+
     /// Starts the first attempt: where hooks run (see ``onPolicyQueue(_:)``) when there are interceptors,
     /// otherwise on the calling thread.
-    package func start() {
+    func start() {
         guard !interceptors.isEmpty else { return attempt() }
         onPolicyQueue { [self] in attempt() }
     }
@@ -102,23 +72,21 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     /// queue. A hook's completion called from another thread comes back here, unless the call delivers
     /// immediately: then it stays where it was called, off the reserved queues.
     private func onPolicyQueue(_ body: @escaping @Sendable () -> Void) {
-        let inPlace = deliversImmediately ? !Queues.isReserved : PolicyQueue.isCurrent
+        let inPlace = stage.call.deliversImmediately ? !Queues.isReserved : PolicyQueue.isCurrent
         guard !inPlace else { return body() }
         PolicyQueue.queue.async(execute: body)
     }
 
     private func attempt() {
-        guard !isCancelled() else { return finish(.failure(.cancelled)) }
-        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout, on: deadlines) { [self] in
-            finish(.failure(.timedOut))
-        }
+        guard !isCancelled else { return finish(.failure(.cancelled)) }
+        let deadline = hookDeadline()
         adapt(request, from: 0) { [self] result in
             guard deadline.claim() else { return }
             switch result {
             case .failure(let error):
                 finish(.failure(error))
             case .success(let adapted):
-                guard !isCancelled() else { return finish(.failure(.cancelled)) }
+                guard !isCancelled else { return finish(.failure(.cancelled)) }
                 send(adapted) { [self] outcome in
                     switch outcome {
                     case .success: finish(outcome)
@@ -149,30 +117,24 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
 
     private func decide(after error: NetworkError, of sent: URLRequest) {
         // A request cancelled mid-attempt: no interceptor is asked (no refresh starts for it).
-        guard !isCancelled() else { return finish(.failure(.cancelled)) }
-        let progressNow = progress?()
-        let responseURL = answeredBy()
-        let failed: FailedAttempt = failures.withLock { failures in
-            if let progressNow, progressNow != failures.progressAtLastFailure {
-                failures.progressAtLastFailure = progressNow
-                failures.errors.removeAll()
-            }
-            defer { failures.errors.append(error) }
-            return FailedAttempt(
-                request: sent, error: error, number: failures.errors.count + 1,
-                earlierErrors: failures.errors,
-                responseURL: responseURL)
+        guard !isCancelled else { return finish(.failure(.cancelled)) }
+        if let progressNow = stage.progress?(), progressNow != progressAtLastFailure {
+            progressAtLastFailure = progressNow
+            earlierErrors.removeAll()
         }
-        guard failed.number < attemptLimit else { return finish(.failure(error)) }
-        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : hookTimeout, on: deadlines) { [self] in
-            finish(.failure(.timedOut))
-        }
+        let failed = FailedAttempt(
+            request: sent, error: error, number: earlierErrors.count + 1, earlierErrors: earlierErrors,
+            responseURL: answeredBy?.withLock { $0 })
+        earlierErrors.append(error)
+        guard failed.number < stage.attemptLimit else { return finish(.failure(error)) }
+        let deadline = hookDeadline()
         ask(from: 0, about: failed) { [self] decision in
             guard deadline.claim() else { return }
             switch decision {
             case .retry:
                 retry(failed, after: 0)
-            case .retryAfter(let delay) where !delay.isFinite || delay > longestWait:
+            case .retryAfter(let delay)
+            where !delay.isFinite || delay > (stage.longestWait ?? stage.policy.maximumDelay):
                 // Beyond any wait the layer allows: fail now rather than hang or retry at once.
                 finish(.failure(error))
             case .retryAfter(let delay):
@@ -180,14 +142,22 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
             case .fail(let replacement):
                 finish(.failure(replacement))
             case .doNotRetry:
-                if let delay = policy.delay(
-                    afterAttempt: failed.number, of: method, failingWith: error, now: deadlines.clock.date)
+                if let delay = stage.policy.delay(
+                    afterAttempt: failed.number, of: stage.method, failingWith: error,
+                    now: deadlines.clock.date)
                 {
                     retry(failed, after: delay)
                 } else {
                     finish(.failure(error))
                 }
             }
+        }
+    }
+
+    /// The limit on one stage of interceptor calls; without interceptors, none.
+    private func hookDeadline() -> Deadline {
+        Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: deadlines) { [self] in
+            finish(.failure(.timedOut))
         }
     }
 
@@ -209,7 +179,7 @@ package final class RequestAttempts<Success>: @unchecked Sendable {
     }
 
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval) {
-        onRetry?(failed, delay)
+        stage.call.retryReporter?(failed, delay)
         guard delay > 0, delay.isFinite else { return attempt() }
         deadlines.clock.run(after: delay, on: PolicyQueue.queue) { [self] in attempt() }
     }

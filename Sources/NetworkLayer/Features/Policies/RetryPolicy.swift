@@ -56,9 +56,7 @@ extension RetryPolicy {
 
     /// Seconds to wait before sending again after `attempt` (1 for the first) failed with `error`, or
     /// `nil` for no retry; `now` is the layer's clock's date, which a `Retry-After` date is counted from.
-    func delay(
-        afterAttempt attempt: Int, of method: HTTPMethod, failingWith error: NetworkError, now: Date
-    )
+    func delay(afterAttempt attempt: Int, of method: HTTPMethod, failingWith error: NetworkError, now: Date)
         -> TimeInterval?
     {
         guard attempt < maximumAttempts,

@@ -6,17 +6,13 @@ enum FormRedaction {
     /// `nil` when `text` isn't form-shaped.
     static func redacted(_ text: String, names: Set<String>) -> String? {
         guard text.utf8.contains(UInt8(ascii: "=")), !text.utf8.contains(where: isNotForm) else { return nil }
-        var changed = false
-        let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> Substring in
-            guard let equals = pair.firstIndex(of: "=") else { return pair }
-            let name = pair[..<equals].replacingOccurrences(of: "+", with: " ")
-            guard names.contains(Credentials.comparable(name.removingPercentEncoding ?? name)) else {
-                return pair
-            }
-            changed = true
-            return pair[...equals] + Redaction.marker
+        var output = String.UnicodeScalarView()
+        Redaction.appendRedactingValues(Array(text.unicodeScalars)[...], to: &output) { name, _ in
+            let name = name.replacingOccurrences(of: "+", with: " ")
+            return names.contains(Credentials.comparable(name.removingPercentEncoding ?? name))
+                ? Redaction.marker : nil
         }
-        return changed ? pairs.joined(separator: "&") : text
+        return String(output)
     }
 
     private static func isNotForm(_ byte: UInt8) -> Bool {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Redacts the values of credential-named JSON members (`"password": "…"`), keeping everything else byte
 /// for byte. A scanner, not a parser, so a body cut at the log limit or not quite JSON is redacted as far
 /// as it goes; any value kind becomes `"<redacted>"`.
@@ -40,42 +42,12 @@ enum JSONRedaction {
         return changed ? String(decoding: output, as: UTF8.self) : text
     }
 
-    /// A member name unescaped (RFC 8259 §7), so `"pass\u0077ord"` is redacted as `password`; one that
+    /// A member name unescaped as JSON reads it, so `"pass\u0077ord"` is redacted as `password`; one that
     /// doesn't unescape cleanly is compared as written.
     private static func memberName(_ raw: ArraySlice<UInt8>) -> String {
-        guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw, as: UTF8.self) }
-        var units: [UInt16] = []
-        var index = raw.startIndex
-        while index < raw.endIndex {
-            let byte = raw[index]
-            guard byte == UInt8(ascii: "\\"), index + 1 < raw.endIndex else {
-                // Plain bytes keep their UTF-8 meaning: decode the run up to the next escape.
-                let end =
-                    raw[index...].firstIndex(of: UInt8(ascii: "\\")).map { max($0, index + 1) }
-                    ?? raw.endIndex
-                units.append(contentsOf: String(decoding: raw[index..<end], as: UTF8.self).utf16)
-                index = end
-                continue
-            }
-            let escaped = raw[index + 1]
-            index += 2
-            switch escaped {
-            case UInt8(ascii: "u"):
-                guard index + 4 <= raw.endIndex,
-                    let unit = UInt16(String(decoding: raw[index..<(index + 4)], as: UTF8.self), radix: 16)
-                else { return String(decoding: raw, as: UTF8.self) }
-                units.append(unit)
-                index += 4
-            case UInt8(ascii: "b"): units.append(0x08)
-            case UInt8(ascii: "f"): units.append(0x0C)
-            case UInt8(ascii: "n"): units.append(0x0A)
-            case UInt8(ascii: "r"): units.append(0x0D)
-            case UInt8(ascii: "t"): units.append(0x09)
-            default: units.append(UInt16(escaped))  // `\"`, `\\`, `\/`
-            }
-        }
-        // Surrogate pairs written as two `\u` escapes join here; a lone one becomes U+FFFD.
-        return String(decoding: units, as: UTF16.self)
+        let written = String(decoding: raw, as: UTF8.self)
+        guard raw.contains(UInt8(ascii: "\\")) else { return written }
+        return (try? JSONDecoder().decode(String.self, from: Data(("\"" + written + "\"").utf8))) ?? written
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

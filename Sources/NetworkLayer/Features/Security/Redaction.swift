@@ -7,15 +7,24 @@ enum Redaction {
     /// changes nothing.
     static let marker = "<redacted>"
 
+    /// What a `name=value` pair's value becomes, given both as written; `nil` keeps it.
+    typealias Replacement = (_ name: String, _ value: String) -> String?
+
+    /// Every value becomes the marker.
+    static func everyValue(_: String, _: String) -> String? { marker }
+
     /// `url` read as one URL, which may be invalid (spaces, no host, an unknown scheme).
     ///
     /// `https://user:secret@host/p?token=abc#access_token=xyz` becomes
     /// `https://<redacted>@host/p?token=<redacted>#access_token=<redacted>`. Without a scheme,
-    /// `user:pass@host` is still redacted, but not `name@host` (an e-mail address).
-    static func url(_ url: String) -> String {
+    /// `user:pass@host` is still redacted, but not `name@host` (an e-mail address). `replace` decides the
+    /// query's (and fragment's) non-empty values; `hidingFragment` hides a whole non-empty fragment.
+    static func url(_ url: String, hidingFragment: Bool = false, replacing replace: Replacement = everyValue)
+        -> String
+    {
         guard url.unicodeScalars.contains(where: isURLSyntax) else { return url }
         var output = String.UnicodeScalarView()
-        appendRedactingURL(Array(url.unicodeScalars)[...], to: &output)
+        appendRedactingURL(Array(url.unicodeScalars)[...], hidingFragment, replace, to: &output)
         return String(output)
     }
 
@@ -71,17 +80,20 @@ enum Redaction {
 
     private static func appendRedactingWord(_ word: Scalars, to output: inout String.UnicodeScalarView) {
         if word.contains(where: isURLSyntax) {
-            appendRedactingURL(word, to: &output)
+            appendRedactingURL(word, false, everyValue, to: &output)
         } else {
             output.append(contentsOf: word)
         }
     }
 
-    private static func appendRedactingURL(_ url: Scalars, to output: inout String.UnicodeScalarView) {
+    private static func appendRedactingURL(
+        _ url: Scalars, _ hidingFragment: Bool, _ replace: Replacement,
+        to output: inout String.UnicodeScalarView
+    ) {
         if let (start, at) = userInfoPastTheAuthority(url) {
             output.append(contentsOf: url[..<start])
             output.append(contentsOf: marker.unicodeScalars)
-            return appendRedactingURL(url[at...], to: &output)
+            return appendRedactingURL(url[at...], hidingFragment, replace, to: &output)
         }
         let hash = url.firstIndex(of: "#")
         let beforeFragment = url[..<(hash ?? url.endIndex)]
@@ -89,14 +101,16 @@ enum Redaction {
         appendRedactingUserInfo(beforeFragment[..<(question ?? beforeFragment.endIndex)], to: &output)
         if let question {
             output.append("?")
-            appendRedactingValues(beforeFragment[(question + 1)...], to: &output)
+            appendRedactingValues(beforeFragment[(question + 1)...], to: &output, replacing: replace)
         }
         if let hash {
             output.append("#")
             // A fragment with no `name=value` pair is an anchor such as `#section-2`: nothing to hide.
             let fragment = url[(hash + 1)...]
-            if fragment.contains("=") {
-                appendRedactingValues(fragment, to: &output)
+            if hidingFragment, !fragment.isEmpty {
+                output.append(contentsOf: marker.unicodeScalars)
+            } else if fragment.contains("=") {
+                appendRedactingValues(fragment, to: &output, replacing: replace)
             } else {
                 output.append(contentsOf: fragment)
             }
@@ -108,27 +122,15 @@ enum Redaction {
     private static func appendRedactingUserInfo(
         _ head: Scalars, to output: inout String.UnicodeScalarView
     ) {
-        let authorityStart: Int
-        let requiresColon: Bool
-        if let separator = head.indices.first(where: { startsWithSchemeSeparator(head[$0...]) }) {
-            authorityStart = separator + 3
-            requiresColon = false
-        } else if head.starts(with: ["/", "/"]) {
-            authorityStart = head.startIndex + 2
-            requiresColon = false
-        } else {
-            authorityStart = head.startIndex
-            requiresColon = true
-        }
-        let rest = head[authorityStart...]
+        let start = authorityStart(head)
+        let rest = head[(start ?? head.startIndex)...]
         let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "\\" } ?? rest.endIndex)]
-        guard let at = authority.lastIndex(of: "@"),
-            !requiresColon || authority[..<at].contains(":")
-        else {
+        // Without a scheme or `//`, only `user:password@` is user-info: `name@host` is an e-mail address.
+        guard let at = authority.lastIndex(of: "@"), start != nil || authority[..<at].contains(":") else {
             output.append(contentsOf: head)
             return
         }
-        output.append(contentsOf: head[..<authorityStart])
+        output.append(contentsOf: head[..<rest.startIndex])
         output.append(contentsOf: marker.unicodeScalars)
         output.append(contentsOf: head[at...])
     }
@@ -137,14 +139,7 @@ enum Redaction {
     /// above would stop at that character and show the password. Such user-info is a name without
     /// delimiters, a `:` not followed by a port, then anything up to the last `@`.
     private static func userInfoPastTheAuthority(_ url: Scalars) -> (start: Int, at: Int)? {
-        let start: Int
-        if let separator = url.indices.first(where: { startsWithSchemeSeparator(url[$0...]) }) {
-            start = separator + 3
-        } else if url.starts(with: ["/", "/"]) {
-            start = url.startIndex + 2
-        } else {
-            return nil
-        }
+        guard let start = authorityStart(url) else { return nil }
         let isDelimiter = { (scalar: Unicode.Scalar) in
             scalar == "/" || scalar == "\\" || scalar == "?" || scalar == "#"
         }
@@ -159,26 +154,34 @@ enum Redaction {
         return (start, at)
     }
 
-    private static func startsWithSchemeSeparator(_ scalars: Scalars) -> Bool {
-        scalars.starts(with: [":", "/", "/"])
+    /// Where the authority starts: after the first `://`, or a leading `//`; `nil` without either.
+    private static func authorityStart(_ url: Scalars) -> Int? {
+        if let separator = url.indices.first(where: { url[$0...].starts(with: [":", "/", "/"]) }) {
+            return separator + 3
+        }
+        return url.starts(with: ["/", "/"]) ? url.startIndex + 2 : nil
     }
 
-    /// `a=1&b&c=` becomes `a=<redacted>&b&c=`: each value is replaced, a name without a value is kept.
-    private static func appendRedactingValues(
-        _ parameters: Scalars, to output: inout String.UnicodeScalarView
+    /// `a=1&b&c=` becomes `a=<redacted>&b&c=`: each value is replaced as `replace` says, a name without a
+    /// value, or with an empty one, is kept.
+    static func appendRedactingValues(
+        _ parameters: ArraySlice<Unicode.Scalar>, to output: inout String.UnicodeScalarView,
+        replacing replace: Replacement = everyValue
     ) {
         var first = true
         for pair in parameters.split(separator: "&", omittingEmptySubsequences: false) {
             if !first { output.append("&") }
             first = false
-            guard let equals = pair.firstIndex(of: "=") else {
+            guard let equals = pair.firstIndex(of: "="), equals + 1 < pair.endIndex,
+                let replacement = replace(
+                    String(String.UnicodeScalarView(pair[..<equals])),
+                    String(String.UnicodeScalarView(pair[(equals + 1)...])))
+            else {
                 output.append(contentsOf: pair)
                 continue
             }
             output.append(contentsOf: pair[...equals])
-            if equals + 1 < pair.endIndex {
-                output.append(contentsOf: marker.unicodeScalars)
-            }
+            output.append(contentsOf: replacement.unicodeScalars)
         }
     }
 }
