@@ -26,9 +26,10 @@ final class ClockInjectionTests: XCTestCase {
         cache: ResponseCache? = nil, sessionConfiguration: URLSessionConfiguration? = .ephemeral
     ) -> NetworkLayer {
         NetworkLayer(
-            clock: clock, baseURL: server.baseURL, sessionConfiguration: sessionConfiguration,
-            timeout: timeout,
-            resourceTimeout: 100, retryPolicy: retryPolicy, interceptors: interceptors, cache: cache)
+            LayerSettings(
+                baseURL: server.baseURL, sessionConfiguration: sessionConfiguration, timeout: timeout,
+                resourceTimeout: 100, retryPolicy: retryPolicy, interceptors: interceptors, cache: cache,
+                clock: clock))
     }
 
     /// Waits, without moving the clock, until something is scheduled `seconds` ahead on it.
