@@ -20,8 +20,7 @@ extension NetworkLayer {
     @discardableResult
     public func request<T: Decodable & SendableMetatype>(
         _ endpoint: any Endpoint,
-        successHandler: @escaping (T) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        successHandler: @escaping (T) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(NetworkRequest(endpoint), value: successHandler, errorHandler: errorHandler)
     }
@@ -36,8 +35,7 @@ extension NetworkLayer {
     @discardableResult
     public func request(
         _ endpoint: any Endpoint,
-        successHandler: @escaping () -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(NetworkRequest(endpoint), value: ignoring(successHandler), errorHandler: errorHandler)
     }
@@ -92,11 +90,8 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func get<T: Decodable & SendableMetatype>(
-        urlString: String,
-        query: [String: String] = [:],
-        headers: [String: String] = [:],
-        successHandler: @escaping (T) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        urlString: String, query: [String: String] = [:], headers: [String: String] = [:],
+        successHandler: @escaping (T) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(
             NetworkRequest(urlString: urlString, query: query, headers: headers), value: successHandler,
@@ -144,11 +139,8 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func post<T: Encodable, R: Decodable & SendableMetatype>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping (R) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        urlString: String, body: T, headers: [String: String] = [:],
+        successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(bodyRequest(.post, urlString, body, headers), value: successHandler, errorHandler: errorHandler)
     }
@@ -164,11 +156,8 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func post<T: Encodable>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping () -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        urlString: String, body: T, headers: [String: String] = [:],
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(
             bodyRequest(.post, urlString, body, headers), value: ignoring(successHandler),
@@ -225,11 +214,8 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func put<T: Encodable, R: Decodable & SendableMetatype>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping (R) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        urlString: String, body: T, headers: [String: String] = [:],
+        successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(bodyRequest(.put, urlString, body, headers), value: successHandler, errorHandler: errorHandler)
     }
@@ -245,11 +231,8 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func put<T: Encodable>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping () -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        urlString: String, body: T, headers: [String: String] = [:],
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(
             bodyRequest(.put, urlString, body, headers), value: ignoring(successHandler),
@@ -298,11 +281,8 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func patch<T: Encodable, R: Decodable & SendableMetatype>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping (R) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        urlString: String, body: T, headers: [String: String] = [:],
+        successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(bodyRequest(.patch, urlString, body, headers), value: successHandler, errorHandler: errorHandler)
     }
@@ -318,11 +298,8 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func patch<T: Encodable>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping () -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        urlString: String, body: T, headers: [String: String] = [:],
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(
             bodyRequest(.patch, urlString, body, headers), value: ignoring(successHandler),
@@ -373,10 +350,8 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func delete<R: Decodable & SendableMetatype>(
-        urlString: String,
-        headers: [String: String] = [:],
-        successHandler: @escaping (R) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        urlString: String, headers: [String: String] = [:],
+        successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(deleteRequest(urlString, headers), value: successHandler, errorHandler: errorHandler)
     }
@@ -391,10 +366,8 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @discardableResult
     public func delete(
-        urlString: String,
-        headers: [String: String] = [:],
-        successHandler: @escaping () -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
+        urlString: String, headers: [String: String] = [:],
+        successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(deleteRequest(urlString, headers), value: ignoring(successHandler), errorHandler: errorHandler)
     }
