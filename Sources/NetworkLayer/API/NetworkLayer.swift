@@ -202,9 +202,6 @@ open class NetworkLayer: @unchecked Sendable {
     }
 
     // MARK: - The funnel
-    //
-    // Every request method below only builds a `NetworkRequest` and calls `send`, so a subclass that
-    // overrides `send` (a test double, a spy) sees every request, whichever method started it.
 
     /// Sends `request`: the one entry point every other request method goes through.
     ///

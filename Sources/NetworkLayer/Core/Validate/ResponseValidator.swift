@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-struct Reply {
+struct Reply: Sendable {
     let body: Data
     let response: HTTPURLResponse
     let method: HTTPMethod
@@ -48,13 +48,16 @@ enum ResponseValidator {
     static func validate(_ result: TransferResult, expecting expectation: ReplyExpectation)
         -> Result<Reply, NetworkError>
     {
-        validate(body: result.body, response: result.response, error: result.error, expecting: expectation)
-            .map { reply in
-                var reply = reply
-                reply.cacheStatus = result.cacheStatus
-                reply.providedValue = result.providedValue
-                return reply
-            }
+        if let reply = result.validated { return .success(reply) }
+        return validate(
+            body: result.body, response: result.response, error: result.error, expecting: expectation
+        )
+        .map { reply in
+            var reply = reply
+            reply.cacheStatus = result.cacheStatus
+            reply.providedValue = result.providedValue
+            return reply
+        }
     }
 
     static func validate(
