@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-struct Reply: Sendable {
+struct Reply {
     let body: Data
     let response: HTTPURLResponse
     let method: HTTPMethod
@@ -19,6 +19,9 @@ struct Reply: Sendable {
         method == .head || response.statusCode == 204 || response.statusCode == 205
     }
 }
+
+// Sendable so that a validated reply can travel up the chain in a `TransferResult`.
+extension Reply: Sendable {}
 
 struct ReplyExpectation: Sendable {
     let method: HTTPMethod
