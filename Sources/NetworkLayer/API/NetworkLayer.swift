@@ -254,18 +254,13 @@ open class NetworkLayer: @unchecked Sendable {
                 request, as: format, options: options, on: self, eventHandler: eventHandler,
                 completionHandler: completionHandler)
         }
+        // The stream's outcome is the tracked value: it ends only through its completion.
         return runningRequests.track(
-            successHandler: { (summary: StreamSummary) in completionHandler(.success(summary)) },
-            errorHandler: { completionHandler(.failure($0)) },
-            start: { succeed, fail in
+            successHandler: completionHandler, errorHandler: { completionHandler(.failure($0)) },
+            start: { finish, _ in
                 performStream(
                     request, as: format, options: options, eventHandler: eventHandler,
-                    completionHandler: { result in
-                        switch result {
-                        case .success(let summary): succeed(summary)
-                        case .failure(let error): fail(error)
-                        }
-                    })
+                    completionHandler: finish)
             })
     }
 
