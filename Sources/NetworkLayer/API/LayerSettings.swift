@@ -4,10 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What a layer is made with: the public initializer's arguments, with its defaults, and the clock and
-/// in-process responder that only the package chooses (a manual clock, a test double). Why one value:
-/// a class's two designated initializers can't delegate to each other, so both hand it to
-/// ``LayerParts`` and store it, and the work is written once.
+/// What a layer is made with: the public initializer's arguments, with its defaults but no cache unless
+/// given one, and the clock and in-process responder that only the package chooses (a manual clock, a
+/// test double). Why one value: a class's two designated initializers can't delegate to each other, so
+/// both store it and hand it to ``LayerParts``, and the work is written once.
 package struct LayerSettings {
     package var baseURL: URL?
     package var defaultHeaders: [String: String] = [:]
@@ -23,7 +23,7 @@ package struct LayerSettings {
     package var retryPolicy = RetryPolicy.none
     package var interceptors: [any RequestInterceptor] = []
     package var monitors: [any NetworkMonitor] = []
-    package var cache: ResponseCache? = ResponseCache()
+    package var cache: ResponseCache?
     /// What every time-based decision of the layer reads and schedules through (see ``NetworkClock``).
     package var clock: any NetworkClock
     /// What answers every request in process instead of a session; `nil` sends them.
@@ -31,7 +31,7 @@ package struct LayerSettings {
 }
 
 extension LayerSettings {
-    /// The public initializer's defaults, on `clock`.
+    /// The public initializer's defaults, without a cache, on `clock`.
     ///
     /// - Parameters:
     ///   - clock: What every time-based decision of the layer reads and schedules through.

@@ -118,7 +118,6 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         settings.retryPolicy = retryPolicy
         settings.interceptors = interceptors
         settings.monitors = monitors
-        settings.cache = nil
         super.init(settings)
     }
 
