@@ -1,7 +1,8 @@
 import Foundation
 
-// The `async` forms; they go through `send`, so a subclass that overrides it answers them too.
-// Why `isolation: isolated (any Actor)? = #isolation`: the method runs on the caller's actor, so a
+// The general `async` form (the convenience ones are in NetworkLayer+Requests.swift); it goes through
+// `send`, so a subclass that overrides it answers them too. Why every `async` form takes
+// `isolation: isolated (any Actor)? = #isolation`: the method runs on the caller's actor, so a
 // request (not `Sendable`) kept in a property can be passed and a non-`Sendable` reply can come back.
 extension NetworkLayer {
     /// Sends `request` through ``send(_:successHandler:errorHandler:)`` and returns its reply.
