@@ -30,27 +30,20 @@ extension NetworkLayer {
     ///   - monitors: What watches every request, called in order on a queue of their own.
     ///   - cache: Where replies to `GET` requests are kept; by default a memory-only cache, `nil` for none.
     public convenience init(
-        environment: APIEnvironment,
-        sessionConfiguration: URLSessionConfiguration? = nil,
-        encoder: JSONEncoder = JSONEncoder(),
-        decoder: JSONDecoder = JSONDecoder(),
-        callbackQueue: DispatchQueue = .main,
-        deliversImmediately: Bool = false,
-        timeout: TimeInterval = 60,
+        environment: APIEnvironment, sessionConfiguration: URLSessionConfiguration? = nil,
+        encoder: JSONEncoder = JSONEncoder(), decoder: JSONDecoder = JSONDecoder(),
+        callbackQueue: DispatchQueue = .main, deliversImmediately: Bool = false, timeout: TimeInterval = 60,
         resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
-        redirectPolicy: RedirectPolicy = .default,
-        retryPolicy: RetryPolicy = .none,
-        interceptors: [any RequestInterceptor] = [],
-        monitors: [any NetworkMonitor] = [],
+        redirectPolicy: RedirectPolicy = .default, retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = [], monitors: [any NetworkMonitor] = [],
         cache: ResponseCache? = ResponseCache()
     ) {
         self.init(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,
             sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
             callbackQueue: callbackQueue, deliversImmediately: deliversImmediately, timeout: timeout,
-            resourceTimeout: resourceTimeout,
-            maximumResponseSize: maximumResponseSize,
+            resourceTimeout: resourceTimeout, maximumResponseSize: maximumResponseSize,
             redirectPolicy: redirectPolicy, retryPolicy: retryPolicy, interceptors: interceptors,
             monitors: monitors, cache: cache)
     }

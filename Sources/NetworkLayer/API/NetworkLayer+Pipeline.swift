@@ -211,17 +211,6 @@ extension NetworkLayer {
         }
         return try decoding.decode(reply)
     }
-
-    /// The request a body-carrying convenience method stands for, sent through the funnel.
-    func sendBody<T: Encodable, R: Decodable & SendableMetatype>(
-        _ method: HTTPMethod, _ urlString: String, _ body: T, _ headers: [String: String],
-        _ successHandler: @escaping (NetworkResponse<R>) -> Void,
-        _ errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        send(
-            NetworkRequest(method: method, urlString: urlString, headers: headers, body: .json(body)),
-            successHandler: successHandler, errorHandler: errorHandler)
-    }
 }
 
 /// What makes a request a stream for ``NetworkLayer/startCall(_:stream:successHandler:errorHandler:)``.

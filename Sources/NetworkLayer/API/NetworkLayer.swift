@@ -25,17 +25,22 @@ import Foundation
 /// `Sendable`. A subclass must keep that promise: guard any state it adds with a lock. Don't change the
 /// `encoder` or `decoder` after creating the layer: they are used from background queues.
 open class NetworkLayer: @unchecked Sendable {
+    /// What the layer was made with.
+    let settings: LayerSettings
+    /// What the layer built from ``settings``.
+    let parts: LayerParts
+
     /// The URL that relative URL strings are resolved against.
-    public let baseURL: URL?
+    public var baseURL: URL? { settings.baseURL }
     /// Headers sent with every request; a request's own headers override them. Those that carry
     /// credentials go only to the base URL's origin (see `init`).
-    public let defaultHeaders: [String: String]
+    public var defaultHeaders: [String: String] { settings.defaultHeaders }
     /// Encodes JSON request bodies.
-    public let encoder: JSONEncoder
+    public var encoder: JSONEncoder { settings.encoder }
     /// Decodes JSON replies.
-    public let decoder: JSONDecoder
+    public var decoder: JSONDecoder { settings.decoder }
     /// The queue every handler runs on, unless the layer ``deliversImmediately``.
-    public let callbackQueue: DispatchQueue
+    public var callbackQueue: DispatchQueue { settings.callbackQueue }
     /// Whether handlers run immediately, where each outcome is settled, instead of on ``callbackQueue``:
     /// decoding, interceptors and handlers then run on the thread that settled it (the one that cancels,
     /// a transport's completion, an interceptor's completion), with no hop to another queue; never on a
@@ -44,58 +49,51 @@ open class NetworkLayer: @unchecked Sendable {
     /// download or upload with a ``NetworkRequest/progressHandler`` still runs its handlers on its
     /// progress queue, behind its last progress call, and a stream its completion behind its events.
     /// `false` by default. See <doc:ErrorsAndThreading>.
-    public let deliversImmediately: Bool
+    public var deliversImmediately: Bool { settings.deliversImmediately }
     /// How long a request may wait for data, in seconds.
-    public let timeout: TimeInterval
+    public var timeout: TimeInterval { settings.timeout }
     /// How long a request kept in memory may take in all, retries and waits included: a server that
     /// trickles bytes never lets ``timeout`` pass, so this ends it with ``NetworkError/timedOut``.
     /// Downloads, uploads and streams have none unless they set ``NetworkRequest/resourceTimeout``.
     /// Zero, negative and NaN mean ``defaultResourceTimeout``; `.infinity` means no limit.
-    public let resourceTimeout: TimeInterval
+    public var resourceTimeout: TimeInterval { settings.resourceTimeout }
     /// The most bytes a reply's body may have after gzip inflation; a larger one stops as soon as that is
     /// known, with ``NetworkError/transport(_:)`` carrying `URLError(.dataLengthExceedsMaximum)`.
-    public let maximumResponseSize: Int
-
+    public var maximumResponseSize: Int { settings.maximumResponseSize }
     /// Which redirects are followed, and what goes along to another origin.
-    public let redirectPolicy: RedirectPolicy
+    public var redirectPolicy: RedirectPolicy { settings.redirectPolicy }
     /// When a failed request is sent again; a request or endpoint may override it.
-    public let retryPolicy: RetryPolicy
+    public var retryPolicy: RetryPolicy { settings.retryPolicy }
     /// The stages that adapt every attempt and may ask for another after a failure, in order.
-    public let interceptors: [any RequestInterceptor]
+    public var interceptors: [any RequestInterceptor] { settings.interceptors }
     /// What watches every request, in order; see ``NetworkMonitor``.
-    public let monitors: [any NetworkMonitor]
+    public var monitors: [any NetworkMonitor] { settings.monitors }
     /// The layer's HTTP cache (it replaces `URLCache` on every platform), or `nil` when caching is off.
-    public let cache: ResponseCache?
-    let accountName = Locked<String?>(nil)
-    package let monitorGroup: MonitorGroup?
-    package let monitorsQueue = MonitorGroup.makeQueue()
-    /// What every time-based decision of the layer reads and schedules through, passed down to each
-    /// request: its deadlines, waits, progress throttle, metrics and cache ages (see ``NetworkClock``).
-    package let clock: any NetworkClock
-    /// The deadlines of the policy stage on ``clock``: interceptor and refresh limits, total time limits.
-    let policyDeadlines: DeadlineRegistry
-    /// The requests started and not yet answered, for ``cancelAll()``.
-    package let runningRequests = RunningRequests()
-    /// What answers every request in process instead of a session (a test double); `nil` sends them.
-    let responder: (any InProcessResponder)?
+    public var cache: ResponseCache? { settings.cache }
 
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
-
     /// The default ``resourceTimeout``: five minutes, generous for any reply kept in memory, yet finite.
     public static let defaultResourceTimeout: TimeInterval = 300
 
-    package let builder: RequestBuilder
-    /// `nil` means the shared session. A request whose later attempts may start after the layer has gone
-    /// keeps it too (see `SessionTransport`).
-    private let ownTransport: SessionTransport?
+    let accountName = Locked<String?>(nil)
+    /// The requests started and not yet answered, for ``cancelAll()``.
+    package let runningRequests = RunningRequests()
+    private let ownStreamTransport = Locked<LayerSession?>(nil)
+
+    /// What every time-based decision of the layer reads and schedules through, passed down to each
+    /// request: its deadlines, waits, progress throttle, metrics and cache ages (see ``NetworkClock``).
+    package var clock: any NetworkClock { settings.clock }
+    /// What answers every request in process instead of a session (a test double); `nil` sends them.
+    var responder: (any InProcessResponder)? { settings.responder }
+    package var builder: RequestBuilder { parts.builder }
+    package var monitorGroup: MonitorGroup? { parts.monitorGroup }
+    package var monitorsQueue: DispatchQueue { parts.monitorsQueue }
+    var policyDeadlines: DeadlineRegistry { parts.policyDeadlines }
+    var transferDeadlines: DeadlineRegistry { parts.transferDeadlines }
 
     /// Resolves the shared session lazily, so a test double that never sends creates none.
-    var transport: SessionTransport { ownTransport ?? .shared }
-
-    /// The idle deadlines of this layer's requests on ``transport``, on ``clock``. On the shared session
-    /// they sweep its delegate queue without creating the session before a request does.
-    let transferDeadlines: DeadlineRegistry
+    var transport: SessionTransport { parts.ownTransport ?? .shared }
 
     /// ``transport`` as this layer sends on it.
     var requestSession: LayerSession { LayerSession(transport, deadlines: transferDeadlines) }
@@ -106,19 +104,14 @@ open class NetworkLayer: @unchecked Sendable {
     /// native form on Linux.
     package var sendsUploadsNatively: Bool {
         get { transport.sendsUploadsNatively }
-        set { ownTransport?.sendsUploadsNatively = newValue }
+        set { parts.ownTransport?.sendsUploadsNatively = newValue }
     }
 
     /// Keeps what answers the layer's sessions in process (a stub transport) alive as long as they are.
     package func keepAlive(_ dependency: any Sendable) {
-        ownTransport?.dependencies.withLock { $0.append(dependency) }
+        parts.ownTransport?.dependencies.withLock { $0.append(dependency) }
         ownStreamTransport.withLock { $0 }?.session.dependencies.withLock { $0.append(dependency) }
     }
-
-    private let sessionConfiguration: URLSessionConfiguration?
-    private let ownStreamTransport = Locked<LayerSession?>(nil)
-    /// The idle deadlines of this layer's streams on the shared streams' session, on ``clock``.
-    private let sharedStreamDeadlines: DeadlineRegistry
 
     /// The session streams go out on, apart from ordinary requests: a stream whose consumer is behind
     /// holds back its session's connections on Linux (see ``PlatformSession/pauseReading(task:on:)``),
@@ -127,13 +120,13 @@ open class NetworkLayer: @unchecked Sendable {
 
     /// ``streamTransport`` as this layer sends on it.
     var streamSession: LayerSession {
-        guard let sessionConfiguration else {
-            return LayerSession(.sharedStreams, deadlines: sharedStreamDeadlines)
+        guard let configuration = parts.streamConfiguration else {
+            return LayerSession(.sharedStreams, deadlines: parts.sharedStreamDeadlines)
         }
         return ownStreamTransport.withLock { session in
             if let session { return session }
-            let made = SessionTransport(configuration: sessionConfiguration)
-            let dependencies = ownTransport?.dependencies.withLock { $0 } ?? []
+            let made = SessionTransport(configuration: configuration)
+            let dependencies = parts.ownTransport?.dependencies.withLock { $0 } ?? []
             made.dependencies.withLock { $0 = dependencies }
             let layerSession = LayerSession(made, clock: clock)
             session = layerSession
@@ -188,105 +181,27 @@ open class NetworkLayer: @unchecked Sendable {
         monitors: [any NetworkMonitor] = [],
         cache: ResponseCache? = ResponseCache()
     ) {
-        clock = SystemClock()
-        responder = nil
-        self.cache = cache
-        self.monitors = monitors
-        monitorGroup = MonitorGroup(monitors, on: monitorsQueue)
-        self.retryPolicy = retryPolicy
-        self.interceptors = interceptors
-        policyDeadlines = DeadlineRegistry(clock: self.clock)
-        // A token authenticator made without origins sends its token to this layer's origin only.
-        for case let authenticator as BearerTokenAuthenticator in interceptors {
-            authenticator.adopt(baseURL: baseURL, cache: cache, deadlines: policyDeadlines)
-        }
-        self.maximumResponseSize = maximumResponseSize
-        self.redirectPolicy = redirectPolicy
-        self.baseURL = baseURL
-        self.defaultHeaders = defaultHeaders
-        self.encoder = encoder
-        self.decoder = decoder
-        self.callbackQueue = callbackQueue
-        self.deliversImmediately = deliversImmediately
-        self.timeout = timeout
-        self.resourceTimeout = resourceTimeout
-        builder = RequestBuilder(
-            resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders,
-            credentialHeaders: redirectPolicy.credentialHeaders, encoder: encoder, timeout: timeout)
-        let ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
-        self.ownTransport = ownTransport
-        transferDeadlines =
-            ownTransport.map { [clock = self.clock] in LayerSession($0, clock: clock).deadlines }
-            ?? DeadlineRegistry(clock: self.clock) { SessionTransport.shared.delegateQueue.enqueue($0) }
-        sharedStreamDeadlines = DeadlineRegistry(clock: self.clock) {
-            SessionTransport.sharedStreams.delegateQueue.enqueue($0)
-        }
-        self.sessionConfiguration = sessionConfiguration?.copy() as? URLSessionConfiguration
+        settings = LayerSettings(
+            baseURL: baseURL, defaultHeaders: defaultHeaders, sessionConfiguration: sessionConfiguration,
+            encoder: encoder, decoder: decoder, callbackQueue: callbackQueue,
+            deliversImmediately: deliversImmediately, timeout: timeout, resourceTimeout: resourceTimeout,
+            maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
+            retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors, cache: cache,
+            clock: SystemClock())
+        parts = LayerParts(settings)
     }
 
-    /// A layer on `clock`, which every time-based decision of the layer reads and schedules through
-    /// (see ``NetworkClock``); the public initializer's layer is on a ``SystemClock`` of its own. With a
-    /// `responder`, every request is answered in process by it instead of a session. The other
-    /// parameters are the public initializer's.
-    package init(
-        clock: any NetworkClock,
-        responder: (any InProcessResponder)? = nil,
-        baseURL: URL? = nil,
-        defaultHeaders: [String: String] = [:],
-        sessionConfiguration: URLSessionConfiguration? = nil,
-        encoder: JSONEncoder = JSONEncoder(),
-        decoder: JSONDecoder = JSONDecoder(),
-        callbackQueue: DispatchQueue = .main,
-        deliversImmediately: Bool = false,
-        timeout: TimeInterval = 60,
-        resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
-        maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
-        redirectPolicy: RedirectPolicy = .default,
-        retryPolicy: RetryPolicy = .none,
-        interceptors: [any RequestInterceptor] = [],
-        monitors: [any NetworkMonitor] = [],
-        cache: ResponseCache? = ResponseCache()
-    ) {
-        self.clock = clock
-        self.responder = responder
-        self.cache = cache
-        self.monitors = monitors
-        monitorGroup = MonitorGroup(monitors, on: monitorsQueue)
-        self.retryPolicy = retryPolicy
-        self.interceptors = interceptors
-        policyDeadlines = DeadlineRegistry(clock: self.clock)
-        // A token authenticator made without origins sends its token to this layer's origin only.
-        for case let authenticator as BearerTokenAuthenticator in interceptors {
-            authenticator.adopt(baseURL: baseURL, cache: cache, deadlines: policyDeadlines)
-        }
-        self.maximumResponseSize = maximumResponseSize
-        self.redirectPolicy = redirectPolicy
-        self.baseURL = baseURL
-        self.defaultHeaders = defaultHeaders
-        self.encoder = encoder
-        self.decoder = decoder
-        self.callbackQueue = callbackQueue
-        self.deliversImmediately = deliversImmediately
-        self.timeout = timeout
-        self.resourceTimeout = resourceTimeout
-        builder = RequestBuilder(
-            resolver: URLResolver(baseURL: baseURL), defaultHeaders: defaultHeaders,
-            credentialHeaders: redirectPolicy.credentialHeaders, encoder: encoder, timeout: timeout)
-        let ownTransport = sessionConfiguration.map { SessionTransport(configuration: $0) }
-        self.ownTransport = ownTransport
-        transferDeadlines =
-            ownTransport.map { [clock = self.clock] in LayerSession($0, clock: clock).deadlines }
-            ?? DeadlineRegistry(clock: self.clock) { SessionTransport.shared.delegateQueue.enqueue($0) }
-        sharedStreamDeadlines = DeadlineRegistry(clock: self.clock) {
-            SessionTransport.sharedStreams.delegateQueue.enqueue($0)
-        }
-        self.sessionConfiguration = sessionConfiguration?.copy() as? URLSessionConfiguration
+    /// A layer made with `settings`: on their clock, which every time-based decision of the layer reads
+    /// and schedules through, and answered in process by their responder, if any. The public
+    /// initializer's layer is on a ``SystemClock`` of its own and sends every request.
+    ///
+    /// - Parameter settings: The public initializer's arguments, the clock and the responder.
+    package init(_ settings: LayerSettings) {
+        self.settings = settings
+        parts = LayerParts(settings)
     }
 
     // MARK: - The funnel
-    //
-    // Every request method below only builds a `NetworkRequest` and calls `send`, so a subclass that
-    // overrides `send` (a test double, a spy) sees every request, whichever method started it.
 
     /// Sends `request`: the one entry point every other request method goes through.
     ///
@@ -339,18 +254,13 @@ open class NetworkLayer: @unchecked Sendable {
                 request, as: format, options: options, on: self, eventHandler: eventHandler,
                 completionHandler: completionHandler)
         }
+        // The stream's outcome is the tracked value: it ends only through its completion.
         return runningRequests.track(
-            successHandler: { (summary: StreamSummary) in completionHandler(.success(summary)) },
-            errorHandler: { completionHandler(.failure($0)) },
-            start: { succeed, fail in
+            successHandler: completionHandler, errorHandler: { completionHandler(.failure($0)) },
+            start: { finish, _ in
                 performStream(
                     request, as: format, options: options, eventHandler: eventHandler,
-                    completionHandler: { result in
-                        switch result {
-                        case .success(let summary): succeed(summary)
-                        case .failure(let error): fail(error)
-                        }
-                    })
+                    completionHandler: finish)
             })
     }
 
@@ -367,235 +277,5 @@ open class NetworkLayer: @unchecked Sendable {
     /// requests this method does not know about.
     public func cancelAll() {
         runningRequests.cancelAll()
-    }
-
-    // MARK: - Endpoints
-
-    /// Sends an endpoint's request and decodes the JSON reply as `T`.
-    ///
-    /// - Parameters:
-    ///   - endpoint: The request's path, method, query, headers, body and timeout.
-    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func request<T: Decodable & SendableMetatype>(
-        _ endpoint: any Endpoint,
-        successHandler: @escaping (T) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        send(
-            NetworkRequest(endpoint), successHandler: { successHandler($0.value) }, errorHandler: errorHandler
-        )
-    }
-
-    /// Sends an endpoint's request; any 2xx reply, with or without a body, is success.
-    ///
-    /// - Parameters:
-    ///   - endpoint: The request's path, method, query, headers, body, timeout and retry policy.
-    ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func request(
-        _ endpoint: any Endpoint,
-        successHandler: @escaping () -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        send(
-            NetworkRequest<EmptyResponse>(endpoint), successHandler: { _ in successHandler() },
-            errorHandler: errorHandler)
-    }
-
-    // MARK: - GET
-
-    /// Sends a GET request and decodes the JSON reply as `T` (`Data` gives the raw bytes).
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - query: Query parameters, percent-encoded and sorted by name.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func get<T: Decodable & SendableMetatype>(
-        urlString: String,
-        query: [String: String] = [:],
-        headers: [String: String] = [:],
-        successHandler: @escaping (T) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        send(
-            NetworkRequest(urlString: urlString, query: query, headers: headers),
-            successHandler: { successHandler($0.value) }, errorHandler: errorHandler)
-    }
-
-    /// Sends `body` in a POST request and decodes the JSON reply as `R`.
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func post<T: Encodable, R: Decodable & SendableMetatype>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping (R) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        sendBody(.post, urlString, body, headers, { successHandler($0.value) }, errorHandler)
-    }
-
-    /// Sends `body` in a POST request; any 2xx reply, with or without a body, is success.
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func post<T: Encodable>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping () -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        sendBody(
-            .post, urlString, body, headers, { (_: NetworkResponse<EmptyResponse>) in successHandler() },
-            errorHandler)
-    }
-
-    /// Sends `body` in a PUT request and decodes the JSON reply as `R`.
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func put<T: Encodable, R: Decodable & SendableMetatype>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping (R) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        sendBody(.put, urlString, body, headers, { successHandler($0.value) }, errorHandler)
-    }
-
-    /// Sends `body` in a PUT request; any 2xx reply, with or without a body, is success.
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func put<T: Encodable>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping () -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        sendBody(
-            .put, urlString, body, headers, { (_: NetworkResponse<EmptyResponse>) in successHandler() },
-            errorHandler)
-    }
-
-    /// Sends `body` in a PATCH request and decodes the JSON reply as `R`.
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func patch<T: Encodable, R: Decodable & SendableMetatype>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping (R) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        sendBody(.patch, urlString, body, headers, { successHandler($0.value) }, errorHandler)
-    }
-
-    /// Sends `body` in a PATCH request; any 2xx reply, with or without a body, is success.
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - body: JSON from ``encoder``; `Data` goes as is, typed by your `Content-Type` or as octet-stream.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func patch<T: Encodable>(
-        urlString: String,
-        body: T,
-        headers: [String: String] = [:],
-        successHandler: @escaping () -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        sendBody(
-            .patch, urlString, body, headers, { (_: NetworkResponse<EmptyResponse>) in successHandler() },
-            errorHandler)
-    }
-
-    // MARK: - DELETE
-
-    /// Sends a DELETE request and decodes the JSON reply as `R`.
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Receives the decoded reply on ``callbackQueue``.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func delete<R: Decodable & SendableMetatype>(
-        urlString: String,
-        headers: [String: String] = [:],
-        successHandler: @escaping (R) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        send(
-            NetworkRequest(method: .delete, urlString: urlString, headers: headers),
-            successHandler: { successHandler($0.value) }, errorHandler: errorHandler)
-    }
-
-    /// Sends a DELETE request; any 2xx reply, with or without a body, is success.
-    ///
-    /// - Parameters:
-    ///   - urlString: An absolute `http`/`https` URL, or a path resolved against ``baseURL``.
-    ///   - headers: Headers for this request; they override ``defaultHeaders``.
-    ///   - successHandler: Runs on ``callbackQueue`` when a 2xx reply arrives.
-    ///   - errorHandler: Receives the failure on ``callbackQueue``.
-    /// - Returns: The request, which can be cancelled.
-    @discardableResult
-    public func delete(
-        urlString: String,
-        headers: [String: String] = [:],
-        successHandler: @escaping () -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> NetworkTask {
-        send(
-            NetworkRequest<EmptyResponse>(method: .delete, urlString: urlString, headers: headers),
-            successHandler: { _ in successHandler() }, errorHandler: errorHandler)
     }
 }

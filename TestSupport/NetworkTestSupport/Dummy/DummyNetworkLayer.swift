@@ -112,12 +112,18 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         self.state = state
         // Immediate delivery and a clock on which waits are over at once: the answer to an in-process
         // reply comes before `send` returns. A delivery queue is the layer's callback queue, as usual.
-        super.init(
-            clock: clock?.time ?? DummyClock(), responder: DummyResponder(state: state), baseURL: baseURL,
-            defaultHeaders: defaultHeaders, encoder: encoder,
-            decoder: decoder, callbackQueue: deliveryQueue ?? .main,
-            deliversImmediately: deliveryQueue == nil,
-            retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors, cache: nil)
+        var settings = LayerSettings(
+            clock: clock?.time ?? DummyClock(), responder: DummyResponder(state: state))
+        settings.baseURL = baseURL
+        settings.defaultHeaders = defaultHeaders
+        settings.encoder = encoder
+        settings.decoder = decoder
+        settings.callbackQueue = deliveryQueue ?? .main
+        settings.deliversImmediately = deliveryQueue == nil
+        settings.retryPolicy = retryPolicy
+        settings.interceptors = interceptors
+        settings.monitors = monitors
+        super.init(settings)
     }
 
     /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's

@@ -128,24 +128,18 @@ public final class StubTransport: @unchecked Sendable {
     /// - Returns: A layer with a session of its own, answered by this transport, which it keeps alive:
     ///   `StubTransport().makeNetworkLayer()` needs no other reference to the transport.
     public func makeNetworkLayer(
-        baseURL: URL? = nil,
-        defaultHeaders: [String: String] = [:],
-        sessionConfiguration: URLSessionConfiguration? = nil,
-        encoder: JSONEncoder = JSONEncoder(),
-        decoder: JSONDecoder = JSONDecoder(),
-        callbackQueue: DispatchQueue = .main,
-        deliversImmediately: Bool = false,
-        timeout: TimeInterval = 60,
+        baseURL: URL? = nil, defaultHeaders: [String: String] = [:],
+        sessionConfiguration: URLSessionConfiguration? = nil, encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder(), callbackQueue: DispatchQueue = .main,
+        deliversImmediately: Bool = false, timeout: TimeInterval = 60,
         resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
-        redirectPolicy: RedirectPolicy = .default,
-        retryPolicy: RetryPolicy = .none,
-        interceptors: [any RequestInterceptor] = [],
-        monitors: [any NetworkMonitor] = [],
+        redirectPolicy: RedirectPolicy = .default, retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = [], monitors: [any NetworkMonitor] = [],
         clock: TestClock? = nil
     ) -> NetworkLayer {
         let network = NetworkLayer(
-            clock: clock?.time ?? SystemClock(), baseURL: baseURL, defaultHeaders: defaultHeaders,
+            clock: clock, baseURL: baseURL, defaultHeaders: defaultHeaders,
             sessionConfiguration: makeConfiguration(from: sessionConfiguration), encoder: encoder,
             decoder: decoder, callbackQueue: callbackQueue, deliversImmediately: deliversImmediately,
             timeout: timeout,
@@ -180,18 +174,13 @@ public final class StubTransport: @unchecked Sendable {
     ///   - monitors: What watches every request.
     /// - Returns: A layer with a session of its own, answered by this transport.
     public func makeNetworkLayer(
-        environment: APIEnvironment,
-        sessionConfiguration: URLSessionConfiguration? = nil,
-        encoder: JSONEncoder = JSONEncoder(),
-        decoder: JSONDecoder = JSONDecoder(),
-        callbackQueue: DispatchQueue = .main,
-        timeout: TimeInterval = 60,
+        environment: APIEnvironment, sessionConfiguration: URLSessionConfiguration? = nil,
+        encoder: JSONEncoder = JSONEncoder(), decoder: JSONDecoder = JSONDecoder(),
+        callbackQueue: DispatchQueue = .main, timeout: TimeInterval = 60,
         resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
-        redirectPolicy: RedirectPolicy = .default,
-        retryPolicy: RetryPolicy = .none,
-        interceptors: [any RequestInterceptor] = [],
-        monitors: [any NetworkMonitor] = []
+        redirectPolicy: RedirectPolicy = .default, retryPolicy: RetryPolicy = .none,
+        interceptors: [any RequestInterceptor] = [], monitors: [any NetworkMonitor] = []
     ) -> NetworkLayer {
         makeNetworkLayer(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,

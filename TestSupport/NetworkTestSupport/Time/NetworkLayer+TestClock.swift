@@ -11,7 +11,8 @@ extension NetworkLayer {
     /// `init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:)`.
     ///
     /// - Parameters:
-    ///   - clock: The time the test moves; see ``TestClock``.
+    ///   - clock: The time the test moves; see ``TestClock``. `nil`: real time, as the layer's own
+    ///     initializer.
     ///   - baseURL: What relative paths resolve against.
     ///   - defaultHeaders: Headers every request carries.
     ///   - sessionConfiguration: A configuration for a session of the layer's own.
@@ -28,7 +29,7 @@ extension NetworkLayer {
     ///   - monitors: What watches every request.
     ///   - cache: Where `GET` replies are kept; their age and freshness are read on `clock`.
     public convenience init(
-        clock: TestClock,
+        clock: TestClock?,
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
         sessionConfiguration: URLSessionConfiguration? = nil,
@@ -45,12 +46,22 @@ extension NetworkLayer {
         monitors: [any NetworkMonitor] = [],
         cache: ResponseCache? = ResponseCache()
     ) {
-        self.init(
-            clock: clock.time, baseURL: baseURL, defaultHeaders: defaultHeaders,
-            sessionConfiguration: sessionConfiguration, encoder: encoder, decoder: decoder,
-            callbackQueue: callbackQueue, deliversImmediately: deliversImmediately, timeout: timeout,
-            resourceTimeout: resourceTimeout, maximumResponseSize: maximumResponseSize,
-            redirectPolicy: redirectPolicy, retryPolicy: retryPolicy, interceptors: interceptors,
-            monitors: monitors, cache: cache)
+        var settings = LayerSettings(clock: clock?.time ?? SystemClock())
+        settings.baseURL = baseURL
+        settings.defaultHeaders = defaultHeaders
+        settings.sessionConfiguration = sessionConfiguration
+        settings.encoder = encoder
+        settings.decoder = decoder
+        settings.callbackQueue = callbackQueue
+        settings.deliversImmediately = deliversImmediately
+        settings.timeout = timeout
+        settings.resourceTimeout = resourceTimeout
+        settings.maximumResponseSize = maximumResponseSize
+        settings.redirectPolicy = redirectPolicy
+        settings.retryPolicy = retryPolicy
+        settings.interceptors = interceptors
+        settings.monitors = monitors
+        settings.cache = cache
+        self.init(settings)
     }
 }

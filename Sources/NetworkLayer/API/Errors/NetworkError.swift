@@ -56,35 +56,22 @@ extension NetworkError {
     public var message: String {
         switch self {
         case .invalidURL(let string):
-            return "The address \(Redaction.quoted(Redaction.url(string))) is not a valid web address."
-        case .encodingFailed:
-            return "The request could not be prepared."
-        case .invalidHeader(let name):
-            return "The request header \(Redaction.quoted(name)) is not valid."
-        case .invalidRequest(let reason):
-            return reason
-        case .timedOut:
-            return "The request timed out."
-        case .cancelled:
-            return "The request was cancelled."
-        case .transport(let error):
-            return Self.message(for: error.code)
+            "The address \(Redaction.quoted(Redaction.url(string))) is not a valid web address."
+        case .encodingFailed: "The request could not be prepared."
+        case .invalidHeader(let name): "The request header \(Redaction.quoted(name)) is not valid."
+        case .invalidRequest(let reason): reason
+        case .timedOut: "The request timed out."
+        case .cancelled: "The request was cancelled."
+        case .transport(let error): Self.message(for: error.code)
         case .unacceptableStatusCode(let code, _, _):
-            let reason = HTTPURLResponse.localizedString(forStatusCode: code)
-            return "The server answered with an error (\(code) \(reason))."
-        case .unacceptableContentType:
-            return "The server answered with an unexpected kind of content."
-        case .emptyResponse:
-            return "The server sent an empty response."
-        case .decodingFailed:
-            return "The server's response could not be read."
-        case .invalidResponse:
-            return "The server's response was not a valid HTTP response."
-        case .custom(let text):
-            return text.isEmpty ? "Something went wrong." : Redaction.text(text)
+            "The server answered with an error (\(code) \(HTTPURLResponse.localizedString(forStatusCode: code)))."
+        case .unacceptableContentType: "The server answered with an unexpected kind of content."
+        case .emptyResponse: "The server sent an empty response."
+        case .decodingFailed: "The server's response could not be read."
+        case .invalidResponse: "The server's response was not a valid HTTP response."
+        case .custom(let text): text.isEmpty ? "Something went wrong." : Redaction.text(text)
         case .tooManyReconnects(let count):
-            return
-                "The server kept ending the stream soon after it started; it stopped after \(count) reconnections."
+            "The server kept ending the stream soon after it started; it stopped after \(count) reconnections."
         }
     }
 
@@ -118,26 +105,19 @@ extension NetworkError {
     private static func message(for code: URLError.Code) -> String {
         switch code {
         case .notConnectedToInternet, .networkConnectionLost, .dataNotAllowed:
-            return "The network connection was lost. Check your connection and try again."
-        case .cannotFindHost, .dnsLookupFailed:
-            return "The server could not be found."
-        case .cannotConnectToHost:
-            return "Could not connect to the server."
-        case .dataLengthExceedsMaximum:
-            return "The server's reply was too large."
-        case .cannotCreateFile:
-            return "A file with that name already exists."
+            "The network connection was lost. Check your connection and try again."
+        case .cannotFindHost, .dnsLookupFailed: "The server could not be found."
+        case .cannotConnectToHost: "Could not connect to the server."
+        case .dataLengthExceedsMaximum: "The server's reply was too large."
+        case .cannotCreateFile: "A file with that name already exists."
         case .cannotOpenFile, .cannotWriteToFile, .cannotMoveFile, .cannotCloseFile, .cannotRemoveFile:
-            return "The file could not be saved."
-        case .fileDoesNotExist, .fileIsDirectory:
-            return "The file could not be found."
-        case .noPermissionsToReadFile:
-            return "The file could not be read."
+            "The file could not be saved."
+        case .fileDoesNotExist, .fileIsDirectory: "The file could not be found."
+        case .noPermissionsToReadFile: "The file could not be read."
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
-            return "A secure connection to the server could not be made."
-        default:
-            return "A network error occurred."
+            "A secure connection to the server could not be made."
+        default: "A network error occurred."
         }
     }
 }

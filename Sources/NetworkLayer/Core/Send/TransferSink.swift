@@ -130,4 +130,7 @@ struct TransferResult: Sendable {
     var cacheStatus: CacheStatus = .network
     /// An in-process transport's answer, in place of decoding ``body``.
     var providedValue: ProvidedValue?
+    /// The reply as a stage validated it (the policies validate each attempt's, to decide on a retry),
+    /// so that the end of the chain takes it as it is instead of validating it again.
+    var validated: Reply?
 }

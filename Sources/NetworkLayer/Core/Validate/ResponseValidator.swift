@@ -20,6 +20,9 @@ struct Reply {
     }
 }
 
+// Sendable so that a validated reply can travel up the chain in a `TransferResult`.
+extension Reply: Sendable {}
+
 struct ReplyExpectation: Sendable {
     let method: HTTPMethod
     let acceptableContentTypes: [String]?
@@ -48,6 +51,8 @@ enum ResponseValidator {
     static func validate(_ result: TransferResult, expecting expectation: ReplyExpectation)
         -> Result<Reply, NetworkError>
     {
+        // The policy stage validated this reply already.
+        if let reply = result.validated { return .success(reply) }
         let body = result.body
         if let error = result.error { return .failure(NetworkError(transportError: error)) }
         guard let response = result.response as? HTTPURLResponse else { return .failure(.invalidResponse) }

@@ -57,6 +57,7 @@ extension TransferResult {
             self.init(
                 body: reply.body, response: reply.response, error: nil, respondedAt: nil,
                 cacheStatus: reply.cacheStatus, providedValue: reply.providedValue)
+            validated = reply
         case .failure(let error):
             self.init(failure: error)
         }

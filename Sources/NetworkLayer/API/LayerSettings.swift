@@ -1,0 +1,84 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a layer is made with: the public initializer's arguments, with its defaults but no cache unless
+/// given one, and the clock and in-process responder that only the package chooses (a manual clock, a
+/// test double). Why one value: a class's two designated initializers can't delegate to each other, so
+/// both store it and hand it to ``LayerParts``, and the work is written once.
+package struct LayerSettings {
+    package var baseURL: URL?
+    package var defaultHeaders: [String: String] = [:]
+    package var sessionConfiguration: URLSessionConfiguration?
+    package var encoder = JSONEncoder()
+    package var decoder = JSONDecoder()
+    package var callbackQueue = DispatchQueue.main
+    package var deliversImmediately = false
+    package var timeout: TimeInterval = 60
+    package var resourceTimeout = NetworkLayer.defaultResourceTimeout
+    package var maximumResponseSize = NetworkLayer.defaultMaximumResponseSize
+    package var redirectPolicy = RedirectPolicy.default
+    package var retryPolicy = RetryPolicy.none
+    package var interceptors: [any RequestInterceptor] = []
+    package var monitors: [any NetworkMonitor] = []
+    package var cache: ResponseCache?
+    /// What every time-based decision of the layer reads and schedules through (see ``NetworkClock``).
+    package var clock: any NetworkClock
+    /// What answers every request in process instead of a session; `nil` sends them.
+    package var responder: (any InProcessResponder)?
+}
+
+extension LayerSettings {
+    /// The public initializer's defaults, without a cache, on `clock`.
+    ///
+    /// - Parameters:
+    ///   - clock: What every time-based decision of the layer reads and schedules through.
+    ///   - responder: What answers every request in process; `nil` sends them.
+    package init(clock: any NetworkClock, responder: (any InProcessResponder)? = nil) {
+        self.clock = clock
+        self.responder = responder
+    }
+}
+
+/// What a layer builds from its settings, once, whichever initializer made it.
+struct LayerParts {
+    let monitorsQueue = MonitorGroup.makeQueue()
+    let monitorGroup: MonitorGroup?
+    /// The deadlines of the policy stage: interceptor and refresh limits, total time limits.
+    let policyDeadlines: DeadlineRegistry
+    let builder: RequestBuilder
+    /// `nil` means the shared session. A request whose later attempts may start after the layer has gone
+    /// keeps it too (see `SessionTransport`).
+    let ownTransport: SessionTransport?
+    /// The idle deadlines of the layer's requests. On the shared session they sweep its delegate queue
+    /// without creating the session before a request does.
+    let transferDeadlines: DeadlineRegistry
+    /// The idle deadlines of the layer's streams on the shared streams' session.
+    let sharedStreamDeadlines: DeadlineRegistry
+    /// A copy of the layer's session configuration for its streams' own session, made by the first stream.
+    let streamConfiguration: URLSessionConfiguration?
+
+    init(_ settings: LayerSettings) {
+        let clock = settings.clock
+        monitorGroup = MonitorGroup(settings.monitors, on: monitorsQueue)
+        policyDeadlines = DeadlineRegistry(clock: clock)
+        // A token authenticator made without origins sends its token to this layer's origin only.
+        for case let authenticator as BearerTokenAuthenticator in settings.interceptors {
+            authenticator.adopt(baseURL: settings.baseURL, cache: settings.cache, deadlines: policyDeadlines)
+        }
+        builder = RequestBuilder(
+            resolver: URLResolver(baseURL: settings.baseURL), defaultHeaders: settings.defaultHeaders,
+            credentialHeaders: settings.redirectPolicy.credentialHeaders, encoder: settings.encoder,
+            timeout: settings.timeout)
+        ownTransport = settings.sessionConfiguration.map { SessionTransport(configuration: $0) }
+        transferDeadlines =
+            ownTransport.map { LayerSession($0, clock: clock).deadlines }
+            ?? DeadlineRegistry(clock: clock) { SessionTransport.shared.delegateQueue.enqueue($0) }
+        sharedStreamDeadlines = DeadlineRegistry(clock: clock) {
+            SessionTransport.sharedStreams.delegateQueue.enqueue($0)
+        }
+        streamConfiguration = settings.sessionConfiguration?.copy() as? URLSessionConfiguration
+    }
+}
