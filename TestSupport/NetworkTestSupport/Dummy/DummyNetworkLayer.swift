@@ -95,7 +95,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///     logging or analytics hook is testable without a network. The events arrive asynchronously:
     ///     wait for `didFinish` before asserting on them.
     ///   - clock: Time the test moves: the dummy's waits (a retry's backoff, `Retry-After`) and deadlines
-    ///     (timeouts, interceptor limits) run when ``TestClock/advance(by:)`` passes them. Without one,
+    ///     (timeouts, interceptor limits) run when ``TestClock/advance(by:)-(TimeInterval)`` passes them. Without one,
     ///     every wait is over at once and no deadline ever passes.
     public init(
         baseURL: URL? = nil,

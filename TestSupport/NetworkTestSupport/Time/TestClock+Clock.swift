@@ -13,16 +13,24 @@ extension TestClock: Clock {
         }
 
         /// The instant `duration` later.
+        ///
+        /// - Parameter duration: How much later.
         public func advanced(by duration: Duration) -> Instant {
             Instant(offset: offset + duration)
         }
 
         /// The time from this instant to `other`.
+        ///
+        /// - Parameter other: The later (or earlier) instant.
         public func duration(to other: Instant) -> Duration {
             other.offset - offset
         }
 
         /// Whether `lhs` comes before `rhs`.
+        ///
+        /// - Parameters:
+        ///   - lhs: One instant.
+        ///   - rhs: Another.
         public static func < (lhs: Instant, rhs: Instant) -> Bool {
             lhs.offset < rhs.offset
         }

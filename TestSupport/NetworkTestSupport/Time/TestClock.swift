@@ -8,7 +8,7 @@ import NetworkLayer
 /// ``MockServer``) reads its time from it: retry backoff and `Retry-After` waits, request, total and
 /// idle timeouts, interceptor and refresh limits, a stream's reconnection delay, the progress throttle,
 /// and the dates that decide a cached reply's age and freshness and a bearer token's expiry. Nothing
-/// happens until the test calls ``advance(by:)``: each timer the advance passes runs at its own
+/// happens until the test calls ``advance(by:)-(TimeInterval)``: each timer the advance passes runs at its own
 /// deadline, soonest first, on the queue it would have run on, before `advance(by:)` returns.
 ///
 /// ```swift
