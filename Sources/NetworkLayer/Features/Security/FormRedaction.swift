@@ -2,8 +2,7 @@
 /// as OAuth token requests send. The content type isn't at hand where bodies are logged, so the shape
 /// decides: an `=` and no whitespace, quotes or brackets. Everything else stays byte for byte.
 enum FormRedaction {
-    /// `text` with the values of fields named in `names` (compared as ``Credentials/comparable(_:)``);
-    /// `nil` when `text` isn't form-shaped.
+    /// `nil` when `text` isn't form-shaped; `names` are compared as ``Credentials/comparable(_:)``.
     static func redacted(_ text: String, names: Set<String>) -> String? {
         guard text.utf8.contains(UInt8(ascii: "=")), !text.utf8.contains(where: isNotForm) else { return nil }
         var output = String.UnicodeScalarView()

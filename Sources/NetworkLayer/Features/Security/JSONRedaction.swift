@@ -22,7 +22,6 @@ enum JSONRedaction {
             output.append(contentsOf: bytes[index..<end])
             let name = bytes[(index + 1)..<max(index + 1, end - 1)]
             index = end
-            // A key: the string is followed by a colon.
             var colon = index
             while colon < bytes.count, isSpace(bytes[colon]) { colon += 1 }
             guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
@@ -66,7 +65,6 @@ enum JSONRedaction {
         return bytes.count
     }
 
-    /// The index after the value at `start`: a string, a nested object or array, or a literal.
     private static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
         switch bytes[start] {
         case UInt8(ascii: "\""):

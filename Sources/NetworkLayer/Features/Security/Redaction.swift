@@ -10,14 +10,11 @@ enum Redaction {
     /// What a `name=value` pair's value becomes, given both as written; `nil` keeps it.
     typealias Replacement = (_ name: String, _ value: String) -> String?
 
-    /// Every value becomes the marker.
     static func everyValue(_: String, _: String) -> String? { marker }
 
-    /// `url` read as one URL, which may be invalid (spaces, no host, an unknown scheme).
-    ///
+    /// `url` read as one URL, which may be invalid (spaces, no host, an unknown scheme):
     /// `https://user:secret@host/p?token=abc#access_token=xyz` becomes
-    /// `https://<redacted>@host/p?token=<redacted>#access_token=<redacted>`. Without a scheme,
-    /// `user:pass@host` is still redacted, but not `name@host` (an e-mail address). `replace` decides the
+    /// `https://<redacted>@host/p?token=<redacted>#access_token=<redacted>`. `replace` decides the
     /// query's (and fragment's) non-empty values; `hidingFragment` hides a whole non-empty fragment.
     static func url(_ url: String, hidingFragment: Bool = false, replacing replace: Replacement = everyValue)
         -> String
@@ -68,7 +65,7 @@ enum Redaction {
 
     private typealias Scalars = ArraySlice<Unicode.Scalar>
 
-    /// The characters that can make part of a URL secret: without any of them there is nothing to redact.
+    /// Without any of these characters there is nothing to redact.
     private static func isURLSyntax(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "@" || scalar == "?" || scalar == "#"
     }
@@ -154,7 +151,6 @@ enum Redaction {
         return (start, at)
     }
 
-    /// Where the authority starts: after the first `://`, or a leading `//`; `nil` without either.
     private static func authorityStart(_ url: Scalars) -> Int? {
         if let separator = url.indices.first(where: { url[$0...].starts(with: [":", "/", "/"]) }) {
             return separator + 3
@@ -162,8 +158,7 @@ enum Redaction {
         return url.starts(with: ["/", "/"]) ? url.startIndex + 2 : nil
     }
 
-    /// `a=1&b&c=` becomes `a=<redacted>&b&c=`: each value is replaced as `replace` says, a name without a
-    /// value, or with an empty one, is kept.
+    /// `a=1&b&c=` becomes `a=<redacted>&b&c=`: non-empty values are replaced as `replace` says.
     static func appendRedactingValues(
         _ parameters: ArraySlice<Unicode.Scalar>, to output: inout String.UnicodeScalarView,
         replacing replace: Replacement = everyValue
