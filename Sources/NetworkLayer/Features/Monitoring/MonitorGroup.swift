@@ -32,7 +32,6 @@ package final class MonitorGroup: Sendable {
         return MonitorGroup((layer?.monitors ?? []) + extra, on: queue)
     }
 
-    /// Runs `event` for every monitor on the monitors' queue, after everything emitted before it.
     package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
         queue.async { [monitors] in
             for monitor in monitors { event(monitor) }
@@ -62,7 +61,6 @@ package final class MonitorGroup: Sendable {
             }
         }
 
-        /// Runs the `didFinish` `event` for every monitor; nothing of this request is reported after it.
         package func finish(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
             group.queue.async { [self] in
                 let wasFinished = isFinished.withLock { finished in
@@ -99,7 +97,6 @@ extension MonitoredAttempt {
     }
 }
 
-/// A call as its monitors watch it: its attempts' events on their channel.
 struct MonitoredCall: AttemptObserver {
     let channel: MonitorGroup.Channel
     let request: MonitoredRequest
@@ -124,7 +121,7 @@ struct MonitoredCall: AttemptObserver {
 }
 
 extension RequestCall {
-    /// Tells the monitors that a failed attempt will be sent again, for a call they watch.
+    /// `nil` when nothing observes the call.
     var retryReporter: (@Sendable (FailedAttempt, TimeInterval) -> Void)? {
         guard observer != nil else { return nil }
         return { [self] failed, delay in willRetry(after: delay, because: failed.error) }

@@ -205,7 +205,6 @@ public struct NetworkLogger: NetworkMonitor {
     }
 
     private func redacted(urlString: String, nesting: Int) -> String {
-        // Text that isn't a URL loses every value.
         guard URLComponents(string: urlString) != nil else { return Redaction.url(urlString) }
         // A fragment never goes on the wire; when it holds anything, it is an app's (or a server's
         // `#access_token=…`), so none of it is shown.
@@ -219,14 +218,9 @@ public struct NetworkLogger: NetworkMonitor {
         }
     }
 
-    /// A query value that is itself a URL (`next=/a?token=abc`), redacted; `nil` when it isn't one or has
-    /// nothing to hide.
-    ///
-    /// - Parameters:
-    ///   - percentEncodedValue: The value as it appears in the query.
-    ///   - nesting: How deep the value is; past ``maximumURLNesting`` it is redacted whole, bounding the
-    ///     recursion a hostile `Location` could cause.
-    /// - Returns: The value, decoded and redacted, with `<redacted>` written plainly.
+    /// A query value that is itself a URL (`next=/a?token=abc`), decoded and redacted with `<redacted>`
+    /// written plainly; `nil` when it isn't one or has nothing to hide. Nested past
+    /// ``maximumURLNesting``, it is redacted whole: a hostile `Location` can't make the recursion deep.
     package func redactedNestedURL(inQueryValue percentEncodedValue: String, nesting: Int = 1) -> String? {
         let value = percentEncodedValue.removingPercentEncoding ?? percentEncodedValue
         guard value.contains(where: { $0 == "?" || $0 == "#" || $0 == "@" }) else { return nil }
@@ -247,9 +241,7 @@ public struct NetworkLogger: NetworkMonitor {
     private static let queryValueCharacters = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/:")
 
-    /// Whether a query item (or fragment parameter) named `name` is redacted.
-    ///
-    /// - Parameter name: The item's name, percent-decoded.
+    /// Whether a query item (or fragment parameter) named `name`, percent-decoded, is redacted.
     package func redactsQueryItem(named name: String) -> Bool {
         redactedQueryNames.contains(Credentials.comparable(name))
     }
