@@ -1,9 +1,6 @@
 import Foundation
 
 extension NetworkLayer {
-    /// The pipeline behind ``stream(_:as:options:eventHandler:completionHandler:)``: the request goes
-    /// through ``startCall(_:stream:successHandler:errorHandler:)`` with a stream route, and its elements
-    /// go to `eventHandler` on the callback queue, or straight to an `async` stream's buffer.
     func performStream<Element>(
         _ request: NetworkRequest<Data>, as format: StreamFormat<Element>, options: ServerSentEventsOptions?,
         eventHandler: @escaping (Element) -> Void,
@@ -42,8 +39,7 @@ extension NetworkLayer {
         return StreamTask(task) { delivery.close() }
     }
 
-    /// Straight to an `async` stream's buffer, else to `eventHandler`; and the queue the completion runs on,
-    /// serial, so it follows the last element.
+    /// The completion's queue is serial, so the completion follows the last element.
     private func delivery<Element>(
         to consumer: (any Sendable)?, or eventHandler: @escaping (Element) -> Void
     ) -> (StreamDelivery<Element>, DispatchQueue) {

@@ -79,7 +79,6 @@ struct ServerSentEventParser {
         return nil
     }
 
-    /// A blank line: the event so far, if it has data; the buffers start over either way.
     private mutating func dispatch() -> ServerSentEvent? {
         lastEventID = idBuffer
         defer {

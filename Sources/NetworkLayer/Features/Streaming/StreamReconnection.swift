@@ -14,8 +14,8 @@ struct StreamReconnection: RequestInterceptor {
 
     let state: StreamState
     let options: ServerSentEventsOptions
-    /// The retry policy's longest wait, cut to which a longer `retry:` or backoff; never under the floor,
-    /// which beats a policy allowing shorter waits (else a tight loop).
+    /// The retry policy's longest wait caps `retry:` and the backoff; it is raised to the floor, else a
+    /// policy allowing shorter waits would make a tight loop.
     let maximumDelay: TimeInterval
     let reconnects: Bool
 
@@ -59,8 +59,6 @@ struct StreamReconnection: RequestInterceptor {
         completion(state.eventCount == 0 ? .doNotRetry : .fail(attempt.error))
     }
 
-    /// The wait before the `inARow`th reconnection: the reconnection time, at least the floor, doubled
-    /// per earlier one, at most `maximumDelay` (raised to the floor).
     func delay(inARow: Int) -> TimeInterval {
         let requested = state.retry ?? options.reconnectionDelay
         let floor = options.effectiveMinimumReconnectionDelay

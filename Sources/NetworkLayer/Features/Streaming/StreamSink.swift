@@ -12,7 +12,6 @@ final class StreamSink<Element>: TransferSink {
     private let delivery: StreamDelivery<Element>
     private let state: StreamState
     private let acceptableContentTypes: [String]?
-    /// The statuses whose body is the stream: the request's own, else 2xx.
     private let acceptableStatusCodes: Set<Int>?
     /// A reconnecting SSE stream: its clean end is a lost connection, to reconnect.
     private let endIsLostConnection: Bool

@@ -22,7 +22,6 @@ package final class StreamState: Sendable {
     }
 
     private let counts = Locked(Counts())
-    /// The layer's clock: how long a connection lived is measured on it.
     private let clock: any NetworkClock
 
     /// The state of a stream of the layer whose clock is `clock`.
@@ -40,7 +39,6 @@ package final class StreamState: Sendable {
     /// stream that moved on counts its attempts afresh even when a typed stream skipped every event.
     package var progress: Int { counts.withLock { $0.events + $0.serverEvents } }
 
-    /// How the stream ended, with `response` (its last connection's).
     func summary(of response: NetworkResponse<Data>) -> StreamSummary {
         counts.withLock {
             StreamSummary(
@@ -67,8 +65,7 @@ package final class StreamState: Sendable {
         }
     }
 
-    /// A connection's reply was accepted as the stream: its life starts `now` (uptime nanoseconds on
-    /// the clock), by default the clock's now.
+    /// A connection's reply was accepted as the stream; `now` is in uptime nanoseconds.
     func connectionOpened(at now: UInt64? = nil) {
         let now = now ?? clock.now.uptimeNanoseconds
         counts.withLock {
