@@ -20,7 +20,6 @@ final class POSIXFile {
         close()
     }
 
-    /// Opens or creates `url` for writing, keeping its first `length` bytes, positioned at their end.
     static func openForWriting(_ url: URL, keeping length: Int64) -> Result<POSIXFile, POSIXFailure> {
         open(url, flags: O_WRONLY | O_CREAT).flatMap { file in
             guard ftruncate(file.descriptor, off_t(length)) == 0,
@@ -40,7 +39,6 @@ final class POSIXFile {
         return descriptor < 0 ? .failure(POSIXFailure()) : .success(POSIXFile(descriptor: descriptor))
     }
 
-    /// The number read into `buffer`, 0 at the end of the file.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Result<Int, POSIXFailure> {
         while true {
             let read = systemRead(descriptor, buffer, count)

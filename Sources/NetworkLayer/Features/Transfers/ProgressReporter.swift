@@ -20,15 +20,10 @@ final class ProgressReporter: Sendable {
 
     /// Where the handler runs, one call at a time, and where the transfer's completion must run.
     let queue: DispatchQueue
-    /// The layer's clock: the throttle's interval is measured and waited on it.
     private let clock: any NetworkClock
     private let handler: UncheckedSendable<(TransferProgress) -> Void>
     private let state = Locked(State())
 
-    /// - Parameters:
-    ///   - callbackQueue: The layer's callback queue, serial or concurrent.
-    ///   - clock: The layer's clock.
-    ///   - handler: The caller's progress handler.
     init(callbackQueue: DispatchQueue, clock: any NetworkClock, handler: @escaping (TransferProgress) -> Void)
     {
         queue = DispatchQueue(label: "NetworkLayer.TransferCallbacks", target: callbackQueue)

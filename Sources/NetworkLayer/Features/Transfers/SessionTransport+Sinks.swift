@@ -33,7 +33,6 @@ extension TransportRoute {
 struct DownloadRoute: SinkRoute {
     let job: DownloadJob
     let limit: Int
-    /// Told by the sink as the file grows.
     let progress: ProgressReporter?
 
     func makeSink(for request: URLRequest, on transport: SessionTransport) -> any TransferSink {
@@ -45,7 +44,6 @@ struct DownloadRoute: SinkRoute {
 struct UploadRoute: SinkRoute {
     let body: UploadBody
     let limit: Int
-    /// Told how much of the body went out.
     let progress: ProgressReporter?
 
     var bodyLength: Int64? { body.length }

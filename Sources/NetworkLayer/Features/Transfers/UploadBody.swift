@@ -9,7 +9,6 @@ struct UploadBody: Sendable {
     }
 
     let segments: [Segment]
-    /// The request's `Content-Length`.
     let length: Int64
 
     /// Checks every file (present, regular, readable) and measures the body, failing clearly before sending.
