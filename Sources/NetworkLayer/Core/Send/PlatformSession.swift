@@ -13,23 +13,15 @@ enum PlatformSession {
     #if canImport(FoundationNetworking)
         static let losesRedirectedBodies = true
         static let leavesStoppedTasksUnanswered = true
-    #else
-        static let losesRedirectedBodies = false
-        static let leavesStoppedTasksUnanswered = false
-    #endif
-
-    #if canImport(FoundationNetworking)
+        static let sendsUploadsNatively = false
         /// Why: FoundationNetworking's `setValue` rebuilds every header per field, so the layer writes them in
         /// one go (`URLRequest.setHeaderFields(_:)`) under the names `setValue` would store.
         static func storedHeaderName(_ name: String) -> String { name.capitalized }
     #else
-        static func storedHeaderName(_ name: String) -> String { name }
-    #endif
-
-    #if canImport(FoundationNetworking)
-        static let sendsUploadsNatively = false
-    #else
+        static let losesRedirectedBodies = false
+        static let leavesStoppedTasksUnanswered = false
         static let sendsUploadsNatively = true
+        static func storedHeaderName(_ name: String) -> String { name }
     #endif
 
     /// Why the layer can't run on `configuration`, or `nil` when it can.

@@ -188,36 +188,25 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     /// The task is over: start over if the sink asked to, else deliver, exactly once.
     func finish(with error: (any Error)?, response taskResponse: URLResponse?) {
-        let delivery: TransferLifecycle.Delivery
-        switch lifecycle.ended() {
-        case .ignore: return
-        case .startOver:
-            dropTask()
+        let end = lifecycle.ended()
+        if end == .ignore { return }
+        if task != nil { deadlines.remove(self) }
+        task = nil
+        guard case .deliver(let delivery) = end else {
             if let request = sink.restartRequest() {
                 response = nil
                 return begin(request)
             }
-            delivery = lifecycle.restartFailed()
-        case .deliver(let ending):
-            dropTask()
-            delivery = ending
+            return deliver(lifecycle.restartFailed(), error: error, response: taskResponse)
         }
         deliver(delivery, error: error, response: taskResponse)
-    }
-
-    private func dropTask() {
-        if task != nil { deadlines.remove(self) }
-        task = nil
     }
 
     private func deliver(
         _ delivery: TransferLifecycle.Delivery, error: (any Error)?, response taskResponse: URLResponse?
     ) {
         guard let completion = completion.take() else { return assertionFailure("delivered twice") }
-        if delivery.resumesReading {
-            PlatformSession.resumeReading(task: nil, on: transport.delegateQueue)
-        }
-        if delivery.releasesBackPressure { transport.delegateQueue.releaseBackPressure() }
+        release(resumesReading: delivery.resumesReading, backPressure: delivery.releasesBackPressure)
         let stopReason = delivery.stopReason
         let declined = delivery.declinedChallenge && (error as? URLError)?.code == .cancelled
         // A reply that never came through `receive` (a 3xx FoundationNetworking couldn't follow, a
@@ -231,28 +220,31 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         sink.close(failure: failure, response: response, respondedAt: respondedAt, then: completion)
     }
 
+    /// Gives back what held libcurl's thread: a paused read, this transfer's back-pressure hold.
+    private func release(resumesReading: Bool, backPressure: Bool) {
+        if resumesReading { PlatformSession.resumeReading(task: task, on: transport.delegateQueue) }
+        if backPressure { transport.delegateQueue.releaseBackPressure() }
+    }
+
     // MARK: - Stopping (delegate queue)
 
     /// Cancels the task for `reason` (`nil`: the caller cancelled) unless it finished; the first reason wins.
     func stop(because reason: URLError?) {
-        let holdsBack = transport.delegateQueue.isHoldingBack
-        switch lifecycle.stop(because: reason, sessionHoldsBack: holdsBack) {
+        let stop = lifecycle.stop(because: reason, sessionHoldsBack: transport.delegateQueue.isHoldingBack)
+        guard let task else { return }
+        switch stop {
         case .none:
             return
         case .cancel(let resumesReading):
-            guard let task else { return }
-            // Held back, libcurl's thread couldn't report the cancel.
-            if resumesReading { PlatformSession.resumeReading(task: task, on: transport.delegateQueue) }
-            // Nothing is held back: the cancel is quick, and the task reports its own end.
+            // Held back, libcurl's thread couldn't report the cancel; once it isn't, the cancel is quick and
+            // the task reports its own end.
+            release(resumesReading: resumesReading, backPressure: false)
             transport.delegateQueue.callingSession { task.cancel() }
         case .cancelElsewhereAndFinish(let resumesReading, let releasesBackPressure):
-            guard let task else { return }
-            if resumesReading { PlatformSession.resumeReading(task: task, on: transport.delegateQueue) }
             // Why off-queue: a reply may pour in faster than it is drained, and FoundationNetworking's
             // cancel waits until libcurl has read the socket empty; on the delegate queue it would read on
-            // into queued operations, or forever. One thread per cancel, so one cannot hold back the next.
-            // See <doc:LinuxNotes>.
-            if releasesBackPressure { transport.delegateQueue.releaseBackPressure() }
+            // into queued operations, or forever. See <doc:LinuxNotes>.
+            release(resumesReading: resumesReading, backPressure: releasesBackPressure)
             Self.cancelOffQueue(task)
             // The transfer ends now; what the task still reports is dropped, and a racing redirect or
             // challenge finds it stopped and is left unanswered.

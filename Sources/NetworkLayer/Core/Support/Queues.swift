@@ -1,6 +1,7 @@
 import Foundation
 
-/// The roots of the library's queue tree (see ``ConcurrencyModel``); no other file names a global queue.
+/// The roots of the library's queue tree (<doc:ErrorsAndThreading#Which-queue-owns-what>); no other file
+/// names a global queue.
 /// Why serial roots for blocking work (the delegate queues, the disk): on Linux a concurrent queue gets
 /// only as many threads as cores, so blocking there would starve the short hops.
 enum Queues {
