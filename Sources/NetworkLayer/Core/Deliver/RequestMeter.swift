@@ -20,10 +20,6 @@ package final class RequestMeter: Sendable {
     private let clock: any NetworkClock
 
     /// A meter for a request of the layer whose clock is `clock`, starting now.
-    package convenience init(clock: any NetworkClock) {
-        self.init(eventCount: nil, clock: clock)
-    }
-
     init(eventCount: (@Sendable () -> Int)?, clock: any NetworkClock) {
         self.eventCount = eventCount
         self.clock = clock

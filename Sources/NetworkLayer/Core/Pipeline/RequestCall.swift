@@ -7,7 +7,7 @@ import Foundation
 /// One request's lifecycle, which its stages share: the task that delivers exactly once and cancels the
 /// attempt under way, the meter, and who watches its attempts. Not the transport, which the chain
 /// holds: a reply a test double holds keeps the call, not its layer's transport, alive.
-final class RequestCall: Sendable {
+struct RequestCall: Sendable {
     /// The one-shot delivery latch: exactly one handler, once.
     let task: RequestTask
     let meter: RequestMeter
@@ -18,17 +18,6 @@ final class RequestCall: Sendable {
     /// Whether the call runs its decoding, interceptors and handlers where each step is settled (see
     /// ``NetworkLayer/deliversImmediately``), rather than on the work, policy and callback queues.
     let deliversImmediately: Bool
-
-    init(
-        task: RequestTask, meter: RequestMeter, observer: (any AttemptObserver)?, deadlines: DeadlineRegistry,
-        deliversImmediately: Bool
-    ) {
-        self.deliversImmediately = deliversImmediately
-        self.task = task
-        self.meter = meter
-        self.observer = observer
-        self.deadlines = deadlines
-    }
 
     /// Counts an attempt that goes out as `request` with a body of `bodyLength` bytes; returns its number.
     func attemptStarted(_ request: URLRequest, bodyLength: Int) -> Int {

@@ -52,20 +52,14 @@ import Foundation
                 }
                 queued += 1
             }
-            serial.async {
-                block()
-                self.operationFinished()
-            }
+            run(block)
         }
 
         /// Adds the layer's own operation (a stop, a sweep), which never waits: a caller on the callback queue
         /// must never wait for a stream's consumer, which may be that very queue.
         func enqueue(_ block: @escaping @Sendable () -> Void) {
             condition.withLock { queued += 1 }
-            serial.async {
-                block()
-                self.operationFinished()
-            }
+            run(block)
         }
 
         /// A transfer's consumer fell behind: libcurl's thread waits until ``openGate()``.
@@ -106,11 +100,14 @@ import Foundation
             return body()
         }
 
-        private func operationFinished() {
-            condition.withLock {
-                queued -= 1
-                finished &+= 1
-                condition.broadcast()
+        private func run(_ block: @escaping @Sendable () -> Void) {
+            serial.async {
+                block()
+                self.condition.withLock {
+                    self.queued -= 1
+                    self.finished &+= 1
+                    self.condition.broadcast()
+                }
             }
         }
     }
