@@ -82,7 +82,12 @@ public struct URLFormEncoder: Sendable {
         let tree: FormValue
         do {
             let json = JSONEncoder()
-            json.dateEncodingStrategy = jsonDateStrategy
+            json.dateEncodingStrategy =
+                switch dateEncoding {
+                case .iso8601: .iso8601
+                case .secondsSince1970: .secondsSince1970
+                case .millisecondsSince1970: .millisecondsSince1970
+                }
             if convertsKeysToSnakeCase { json.keyEncodingStrategy = .convertToSnakeCase }
             tree = try JSONDecoder().decode(FormValue.self, from: try json.encode(value))
         } catch {
@@ -148,14 +153,6 @@ public struct URLFormEncoder: Sendable {
     private static func text(of number: Double) -> String {
         if number.rounded() == number, abs(number) < 1e15 { return String(Int64(number)) }
         return "\(number)"
-    }
-
-    private var jsonDateStrategy: JSONEncoder.DateEncodingStrategy {
-        switch dateEncoding {
-        case .iso8601: .iso8601
-        case .secondsSince1970: .secondsSince1970
-        case .millisecondsSince1970: .millisecondsSince1970
-        }
     }
 }
 

@@ -77,24 +77,4 @@ enum PlatformSession {
             }
         #endif
     }
-
-    /// Stops reading while the consumer (a stream's handler, a download's disk) is behind. Linux can't
-    /// suspend a data task mid-reply (resuming re-sends it), so libcurl's thread is held at the delegate
-    /// queue's gate, holding back the session's other transfers too; Apple platforms suspend the task.
-    static func pauseReading(task: URLSessionTask, on queue: BackPressureQueue) {
-        #if canImport(FoundationNetworking)
-            queue.closeGate()
-        #else
-            task.suspend()
-        #endif
-    }
-
-    /// `task` is `nil` once it has ended.
-    static func resumeReading(task: URLSessionTask?, on queue: BackPressureQueue) {
-        #if canImport(FoundationNetworking)
-            queue.openGate()
-        #else
-            task?.resume()
-        #endif
-    }
 }

@@ -88,7 +88,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private func begin(_ request: URLRequest) {
         var request = SessionTransport.withBackstopTimeout(request, bodyIdleTimeout: sink.bodyIdleTimeout)
         let file = source?.attach(to: &request)
-        transport.delegateQueue.callingSession {
+        transport.delegateQueue.withoutWaiting {
             let task =
                 file.map { transport.session.uploadTask(with: request, fromFile: $0) }
                 ?? transport.session.dataTask(with: request)
@@ -222,7 +222,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     /// Gives back what held libcurl's thread: a paused read, this transfer's back-pressure hold.
     private func release(resumesReading: Bool, backPressure: Bool) {
-        if resumesReading { PlatformSession.resumeReading(task: task, on: transport.delegateQueue) }
+        if resumesReading { transport.delegateQueue.resumeReading(task) }
         if backPressure { transport.delegateQueue.releaseBackPressure() }
     }
 
@@ -239,7 +239,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             // Held back, libcurl's thread couldn't report the cancel; once it isn't, the cancel is quick and
             // the task reports its own end.
             release(resumesReading: resumesReading, backPressure: false)
-            transport.delegateQueue.callingSession { task.cancel() }
+            transport.delegateQueue.withoutWaiting { task.cancel() }
         case .cancelElsewhereAndFinish(let resumesReading, let releasesBackPressure):
             // Why off-queue: a reply may pour in faster than it is drained, and FoundationNetworking's
             // cancel waits until libcurl has read the socket empty; on the delegate queue it would read on
@@ -261,14 +261,14 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     func pauseReading() {
         guard let task, lifecycle.pause() else { return }
-        PlatformSession.pauseReading(task: task, on: transport.delegateQueue)
+        transport.delegateQueue.pauseReading(task)
     }
 
     func resumeReading() {
         transport.delegateQueue.enqueue {
             guard self.lifecycle.resume() else { return }
             self.touch()
-            PlatformSession.resumeReading(task: self.task, on: self.transport.delegateQueue)
+            self.transport.delegateQueue.resumeReading(self.task)
         }
     }
 
