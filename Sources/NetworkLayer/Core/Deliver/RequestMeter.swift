@@ -16,7 +16,6 @@ package final class RequestMeter: Sendable {
     private let counts = Locked(Counts())
     /// A stream's count of delivered elements; `nil` for any other request.
     private let eventCount: (@Sendable () -> Int)?
-    /// The layer's clock, which the durations are measured on.
     private let clock: any NetworkClock
 
     /// A meter for a request of the layer whose clock is `clock`, starting now.

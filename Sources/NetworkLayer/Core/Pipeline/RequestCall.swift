@@ -8,7 +8,6 @@ import Foundation
 /// attempt under way, the meter, and who watches its attempts. Not the transport, which the chain
 /// holds: a reply a test double holds keeps the call, not its layer's transport, alive.
 struct RequestCall: Sendable {
-    /// The one-shot delivery latch: exactly one handler, once.
     let task: RequestTask
     let meter: RequestMeter
     /// `nil` when nobody watches (no monitors).
@@ -26,7 +25,6 @@ struct RequestCall: Sendable {
         return number
     }
 
-    /// Counts the end of attempt `number`.
     func attemptEnded(_ result: TransferResult, number: Int) {
         task.transportFinished()
         meter.endAttempt(
@@ -39,7 +37,6 @@ struct RequestCall: Sendable {
         }
     }
 
-    /// A failed attempt will be sent again after `delay`.
     func willRetry(after delay: TimeInterval, because error: NetworkError) {
         // The number the attempt was started with: a stream's reconnections count on, where the
         // policy's count starts over after events arrived.
@@ -49,7 +46,6 @@ struct RequestCall: Sendable {
 
 /// Who watches a call's attempts (its monitors), told in order.
 protocol AttemptObserver: Sendable {
-    /// Attempt `number` goes out as `request`.
     func attemptStarted(_ request: URLRequest, number: Int)
     /// A reply arrived in full.
     func attemptReceived(_ response: HTTPURLResponse, body: Data, number: Int)

@@ -63,7 +63,7 @@ enum PlatformSession {
     ) {
         #if canImport(FoundationNetworking)
             // Only HTTP authentication reaches here on Linux (libcurl checks certificates itself).
-            guard let transfer, !transfer.isStopped, task.state == .running else { return }
+            guard let transfer, !transfer.lifecycle.isStopped, task.state == .running else { return }
             transfer.declineChallenge()
             completionHandler(.cancelAuthenticationChallenge, nil)
         #else

@@ -22,7 +22,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// Keeps the idle deadline on the sending layer's clock; swept on the delegate queue.
     private let deadlines: DeadlineRegistry
 
-    private var lifecycle = TransferLifecycle()
+    /// Read by the delegate: a stopped transfer's redirect or challenge is left unanswered.
+    private(set) var lifecycle = TransferLifecycle()
     private var task: URLSessionTask?
     /// Given up once delivered, with everything it holds.
     private var completion: Completion?
@@ -171,14 +172,12 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     }
 
     /// The server's redirect is being followed: what arrived so far belonged to the 3xx.
-    func redirected() {
+    func redirected(by redirect: HTTPURLResponse) {
         touch()
+        keepCookies(of: redirect)
         response = nil
         sink.discard()
     }
-
-    /// Whether a redirect or challenge may still be answered (see ``TransferLifecycle/isStopped``).
-    var isStopped: Bool { lifecycle.isStopped }
 
     /// The server asked for credentials the layer doesn't have: FoundationNetworking would wait forever.
     /// Declining ends the task as cancelled, which ``finish(with:response:)`` turns into the 401 or 407.
