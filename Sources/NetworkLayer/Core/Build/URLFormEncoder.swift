@@ -120,18 +120,13 @@ public struct URLFormEncoder: Sendable {
     }
 
     private func append(_ value: FormValue, named name: String, to items: inout [URLQueryItem]) {
+        let text: String
         switch value {
-        case .null:
-            break
-        case .string(let text):
-            items.append(URLQueryItem(name: name, value: text))
-        case .decimal(let decimal):
-            items.append(URLQueryItem(name: name, value: "\(decimal)"))
-        case .number(let number):
-            items.append(URLQueryItem(name: name, value: Self.text(of: number)))
-        case .bool(let bool):
-            let text = boolEncoding == .literal ? (bool ? "true" : "false") : (bool ? "1" : "0")
-            items.append(URLQueryItem(name: name, value: text))
+        case .null: return
+        case .string(let string): text = string
+        case .decimal(let decimal): text = "\(decimal)"
+        case .number(let number): text = Self.text(of: number)
+        case .bool(let bool): text = boolEncoding == .literal ? String(bool) : (bool ? "1" : "0")
         case .array(let elements):
             for (index, element) in elements.enumerated() {
                 let elementName =
@@ -142,11 +137,14 @@ public struct URLFormEncoder: Sendable {
                     }
                 append(element, named: elementName, to: &items)
             }
+            return
         case .object(let fields):
             for (key, field) in fields.sorted(by: { $0.key < $1.key }) {
                 append(field, named: "\(name)[\(key)]", to: &items)
             }
+            return
         }
+        items.append(URLQueryItem(name: name, value: text))
     }
 
     /// A whole number without `.0`, others as Swift writes them (`0.1`, not `0.1000000000000000055`).
