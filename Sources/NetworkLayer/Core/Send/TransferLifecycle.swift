@@ -52,8 +52,8 @@ struct TransferLifecycle {
 
     var canBegin: Bool { phase == .waiting || phase == .restarting }
 
-    /// A restarting task's late bytes still reach the sink, which drops them.
     var keepsDeadline: Bool { canBegin || phase == .running }
+    /// A restarting task's late bytes still reach the sink, which drops them.
     var takesBody: Bool { keepsDeadline }
 
     /// A head already on its way when the transfer stopped is refused: it would take a back-pressure hold
@@ -116,14 +116,16 @@ struct TransferLifecycle {
     }
 
     mutating func ended() -> End {
-        if phase == .finished { return .ignore }
-        if phase == .restarting { return .startOver }
-        var delivery = Delivery(resumesReading: removePauses(), releasesBackPressure: takeHold())
+        var delivery = Delivery()
         switch phase {
-        case .finished, .restarting, .waiting: assert(phase != .waiting, "ended before it began")
+        case .finished: return .ignore
+        case .restarting: return .startOver
+        case .waiting: assertionFailure("ended before it began")
         case .stopped(let reason, _): delivery.stopReason = reason
         case .running: delivery.declinedChallenge = declinedChallenge
         }
+        delivery.resumesReading = removePauses()
+        delivery.releasesBackPressure = takeHold()
         phase = .finished
         return .deliver(delivery)
     }
