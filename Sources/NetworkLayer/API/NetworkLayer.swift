@@ -114,7 +114,7 @@ open class NetworkLayer: @unchecked Sendable {
     }
 
     /// The session streams go out on, apart from ordinary requests: a stream whose consumer is behind
-    /// holds back its session's connections on Linux (see ``PlatformSession/pauseReading(task:on:)``),
+    /// holds back its session's connections on Linux (see ``BackPressureQueue/pauseReading(_:)``),
     /// and must never hold back an ordinary request. Made by the first stream.
     var streamTransport: SessionTransport { streamSession.session }
 

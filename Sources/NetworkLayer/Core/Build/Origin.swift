@@ -38,16 +38,12 @@ package struct Origin: Hashable, Sendable, CustomStringConvertible {
     private static let defaultPorts = ["http": 80, "https": 443]
 
     /// Bytes of a host that is already canonical when made only of them (lowercase, digits, `-`, `.`).
-    private static let plainHostBytes: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in "abcdefghijklmnopqrstuvwxyz0123456789-.".utf8 { table[Int(byte)] = true }
-        return table
-    }()
+    private static let plainHostBytes = ByteSet("abcdefghijklmnopqrstuvwxyz0123456789-.")
 
     /// The host lowercased, percent-decoded, IPv6 without brackets in its shortest form; `nil` if empty.
     private static func canonicalHost(_ encoded: String) -> String? {
         // Fast path: most hosts are already canonical, and String's searches are costly per request.
-        if !encoded.isEmpty, encoded.utf8.allSatisfy({ plainHostBytes[Int($0)] }) { return encoded }
+        if !encoded.isEmpty, plainHostBytes.containsAll(encoded) { return encoded }
         var host = (encoded.removingPercentEncoding ?? encoded).lowercased()
         if host.hasPrefix("[") && host.hasSuffix("]") {
             host = String(host.dropFirst().dropLast())

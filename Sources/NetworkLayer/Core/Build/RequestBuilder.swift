@@ -151,7 +151,7 @@ package struct RequestBuilder: Sendable {
 
     /// An RFC 9110 token. Why: FoundationNetworking passes a CR or LF in a name onto the wire.
     private static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { tokenBytes[Int($0)] }
+        !name.isEmpty && tokenBytes.containsAll(name)
     }
 
     /// Anything but CR, LF and NUL, and not blanks alone: libcurl silently drops such a header (an
@@ -167,14 +167,9 @@ package struct RequestBuilder: Sendable {
         return !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
     }
 
-    /// RFC 9110's `tchar`, indexed by byte.
-    private static let tokenBytes: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~".utf8 {
-            table[Int(byte)] = true
-        }
-        return table
-    }()
+    /// RFC 9110's `tchar`.
+    private static let tokenBytes = ByteSet(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~")
 
     /// Why: FoundationNetworking traps converting a larger timeout (or infinity) to milliseconds; ~115 days.
     static let longestTimeout: TimeInterval = 10_000_000

@@ -82,7 +82,12 @@ public struct URLFormEncoder: Sendable {
         let tree: FormValue
         do {
             let json = JSONEncoder()
-            json.dateEncodingStrategy = jsonDateStrategy
+            json.dateEncodingStrategy =
+                switch dateEncoding {
+                case .iso8601: .iso8601
+                case .secondsSince1970: .secondsSince1970
+                case .millisecondsSince1970: .millisecondsSince1970
+                }
             if convertsKeysToSnakeCase { json.keyEncodingStrategy = .convertToSnakeCase }
             tree = try JSONDecoder().decode(FormValue.self, from: try json.encode(value))
         } catch {
@@ -115,18 +120,13 @@ public struct URLFormEncoder: Sendable {
     }
 
     private func append(_ value: FormValue, named name: String, to items: inout [URLQueryItem]) {
+        let text: String
         switch value {
-        case .null:
-            break
-        case .string(let text):
-            items.append(URLQueryItem(name: name, value: text))
-        case .decimal(let decimal):
-            items.append(URLQueryItem(name: name, value: "\(decimal)"))
-        case .number(let number):
-            items.append(URLQueryItem(name: name, value: Self.text(of: number)))
-        case .bool(let bool):
-            let text = boolEncoding == .literal ? (bool ? "true" : "false") : (bool ? "1" : "0")
-            items.append(URLQueryItem(name: name, value: text))
+        case .null: return
+        case .string(let string): text = string
+        case .decimal(let decimal): text = "\(decimal)"
+        case .number(let number): text = Self.text(of: number)
+        case .bool(let bool): text = boolEncoding == .literal ? String(bool) : (bool ? "1" : "0")
         case .array(let elements):
             for (index, element) in elements.enumerated() {
                 let elementName =
@@ -137,25 +137,20 @@ public struct URLFormEncoder: Sendable {
                     }
                 append(element, named: elementName, to: &items)
             }
+            return
         case .object(let fields):
             for (key, field) in fields.sorted(by: { $0.key < $1.key }) {
                 append(field, named: "\(name)[\(key)]", to: &items)
             }
+            return
         }
+        items.append(URLQueryItem(name: name, value: text))
     }
 
     /// A whole number without `.0`, others as Swift writes them (`0.1`, not `0.1000000000000000055`).
     private static func text(of number: Double) -> String {
         if number.rounded() == number, abs(number) < 1e15 { return String(Int64(number)) }
         return "\(number)"
-    }
-
-    private var jsonDateStrategy: JSONEncoder.DateEncodingStrategy {
-        switch dateEncoding {
-        case .iso8601: .iso8601
-        case .secondsSince1970: .secondsSince1970
-        case .millisecondsSince1970: .millisecondsSince1970
-        }
     }
 }
 

@@ -62,21 +62,15 @@ package struct URLResolver: Sendable {
     private func plainPathURL(_ string: String, query: String) -> URL? {
         // `//host` changes the host and a bare `/` means the base itself: both take the full parse.
         guard let basePrefix, !string.isEmpty, !string.hasPrefix("//"), string != "/",
-            string.utf8.allSatisfy({ Self.plainPathBytes[Int($0)] }), !Self.climbsUp(string)
+            Self.plainPathBytes.containsAll(string), !Self.climbsUp(string)
         else { return nil }
         var text = basePrefix + "/" + string.drop { $0 == "/" }
         if !query.isEmpty { text += "?" + query }
         return URL(string: text)
     }
 
-    /// A table, as this runs for every request.
-    private static let plainPathBytes: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-_.".utf8 {
-            table[Int(byte)] = true
-        }
-        return table
-    }()
+    private static let plainPathBytes = ByteSet(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-_.")
 
     /// Whether a relative path has a `..` segment however spelled (`%2E%2E`, `..;param`, `..%2F`, `..%5C`):
     /// servers that decode and normalise paths would read it as leaving the base path.

@@ -16,14 +16,9 @@ package final class RequestMeter: Sendable {
     private let counts = Locked(Counts())
     /// A stream's count of delivered elements; `nil` for any other request.
     private let eventCount: (@Sendable () -> Int)?
-    /// The layer's clock, which the durations are measured on.
     private let clock: any NetworkClock
 
     /// A meter for a request of the layer whose clock is `clock`, starting now.
-    package convenience init(clock: any NetworkClock) {
-        self.init(eventCount: nil, clock: clock)
-    }
-
     init(eventCount: (@Sendable () -> Int)?, clock: any NetworkClock) {
         self.eventCount = eventCount
         self.clock = clock

@@ -21,19 +21,6 @@ final class RequestTask: NetworkTask, Sendable {
         var attemptEnded = false
         var deliveryAwaitsTransport = false
         var totalDeadline: Deadline?
-
-        mutating func settle(_ outcome: Outcome, replacingSettled: Bool) -> Bool {
-            switch phase {
-            case .running:
-                phase = .settled(outcome)
-                return true
-            case .settled where replacingSettled:
-                phase = .settled(outcome)
-                return false
-            case .settled, .delivered:
-                return false
-            }
-        }
     }
 
     private enum Phase {
@@ -101,15 +88,15 @@ final class RequestTask: NetworkTask, Sendable {
     }
 
     func succeed(raw: NetworkResponse<Data>? = nil, _ deliver: @escaping () -> Void) {
-        settle(.success(deliver, raw), replacingSettled: false)
+        settle(.success(deliver, raw))
     }
 
     func fail(_ error: NetworkError) {
-        settle(.failure(error), replacingSettled: false)
+        settle(.failure(error))
     }
 
     func cancel() {
-        stop(with: .cancelled, replacingSettled: true)
+        settle(.failure(.cancelled), replacingSettled: true, stopsTransport: true)
     }
 
     /// Ends the request with ``NetworkError/timedOut`` once `seconds` have passed since now, whatever
@@ -118,7 +105,7 @@ final class RequestTask: NetworkTask, Sendable {
     func limitTotalTime(to seconds: TimeInterval?, on registry: DeadlineRegistry) {
         guard let seconds, seconds.isFinite else { return }
         let deadline = Deadline(seconds: seconds, on: registry) { [weak self] in
-            self?.stop(with: .timedOut, replacingSettled: false)
+            self?.settle(.failure(.timedOut), stopsTransport: true)
         }
         let isOver = state.withLock { state in
             if case .delivered = state.phase { return true }
@@ -129,10 +116,18 @@ final class RequestTask: NetworkTask, Sendable {
     }
 
     /// A cancel replaces an outcome not yet delivered (the caller no longer wants it); a time limit doesn't.
-    private func stop(with error: NetworkError, replacingSettled: Bool) {
+    /// Both stop the attempt under way.
+    private func settle(_ outcome: Outcome, replacingSettled: Bool = false, stopsTransport: Bool = false) {
         // One critical section: an attempt attached in between would run on after `.cancelled` was told.
-        let (shouldSchedule, cancelTransport) = state.withLock { state in
-            var schedule = state.settle(.failure(error), replacingSettled: replacingSettled)
+        let (schedule, cancelTransport) = state.withLock { state in
+            var schedule = false
+            switch state.phase {
+            case .running: schedule = true
+            case .settled where replacingSettled: break
+            case .settled, .delivered: return (false, stopsTransport ? state.cancelTransport : nil)
+            }
+            state.phase = .settled(outcome)
+            guard stopsTransport else { return (schedule, nil) }
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
             if schedule, cancelWaitsForTransport, state.attempt > 0, !state.attemptEnded {
                 state.deliveryAwaitsTransport = true
@@ -143,37 +138,29 @@ final class RequestTask: NetworkTask, Sendable {
         // The transport first: one that answers in place forgets the request before an in-place handler
         // looks for it.
         cancelTransport?()
-        if shouldSchedule { delivery.run { self.deliver() } }
-    }
-
-    private func settle(_ outcome: Outcome, replacingSettled: Bool) {
-        let shouldSchedule = state.withLock { $0.settle(outcome, replacingSettled: replacingSettled) }
-        if shouldSchedule {
-            delivery.run { self.deliver() }
-        }
+        if schedule { delivery.run { self.deliver() } }
     }
 
     private func deliver() {
-        let (delivery, deadline): ((Outcome, ((NetworkError) -> Void)?)?, Deadline?) = state.withLock {
-            state in
-            guard case .settled(let outcome) = state.phase else { return (nil, nil) }
+        let taken = state.withLock { state -> State? in
+            guard case .settled = state.phase else { return nil }
             defer {
                 state.phase = .delivered
                 state.failureHandler = nil
                 state.cancelTransport = nil
                 state.totalDeadline = nil
             }
-            return ((outcome, state.failureHandler), state.totalDeadline)
+            return state
         }
-        _ = deadline?.claim()
-        switch delivery {
-        case (.success(let handler, let raw), _)?:
+        guard let taken, case .settled(let outcome) = taken.phase else { return }
+        _ = taken.totalDeadline?.claim()
+        switch outcome {
+        case .success(let handler, let raw):
             if let report, let raw { report(.success(raw)) }
             handler()
-        case (.failure(let error), let handler)?:
+        case .failure(let error):
             report?(.failure(error))
-            handler?(error)
-        case nil: break
+            taken.failureHandler?(error)
         }
     }
 }

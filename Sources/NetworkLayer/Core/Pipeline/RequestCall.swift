@@ -7,8 +7,7 @@ import Foundation
 /// One request's lifecycle, which its stages share: the task that delivers exactly once and cancels the
 /// attempt under way, the meter, and who watches its attempts. Not the transport, which the chain
 /// holds: a reply a test double holds keeps the call, not its layer's transport, alive.
-final class RequestCall: Sendable {
-    /// The one-shot delivery latch: exactly one handler, once.
+struct RequestCall: Sendable {
     let task: RequestTask
     let meter: RequestMeter
     /// `nil` when nobody watches (no monitors).
@@ -19,17 +18,6 @@ final class RequestCall: Sendable {
     /// ``NetworkLayer/deliversImmediately``), rather than on the work, policy and callback queues.
     let deliversImmediately: Bool
 
-    init(
-        task: RequestTask, meter: RequestMeter, observer: (any AttemptObserver)?, deadlines: DeadlineRegistry,
-        deliversImmediately: Bool
-    ) {
-        self.deliversImmediately = deliversImmediately
-        self.task = task
-        self.meter = meter
-        self.observer = observer
-        self.deadlines = deadlines
-    }
-
     /// Counts an attempt that goes out as `request` with a body of `bodyLength` bytes; returns its number.
     func attemptStarted(_ request: URLRequest, bodyLength: Int) -> Int {
         let number = meter.beginAttempt(sending: bodyLength)
@@ -37,7 +25,6 @@ final class RequestCall: Sendable {
         return number
     }
 
-    /// Counts the end of attempt `number`.
     func attemptEnded(_ result: TransferResult, number: Int) {
         task.transportFinished()
         meter.endAttempt(
@@ -50,7 +37,6 @@ final class RequestCall: Sendable {
         }
     }
 
-    /// A failed attempt will be sent again after `delay`.
     func willRetry(after delay: TimeInterval, because error: NetworkError) {
         // The number the attempt was started with: a stream's reconnections count on, where the
         // policy's count starts over after events arrived.
@@ -60,7 +46,6 @@ final class RequestCall: Sendable {
 
 /// Who watches a call's attempts (its monitors), told in order.
 protocol AttemptObserver: Sendable {
-    /// Attempt `number` goes out as `request`.
     func attemptStarted(_ request: URLRequest, number: Int)
     /// A reply arrived in full.
     func attemptReceived(_ response: HTTPURLResponse, body: Data, number: Int)

@@ -46,7 +46,6 @@ extension TransferResult {
         self.init(body: Data(), response: nil, error: error, respondedAt: nil)
     }
 
-    /// The same outcome, marked with where it came from.
     func marked(_ cacheStatus: CacheStatus) -> TransferResult {
         var result = self
         result.cacheStatus = cacheStatus

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The session's delegate queue: serial and, on Linux, the back-pressure a data task lacks. While a reply
 /// that can outrun it arrives (``holdBackPressure()``), `addOperation` from libcurl's thread waits past
 /// ``limit`` queued chunks, so the socket fills and the server slows. Blocks run on a `DispatchQueue`,
@@ -13,10 +17,6 @@ import Foundation
         static let stallTimeout: TimeInterval = 0.02
 
         private let serial = Queues.sessionDelegate()
-        /// Why: `OperationQueue.current` is `nil` in blocks that don't run as operations.
-        private static let marker = DispatchSpecificKey<Bool>()
-
-        static var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
         // Guarded by `condition`.
         private let condition = NSCondition()
         private var queued = 0
@@ -25,12 +25,11 @@ import Foundation
         private var holders = 0
         /// Transfers whose consumer is behind: while any is, libcurl's thread waits however short the queue,
         /// without the stall timeout.
-        private var closedGates = 0
+        private var pausedReads = 0
 
         override init() {
             super.init()
             maxConcurrentOperationCount = 1
-            serial.setSpecific(key: Self.marker, value: true)
         }
 
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
@@ -39,8 +38,8 @@ import Foundation
                 // Real time, not the layer's clock: this blocks libcurl's own thread, which serves every
                 // layer on the session (an exception .ci/clock-check names).
                 var deadline = Date(timeIntervalSinceNow: Self.stallTimeout)
-                while bypasses == 0, closedGates > 0 || (queued >= Self.limit && holders > 0) {
-                    if closedGates > 0 {
+                while bypasses == 0, pausedReads > 0 || (queued >= Self.limit && holders > 0) {
+                    if pausedReads > 0 {
                         condition.wait()
                         continue
                     }
@@ -52,34 +51,31 @@ import Foundation
                 }
                 queued += 1
             }
-            serial.async {
-                block()
-                self.operationFinished()
-            }
+            run(block)
         }
 
         /// Adds the layer's own operation (a stop, a sweep), which never waits: a caller on the callback queue
         /// must never wait for a stream's consumer, which may be that very queue.
         func enqueue(_ block: @escaping @Sendable () -> Void) {
             condition.withLock { queued += 1 }
-            serial.async {
-                block()
-                self.operationFinished()
-            }
+            run(block)
         }
 
-        /// A transfer's consumer fell behind: libcurl's thread waits until ``openGate()``.
-        func closeGate() {
-            condition.withLock { closedGates += 1 }
+        /// Stops reading `task` while its consumer (a stream's handler, a download's disk) is behind. Linux
+        /// can't suspend a data task mid-reply (resuming re-sends it), so libcurl's thread waits here until
+        /// ``resumeReading(_:)``, holding back the session's other transfers too; Apple platforms suspend it.
+        func pauseReading(_ task: URLSessionTask) {
+            condition.withLock { pausedReads += 1 }
         }
 
-        /// Whether libcurl may be held back now: a reply that can outrun the queue is arriving, or a gate
-        /// is closed. A cancel must then not let libcurl past (see ``Transfer/stop(because:)``).
-        var isHoldingBack: Bool { condition.withLock { closedGates > 0 || holders > 0 } }
+        /// Whether libcurl may be held back now: a reply that can outrun the queue is arriving, or reading is
+        /// paused. A cancel must then not let libcurl past (see ``Transfer/stop(because:)``).
+        var isHoldingBack: Bool { condition.withLock { pausedReads > 0 || holders > 0 } }
 
-        func openGate() {
+        /// `task` is `nil` once it has ended.
+        func resumeReading(_ task: URLSessionTask?) {
             condition.withLock {
-                closedGates -= 1
+                pausedReads -= 1
                 condition.broadcast()
             }
         }
@@ -106,11 +102,14 @@ import Foundation
             return body()
         }
 
-        private func operationFinished() {
-            condition.withLock {
-                queued -= 1
-                finished &+= 1
-                condition.broadcast()
+        private func run(_ block: @escaping @Sendable () -> Void) {
+            serial.async {
+                block()
+                self.condition.withLock {
+                    self.queued -= 1
+                    self.finished &+= 1
+                    self.condition.broadcast()
+                }
             }
         }
     }
@@ -123,8 +122,6 @@ import Foundation
             underlyingQueue = Queues.sessionDelegate()
         }
 
-        static var isCurrent: Bool { OperationQueue.current is BackPressureQueue }
-
         func holdBackPressure() {}
 
         func releaseBackPressure() {}
@@ -135,20 +132,13 @@ import Foundation
             addOperation(block)
         }
 
-        func closeGate() {}
+        func pauseReading(_ task: URLSessionTask) { task.suspend() }
 
         var isHoldingBack: Bool { false }
 
-        func openGate() {}
+        func resumeReading(_ task: URLSessionTask?) { task?.resume() }
     }
 #endif
 
-extension OperationQueue {
-    /// Runs `body`, which waits for libcurl's thread, without a ``BackPressureQueue`` holding it back.
-    func callingSession<T>(_ body: () -> T) -> T {
-        (self as? BackPressureQueue)?.withoutWaiting(body) ?? body()
-    }
-}
-
 /// For tests that check no caller code (monitors, decoders, handlers) runs on a session's delegate queue.
-package var isOnSessionDelegateQueue: Bool { BackPressureQueue.isCurrent }
+package var isOnSessionDelegateQueue: Bool { Queues.isSessionDelegate }

@@ -49,11 +49,10 @@ package struct InProcessTransport: AttemptTransport {
         at now: UInt64
     ) -> TransferResult {
         let reply: InProcessReply
-        switch answer {
-        case .failure(let error):
-            return TransferResult(body: Data(), response: nil, error: error, respondedAt: nil)
-        case .success(let answered):
-            reply = answered
+        do throws(NetworkError) {
+            reply = try answer.get()
+        } catch {
+            return TransferResult(failure: error)
         }
         guard let url = request.url,
             let response = HTTPURLResponse(

@@ -13,23 +13,15 @@ enum PlatformSession {
     #if canImport(FoundationNetworking)
         static let losesRedirectedBodies = true
         static let leavesStoppedTasksUnanswered = true
-    #else
-        static let losesRedirectedBodies = false
-        static let leavesStoppedTasksUnanswered = false
-    #endif
-
-    #if canImport(FoundationNetworking)
+        static let sendsUploadsNatively = false
         /// Why: FoundationNetworking's `setValue` rebuilds every header per field, so the layer writes them in
         /// one go (`URLRequest.setHeaderFields(_:)`) under the names `setValue` would store.
         static func storedHeaderName(_ name: String) -> String { name.capitalized }
     #else
-        static func storedHeaderName(_ name: String) -> String { name }
-    #endif
-
-    #if canImport(FoundationNetworking)
-        static let sendsUploadsNatively = false
-    #else
+        static let losesRedirectedBodies = false
+        static let leavesStoppedTasksUnanswered = false
         static let sendsUploadsNatively = true
+        static func storedHeaderName(_ name: String) -> String { name }
     #endif
 
     /// Why the layer can't run on `configuration`, or `nil` when it can.
@@ -71,7 +63,7 @@ enum PlatformSession {
     ) {
         #if canImport(FoundationNetworking)
             // Only HTTP authentication reaches here on Linux (libcurl checks certificates itself).
-            guard let transfer, !transfer.isStopped, task.state == .running else { return }
+            guard let transfer, !transfer.lifecycle.isStopped, task.state == .running else { return }
             transfer.declineChallenge()
             completionHandler(.cancelAuthenticationChallenge, nil)
         #else
@@ -83,26 +75,6 @@ enum PlatformSession {
             } else {
                 completionHandler(.rejectProtectionSpace, nil)
             }
-        #endif
-    }
-
-    /// Stops reading while the consumer (a stream's handler, a download's disk) is behind. Linux can't
-    /// suspend a data task mid-reply (resuming re-sends it), so libcurl's thread is held at the delegate
-    /// queue's gate, holding back the session's other transfers too; Apple platforms suspend the task.
-    static func pauseReading(task: URLSessionTask, on queue: BackPressureQueue) {
-        #if canImport(FoundationNetworking)
-            queue.closeGate()
-        #else
-            task.suspend()
-        #endif
-    }
-
-    /// `task` is `nil` once it has ended.
-    static func resumeReading(task: URLSessionTask?, on queue: BackPressureQueue) {
-        #if canImport(FoundationNetworking)
-            queue.openGate()
-        #else
-            task?.resume()
         #endif
     }
 }

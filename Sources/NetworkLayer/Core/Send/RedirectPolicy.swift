@@ -66,9 +66,8 @@ public struct RedirectPolicy: Sendable, Equatable {
         following response: HTTPURLResponse, to proposed: URLRequest, from original: URLRequest?
     ) -> URLRequest? {
         guard followsRedirects, let target = proposed.url, Origin(target) != nil else { return nil }
-        if !allowsInsecureRedirects && Self.isDowngrade(to: target, from: [response.url, original?.url]) {
-            return nil
-        }
+        let fromHTTPS = [response.url, original?.url].contains { $0?.scheme?.lowercased() == "https" }
+        if !allowsInsecureRedirects && fromHTTPS && target.scheme?.lowercased() == "http" { return nil }
         if PlatformSession.losesRedirectedBodies && Self.hasBody(original)
             && !Self.becomesBodilessGet(response, proposed, original)
         {
@@ -120,9 +119,5 @@ public struct RedirectPolicy: Sendable, Equatable {
         return Self.neutralHeaders.contains(name)
             || (forwardsHeadersAcrossOrigins
                 && !Credentials.isCredentialHeader(name, orOneOf: credentialHeaders))
-    }
-
-    private static func isDowngrade(to target: URL, from sources: [URL?]) -> Bool {
-        target.scheme?.lowercased() == "http" && sources.contains { $0?.scheme?.lowercased() == "https" }
     }
 }

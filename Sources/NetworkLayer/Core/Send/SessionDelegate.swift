@@ -58,7 +58,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let found = transfer(for: task)
-        guard let transfer = found, !transfer.isStopped, task.state == .running else {
+        guard let transfer = found, !transfer.lifecycle.isStopped, task.state == .running else {
             found?.keepCookies(of: response)
             if !PlatformSession.leavesStoppedTasksUnanswered { completionHandler(nil) }
             return
@@ -66,10 +66,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let next = transfer.redirectPolicy.request(
             following: response, to: request, from: task.originalRequest)
         // A redirect not followed arrives as the reply, and sets its cookies then.
-        if next != nil {
-            transfer.keepCookies(of: response)
-            transfer.redirected()
-        }
+        if next != nil { transfer.redirected(by: response) }
         completionHandler(next)
     }
 

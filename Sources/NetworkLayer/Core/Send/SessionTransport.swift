@@ -53,18 +53,14 @@ final class SessionTransport: Sendable {
         delegateQueue = BackPressureQueue()
         delegateQueue.name = "NetworkLayer.SessionTransport"
         refusal = PlatformSession.unsupported(configuration)
-        let safe = Self.safeConfiguration(from: refusal == nil ? configuration : .ephemeral)
+        // Why a copy without a URL cache: a `cancel()` while FoundationNetworking looks the request up on a
+        // background queue stops the process (see <doc:LinuxNotes>).
+        let given = refusal == nil ? configuration : .ephemeral
+        let safe = given.copy() as? URLSessionConfiguration ?? given
+        PlatformSession.adapt(safe)
         let keepsReplyCookies = PlatformSession.keepsCookies(of: safe)
         cookies = SessionCookies(configuration: safe, keepsReplyCookies: keepsReplyCookies)
         session = URLSession(configuration: safe, delegate: delegate, delegateQueue: delegateQueue)
-    }
-
-    /// Why no URL cache: a `cancel()` while FoundationNetworking looks the request up on a background queue
-    /// stops the process (see <doc:LinuxNotes>).
-    static func safeConfiguration(from configuration: URLSessionConfiguration) -> URLSessionConfiguration {
-        let copy = configuration.copy() as? URLSessionConfiguration ?? configuration
-        PlatformSession.adapt(copy)
-        return copy
     }
 
     /// Starts `request` by `route`; `completion` runs once, on the session's delegate queue.

@@ -22,7 +22,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// Keeps the idle deadline on the sending layer's clock; swept on the delegate queue.
     private let deadlines: DeadlineRegistry
 
-    private var lifecycle = TransferLifecycle()
+    /// Read by the delegate: a stopped transfer's redirect or challenge is left unanswered.
+    private(set) var lifecycle = TransferLifecycle()
     private var task: URLSessionTask?
     /// Given up once delivered, with everything it holds.
     private var completion: Completion?
@@ -88,7 +89,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private func begin(_ request: URLRequest) {
         var request = SessionTransport.withBackstopTimeout(request, bodyIdleTimeout: sink.bodyIdleTimeout)
         let file = source?.attach(to: &request)
-        transport.delegateQueue.callingSession {
+        transport.delegateQueue.withoutWaiting {
             let task =
                 file.map { transport.session.uploadTask(with: request, fromFile: $0) }
                 ?? transport.session.dataTask(with: request)
@@ -171,14 +172,12 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     }
 
     /// The server's redirect is being followed: what arrived so far belonged to the 3xx.
-    func redirected() {
+    func redirected(by redirect: HTTPURLResponse) {
         touch()
+        keepCookies(of: redirect)
         response = nil
         sink.discard()
     }
-
-    /// Whether a redirect or challenge may still be answered (see ``TransferLifecycle/isStopped``).
-    var isStopped: Bool { lifecycle.isStopped }
 
     /// The server asked for credentials the layer doesn't have: FoundationNetworking would wait forever.
     /// Declining ends the task as cancelled, which ``finish(with:response:)`` turns into the 401 or 407.
@@ -188,36 +187,25 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     /// The task is over: start over if the sink asked to, else deliver, exactly once.
     func finish(with error: (any Error)?, response taskResponse: URLResponse?) {
-        let delivery: TransferLifecycle.Delivery
-        switch lifecycle.ended() {
-        case .ignore: return
-        case .startOver:
-            dropTask()
+        let end = lifecycle.ended()
+        if end == .ignore { return }
+        if task != nil { deadlines.remove(self) }
+        task = nil
+        guard case .deliver(let delivery) = end else {
             if let request = sink.restartRequest() {
                 response = nil
                 return begin(request)
             }
-            delivery = lifecycle.restartFailed()
-        case .deliver(let ending):
-            dropTask()
-            delivery = ending
+            return deliver(lifecycle.restartFailed(), error: error, response: taskResponse)
         }
         deliver(delivery, error: error, response: taskResponse)
-    }
-
-    private func dropTask() {
-        if task != nil { deadlines.remove(self) }
-        task = nil
     }
 
     private func deliver(
         _ delivery: TransferLifecycle.Delivery, error: (any Error)?, response taskResponse: URLResponse?
     ) {
         guard let completion = completion.take() else { return assertionFailure("delivered twice") }
-        if delivery.resumesReading {
-            PlatformSession.resumeReading(task: nil, on: transport.delegateQueue)
-        }
-        if delivery.releasesBackPressure { transport.delegateQueue.releaseBackPressure() }
+        release(resumesReading: delivery.resumesReading, backPressure: delivery.releasesBackPressure)
         let stopReason = delivery.stopReason
         let declined = delivery.declinedChallenge && (error as? URLError)?.code == .cancelled
         // A reply that never came through `receive` (a 3xx FoundationNetworking couldn't follow, a
@@ -231,28 +219,31 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         sink.close(failure: failure, response: response, respondedAt: respondedAt, then: completion)
     }
 
+    /// Gives back what held libcurl's thread: a paused read, this transfer's back-pressure hold.
+    private func release(resumesReading: Bool, backPressure: Bool) {
+        if resumesReading { transport.delegateQueue.resumeReading(task) }
+        if backPressure { transport.delegateQueue.releaseBackPressure() }
+    }
+
     // MARK: - Stopping (delegate queue)
 
     /// Cancels the task for `reason` (`nil`: the caller cancelled) unless it finished; the first reason wins.
     func stop(because reason: URLError?) {
-        let holdsBack = transport.delegateQueue.isHoldingBack
-        switch lifecycle.stop(because: reason, sessionHoldsBack: holdsBack) {
+        let stop = lifecycle.stop(because: reason, sessionHoldsBack: transport.delegateQueue.isHoldingBack)
+        guard let task else { return }
+        switch stop {
         case .none:
             return
         case .cancel(let resumesReading):
-            guard let task else { return }
-            // Held back, libcurl's thread couldn't report the cancel.
-            if resumesReading { PlatformSession.resumeReading(task: task, on: transport.delegateQueue) }
-            // Nothing is held back: the cancel is quick, and the task reports its own end.
-            transport.delegateQueue.callingSession { task.cancel() }
+            // Held back, libcurl's thread couldn't report the cancel; once it isn't, the cancel is quick and
+            // the task reports its own end.
+            release(resumesReading: resumesReading, backPressure: false)
+            transport.delegateQueue.withoutWaiting { task.cancel() }
         case .cancelElsewhereAndFinish(let resumesReading, let releasesBackPressure):
-            guard let task else { return }
-            if resumesReading { PlatformSession.resumeReading(task: task, on: transport.delegateQueue) }
             // Why off-queue: a reply may pour in faster than it is drained, and FoundationNetworking's
             // cancel waits until libcurl has read the socket empty; on the delegate queue it would read on
-            // into queued operations, or forever. One thread per cancel, so one cannot hold back the next.
-            // See <doc:LinuxNotes>.
-            if releasesBackPressure { transport.delegateQueue.releaseBackPressure() }
+            // into queued operations, or forever. See <doc:LinuxNotes>.
+            release(resumesReading: resumesReading, backPressure: releasesBackPressure)
             Self.cancelOffQueue(task)
             // The transfer ends now; what the task still reports is dropped, and a racing redirect or
             // challenge finds it stopped and is left unanswered.
@@ -269,14 +260,14 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
 
     func pauseReading() {
         guard let task, lifecycle.pause() else { return }
-        PlatformSession.pauseReading(task: task, on: transport.delegateQueue)
+        transport.delegateQueue.pauseReading(task)
     }
 
     func resumeReading() {
         transport.delegateQueue.enqueue {
             guard self.lifecycle.resume() else { return }
             self.touch()
-            PlatformSession.resumeReading(task: self.task, on: self.transport.delegateQueue)
+            self.transport.delegateQueue.resumeReading(self.task)
         }
     }
 

@@ -7,19 +7,12 @@ struct TransferLifecycle {
     enum Phase: Equatable {
         /// Made, with no task yet: waiting for its turn, or for its body to be prepared.
         case waiting
-        case running(Running)
+        case running
         /// Its task was cancelled so the transfer starts over (the sink asked) once it ends.
         case restarting
         /// The first reason wins; without a task, whatever would have started it delivers instead.
         case stopped(URLError, hasTask: Bool)
         case finished
-    }
-
-    struct Running: Equatable {
-        /// The reply may outrun the delegate queue, which holds libcurl back meanwhile.
-        var holdsBackPressure = false
-        /// The task then ends as cancelled, which is the challenge's own reply, not a failure.
-        var declinedChallenge = false
     }
 
     enum Stop: Equatable {
@@ -47,6 +40,10 @@ struct TransferLifecycle {
     }
 
     private(set) var phase = Phase.waiting
+    /// While running: the reply may outrun the delegate queue, which holds libcurl back meanwhile.
+    private(set) var holdsBackPressure = false
+    /// While running: the task then ends as cancelled, which is the challenge's own reply, not a failure.
+    private var declinedChallenge = false
     /// The pauses a stream's consumer asked for and hasn't lifted. Why counted: a resume travels from the
     /// consumer's thread, so a late resume would lift a newer pause and read on while the consumer is behind.
     private var pauses = 0
@@ -55,125 +52,95 @@ struct TransferLifecycle {
 
     var canBegin: Bool { phase == .waiting || phase == .restarting }
 
-    var keepsDeadline: Bool {
-        switch phase {
-        case .waiting, .running, .restarting: true
-        case .stopped, .finished: false
-        }
-    }
-
-    /// Why: answering a cancelled task's redirect stops the process in FoundationNetworking.
-    var isStopped: Bool {
-        switch phase {
-        case .waiting, .running: false
-        case .restarting, .stopped, .finished: true
-        }
-    }
-
+    var keepsDeadline: Bool { canBegin || phase == .running }
     /// A restarting task's late bytes still reach the sink, which drops them.
     var takesBody: Bool { keepsDeadline }
 
-    private var hasTask: Bool {
-        switch phase {
-        case .running, .restarting, .stopped(_, hasTask: true): true
-        case .waiting, .stopped(_, hasTask: false), .finished: false
-        }
-    }
+    /// A head already on its way when the transfer stopped is refused: it would take a back-pressure hold
+    /// that nothing releases any more.
+    var takesResponse: Bool { phase == .running }
+
+    /// Why: answering a cancelled task's redirect stops the process in FoundationNetworking.
+    var isStopped: Bool { phase != .waiting && phase != .running }
 
     // MARK: - Events
 
     mutating func began() {
         assert(canBegin, "a task began in \(phase)")
-        phase = .running(Running())
+        phase = .running
+        declinedChallenge = false
     }
 
     mutating func failedToPrepare(_ error: URLError) {
-        guard case .waiting = phase else { return }
-        phase = .stopped(error, hasTask: false)
-    }
-
-    /// A head already on its way when the transfer stopped is refused: it would take a back-pressure hold
-    /// that nothing releases any more.
-    var takesResponse: Bool {
-        if case .running = phase { return true }
-        return false
+        if phase == .waiting { phase = .stopped(error, hasTask: false) }
     }
 
     /// `true` when the transfer must take a back-pressure hold now.
     mutating func accepted(needsBackPressure: Bool) -> Bool {
-        guard case .running(var running) = phase, needsBackPressure, !running.holdsBackPressure else {
-            return false
-        }
-        running.holdsBackPressure = true
-        phase = .running(running)
+        guard phase == .running, needsBackPressure, !holdsBackPressure else { return false }
+        holdsBackPressure = true
         return true
     }
 
     /// `true` when a hold must be given back.
     mutating func restart() -> Bool {
-        guard case .running(let running) = phase else {
+        guard phase == .running else {
             assertionFailure("restart in \(phase)")
             return false
         }
         phase = .restarting
-        return running.holdsBackPressure
+        return takeHold()
     }
 
     mutating func declineChallenge() {
-        guard case .running(var running) = phase else { return assertionFailure("challenge in \(phase)") }
-        running.declinedChallenge = true
-        phase = .running(running)
+        guard phase == .running else { return assertionFailure("challenge in \(phase)") }
+        declinedChallenge = true
     }
 
     /// `sessionHoldsBack`: whether the session holds libcurl back for any transfer.
     mutating func stop(because reason: URLError?, sessionHoldsBack: Bool) -> Stop {
-        let kept: URLError
-        var holds = false
+        var kept = reason ?? URLError(.cancelled)
         switch phase {
-        case .finished: return .none
-        case .stopped(_, hasTask: false): return .none
+        case .finished, .stopped(_, hasTask: false): return .none
         case .waiting:
-            phase = .stopped(reason ?? URLError(.cancelled), hasTask: false)
+            phase = .stopped(kept, hasTask: false)
             return .none
         case .stopped(let first, hasTask: true): kept = first
-        case .restarting: kept = reason ?? URLError(.cancelled)
-        case .running(let running):
-            kept = reason ?? URLError(.cancelled)
-            holds = running.holdsBackPressure
+        case .running, .restarting: break
         }
         phase = .stopped(kept, hasTask: true)
         let resumes = removePauses()
+        let holds = takeHold()
         guard holds || sessionHoldsBack else { return .cancel(resumesReading: resumes) }
         return .cancelElsewhereAndFinish(resumesReading: resumes, releasesBackPressure: holds)
     }
 
     mutating func ended() -> End {
+        var delivery = Delivery()
         switch phase {
         case .finished: return .ignore
         case .restarting: return .startOver
-        case .waiting:
-            assertionFailure("ended before it began")
-            return .deliver(finish())
-        case .stopped(let reason, _): return .deliver(finish(stopReason: reason))
-        case .running(let running): return .deliver(finish(running: running))
+        case .waiting: assertionFailure("ended before it began")
+        case .stopped(let reason, _): delivery.stopReason = reason
+        case .running: delivery.declinedChallenge = declinedChallenge
         }
+        delivery.resumesReading = removePauses()
+        delivery.releasesBackPressure = takeHold()
+        phase = .finished
+        return .deliver(delivery)
     }
 
     mutating func restartFailed() -> Delivery {
-        finish()
-    }
-
-    private mutating func finish(stopReason: URLError? = nil, running: Running = Running()) -> Delivery {
         phase = .finished
-        return Delivery(
-            stopReason: stopReason, declinedChallenge: running.declinedChallenge,
-            resumesReading: removePauses(), releasesBackPressure: running.holdsBackPressure)
+        return Delivery(resumesReading: removePauses())
     }
 
     /// `true` when reading must stop now.
     mutating func pause() -> Bool {
-        guard hasTask else { return false }
-        pauses += 1
+        switch phase {
+        case .running, .restarting, .stopped(_, hasTask: true): pauses += 1
+        case .waiting, .stopped(_, hasTask: false), .finished: return false
+        }
         return pauses == 1
     }
 
@@ -188,5 +155,11 @@ struct TransferLifecycle {
     private mutating func removePauses() -> Bool {
         defer { pauses = 0 }
         return pauses > 0
+    }
+
+    /// `true` when a back-pressure hold was taken, which the caller now gives back.
+    private mutating func takeHold() -> Bool {
+        defer { holdsBackPressure = false }
+        return holdsBackPressure
     }
 }

@@ -20,7 +20,6 @@ protocol TransferSink: AnyObject {
     func discard()
     /// The task stopped for ``SinkDecision/restart`` ended: the request to send instead.
     func restartRequest() -> URLRequest?
-    /// `failure` is why the transfer failed, if it did.
     func close(failure: (any Error)?, response: URLResponse?, respondedAt: UInt64?) -> TransferResult
     /// For a sink that must finish elsewhere first (a download's file, on its disk queue): `completion`
     /// runs once, from any thread.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The library's one lock type (everything else mutable is owned by one queue: ``ConcurrencyModel``).
+/// The library's one lock type (everything else mutable is owned by one queue:
+/// <doc:ErrorsAndThreading#Which-queue-owns-what>).
 /// Keep closures short: never call user code, touch the disk or call into URLSession inside one.
 package final class Locked<State>: @unchecked Sendable {
     private let lock = NSLock()

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The roots of the library's queue tree (see ``ConcurrencyModel``); no other file names a global queue.
+/// The roots of the library's queue tree (<doc:ErrorsAndThreading#Which-queue-owns-what>); no other file
+/// names a global queue.
 /// Why serial roots for blocking work (the delegate queues, the disk): on Linux a concurrent queue gets
 /// only as many threads as cores, so blocking there would starve the short hops.
 enum Queues {
@@ -14,11 +15,11 @@ enum Queues {
     /// temporary file. Serial: each user keeps its own order through a serial queue that targets it. Code
     /// running on it (a download's completion does) must never `sync` onto one of those queues: it would
     /// wait for itself.
-    static let disk = reserved(DispatchQueue(label: "NetworkLayer.disk", qos: .utility))
+    static let disk = reserved(DispatchQueue(label: "NetworkLayer.disk", qos: .utility), as: .disk)
 
     /// A root per session: it blocks on libcurl by design (``BackPressureQueue``), so it shares no thread.
     static func sessionDelegate() -> DispatchQueue {
-        reserved(DispatchQueue(label: "NetworkLayer.SessionTransport.delegate"))
+        reserved(DispatchQueue(label: "NetworkLayer.SessionTransport.delegate"), as: .sessionDelegate)
     }
 
     /// A clock's timer queue (``SystemClock``), a root of its own per clock: a deadline must fire on time
@@ -30,12 +31,18 @@ enum Queues {
     /// Whether the current code runs on a root that never runs the caller's code (a session's delegate
     /// queue, the disk queue) or on a queue that targets one: a call that delivers immediately leaves it
     /// for ``work`` before it decodes or calls an interceptor.
-    static var isReserved: Bool { DispatchQueue.getSpecific(key: reservedKey) == true }
+    static var isReserved: Bool { DispatchQueue.getSpecific(key: reservedKey) != nil }
 
-    private static let reservedKey = DispatchSpecificKey<Bool>()
+    /// Whether the current code runs on a session's delegate queue. Why a key, not
+    /// `OperationQueue.current`: that is `nil` in blocks that don't run as operations.
+    static var isSessionDelegate: Bool { DispatchQueue.getSpecific(key: reservedKey) == .sessionDelegate }
 
-    private static func reserved(_ queue: DispatchQueue) -> DispatchQueue {
-        queue.setSpecific(key: reservedKey, value: true)
+    private enum Reserved { case sessionDelegate, disk }
+
+    private static let reservedKey = DispatchSpecificKey<Reserved>()
+
+    private static func reserved(_ queue: DispatchQueue, as kind: Reserved) -> DispatchQueue {
+        queue.setSpecific(key: reservedKey, value: kind)
         return queue
     }
 }
