@@ -25,9 +25,7 @@ import Foundation
 /// `Sendable`. A subclass must keep that promise: guard any state it adds with a lock. Don't change the
 /// `encoder` or `decoder` after creating the layer: they are used from background queues.
 open class NetworkLayer: @unchecked Sendable {
-    /// What the layer was made with.
     let settings: LayerSettings
-    /// What the layer built from ``settings``.
     let parts: LayerParts
 
     /// The URL that relative URL strings are resolved against.
@@ -81,8 +79,7 @@ open class NetworkLayer: @unchecked Sendable {
     package let runningRequests = RunningRequests()
     private let ownStreamTransport = Locked<LayerSession?>(nil)
 
-    /// What every time-based decision of the layer reads and schedules through, passed down to each
-    /// request: its deadlines, waits, progress throttle, metrics and cache ages (see ``NetworkClock``).
+    /// What every time-based decision of the layer reads and schedules through (see ``NetworkClock``).
     package var clock: any NetworkClock { settings.clock }
     /// What answers every request in process instead of a session (a test double); `nil` sends them.
     var responder: (any InProcessResponder)? { settings.responder }
@@ -95,13 +92,11 @@ open class NetworkLayer: @unchecked Sendable {
     /// Resolves the shared session lazily, so a test double that never sends creates none.
     var transport: SessionTransport { parts.ownTransport ?? .shared }
 
-    /// ``transport`` as this layer sends on it.
     var requestSession: LayerSession { LayerSession(transport, deadlines: transferDeadlines) }
 
-    /// Whether uploads go out as an upload task's file or bytes (Apple platforms) rather than as the
-    /// layer's body stream; see ``PlatformSession/sendsUploadsNatively``. Only a layer with a session of
-    /// its own can change it: a stub transport, whose URLProtocol must see the body, or a test of the
-    /// native form on Linux.
+    /// Whether uploads go out as an upload task's file or bytes rather than the layer's body stream (see
+    /// ``PlatformSession/sendsUploadsNatively``); settable only with a session of its own (a stub
+    /// transport, whose URLProtocol must see the body, or a test of the native form on Linux).
     package var sendsUploadsNatively: Bool {
         get { transport.sendsUploadsNatively }
         set { parts.ownTransport?.sendsUploadsNatively = newValue }
@@ -118,7 +113,6 @@ open class NetworkLayer: @unchecked Sendable {
     /// and must never hold back an ordinary request. Made by the first stream.
     var streamTransport: SessionTransport { streamSession.session }
 
-    /// ``streamTransport`` as this layer sends on it.
     var streamSession: LayerSession {
         guard let configuration = parts.streamConfiguration else {
             return LayerSession(.sharedStreams, deadlines: parts.sharedStreamDeadlines)
@@ -191,9 +185,7 @@ open class NetworkLayer: @unchecked Sendable {
         parts = LayerParts(settings)
     }
 
-    /// A layer made with `settings`: on their clock, which every time-based decision of the layer reads
-    /// and schedules through, and answered in process by their responder, if any. The public
-    /// initializer's layer is on a ``SystemClock`` of its own and sends every request.
+    /// A layer on the settings' clock, answered in process by their responder, if any.
     ///
     /// - Parameter settings: The public initializer's arguments, the clock and the responder.
     package init(_ settings: LayerSettings) {
