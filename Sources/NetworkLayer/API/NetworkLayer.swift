@@ -20,10 +20,9 @@ import Foundation
 /// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Only
 /// ``send(_:successHandler:errorHandler:)`` and ``stream(_:as:options:eventHandler:completionHandler:)``
 /// can be overridden: every other request method builds a ``NetworkRequest`` and calls one of them, so a
-/// subclass sees every request and none can bypass the funnel. Its state
-/// is immutable after `init`, so one instance can be used from any thread; that is why it is
-/// `Sendable`. A subclass must keep that promise: guard any state it adds with a lock. Don't change the
-/// `encoder` or `decoder` after creating the layer: they are used from background queues.
+/// subclass sees every request. Its state is immutable after `init`, so one instance can be used from any
+/// thread (hence `Sendable`); a subclass must keep that promise and guard any state it adds with a lock.
+/// Don't change the `encoder` or `decoder` after creating the layer: they are used from background queues.
 open class NetworkLayer: @unchecked Sendable {
     let settings: LayerSettings
     let parts: LayerParts
@@ -39,14 +38,13 @@ open class NetworkLayer: @unchecked Sendable {
     public var decoder: JSONDecoder { settings.decoder }
     /// The queue every handler runs on, unless the layer ``deliversImmediately``.
     public var callbackQueue: DispatchQueue { settings.callbackQueue }
-    /// Whether handlers run immediately, where each outcome is settled, instead of on ``callbackQueue``:
-    /// decoding, interceptors and handlers then run on the thread that settled it (the one that cancels,
-    /// a transport's completion, an interceptor's completion), with no hop to another queue; never on a
-    /// session's own delegate queue, which they leave for a background queue first. With a transport
-    /// that answers in place (a test double's), the handler runs before the request method returns. A
-    /// download or upload with a ``NetworkRequest/progressHandler`` still runs its handlers on its
-    /// progress queue, behind its last progress call, and a stream its completion behind its events.
-    /// `false` by default. See <doc:ErrorsAndThreading>.
+    /// Whether handlers run where each outcome is settled instead of on ``callbackQueue``: decoding,
+    /// interceptors and handlers then run on the settling thread (the one that cancels, a transport's or an
+    /// interceptor's completion), never on a session's own delegate queue, which they leave first. With a
+    /// transport that answers in place (a test double's), the handler runs before the request method
+    /// returns. A transfer with a ``NetworkRequest/progressHandler`` still delivers on its progress queue
+    /// after its last progress call, and a stream its completion after its events. `false` by default. See
+    /// <doc:ErrorsAndThreading>.
     public var deliversImmediately: Bool { settings.deliversImmediately }
     /// How long a request may wait for data, in seconds.
     public var timeout: TimeInterval { settings.timeout }
