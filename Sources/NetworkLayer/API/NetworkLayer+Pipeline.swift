@@ -5,16 +5,12 @@ import Foundation
 #endif
 
 extension NetworkLayer {
-    /// The pipeline behind ``send(_:successHandler:errorHandler:)``: the call begun, the request built,
-    /// the reply's route, the request passed down the chain of stages (``stages(for:built:route:expecting:stream:call:)``)
-    /// to the transport, and what comes back validated, decoded and delivered.
+    /// The pipeline: the call begun, the request built and passed down the stages
+    /// (``stages(for:built:route:expecting:stream:call:)``), the reply validated, decoded and delivered. A
+    /// `stream` takes the reply as it arrives, on the streams' session. With a ``responder`` (a test
+    /// double) each request is answered in process and handlers run where it says.
     ///
-    /// A `stream` takes the reply as it arrives, on the streams' session, reconnecting by its own rules.
-    /// A layer with a ``responder`` (a test double) has each request answered in process, and its
-    /// handlers run where the responder says: the rest is the same.
-    ///
-    /// - Parameter returned: Set to what runs once the request method has returned, for a call answered
-    ///   in process.
+    /// - Parameter returned: Set to what runs once the request method has returned, for an in-process call.
     func startCall<Value>(
         _ request: NetworkRequest<Value>, stream: StreamSetup? = nil, returned: inout (() -> Void)?,
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
@@ -69,8 +65,7 @@ extension NetworkLayer {
         return call.task
     }
 
-    /// The call: its task (the one-shot delivery latch), what it tells monitors, its meter and its
-    /// progress, and its total time limit.
+    /// The call: its task (the one-shot delivery latch), monitors, meter, progress and total time limit.
     private func beginCall<Value>(
         _ request: NetworkRequest<Value>, stream: StreamSetup?, delivery: CallbackDelivery?,
         errorHandler: @escaping (NetworkError) -> Void
@@ -140,14 +135,12 @@ extension NetworkLayer {
         return layer + [reconnection]
     }
 
-    /// A time limit as given, or `nil` for a value that can't be one (zero, negative, NaN), as for a
-    /// request's timeout.
+    /// `nil` for a value that can't be a time limit (zero, negative, NaN), as for a request's timeout.
     private static func usableLimit(_ seconds: TimeInterval?) -> TimeInterval? {
         guard let seconds, seconds > 0 else { return nil }
         return seconds
     }
 
-    /// Where the reply goes: into memory, a file, or a stream's sink.
     private func route<Value>(
         for request: NetworkRequest<Value>, stream: StreamSetup?, call: RequestCall,
         progress: ProgressReporter?
@@ -213,7 +206,7 @@ extension NetworkLayer {
     }
 }
 
-/// What makes a request a stream for ``NetworkLayer/startCall(_:stream:successHandler:errorHandler:)``.
+/// What makes a request a stream.
 struct StreamSetup {
     /// Makes each connection's sink.
     let route: any StreamRoute

@@ -421,7 +421,6 @@ extension NetworkLayer {
         NetworkRequest(method: .delete, urlString: urlString, headers: headers)
     }
 
-    /// Sends `request` through the funnel and hands its decoded value alone to `successHandler`.
     private func send<R>(
         _ request: NetworkRequest<R>, value successHandler: @escaping (R) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
@@ -429,7 +428,6 @@ extension NetworkLayer {
         send(request, successHandler: { successHandler($0.value) }, errorHandler: errorHandler)
     }
 
-    /// A handler for a reply whose content is ignored.
     private func ignoring(_ handler: @escaping () -> Void) -> (EmptyResponse) -> Void {
         { _ in handler() }
     }

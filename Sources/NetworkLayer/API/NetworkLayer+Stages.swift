@@ -37,8 +37,7 @@ extension NetworkLayer {
         return stages
     }
 
-    /// The cache's stage, for a request that may use it: a stream is never stored, its events are
-    /// delivered as they arrive.
+    /// A stream is never stored: its events are delivered as they arrive.
     private func cacheStage<Value>(for request: NetworkRequest<Value>, stream: StreamSetup?) -> CacheStage? {
         guard stream == nil, let cache else { return nil }
         let accountNow = cacheAccountReader(for: request)
@@ -47,8 +46,8 @@ extension NetworkLayer {
             accountNow: accountNow)
     }
 
-    /// The policy stage, for a request that something may adapt or retry: a stream's progress starts its
-    /// count of attempts afresh, and its reconnections add to the attempts and the waits allowed.
+    /// For a request something may adapt or retry: a stream's progress starts its attempts afresh, and its
+    /// reconnections add to the attempts and waits allowed.
     private func policyStage<Value>(
         for request: NetworkRequest<Value>, expecting expectation: ReplyExpectation, stream: StreamSetup?,
         call: RequestCall

@@ -20,14 +20,11 @@ import Foundation
 /// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Only
 /// ``send(_:successHandler:errorHandler:)`` and ``stream(_:as:options:eventHandler:completionHandler:)``
 /// can be overridden: every other request method builds a ``NetworkRequest`` and calls one of them, so a
-/// subclass sees every request and none can bypass the funnel. Its state
-/// is immutable after `init`, so one instance can be used from any thread; that is why it is
-/// `Sendable`. A subclass must keep that promise: guard any state it adds with a lock. Don't change the
-/// `encoder` or `decoder` after creating the layer: they are used from background queues.
+/// subclass sees every request. Its state is immutable after `init`, so one instance can be used from any
+/// thread (hence `Sendable`); a subclass must keep that promise and guard any state it adds with a lock.
+/// Don't change the `encoder` or `decoder` after creating the layer: they are used from background queues.
 open class NetworkLayer: @unchecked Sendable {
-    /// What the layer was made with.
     let settings: LayerSettings
-    /// What the layer built from ``settings``.
     let parts: LayerParts
 
     /// The URL that relative URL strings are resolved against.
@@ -41,14 +38,13 @@ open class NetworkLayer: @unchecked Sendable {
     public var decoder: JSONDecoder { settings.decoder }
     /// The queue every handler runs on, unless the layer ``deliversImmediately``.
     public var callbackQueue: DispatchQueue { settings.callbackQueue }
-    /// Whether handlers run immediately, where each outcome is settled, instead of on ``callbackQueue``:
-    /// decoding, interceptors and handlers then run on the thread that settled it (the one that cancels,
-    /// a transport's completion, an interceptor's completion), with no hop to another queue; never on a
-    /// session's own delegate queue, which they leave for a background queue first. With a transport
-    /// that answers in place (a test double's), the handler runs before the request method returns. A
-    /// download or upload with a ``NetworkRequest/progressHandler`` still runs its handlers on its
-    /// progress queue, behind its last progress call, and a stream its completion behind its events.
-    /// `false` by default. See <doc:ErrorsAndThreading>.
+    /// Whether handlers run where each outcome is settled instead of on ``callbackQueue``: decoding,
+    /// interceptors and handlers then run on the settling thread (the one that cancels, a transport's or an
+    /// interceptor's completion), never on a session's own delegate queue, which they leave first. With a
+    /// transport that answers in place (a test double's), the handler runs before the request method
+    /// returns. A transfer with a ``NetworkRequest/progressHandler`` still delivers on its progress queue
+    /// after its last progress call, and a stream its completion after its events. `false` by default. See
+    /// <doc:ErrorsAndThreading>.
     public var deliversImmediately: Bool { settings.deliversImmediately }
     /// How long a request may wait for data, in seconds.
     public var timeout: TimeInterval { settings.timeout }
@@ -81,8 +77,7 @@ open class NetworkLayer: @unchecked Sendable {
     package let runningRequests = RunningRequests()
     private let ownStreamTransport = Locked<LayerSession?>(nil)
 
-    /// What every time-based decision of the layer reads and schedules through, passed down to each
-    /// request: its deadlines, waits, progress throttle, metrics and cache ages (see ``NetworkClock``).
+    /// What every time-based decision of the layer reads and schedules through (see ``NetworkClock``).
     package var clock: any NetworkClock { settings.clock }
     /// What answers every request in process instead of a session (a test double); `nil` sends them.
     var responder: (any InProcessResponder)? { settings.responder }
@@ -95,13 +90,11 @@ open class NetworkLayer: @unchecked Sendable {
     /// Resolves the shared session lazily, so a test double that never sends creates none.
     var transport: SessionTransport { parts.ownTransport ?? .shared }
 
-    /// ``transport`` as this layer sends on it.
     var requestSession: LayerSession { LayerSession(transport, deadlines: transferDeadlines) }
 
-    /// Whether uploads go out as an upload task's file or bytes (Apple platforms) rather than as the
-    /// layer's body stream; see ``PlatformSession/sendsUploadsNatively``. Only a layer with a session of
-    /// its own can change it: a stub transport, whose URLProtocol must see the body, or a test of the
-    /// native form on Linux.
+    /// Whether uploads go out as an upload task's file or bytes rather than the layer's body stream (see
+    /// ``PlatformSession/sendsUploadsNatively``); settable only with a session of its own (a stub
+    /// transport, whose URLProtocol must see the body, or a test of the native form on Linux).
     package var sendsUploadsNatively: Bool {
         get { transport.sendsUploadsNatively }
         set { parts.ownTransport?.sendsUploadsNatively = newValue }
@@ -118,7 +111,6 @@ open class NetworkLayer: @unchecked Sendable {
     /// and must never hold back an ordinary request. Made by the first stream.
     var streamTransport: SessionTransport { streamSession.session }
 
-    /// ``streamTransport`` as this layer sends on it.
     var streamSession: LayerSession {
         guard let configuration = parts.streamConfiguration else {
             return LayerSession(.sharedStreams, deadlines: parts.sharedStreamDeadlines)
@@ -191,9 +183,7 @@ open class NetworkLayer: @unchecked Sendable {
         parts = LayerParts(settings)
     }
 
-    /// A layer made with `settings`: on their clock, which every time-based decision of the layer reads
-    /// and schedules through, and answered in process by their responder, if any. The public
-    /// initializer's layer is on a ``SystemClock`` of its own and sends every request.
+    /// A layer on the settings' clock, answered in process by their responder, if any.
     ///
     /// - Parameter settings: The public initializer's arguments, the clock and the responder.
     package init(_ settings: LayerSettings) {

@@ -71,9 +71,8 @@ public struct NetworkRequest<Value> {
     /// Where the `async` `stream` wants its elements, straight from the transport; test doubles ignore it.
     package var streamConsumer: (any Sendable)?
 
-    /// Set by the `async` forms, whose handlers only resume the awaiting code: this call delivers
-    /// immediately, as a layer that ``NetworkLayer/deliversImmediately`` delivers every call, so an
-    /// `async` call never waits for the callback queue.
+    /// Set by the `async` forms, whose handlers only resume the awaiting code: the call delivers immediately
+    /// (as under ``NetworkLayer/deliversImmediately``), never waiting for the callback queue.
     package var deliversImmediately = false
 
     /// The endpoint this request was made from, if any; its path must stay below the base URL.

@@ -123,10 +123,8 @@ extension NetworkError {
 }
 
 extension NetworkError {
-    /// Maps an error reported by URLSession to the layer's error.
-    ///
-    /// The `URLError` is rebuilt keeping its code, with its URL and description redacted and its underlying
-    /// errors left out, so `dump(error)` (what crash reporters capture) is as clean as ``message``.
+    /// A `URLError` is rebuilt with its code, its URL and description redacted and its underlying errors
+    /// left out, so `dump(error)` (what crash reporters capture) is as clean as ``message``.
     init(transportError error: any Error) {
         // A sink's own verdict (a stream element that didn't decode) passes unchanged.
         if let error = error as? NetworkError {

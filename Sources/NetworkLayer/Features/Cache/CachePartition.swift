@@ -50,7 +50,6 @@ struct CacheKeying: Sendable {
         return String(SHA256.hex(SHA256.hmac(key: key, message: message)).prefix(fingerprintLength))
     }
 
-    /// The partition of a request: its account's when it names one, else its credentials'.
     func partition(account: String?, request: HeaderFields) -> CachePartition {
         if let account { return .account(Self.fingerprint(persistentKey, ["account", account])) }
         let sent = Self.credentialHeaderNames.compactMap { name in request[name].map { [name, $0] } }

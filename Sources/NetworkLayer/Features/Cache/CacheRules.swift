@@ -101,8 +101,7 @@ enum CacheRules {
             - currentAge(of: entry, now: now)
     }
 
-    /// Whether the entry may be served without asking the server (RFC 9111 §4.2), with the request's
-    /// `Cache-Control` directives.
+    /// Whether the entry may be served unasked (RFC 9111 §4.2) by its and the request's `Cache-Control`.
     static func isFresh(_ entry: CachedResponse, request: HeaderFields, now: Date) -> Bool {
         let control = CacheControl(entry.fields["Cache-Control"])
         if control.noCache { return false }
@@ -128,8 +127,7 @@ enum CacheRules {
         return -remainingFreshness(of: entry, now: now) <= window
     }
 
-    /// The headers that make a request conditional on the stored reply (RFC 9111 §4.3.1): its `ETag`
-    /// as `If-None-Match`, its `Last-Modified` as `If-Modified-Since`.
+    /// The headers that make a request conditional on the stored reply (RFC 9111 §4.3.1).
     static func conditionalHeaders(for entry: CachedResponse) -> [String: String] {
         let headers = entry.fields
         var result: [String: String] = [:]

@@ -11,9 +11,8 @@ import Foundation
 struct CacheStage: RequestStage {
     let cache: ResponseCache
     let policy: CachePolicy
-    /// The layer's clock: a stored reply's age and freshness are read on its date.
     let clock: any NetworkClock
-    /// The account the request is for (see ``NetworkRequest/account``), read before the interceptors ran.
+    /// Read before the interceptors ran.
     var account: String? = nil
     /// The account the request is for now: once it differs from ``account`` (sign-out, another user), the
     /// token added may be another user's, so the account's partition is neither read nor written.
@@ -133,10 +132,9 @@ struct CacheStage: RequestStage {
         }
     }
 
-    /// What the network's answer becomes, and what it does to the cache; `nil` for a 304 about another
-    /// version than `stored`, which is removed. Nothing is stored, and no stored reply stands in for a
-    /// failure, once the request is no longer for its account: a reply that arrives after its account's
-    /// sign-out must not bring its partition back, nor its failure show the signed-out account's reply.
+    /// `nil` for a 304 about another version than `stored`, which is removed. Once the request is no longer
+    /// for its account nothing is stored and no stored reply stands in for a failure: a reply arriving
+    /// after sign-out must not bring the partition back, nor a failure show the signed-out user's reply.
     private func handle(
         _ result: TransferResult, _ lookup: Lookup, stored: CachedResponse?, validated: Bool,
         requestTime: Date
@@ -183,7 +181,6 @@ struct CacheStage: RequestStage {
         return result.marked(.network)
     }
 
-    /// Whether the cache may answer `request`: a bodiless `GET`, not for a `Range`.
     static func mayAnswer(_ request: URLRequest) -> Bool {
         (request.httpMethod ?? "GET").uppercased() == "GET" && request.httpBody == nil
             && request.httpBodyStream == nil && request.value(forHTTPHeaderField: "Range") == nil
@@ -204,7 +201,6 @@ struct CacheStage: RequestStage {
             response.statusCode, body: result.body, headers: ResponseHeaders(response))
     }
 
-    /// A stored reply as the transport would have delivered it, with its current `Age`.
     static func reply(from entry: CachedResponse, now: Date) -> TransferResult {
         var headers = entry.headers
         let age = CacheRules.currentAge(of: entry, now: now)

@@ -22,8 +22,7 @@ final class InFlightRequests<Result: Sendable>: Sendable {
     /// The number of sends under way, for tests.
     var count: Int { state.withLock { $0.flights.count } }
 
-    /// Joins the send for `key`, starting it with `start` (which gets the result callback and returns the
-    /// cancel action) if none is under way. Returns what leaves the flight.
+    /// Joins the send for `key`, started by `start` unless one is under way; returns what leaves the flight.
     func join(
         _ key: String, completion: @escaping @Sendable (Result) -> Void,
         start: (@escaping @Sendable (Result) -> Void) -> @Sendable () -> Void

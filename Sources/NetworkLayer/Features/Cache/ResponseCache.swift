@@ -96,7 +96,6 @@ public final class ResponseCache: Sendable {
     /// Bytes of replies on disk, other caches sharing the directory included; 0 without a directory.
     public var currentDiskUsage: Int { disk?.currentUsage ?? 0 }
 
-    /// The stored reply matching the request's URL, partition and `Vary` headers.
     func entry(
         for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil
     ) -> CachedResponse? {
@@ -110,8 +109,8 @@ public final class ResponseCache: Sendable {
         return shared
     }
 
-    /// A request's partition and, without an account, the other one of its fields without the session's
-    /// cookies (`ownFields`), where a reply not marked `private` is stored.
+    /// Without an account, `own` is the partition of `ownFields` (no session cookies), where a reply not
+    /// marked `private` is stored.
     private func partitions(request: HeaderFields, ownFields: HeaderFields?, account: String?) -> (
         CachePartition, own: CachePartition?
     ) {
@@ -201,8 +200,7 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    /// Runs `work` on the disk queue, behind every earlier write and removal; waits for it unless
-    /// `inBackground`.
+    /// Behind every earlier write and removal on the disk queue.
     private func onDisk(inBackground: Bool, _ work: @escaping @Sendable (DiskStore) -> Void) {
         guard let disk else { return }
         if inBackground { diskQueue.async { work(disk) } } else { diskQueue.sync { work(disk) } }

@@ -50,8 +50,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             _ completion: @escaping @Sendable (Result<Token, NetworkError>) -> Void
         ) -> Void
 
-    /// Everything the authenticator knows, behind one lock; `refresh` is called only when `refreshing`
-    /// was `nil`, so one call at a time.
+    /// `refresh` is called only when `refreshing` was `nil`: one call at a time.
     private let state: Locked<State>
 
     private struct State {
@@ -62,15 +61,13 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         /// A later rejection doesn't tell the app again; a new token starts a new session.
         var sessionEnded = false
         var sessionEndedHandler: (@Sendable (NetworkError) -> Void)?
-        /// The first layer's policy deadlines and clock (see ``adopt(baseURL:cache:deadlines:)``); until a
-        /// layer hands its own, a real clock of the authenticator's own.
+        /// The first layer's policy deadlines and clock; a real clock's until a layer hands its own.
         var deadlines: DeadlineRegistry?
         var account: String?
         /// Held weakly: an authenticator may outlive the layers it was given to.
         var caches: [WeakCache] = []
 
-        /// Forgets the account; what it returns removes the account's replies from the layers' caches,
-        /// to be run after the lock.
+        /// Forgets the account; returns the removal of its cached replies, to run after the lock.
         mutating func signOut() -> () -> Void {
             defer {
                 account = nil
@@ -81,13 +78,11 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
-    /// The refresh under way; its number keeps a late second call of an old refresh's completion from
-    /// ending a newer one.
+    /// `number` keeps a late second completion of an old refresh from ending a newer one.
     private struct Refreshing {
         let number: Int
         var waiters: [Waiter]
-        /// The app cleared the token meanwhile: the refresh's token is not kept; waiters still get its
-        /// outcome.
+        /// Signed out meanwhile: the refresh's token is not kept; waiters still get its outcome.
         var signedOut = false
     }
 
@@ -236,9 +231,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
-    /// Takes what a layer given this authenticator has: its origin, unless the caller named the origins;
-    /// its cache, to remove the account's replies from at sign-out; and, from the first layer, its policy
-    /// deadlines, whose clock reads token expiry and keeps a refresh's limit.
+    /// Takes a layer's origin (unless the caller named the origins), its cache (for sign-out) and, from the
+    /// first layer, its policy deadlines, whose clock reads token expiry and keeps a refresh's limit.
     func adopt(baseURL: URL?, cache: ResponseCache?, deadlines: DeadlineRegistry) {
         let origin = hasOwnOrigins ? nil : baseURL.flatMap(Origin.init)
         state.withLock { state in
@@ -256,8 +250,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
-    /// Whether `url` is one of the token's origins; the first origin seen becomes the token's when none
-    /// was given or adopted from a layer.
+    /// The first origin seen becomes the token's when none was given or adopted from a layer.
     private func isOwnOrigin(_ url: URL?) -> Bool {
         guard let origin = url.flatMap(Origin.init) else { return false }
         return state.withLock { state in
@@ -266,9 +259,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
-    /// The current token when no refresh runs and `usable` accepts it; otherwise `nil`, and `then` gets
-    /// the outcome of the refresh under way, or of one started now. Looking and joining happen under one
-    /// lock, so a refresh that ends in between can't make a request start another.
+    /// The current token if no refresh runs and `usable` accepts it; else `nil`, and `then` joins the refresh
+    /// under way or one started now, under the same lock: a refresh ending in between can't start another.
     private func token(ifUsable usable: (Token) -> Bool, orAfterRefresh then: @escaping Waiter) -> String? {
         let (current, begins): (String?, Int?) = state.withLock { state in
             guard state.refreshing == nil else {

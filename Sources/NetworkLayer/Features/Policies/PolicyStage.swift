@@ -25,7 +25,6 @@ struct PolicyStage: RequestStage {
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let (expectation, checker) = (expectation, checker)
-        // The URL that answered the latest attempt, for the interceptors that judge its failure.
         let answeredBy = interceptors.isEmpty ? nil : Locked<URL?>(nil)
         let attempts = RequestAttempts(
             stage: self, request: request, answeredBy: answeredBy,

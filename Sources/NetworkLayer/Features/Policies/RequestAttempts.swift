@@ -4,36 +4,29 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The policy stage: runs a request's attempts until one succeeds, one fails for good, or the request is
-/// cancelled. Each attempt goes through every interceptor's `adapt`, then `send`; a failure goes to the
-/// interceptors' `retry`, then to the retry policy.
+/// Runs a request's attempts (interceptors' `adapt`, `send`; on failure their `retry`, then the retry
+/// policy) until one succeeds, one fails for good, or the request is cancelled. One step at a time: each
+/// starts from the completion of the one before.
 ///
-/// One attempt runs at a time: each step starts from the completion of the one before.
+/// Hooks run on the policy queue: an interceptor may complete from anywhere (a refresh finishing on the
+/// main queue), so the loop moves back before the next hook. A call that delivers immediately
+/// (``NetworkLayer/deliversImmediately``) runs each hook where the step before completed instead, unless
+/// that is a queue that never runs the caller's code (``Queues/isReserved``).
 ///
-/// Every interceptor hook runs on one background queue, the policy queue. An interceptor may call its
-/// completion from anywhere (a token refresh finishing on the main queue), so the loop moves back to the
-/// policy queue before the next hook, rather than running it wherever the last completion ran. A call
-/// that delivers immediately (``NetworkLayer/deliversImmediately``) runs each hook where the step before
-/// it completed instead, unless that is a queue that never runs the caller's code (``Queues/isReserved``).
-///
-/// No request waits forever on a policy: each stage of waiting for interceptors (the `adapt` calls of an
-/// attempt, the `retry` calls after a failure) must end within the request's `timeoutInterval`, or the
-/// request ends with ``NetworkError/timedOut`` and a late answer is ignored. Waits between attempts and
-/// these limits run on the layer's clock. A delay longer than the retry policy's `maximumDelay` means no
-/// retry.
+/// Each round of hooks (an attempt's `adapt`s, a failure's `retry`s) must end within the request's
+/// `timeoutInterval`, else ``NetworkError/timedOut`` and a late answer is ignored; limits and waits run on
+/// the layer's clock.
 final class RequestAttempts: @unchecked Sendable {
     typealias Send = (URLRequest, @escaping @Sendable (Result<Reply, NetworkError>) -> Void) -> Void
 
     static var attemptLimit: Int { 16 }
-    /// The stage's settings: its attempt limit, longest wait (`nil`: the policy's `maximumDelay`) and a
-    /// stream's progress count, which starts the attempts afresh when it grew, so a stream reconnecting
-    /// hours later doesn't inherit its first connection's failures.
+    /// A stream's progress count (`stage.progress`) starts the attempts afresh when it grew, so a stream
+    /// reconnecting hours later doesn't inherit its first connection's failures.
     private let stage: PolicyStage
     private let request: URLRequest
     private let interceptors: [any RequestInterceptor]
-    /// The URL that answered the latest attempt; `nil` without interceptors, which alone read it.
+    /// `nil` without interceptors, which alone read it.
     private let answeredBy: Locked<URL?>?
-    /// The layer's policy deadlines, and its clock: hook limits, waits between attempts, `Retry-After`.
     private let deadlines: DeadlineRegistry
     // Used by one step at a time (see above), never concurrently; each step starts from the one before.
     private let send: Send
@@ -41,10 +34,7 @@ final class RequestAttempts: @unchecked Sendable {
     private var earlierErrors: [NetworkError] = []
     private var progressAtLastFailure = 0
 
-    /// - Parameters:
-    ///   - send: Sends one attempt and reports its outcome once, having recorded the URL that answered.
-    ///   - finish: Receives the outcome of the request, exactly once: `.cancelled` when the loop finds the
-    ///     request cancelled between steps.
+    /// `send` reports once, having recorded the URL that answered; `finish` is called exactly once.
     init(
         stage: PolicyStage, request: URLRequest, answeredBy: Locked<URL?>?, send: @escaping Send,
         finish: @escaping (Result<Reply, NetworkError>) -> Void
@@ -58,11 +48,9 @@ final class RequestAttempts: @unchecked Sendable {
         self.finish = finish
     }
 
-    /// Whether the request has ended (cancelled); no attempt starts after that.
     private var isCancelled: Bool { stage.call.task.isSettled }
 
-    /// Starts the first attempt: where hooks run (see ``onPolicyQueue(_:)``) when there are interceptors,
-    /// otherwise on the calling thread.
+    /// Without interceptors, on the calling thread.
     func start() {
         guard !interceptors.isEmpty else { return attempt() }
         onPolicyQueue { [self] in attempt() }
@@ -154,7 +142,7 @@ final class RequestAttempts: @unchecked Sendable {
         }
     }
 
-    /// The limit on one stage of interceptor calls; without interceptors, none.
+    /// The limit on one round of interceptor calls; without interceptors, none.
     private func hookDeadline() -> Deadline {
         Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: deadlines) { [self] in
             finish(.failure(.timedOut))
@@ -185,7 +173,7 @@ final class RequestAttempts: @unchecked Sendable {
     }
 }
 
-/// The policy stage's concurrent queue, marked so code can tell it runs there.
+/// Marked so code can tell it runs there.
 private enum PolicyQueue {
     static let key = DispatchSpecificKey<Bool>()
 
