@@ -76,7 +76,13 @@ final class ProgressReporter: Sendable {
     private static func scheduleIfIdle(_ state: inout State, now: UInt64) -> UInt64? {
         guard !state.busy, !state.ended else { return nil }
         state.busy = true
-        let since = now - state.lastDelivery
+        return delay(since: state.lastDelivery, now: now)
+    }
+
+    /// The wait before the next delivery. `now` may be older than `lastDelivery`: it is read before the
+    /// lock, and a delivery may have run in between; then the full interval.
+    static func delay(since lastDelivery: UInt64, now: UInt64) -> UInt64 {
+        let since = now >= lastDelivery ? now - lastDelivery : 0
         return since >= interval ? 0 : interval - since
     }
 
