@@ -172,6 +172,7 @@ public final class StubTransport: @unchecked Sendable {
     ///   - retryPolicy: When a failed request is sent again.
     ///   - interceptors: Stages that adapt each attempt and may ask for another.
     ///   - monitors: What watches every request.
+    ///   - clock: Time the test moves, for every deadline, wait and date of the layer; `nil`: real time.
     /// - Returns: A layer with a session of its own, answered by this transport.
     public func makeNetworkLayer(
         environment: APIEnvironment, sessionConfiguration: URLSessionConfiguration? = nil,
@@ -180,7 +181,8 @@ public final class StubTransport: @unchecked Sendable {
         resourceTimeout: TimeInterval = NetworkLayer.defaultResourceTimeout,
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
         redirectPolicy: RedirectPolicy = .default, retryPolicy: RetryPolicy = .none,
-        interceptors: [any RequestInterceptor] = [], monitors: [any NetworkMonitor] = []
+        interceptors: [any RequestInterceptor] = [], monitors: [any NetworkMonitor] = [],
+        clock: TestClock? = nil
     ) -> NetworkLayer {
         makeNetworkLayer(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,
@@ -189,7 +191,7 @@ public final class StubTransport: @unchecked Sendable {
             maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
             retryPolicy: retryPolicy,
             interceptors: interceptors,
-            monitors: monitors)
+            monitors: monitors, clock: clock)
     }
 
     /// Records `request` and picks its answer; an unmatched request fails with a message listing the stubs.

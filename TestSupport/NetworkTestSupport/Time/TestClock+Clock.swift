@@ -42,22 +42,27 @@ extension TestClock: Clock {
     /// One nanosecond: the clock moves by exactly what a test asks.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
-    /// Suspends until the clock is advanced past `deadline`, the way the layer's own waits do.
+    /// Suspends until an advance of the clock passes `deadline`; a deadline already passed returns at
+    /// once. The sleeper resumes once that advance has run the deadline's timer: code after the `await`
+    /// may run after `advance(by:)` returns, so wait for its effect as for any task's.
     ///
     /// - Parameters:
     ///   - deadline: The instant to wait for.
     ///   - tolerance: Ignored: the clock moves only when told to.
     /// - Throws: `CancellationError` when the task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        guard deadline > now else { return }
+        let (seconds, attoseconds) = deadline.offset.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, sumOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        let nanoseconds = overflow || sumOverflow ? Int64.max : sum
         let sleeper = Sleeper()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Void, any Error>) in
                 sleeper.start(continuation) {
                     let timer = time.makeTimer(on: nil) { sleeper.finish(throwing: nil) }
-                    let nanoseconds =
-                        deadline.offset.components.seconds * 1_000_000_000
-                        + deadline.offset.components.attoseconds / 1_000_000_000
                     timer.schedule(at: DispatchTime(uptimeNanoseconds: VirtualTime.uptime(at: nanoseconds)))
                     return timer
                 }

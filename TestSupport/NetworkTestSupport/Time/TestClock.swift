@@ -40,8 +40,8 @@ public final class TestClock: Sendable {
     public var elapsed: TimeInterval { time.elapsed }
 
     /// Every wait the layers on this clock asked for, in seconds, in the order asked: the backoff before
-    /// each retry, a `Retry-After`, a stream's reconnection delay, the progress throttle. Deadlines
-    /// (timeouts) are not waits: see ``pendingDeadlines``.
+    /// each retry, a `Retry-After`, a stream's reconnection delay. Deadlines (timeouts) and the progress
+    /// throttle are not waits: see ``pendingDeadlines``.
     public var waits: [TimeInterval] { time.waits }
 
     /// The seconds from now to each armed timer, soonest first: waits and deadlines alike.

@@ -47,7 +47,9 @@ final class VirtualTime: NetworkClock, @unchecked Sendable {  // every stored va
     var waits: [TimeInterval] { locked { requestedWaits } }
 
     var pendingDeadlines: [TimeInterval] {
-        locked { armed.values.map { TimeInterval($0.deadline - nanoseconds) / 1e9 }.sorted() }
+        locked {
+            armed.values.map { TimeInterval($0.deadline - min($0.deadline, nanoseconds)) / 1e9 }.sorted()
+        }
     }
 
     func makeTimer(on queue: DispatchQueue?, handler: @escaping @Sendable () -> Void) -> any ClockTimer {
@@ -67,15 +69,14 @@ final class VirtualTime: NetworkClock, @unchecked Sendable {  // every stored va
     }
 
     /// Moves time to `target` nanoseconds of uptime, running each timer due on the way at its own
-    /// deadline, soonest first; returns how many ran.
+    /// deadline, soonest first, `limit` at most; returns how many ran.
     @discardableResult
-    func advance(to target: UInt64) -> Int {
+    func advance(to target: UInt64, limit: Int = .max) -> Int {
         var fired = 0
-        while let timer = takeSoonest(dueBy: target) {
+        while fired < limit, let timer = takeSoonest(dueBy: target) {
             timer.fire()
             fired += 1
         }
-        locked { nanoseconds = max(nanoseconds, target) }
         return fired
     }
 
@@ -84,7 +85,7 @@ final class VirtualTime: NetworkClock, @unchecked Sendable {  // every stored va
     func advanceUntilIdle(limit: Int) -> Int {
         var fired = 0
         while fired < limit, let next = locked({ armed.values.map(\.deadline).min() }) {
-            fired += advance(to: next)
+            fired += advance(to: next, limit: limit - fired)
         }
         return fired
     }
@@ -113,12 +114,17 @@ final class VirtualTime: NetworkClock, @unchecked Sendable {  // every stored va
         }
     }
 
+    /// The soonest timer due by `target`, with time moved to its deadline; with none, time moves to
+    /// `target` in the same step, so a timer armed meanwhile is either taken or armed after it.
     private func takeSoonest(dueBy target: UInt64) -> Timer? {
         locked {
             guard
                 let soonest = armed.values.min(by: { ($0.deadline, $0.order) < ($1.deadline, $1.order) }),
                 soonest.deadline <= target
-            else { return nil }
+            else {
+                nanoseconds = max(nanoseconds, target)
+                return nil
+            }
             armed[ObjectIdentifier(soonest.timer)] = nil
             nanoseconds = max(nanoseconds, soonest.deadline)
             return soonest.timer
@@ -155,8 +161,9 @@ final class VirtualTime: NetworkClock, @unchecked Sendable {  // every stored va
         func cancel() { time.cancel(self) }
 
         /// On the timer's queue, and before the advance that passed its deadline returns, so what a
-        /// test asserts after `advance(by:)` has happened. The main queue, from the main thread, runs
-        /// it in place: waiting for it there would never end.
+        /// test asserts after `advance(by:)` has happened. A timer for the main queue, advanced from the
+        /// main thread, runs in place: waiting for it there would never end. (The layer's timers name
+        /// only the main queue or queues that don't target it; a progress throttle hops by itself.)
         func fire() {
             guard let queue, !(queue === DispatchQueue.main && Thread.isMainThread) else { return handler() }
             queue.sync(execute: handler)

@@ -205,6 +205,35 @@ final class TestClockEndToEndTests: XCTestCase {
         }
     }
 
+    // MARK: - Queues that target the main queue
+
+    /// A progress handler on the main queue: the throttle's delivery runs on a queue that targets the
+    /// main queue, which an advance from the main thread can't wait for (it hung): the throttle's timer
+    /// hops there by itself.
+    @MainActor
+    func testAdvancingFromTheMainThreadRunsAProgressThrottleOnTheMainQueue() async throws {
+        let server = try MockServer.started(in: self)
+        var reply = MockResponse(
+            headers: ["Content-Type": "application/octet-stream"], body: Data(count: 400_000))
+        // Paced, so the first progress call is delivered before the next figures arrive.
+        reply.throttle = MockResponse.Throttle(bytes: 20_000, period: 0.02)
+        server.enqueue(reply)
+        let clock = TestClock()
+        let network = NetworkLayer(clock: clock, baseURL: server.baseURL, sessionConfiguration: .ephemeral)
+        var request = NetworkRequest.download(
+            urlString: "file", to: try makeFolder().appendingPathComponent("file.bin"))
+        let reports = Locked<[Int64]>([])
+        request.progressHandler = { progress in reports.withLock { $0.append(progress.completedBytes) } }
+        let download = Task { try await network.send(request).value }
+
+        let throttled = await clock.wait { $0.pendingDeadlines.contains { $0 < 1 } }
+        XCTAssertTrue(throttled, "a second update within 1/30 s of test time waits for the clock")
+        XCTAssertTrue(Thread.isMainThread)
+        clock.advance(by: 1)
+        _ = try await download.value
+        XCTAssertEqual(reports.withLock { $0.last }, 400_000)
+    }
+
     // MARK: - Parity with real time
 
     /// The same retries on a real clock with small waits and on a test clock with long ones: the same

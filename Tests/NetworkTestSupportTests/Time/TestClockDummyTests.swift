@@ -104,7 +104,9 @@ final class TestClockDummyTests: XCTestCase {
         let got = Captured<String>()
         network.get(urlString: items, successHandler: got.success, errorHandler: got.failure)
 
-        XCTAssertEqual(clock.advanceUntilIdle(), 3)
+        XCTAssertEqual(clock.advanceUntilIdle(limit: 2), 2, "no more timers than the limit")
+        XCTAssertEqual(got.count, 0)
+        XCTAssertEqual(clock.advanceUntilIdle(), 1)
         XCTAssertEqual(got.values, ["ok"])
         XCTAssertEqual(clock.elapsed, clock.waits.reduce(0, +), accuracy: 0.001)
     }

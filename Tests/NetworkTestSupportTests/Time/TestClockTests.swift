@@ -52,4 +52,21 @@ final class TestClockTests: XCTestCase {
     func testWaitingForTimersThatNeverComeReturnsFalseAtTheTimeout() {
         XCTAssertFalse(TestClock().wait(timeout: 0.05) { !$0.pendingDeadlines.isEmpty })
     }
+
+    func testASleepUntilAPassedDeadlineReturnsAtOnce() async throws {
+        let clock = TestClock()
+        clock.advance(by: 10)
+        try await clock.sleep(until: TestClock.Instant(offset: .seconds(5)))
+        try await clock.sleep(for: .zero)
+        XCTAssertTrue(clock.pendingDeadlines.isEmpty)
+    }
+
+    func testASleepForEverArmsAFarDeadlineWithoutOverflowing() async {
+        let clock = TestClock()
+        let sleeper = Task { try await clock.sleep(until: TestClock.Instant(offset: .seconds(Int64.max))) }
+        let armed = await clock.wait { !$0.pendingDeadlines.isEmpty }
+        XCTAssertTrue(armed)
+        sleeper.cancel()
+        _ = try? await sleeper.value
+    }
 }

@@ -88,7 +88,10 @@ final class ProgressReporter: Sendable {
 
     private func schedule(after delay: UInt64) {
         guard delay > 0 else { return queue.async { self.deliverLatest() } }
-        clock.run(after: TimeInterval(delay) / 1e9, on: queue) { self.deliverLatest() }
+        // A timer that hops to the queue itself: the queue may target the main queue, which a test clock
+        // advanced from the main thread could not wait for.
+        clock.makeTimer(on: nil) { self.queue.async { self.deliverLatest() } }.schedule(
+            at: clock.now + TimeInterval(delay) / 1e9)
     }
 
     private func deliverLatest() {
