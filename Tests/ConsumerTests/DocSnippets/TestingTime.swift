@@ -79,6 +79,27 @@ final class TestingTimeArticleTests: XCTestCase {
         await loading.value
         XCTAssertEqual(model.todos, [Todo(id: 1, title: "Write tests")])
     }
+
+    func testTheFeedReconnectsAfterTheServersRetryTime() throws {
+        let server = MockServer()
+        try server.start()
+        defer { server.stop() }
+        server.enqueue(.serverSentEvents([ServerSentEvent(data: "hello", id: "1", retry: 3)]))
+        server.enqueue(MockResponse(status: 204))  // no more events: the stream ends
+        let clock = TestClock()
+        let network = NetworkLayer(
+            clock: clock, baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "feed"))
+        let ended = expectation(description: "the stream ended")
+        network.stream(
+            NetworkRequest(urlString: "feed"), as: .serverSentEvents, eventHandler: { _ in },
+            completionHandler: { _ in ended.fulfill() })
+
+        XCTAssertTrue(clock.wait { $0.waits == [3] })  // the server's retry: field
+        XCTAssertEqual(server.requestCount, 1)
+        clock.advance(by: 3)
+        wait(for: [ended], timeout: 10)
+        XCTAssertEqual(server.requestCount, 2)
+    }
 }
 
 final class TestingTimeArticleClockTests: XCTestCase {
