@@ -7,7 +7,9 @@ import XCTest
 final class DummyHeldRepliesTests: XCTestCase {
     private let ann = Person(name: "Ann")
     private let bo = Person(name: "Bo", age: 40)
-    private let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com"))
+    // Each request held on its own: identical requests would share one held request (see
+    // DummySharingTests).
+    private let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com"), scheduling: .disabled)
 
     @discardableResult
     private func get(_ got: Captured<[Person]>, _ path: String = "/people") -> NetworkTask {

@@ -24,6 +24,7 @@ package struct LayerSettings {
     package var interceptors: [any RequestInterceptor] = []
     package var monitors: [any NetworkMonitor] = []
     package var cache: ResponseCache?
+    package var scheduling = RequestScheduling.default
     /// What every time-based decision of the layer reads and schedules through (see ``NetworkClock``).
     package var clock: any NetworkClock
     /// What answers every request in process instead of a session; `nil` sends them.
@@ -59,6 +60,10 @@ struct LayerParts {
     let sharedStreamDeadlines: DeadlineRegistry
     /// A copy of the layer's session configuration for its streams' own session, made by the first stream.
     let streamConfiguration: URLSessionConfiguration?
+    /// The shared requests in flight, by identity.
+    let flights = InFlightRequests<SharedReply>()
+    /// The per-origin budget and rate-limit pauses.
+    let origins: OriginScheduler
 
     init(_ settings: LayerSettings) {
         let clock = settings.clock
@@ -80,5 +85,6 @@ struct LayerParts {
             SessionTransport.sharedStreams.delegateQueue.enqueue($0)
         }
         streamConfiguration = settings.sessionConfiguration?.copy() as? URLSessionConfiguration
+        origins = OriginScheduler(clock: clock, budget: settings.scheduling.maximumRequestsPerOrigin)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 extension NetworkLayer {
     /// Creates a layer for an API environment: its base URL and headers become the layer's ``baseURL``
     /// and ``defaultHeaders``. The other parameters are those of
-    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:)``.
+    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:scheduling:)``.
     ///
     /// ```swift
     /// let network = NetworkLayer(environment: Servers.staging)
@@ -29,6 +29,7 @@ extension NetworkLayer {
     ///   - interceptors: Stages that adapt each attempt and may ask for another, run in order.
     ///   - monitors: What watches every request, called in order on a queue of their own.
     ///   - cache: Where replies to `GET` requests are kept; by default a memory-only cache, `nil` for none.
+    ///   - scheduling: Sharing, rate-limit pauses and the per-origin budget; see ``RequestScheduling``.
     public convenience init(
         environment: APIEnvironment, sessionConfiguration: URLSessionConfiguration? = nil,
         encoder: JSONEncoder = JSONEncoder(), decoder: JSONDecoder = JSONDecoder(),
@@ -37,7 +38,7 @@ extension NetworkLayer {
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
         redirectPolicy: RedirectPolicy = .default, retryPolicy: RetryPolicy = .none,
         interceptors: [any RequestInterceptor] = [], monitors: [any NetworkMonitor] = [],
-        cache: ResponseCache? = ResponseCache()
+        cache: ResponseCache? = ResponseCache(), scheduling: RequestScheduling = .default
     ) {
         self.init(
             baseURL: environment.baseURL, defaultHeaders: environment.headers,
@@ -45,6 +46,6 @@ extension NetworkLayer {
             callbackQueue: callbackQueue, deliversImmediately: deliversImmediately, timeout: timeout,
             resourceTimeout: resourceTimeout, maximumResponseSize: maximumResponseSize,
             redirectPolicy: redirectPolicy, retryPolicy: retryPolicy, interceptors: interceptors,
-            monitors: monitors, cache: cache)
+            monitors: monitors, cache: cache, scheduling: scheduling)
     }
 }

@@ -9,13 +9,49 @@ extension NetworkLayer {
     /// first is the call, which monitors the request and delivers its outcome; below the last, the
     /// transport. A stage a request doesn't need is not built.
     ///
-    /// Sharing and the cache sit below the policies: a request that names no account is keyed by the
-    /// credentials the interceptors add, which exist only there. Moving the cache's line above the
-    /// policies' is the whole change once every cached request has an account (its attempts then
-    /// begin below it, so a cached reply is no longer an attempt the monitors see).
+    /// Sharing comes first, so identical requests share their policies' work too: one refresh, one retry.
+    /// The cache sits below the policies: a request that names no account is keyed by the credentials the
+    /// interceptors add, which exist only there. Moving the cache's line above the policies' is the whole
+    /// change once every cached request has an account (its attempts then begin below it, so a cached
+    /// reply is no longer an attempt the monitors see). The origin's gate is last: a stored reply waits
+    /// for nothing.
     func stages<Value>(
         for request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute,
         expecting expectation: ReplyExpectation, stream: StreamSetup?, call: RequestCall
+    ) -> [any RequestStage] {
+        let scheduling = request.scheduling ?? scheduling
+        // The request's fields are read when its (or its shared request's) call builds the stages below,
+        // once, from a copy no one changes; its closures are the caller's and aren't called there.
+        let described = UncheckedSendable(value: request)
+        let below = { @Sendable (call: RequestCall) in
+            self.stagesBelowSharing(
+                for: described.value, built: built, route: route, expecting: expectation, stream: stream, call: call,
+                scheduling: scheduling)
+        }
+        guard scheduling.sharesIdenticalRequests, stream == nil, request.transfer == nil,
+            request.interceptors.isEmpty, case .data(let limit) = route,
+            built.httpBody == nil, built.httpBodyStream == nil,
+            ["GET", "HEAD"].contains(built.httpMethod ?? "GET")
+        else { return below(call) }
+        // What decides what the shared reply becomes below sharing, besides the request itself.
+        let shaping = [
+            "\(limit)", "\(built.timeoutInterval)", "\(request.redirectPolicy ?? redirectPolicy)",
+            "\(request.cachePolicy)", "\(request.retryPolicy ?? retryPolicy)",
+            "\(expectation.acceptableStatusCodes?.sorted() ?? [])", "\(expectation.acceptableContentTypes ?? [])",
+            "\(call.deliversImmediately)", "\(scheduling.waitsForRateLimits)",
+        ]
+        let key = SharingStage.sharingKey(built, account: cacheAccountReader(for: request)(), parts: shaping)
+        return [
+            SharingStage(
+                flights: parts.flights, scheduler: parts.origins, key: key, call: call,
+                waitsForRateLimit: scheduling.waitsForRateLimits, stagesBelow: below)
+        ]
+    }
+
+    private func stagesBelowSharing<Value>(
+        for request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute,
+        expecting expectation: ReplyExpectation, stream: StreamSetup?, call: RequestCall,
+        scheduling: RequestScheduling
     ) -> [any RequestStage] {
         let cache = cacheStage(for: request, stream: stream)
         var stages: [any RequestStage] = []
@@ -30,10 +66,12 @@ extension NetworkLayer {
         }
         // Each attempt begun on the call's task, metered and told to the monitors.
         stages.append(AttemptStage(call: call))
-        // Sharing and the cache.
         if let cache { stages.append(cache) }
-        // A per-origin gate (a scheduler's budget and rate-limit wait) goes here: a cached reply waits
-        // for nothing.
+        stages.append(
+            OriginGate(
+                scheduler: parts.origins, call: call, counts: stream == nil,
+                waitsForRateLimit: scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits,
+                observesRateLimits: self.scheduling.waitsForRateLimits))
         return stages
     }
 

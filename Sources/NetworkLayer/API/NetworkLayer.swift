@@ -66,6 +66,9 @@ open class NetworkLayer: @unchecked Sendable {
     public var monitors: [any NetworkMonitor] { settings.monitors }
     /// The layer's HTTP cache (it replaces `URLCache` on every platform), or `nil` when caching is off.
     public var cache: ResponseCache? { settings.cache }
+    /// How requests share a server: identical requests in flight sharing one, rate-limit pauses, a budget
+    /// per origin. See ``RequestScheduling``.
+    public var scheduling: RequestScheduling { settings.scheduling }
 
     /// The default ``maximumResponseSize``: 50 MiB.
     public static let defaultMaximumResponseSize = 50 * 1024 * 1024
@@ -73,6 +76,10 @@ open class NetworkLayer: @unchecked Sendable {
     public static let defaultResourceTimeout: TimeInterval = 300
 
     let accountName = Locked<String?>(nil)
+    /// Requests the scheduler keeps: shared requests in flight, requests counted against a budget or
+    /// waiting for their origin, and origins held by a pause. 0 when all have ended; tests read it.
+    package var scheduledCount: Int { parts.flights.count + parts.origins.count }
+
     /// The requests started and not yet answered, for ``cancelAll()``.
     package let runningRequests = RunningRequests()
     private let ownStreamTransport = Locked<LayerSession?>(nil)
@@ -156,6 +163,8 @@ open class NetworkLayer: @unchecked Sendable {
     ///   - monitors: What watches every request, in order, on a queue of their own; see ``NetworkMonitor``.
     ///   - cache: Where `GET` replies are kept (RFC 9111); by default a 4 MB memory-only cache, `nil` for
     ///     none. See <doc:CachingAndOffline>.
+    ///   - scheduling: Whether identical requests share one, whether a server's rate limit holds every
+    ///     request to it, and the most requests in flight per origin; see ``RequestScheduling``.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -171,7 +180,8 @@ open class NetworkLayer: @unchecked Sendable {
         retryPolicy: RetryPolicy = .none,
         interceptors: [any RequestInterceptor] = [],
         monitors: [any NetworkMonitor] = [],
-        cache: ResponseCache? = ResponseCache()
+        cache: ResponseCache? = ResponseCache(),
+        scheduling: RequestScheduling = .default
     ) {
         settings = LayerSettings(
             baseURL: baseURL, defaultHeaders: defaultHeaders, sessionConfiguration: sessionConfiguration,
@@ -179,7 +189,7 @@ open class NetworkLayer: @unchecked Sendable {
             deliversImmediately: deliversImmediately, timeout: timeout, resourceTimeout: resourceTimeout,
             maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
             retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors, cache: cache,
-            clock: SystemClock())
+            scheduling: scheduling, clock: SystemClock())
         parts = LayerParts(settings)
     }
 

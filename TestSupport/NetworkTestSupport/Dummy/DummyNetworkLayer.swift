@@ -97,6 +97,10 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///   - clock: Time the test moves: the dummy's waits (a retry's backoff, `Retry-After`) and deadlines
     ///     (timeouts, interceptor limits) run when ``TestClock/advance(by:)-(TimeInterval)`` passes them. Without one,
     ///     every wait is over at once and no deadline ever passes.
+    ///   - scheduling: As in the real layer: identical requests held at once share one held request (so
+    ///     "three presenters, one request" is testable), a stubbed `429` with `Retry-After` holds the
+    ///     origin on the `clock`, and a budget queues requests by priority. ``RequestScheduling/disabled``
+    ///     holds and answers every request on its own.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -106,7 +110,8 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         retryPolicy: RetryPolicy = .none,
         interceptors: [any RequestInterceptor] = [],
         monitors: [any NetworkMonitor] = [],
-        clock: TestClock? = nil
+        clock: TestClock? = nil,
+        scheduling: RequestScheduling = .default
     ) {
         let state = Locked(DummyState(deliveryQueue: deliveryQueue))
         self.state = state
@@ -123,6 +128,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         settings.retryPolicy = retryPolicy
         settings.interceptors = interceptors
         settings.monitors = monitors
+        settings.scheduling = scheduling
         super.init(settings)
     }
 
@@ -135,7 +141,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///     encoder records snake_case keys).
     ///   - decoder: The app's decoder, for stubbed `Data` and fixture files.
     ///   - deliveryQueue: `nil` delivers immediately; a queue runs handlers asynchronously on it.
-    ///   - retryPolicy: As in ``init(baseURL:defaultHeaders:encoder:decoder:deliveryQueue:retryPolicy:interceptors:monitors:clock:)``.
+    ///   - retryPolicy: As in ``init(baseURL:defaultHeaders:encoder:decoder:deliveryQueue:retryPolicy:interceptors:monitors:clock:scheduling:)``.
     ///   - interceptors: As there.
     ///   - monitors: Told about every request, as the real layer's monitors are.
     public convenience init(

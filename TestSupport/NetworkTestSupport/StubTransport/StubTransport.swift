@@ -90,7 +90,7 @@ public final class StubTransport: @unchecked Sendable {
 
     /// A session configuration whose requests this transport answers. A layer or session built from it
     /// doesn't keep the transport: keep a reference to it while they send (a layer from
-    /// ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:clock:)``
+    /// ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:clock:scheduling:)``
     /// keeps it), or their requests fail with `URLError(.unsupportedURL)`.
     public func makeConfiguration() -> URLSessionConfiguration {
         makeConfiguration(from: nil)
@@ -125,6 +125,7 @@ public final class StubTransport: @unchecked Sendable {
     ///   - interceptors: Stages that adapt each attempt and may ask for another.
     ///   - monitors: What watches every request.
     ///   - clock: Time the test moves, for every deadline, wait and date of the layer; `nil`: real time.
+    ///   - scheduling: Sharing, rate-limit pauses and the per-origin budget, as in the real layer.
     /// - Returns: A layer with a session of its own, answered by this transport, which it keeps alive:
     ///   `StubTransport().makeNetworkLayer()` needs no other reference to the transport.
     public func makeNetworkLayer(
@@ -136,7 +137,7 @@ public final class StubTransport: @unchecked Sendable {
         maximumResponseSize: Int = NetworkLayer.defaultMaximumResponseSize,
         redirectPolicy: RedirectPolicy = .default, retryPolicy: RetryPolicy = .none,
         interceptors: [any RequestInterceptor] = [], monitors: [any NetworkMonitor] = [],
-        clock: TestClock? = nil
+        clock: TestClock? = nil, scheduling: RequestScheduling = .default
     ) -> NetworkLayer {
         let network = NetworkLayer(
             clock: clock, baseURL: baseURL, defaultHeaders: defaultHeaders,
@@ -146,7 +147,7 @@ public final class StubTransport: @unchecked Sendable {
             resourceTimeout: resourceTimeout,
             maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
             retryPolicy: retryPolicy,
-            interceptors: interceptors, monitors: monitors)
+            interceptors: interceptors, monitors: monitors, scheduling: scheduling)
         // The stub's URLProtocol reads an upload's body from its stream; an upload task's body would reach
         // no URLProtocol on any platform.
         network.sendsUploadsNatively = false
@@ -161,7 +162,7 @@ public final class StubTransport: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: The server: its base URL and the headers every request to it carries.
     ///   - sessionConfiguration: The configuration to start from; see
-    ///     ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:clock:)``.
+    ///     ``makeNetworkLayer(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:clock:scheduling:)``.
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
     ///   - callbackQueue: Where handlers run.

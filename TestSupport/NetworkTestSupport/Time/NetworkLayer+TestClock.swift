@@ -8,7 +8,7 @@ import NetworkLayer
 extension NetworkLayer {
     /// A layer whose every deadline, wait and date runs on `clock`: for a test against a ``MockServer``
     /// or another real transport. The other parameters are those of
-    /// `init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:)`.
+    /// `init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:scheduling:)`.
     ///
     /// - Parameters:
     ///   - clock: The time the test moves; see ``TestClock``. `nil`: real time, as the layer's own
@@ -28,6 +28,7 @@ extension NetworkLayer {
     ///   - interceptors: Stages that adapt each attempt and may ask for another.
     ///   - monitors: What watches every request.
     ///   - cache: Where `GET` replies are kept; their age and freshness are read on `clock`.
+    ///   - scheduling: Sharing, rate-limit pauses (kept on `clock`) and the per-origin budget.
     public convenience init(
         clock: TestClock?,
         baseURL: URL? = nil,
@@ -44,9 +45,11 @@ extension NetworkLayer {
         retryPolicy: RetryPolicy = .none,
         interceptors: [any RequestInterceptor] = [],
         monitors: [any NetworkMonitor] = [],
-        cache: ResponseCache? = ResponseCache()
+        cache: ResponseCache? = ResponseCache(),
+        scheduling: RequestScheduling = .default
     ) {
         var settings = LayerSettings(clock: clock?.time ?? SystemClock())
+        settings.scheduling = scheduling
         settings.baseURL = baseURL
         settings.defaultHeaders = defaultHeaders
         settings.sessionConfiguration = sessionConfiguration

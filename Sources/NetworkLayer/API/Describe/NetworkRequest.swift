@@ -63,6 +63,12 @@ public struct NetworkRequest<Value> {
     /// Who this request is for, such as a user ID; `nil` uses the authenticator's or
     /// ``NetworkLayer/account``. Picks the cache partition, whatever the token; see <doc:CachingAndOffline>.
     public var account: String?
+    /// How soon this request goes out when requests wait for a server: ``RequestPriority/default``
+    /// unless set. A waiting request's ``NetworkTask/priority`` can still change.
+    public var priority = RequestPriority.default
+    /// Whether this request shares, waits for a server's rate limit and counts against the per-origin
+    /// budget; `nil` uses the layer's ``NetworkLayer/scheduling``.
+    public var scheduling: RequestScheduling?
 
     /// How a stream of this request behaves (reconnection, idle timeout, event size); `nil` uses
     /// ``ServerSentEventsOptions/default``. The options passed to a `stream` call win over these.

@@ -48,6 +48,10 @@ public enum NetworkError: Error {
     /// A server-sent event stream stopped reconnecting after ``ServerSentEventsOptions/maximumReconnects``
     /// connections in a row that each ended early (no event, or under a second). Carries that number.
     case tooManyReconnects(Int)
+    /// The server asked the layer to send it nothing until a time (a `429` or `503` with `Retry-After`, or
+    /// `RateLimit` fields), and the request's time limit ends before then, so nothing was sent. Carries
+    /// when the server accepts requests again. See ``RequestScheduling/waitsForRateLimits``.
+    case rateLimited(until: Date)
 }
 
 extension NetworkError {
@@ -72,6 +76,8 @@ extension NetworkError {
         case .custom(let text): text.isEmpty ? "Something went wrong." : Redaction.text(text)
         case .tooManyReconnects(let count):
             "The server kept ending the stream soon after it started; it stopped after \(count) reconnections."
+        case .rateLimited:
+            "The server asked for a pause in requests longer than this request could wait."
         }
     }
 
@@ -206,6 +212,7 @@ extension NetworkError: CustomStringConvertible {
         case .invalidResponse: return "invalidResponse"
         case .custom(let text): return "custom(\(Redaction.quoted(Redaction.text(text))))"
         case .tooManyReconnects(let count): return "tooManyReconnects(\(count))"
+        case .rateLimited(let date): return "rateLimited(until: \(date))"
         }
     }
 }

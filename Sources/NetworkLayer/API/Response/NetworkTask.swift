@@ -6,4 +6,17 @@ public protocol NetworkTask: AnyObject, Sendable {
     /// If no handler has run yet (even when the reply arrived but wasn't delivered), the error handler
     /// receives ``NetworkError/cancelled`` once, on the callback queue. Afterwards it does nothing.
     func cancel()
+
+    /// How soon the request goes out while it waits for its server (see ``RequestScheduling``): setting it
+    /// moves a waiting request ahead of or behind the others. It starts as the request's
+    /// ``NetworkRequest/priority``.
+    var priority: RequestPriority { get set }
+}
+
+extension NetworkTask {
+    /// Always ``RequestPriority/default`` for a task that can't wait; setting it does nothing.
+    public var priority: RequestPriority {
+        get { .default }
+        set {}
+    }
 }

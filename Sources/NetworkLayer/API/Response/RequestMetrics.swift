@@ -17,6 +17,9 @@ public struct RequestMetrics: Sendable, Equatable {
     public var attempts: Int
     /// How many elements (events, lines or chunks) a stream delivered; `nil` for any other request.
     public var eventCount: Int?
+    /// Seconds the request waited for its server before an attempt, over all attempts: behind the
+    /// per-origin budget, or for a rate limit to end (see ``RequestScheduling``). Part of ``duration``.
+    public var queuedDuration: TimeInterval = 0
 
     /// Metrics with these values; test doubles and adapters make them.
     ///

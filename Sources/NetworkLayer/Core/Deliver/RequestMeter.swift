@@ -9,6 +9,7 @@ package final class RequestMeter: Sendable {
         var bytesSent = 0
         var bytesReceived = 0
         var attempts = 0
+        var queued: UInt64 = 0
     }
 
     private let startDate: Date
@@ -50,16 +51,29 @@ package final class RequestMeter: Sendable {
         }
     }
 
+    /// The request waited `nanoseconds` for its server (a budget or a rate limit) before an attempt.
+    func addQueued(nanoseconds: UInt64) {
+        counts.withLock { $0.queued += nanoseconds }
+    }
+
+    /// The request's attempts were `shared`'s: a request that shared another's network request reports it.
+    func adopt(_ shared: RequestMeter) {
+        let theirs = shared.counts.withLock { $0 }
+        counts.withLock { $0 = theirs }
+    }
+
     package var metrics: RequestMetrics {
         let now = clock.now.uptimeNanoseconds
         let counts = counts.withLock { $0 }
-        return RequestMetrics(
+        var metrics = RequestMetrics(
             startDate: startDate, duration: Self.seconds(now - start),
             timeToFirstByte: counts.firstByte.map {
                 Self.seconds($0 >= counts.attemptStart ? $0 - counts.attemptStart : 0)
             },
             bytesSent: counts.bytesSent, bytesReceived: counts.bytesReceived,
             attempts: max(counts.attempts, 1), eventCount: eventCount?())
+        metrics.queuedDuration = Self.seconds(counts.queued)
+        return metrics
     }
 
     private static func seconds(_ nanoseconds: UInt64) -> TimeInterval {

@@ -21,6 +21,9 @@ final class RequestTask: NetworkTask, Sendable {
         var attemptEnded = false
         var deliveryAwaitsTransport = false
         var totalDeadline: Deadline?
+        var priority: RequestPriority
+        /// Told each new priority: where the request waits for its server, if it does.
+        var priorityObserver: (@Sendable (RequestPriority) -> Void)?
     }
 
     private enum Phase {
@@ -38,11 +41,11 @@ final class RequestTask: NetworkTask, Sendable {
     init(
         delivery: CallbackDelivery, failureHandler: @escaping (NetworkError) -> Void,
         report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)? = nil,
-        cancelWaitsForTransport: Bool = false
+        cancelWaitsForTransport: Bool = false, priority: RequestPriority = .default
     ) {
         self.cancelWaitsForTransport = cancelWaitsForTransport
         self.delivery = delivery
-        self.state = Locked(State(failureHandler: failureHandler))
+        self.state = Locked(State(failureHandler: failureHandler, priority: priority))
         self.report = report
     }
 
@@ -52,6 +55,25 @@ final class RequestTask: NetworkTask, Sendable {
             return true
         }
     }
+
+    var priority: RequestPriority {
+        get { state.withLock { $0.priority } }
+        set {
+            let observer = state.withLock { state in
+                state.priority = newValue
+                return state.priorityObserver
+            }
+            observer?(newValue)
+        }
+    }
+
+    /// Tells `observer` each priority set from now on (replacing the one told before).
+    func observePriority(_ observer: (@Sendable (RequestPriority) -> Void)?) {
+        state.withLock { $0.priorityObserver = observer }
+    }
+
+    /// When the request's total time limit ends it (see ``limitTotalTime(to:on:)``); `nil` for none.
+    var deadline: DispatchTime? { state.withLock { $0.totalDeadline?.deadline } }
 
     /// `nil` once cancelled (a cancel after the attempt loop last looked), so nothing is sent. Every attempt
     /// that begins ends with ``transportFinished()``: a cancelled download's handler waits for it.
@@ -149,6 +171,7 @@ final class RequestTask: NetworkTask, Sendable {
                 state.failureHandler = nil
                 state.cancelTransport = nil
                 state.totalDeadline = nil
+                state.priorityObserver = nil
             }
             return state
         }

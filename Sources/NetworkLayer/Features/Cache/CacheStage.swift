@@ -4,8 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The cache's stage, below the policies: serves from the cache, revalidates, stores, serves stale on
-/// failure, and shares one send among identical requests in flight (sharing needs the lookup's verdict).
+/// The cache's stage, below the policies: serves from the cache, revalidates, stores, and serves stale on
+/// failure. Identical requests in flight share above it (``SharingStage``).
 /// It sees the attempt after the interceptors, so the credential actually sent keys the entry, unless
 /// the request names an account, whose partition then does.
 struct CacheStage: RequestStage {
@@ -45,7 +45,7 @@ struct CacheStage: RequestStage {
     private func decide(
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        guard let url = request.url, case .data(let limit) = chain.route, Self.mayAnswer(request) else {
+        guard let url = request.url, case .data = chain.route, Self.mayAnswer(request) else {
             return sendUncached(request, chain: chain, completion: completion)
         }
         let sessionCookie = chain.transport.addedCookieHeader(for: request)
@@ -71,20 +71,9 @@ struct CacheStage: RequestStage {
         for (name, value) in conditions {
             sent.setValue(value, forHTTPHeaderField: name)
         }
-        let start = { (finish: @escaping Completion) in
-            send(
-                sent, asking: request, lookup, stored: stored, validated: validating != nil, chain: chain,
-                completion: finish)
-        }
-        // Only a resource the server declared cacheable shares its send; anything else reaches the server
-        // once per request, as without a cache.
-        guard let stored, CacheRules.declaresCaching(stored.fields) else {
-            return start(completion)
-        }
-        let key = Self.flightKey(
-            sent, partition: cache.keying.partition(account: account, request: headers).tag, limit: limit,
-            redirectPolicy: chain.redirectPolicy, policy: policy)
-        return cache.flights.join(key, completion: completion, start: start)
+        return send(
+            sent, asking: request, lookup, stored: stored, validated: validating != nil, chain: chain,
+            completion: completion)
     }
 
     /// Sends a request the cache doesn't answer; an unsafe method's success invalidates its URL and
@@ -219,19 +208,5 @@ struct CacheStage: RequestStage {
             fields.setField([own, cookie].compactMap { $0 }.joined(separator: "; "), named: "Cookie")
         }
         return HeaderFields(fields)
-    }
-
-    /// Requests sent identically share a send: same URL, headers, partition, size limit, redirect policy
-    /// and cache policy (which decides what a failure becomes).
-    private static func flightKey(
-        _ request: URLRequest, partition: String, limit: Int, redirectPolicy: RedirectPolicy,
-        policy: CachePolicy
-    ) -> String {
-        let fields = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }
-        let parts = [
-            request.url?.absoluteString ?? "", partition, "\(limit)", "\(request.timeoutInterval)",
-            "\(redirectPolicy)", "\(policy)",
-        ]
-        return (parts + fields.sorted()).joined(separator: "\n")
     }
 }

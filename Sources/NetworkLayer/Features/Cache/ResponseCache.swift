@@ -22,7 +22,6 @@ public final class ResponseCache: Sendable {
     let keying: CacheKeying
     /// Orders disk reads, writes and removals: an invalidation is never undone by an older write.
     let diskQueue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", target: Queues.disk)
-    let flights = InFlightRequests<TransferResult>()
 
     /// A cache with these capacities.
     ///

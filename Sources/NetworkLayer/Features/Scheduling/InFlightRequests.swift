@@ -23,8 +23,10 @@ final class InFlightRequests<Result: Sendable>: Sendable {
     var count: Int { state.withLock { $0.flights.count } }
 
     /// Joins the send for `key`, started by `start` unless one is under way; returns what leaves the flight.
+    /// `onLeave` runs when that leaves before the result came, instead of `completion`.
     func join(
         _ key: String, completion: @escaping @Sendable (Result) -> Void,
+        onLeave: (@Sendable () -> Void)? = nil,
         start: (@escaping @Sendable (Result) -> Void) -> @Sendable () -> Void
     ) -> @Sendable () -> Void {
         let (flightID, waiterID, isFirst) = state.withLock { state in
@@ -54,14 +56,15 @@ final class InFlightRequests<Result: Sendable>: Sendable {
             }
         }
         return {
-            let cancel: (@Sendable () -> Void)? = state.withLock { state in
+            let (left, cancel) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
                 guard state.flights[key]?.id == flightID,
-                    state.flights[key]?.waiters.removeValue(forKey: waiterID) != nil,
-                    state.flights[key]?.waiters.isEmpty == true
-                else { return nil }
-                return state.flights.removeValue(forKey: key)?.cancel
+                    state.flights[key]?.waiters.removeValue(forKey: waiterID) != nil
+                else { return (false, nil) }
+                guard state.flights[key]?.waiters.isEmpty == true else { return (true, nil) }
+                return (true, state.flights.removeValue(forKey: key)?.cancel)
             }
             cancel?()
+            if left { onLeave?() }
         }
     }
 }

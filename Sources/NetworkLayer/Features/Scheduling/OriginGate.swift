@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The last stage before the transport: an attempt waits here while its origin is over the budget or
+/// held by the server's rate limit, and a reply asking for a pause holds the origin for every request of
+/// the layer. Below the policies, so a retry is one more attempt through the gate and the retry policy's
+/// wait runs beside the pause, not after it; below the cache, so a stored reply waits for nothing.
+struct OriginGate: RequestStage {
+    let scheduler: OriginScheduler
+    /// The task (its priority and deadline) and meter (the time queued) of the call, or of a shared
+    /// request.
+    let call: RequestCall
+    /// Whether the attempt counts against the budget: streams don't.
+    let counts: Bool
+    let waitsForRateLimit: Bool
+    /// Whether replies may hold the origin: the layer's setting.
+    let observesRateLimits: Bool
+
+    func intercept(
+        _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
+    ) -> @Sendable () -> Void {
+        let (scheduler, counts, observes) = (scheduler, counts && scheduler.budget != nil, observesRateLimits)
+        // Most requests: no budget and no origin held.
+        guard counts || !scheduler.isIdle, let origin = request.url.flatMap(Origin.init) else {
+            return chain.proceed(request, completion: observing(completion, for: request.url))
+        }
+        let running = DeferredCancel()
+        let (meter, clock, queuedAt) = (call.meter, scheduler.clock, scheduler.clock.now)
+        let start = { @Sendable (waited: Bool) in
+            if waited { meter.addQueued(nanoseconds: clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds) }
+            running.attach(
+                chain.proceed(request) { result in
+                    scheduler.finished(
+                        origin, counted: counts, pause: observes ? Self.pause(of: result, now: clock.date) : nil)
+                    completion(result)
+                })
+        }
+        let task = call.task
+        switch scheduler.enter(
+            origin, counts: counts, waitsForRateLimit: waitsForRateLimit, priority: task.priority,
+            deadline: task.deadline, start: { start(true) })
+        {
+        case .admitted:
+            start(false)
+            return running.cancel
+        case .refused(let until):
+            completion(TransferResult(failure: .rateLimited(until: until)))
+            return {}
+        case .waiting(let id):
+            task.observePriority { scheduler.reprioritize(id, in: origin, to: $0) }
+            return {
+                guard scheduler.withdraw(id, from: origin) else { return running.cancel() }
+                completion(TransferResult(failure: .cancelled))
+            }
+        }
+    }
+
+    /// A completion that holds the origin when the reply asks for a pause.
+    private func observing(
+        _ completion: @escaping @Sendable (TransferResult) -> Void, for url: URL?
+    ) -> @Sendable (TransferResult) -> Void {
+        guard observesRateLimits else { return completion }
+        let scheduler = scheduler
+        return { result in
+            if let pause = Self.pause(of: result, now: scheduler.clock.date), let origin = url.flatMap(Origin.init) {
+                scheduler.finished(origin, counted: false, pause: pause)
+            }
+            completion(result)
+        }
+    }
+
+    private static func pause(of result: TransferResult, now: Date) -> TimeInterval? {
+        guard let response = result.response as? HTTPURLResponse else { return nil }
+        return RateLimitFields.pause(
+            statusCode: response.statusCode, headers: ResponseHeaders(response), now: now)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// How long a reply asks every client of its origin to send nothing: `Retry-After` on a 429 or 503, or
+/// rate-limit fields saying no request remains: the IETF draft's `RateLimit` (`"default";r=0;t=10`, and the
+/// older `remaining=0, reset=10`), its earlier `RateLimit-Remaining` with `RateLimit-Reset`, and the
+/// common `X-RateLimit-Remaining` with `X-RateLimit-Reset` (seconds, or a Unix time as GitHub sends).
+enum RateLimitFields {
+    /// Seconds to wait from `now`, or `nil` when the reply asks for no pause.
+    static func pause(statusCode: Int, headers: ResponseHeaders, now: Date) -> TimeInterval? {
+        var pauses: [TimeInterval] = []
+        if statusCode == 429 || statusCode == 503,
+            let retryAfter = RetryPolicy.retryAfter(in: headers.fields, now: now)
+        {
+            pauses.append(retryAfter)
+        }
+        if let field = headers["RateLimit"] { pauses += structuredPauses(field) }
+        for prefix in ["RateLimit-", "X-RateLimit-"] {
+            guard let remaining = headers[prefix + "Remaining"].flatMap(number), remaining <= 0,
+                let reset = headers[prefix + "Reset"].flatMap(number)
+            else { continue }
+            // A value past 2001 in seconds since 1970 is a time, not a wait.
+            pauses.append(reset > 1e9 ? reset - now.timeIntervalSince1970 : reset)
+        }
+        // At most a year: a longer pause is a server's mistake, and the clock's arithmetic has limits.
+        return pauses.filter { $0.isFinite && $0 > 0 }.max().map { min($0, 365 * 86_400) }
+    }
+
+    /// The pauses of a `RateLimit` field's members that have nothing remaining.
+    private static func structuredPauses(_ field: String) -> [TimeInterval] {
+        // The older syntax is one member whose parameters are separated by commas.
+        let members = field.contains(";") ? field.split(separator: ",") : [Substring(field)]
+        return members.compactMap { member in
+            var parameters: [String: Double] = [:]
+            for part in member.split(whereSeparator: { $0 == ";" || $0 == "," }) {
+                let pair = part.split(separator: "=", maxSplits: 1)
+                guard pair.count == 2, let value = number(String(pair[1])) else { continue }
+                parameters[pair[0].trimmingCharacters(in: .whitespaces).lowercased()] = value
+            }
+            guard let remaining = parameters["r"] ?? parameters["remaining"], remaining <= 0 else { return nil }
+            return parameters["t"] ?? parameters["reset"]
+        }
+    }
+
+    private static func number(_ text: String) -> Double? {
+        Double(text.trimmingCharacters(in: CharacterSet(charactersIn: " \t\"")))
+    }
+}
