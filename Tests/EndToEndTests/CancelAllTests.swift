@@ -23,9 +23,10 @@ final class CancelAllTests: XCTestCase {
 
         for _ in 0..<3 { server.enqueue(MockResponse().withFault(.stall)) }
         let recorders = (0..<3).map { OutcomeRecorder<[String]>(expectation(description: "request \($0)")) }
-        for recorder in recorders {
+        // Distinct paths: identical GETs in flight would share one request.
+        for (index, recorder) in recorders.enumerated() {
             network.get(
-                urlString: "stalled", successHandler: recorder.success, errorHandler: recorder.failure)
+                urlString: "stalled/\(index)", successHandler: recorder.success, errorHandler: recorder.failure)
         }
         for _ in recorders { XCTAssertNotNil(server.takeRequest(timeout: 5), "the server got each request") }
 

@@ -87,7 +87,10 @@ final class StatusTests: XCTestCase {
             for (name, value) in statuses[status] ?? [:] { response = response.addingHeader(name, value) }
             return response
         }
-        let network = NetworkLayer(baseURL: server.baseURL, sessionConfiguration: .ephemeral)
+        // The 503's `Retry-After: 120` would hold the origin for the requests after it.
+        let network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral,
+            scheduling: RequestScheduling(waitsForRateLimits: false))
 
         for (status, headers) in statuses.sorted(by: { $0.key < $1.key }) {
             let decoded = outcome(of: Item.self) { recorder in

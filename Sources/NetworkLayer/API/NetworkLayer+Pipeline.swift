@@ -110,7 +110,8 @@ extension NetworkLayer {
                     errorHandler($0)
                 }
             } ?? errorHandler,
-            report: report, cancelWaitsForTransport: request.transfer?.isDownload == true)
+            report: report, cancelWaitsForTransport: request.transfer?.isDownload == true,
+            priority: request.priority)
         task.limitTotalTime(
             to: Self.usableLimit(request.resourceTimeout)
                 ?? (stream == nil && request.transfer == nil

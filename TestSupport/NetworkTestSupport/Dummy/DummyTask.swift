@@ -59,6 +59,13 @@ public final class DummyTask: NetworkTask, Sendable {
         pipelineTask?.cancel()
     }
 
+    /// The layer's task's: a waiting request's priority moves it in the per-origin queue, as in the real
+    /// layer (see `RequestScheduling`).
+    public var priority: RequestPriority {
+        get { state.withLock { $0.pipelineTask }?.priority ?? .default }
+        set { state.withLock { $0.pipelineTask }?.priority = newValue }
+    }
+
     /// Links the layer's task; a task cancelled before (from another thread) cancels it at once.
     func attach(_ pipelineTask: any NetworkTask) {
         let wasCancelled = state.withLock { state in

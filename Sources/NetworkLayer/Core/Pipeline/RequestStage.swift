@@ -25,6 +25,8 @@ struct RequestChain: Sendable {
     let transport: any AttemptTransport
     let route: TransportRoute
     let redirectPolicy: RedirectPolicy
+    /// Passed to the transport (`URLSessionTask.priority` on Apple platforms); the origin's gate sets it.
+    var priority = RequestPriority.default
 
     /// Hands `request` to the next stage, or to the transport after the last.
     func proceed(
@@ -32,7 +34,7 @@ struct RequestChain: Sendable {
     ) -> @Sendable () -> Void {
         guard let next = stages.first else {
             return transport.send(
-                request, route: route, redirectPolicy: redirectPolicy, completion: completion)
+                request, route: route, redirectPolicy: redirectPolicy, priority: priority, completion: completion)
         }
         var rest = self
         rest.stages = stages.dropFirst()

@@ -15,7 +15,7 @@ protocol AttemptTransport: Sendable {
 
     /// Starts `request` by `route`; `completion` runs once. Returns a cancel, callable anywhere, repeatedly.
     func send(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy, priority: RequestPriority,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void
 }
@@ -45,11 +45,11 @@ struct LayerSession: AttemptTransport {
     }
 
     func send(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy, priority: RequestPriority,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         session.send(
-            request, route: route, redirectPolicy: redirectPolicy, deadlines: deadlines,
+            request, route: route, redirectPolicy: redirectPolicy, priority: priority, deadlines: deadlines,
             completion: completion)
     }
 }

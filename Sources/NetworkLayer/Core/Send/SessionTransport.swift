@@ -68,15 +68,18 @@ final class SessionTransport: Sendable {
     /// - Parameters:
     ///   - route: Where the reply goes (and an upload's body comes from), and the size limit.
     ///   - redirectPolicy: Which redirects to follow, and with which headers.
+    ///   - priority: The task's priority on Apple platforms.
     ///   - deadlines: Keeps the idle deadline, on the clock of the layer that sends the request.
     /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
     func send(
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        deadlines: DeadlineRegistry, completion: @escaping @Sendable (TransferResult) -> Void
+        priority: RequestPriority = .default, deadlines: DeadlineRegistry,
+        completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let transfer = Transfer(
             request, sink: route.makeSink(for: request, on: self), body: route.makeBody(),
             redirectPolicy: redirectPolicy, transport: self, deadlines: deadlines, completion: completion)
+        transfer.priority = priority.rawValue
         transfer.start()
         return { transfer.stopFromAnyThread(because: nil) }
     }

@@ -25,6 +25,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// Read by the delegate: a stopped transfer's redirect or challenge is left unanswered.
     private(set) var lifecycle = TransferLifecycle()
     private var task: URLSessionTask?
+    /// `URLSessionTask.priority` on Apple platforms; FoundationNetworking ignores it.
+    var priority: Float = URLSessionTask.defaultPriority
     /// Given up once delivered, with everything it holds.
     private var completion: Completion?
     private var response: URLResponse?
@@ -94,6 +96,9 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
                 file.map { transport.session.uploadTask(with: request, fromFile: $0) }
                 ?? transport.session.dataTask(with: request)
             self.task = task
+            #if !canImport(FoundationNetworking)
+                task.priority = priority
+            #endif
             lifecycle.began()
             touch()
             transport.delegate.add(self, for: task)

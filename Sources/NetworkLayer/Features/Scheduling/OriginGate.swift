@@ -22,6 +22,10 @@ struct OriginGate: RequestStage {
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
+        let task = call.task
+        var chain = chain
+        chain.priority = task.priority
+        let ready = chain
         let (scheduler, counts, observes) = (scheduler, counts && scheduler.budget != nil, observesRateLimits)
         // Most requests: no budget and no origin held.
         guard counts || !scheduler.isIdle, let origin = request.url.flatMap(Origin.init) else {
@@ -30,7 +34,11 @@ struct OriginGate: RequestStage {
         let running = DeferredCancel()
         let (meter, clock, queuedAt) = (call.meter, scheduler.clock, scheduler.clock.now)
         let start = { @Sendable (waited: Bool) in
-            if waited { meter.addQueued(nanoseconds: clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds) }
+            var chain = ready
+            if waited {
+                meter.addQueued(nanoseconds: clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds)
+                chain.priority = task.priority
+            }
             running.attach(
                 chain.proceed(request) { result in
                     scheduler.finished(
@@ -38,7 +46,6 @@ struct OriginGate: RequestStage {
                     completion(result)
                 })
         }
-        let task = call.task
         switch scheduler.enter(
             origin, counts: counts, waitsForRateLimit: waitsForRateLimit, priority: task.priority,
             deadline: task.deadline, start: { start(true) })

@@ -117,20 +117,27 @@ final class OriginScheduler: Sendable {
         return entered
     }
 
-    /// Starts whoever waits for `origin` once its pause, ending at `time`, is over.
+    /// Starts whoever waits for `origin` once its pause, ending at `time`, is over: when the clock says the
+    /// wait is (a test double's clock, on which every wait is over at once, says so at once).
     private func reopen(_ origin: Origin, at time: DispatchTime) {
         let delay = Self.seconds(from: clock.now, to: max(time, clock.now))
         clock.run(after: delay, on: Queues.work) { [weak self] in
-            self?.finished(origin, counted: false, pause: nil)
+            self?.finished(origin, counted: false, pause: nil, pauseOver: time)
         }
     }
 
     /// A request that was admitted (or started from the queue) ended; `pause` is the wait its reply asks
     /// of every request to the origin, if any.
-    func finished(_ origin: Origin, counted: Bool, pause: TimeInterval?) {
+    ///
+    /// - Parameter pauseOver: A pause ending then, or before, is over.
+    func finished(_ origin: Origin, counted: Bool, pause: TimeInterval?, pauseOver: DispatchTime? = nil) {
         let now = clock.now
         let (starts, reopening) = state.withLock { state in
             var entry = state.origins[origin] ?? OriginState()
+            if let pauseOver, let closed = entry.closedUntil, closed <= pauseOver {
+                entry.closedUntil = nil
+                entry.reopensAt = nil
+            }
             if counted { entry.running = max(0, entry.running - 1) }
             if let pause {
                 let until = now + pause
