@@ -33,6 +33,8 @@ final class LayerClient: BenchmarkClient {
         case logged
         /// The layer's default cache, a memory-only `ResponseCache`.
         case cacheOn
+        /// The layer with ``RequestScheduling/disabled``: no sharing, no rate-limit gate.
+        case schedulerOff
     }
 
     init(baseURL: URL, callbackQueue: DispatchQueue, variant: Variant = .plain) {
@@ -40,6 +42,10 @@ final class LayerClient: BenchmarkClient {
         case .plain:
             name = "NetworkLayer"
             network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue, cache: nil)
+        case .schedulerOff:
+            name = "NetworkLayer, scheduler off"
+            network = NetworkLayer(
+                baseURL: baseURL, callbackQueue: callbackQueue, cache: nil, scheduling: .disabled)
         case .cacheOn:
             name = "NetworkLayer, cache on"
             network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue, cache: ResponseCache())
@@ -109,13 +115,13 @@ final class RawClient: BenchmarkClient {
     func get<T: Decodable & SendableMetatype>(
         _ path: String, as type: T.Type, completion: @escaping (Bool) -> Void
     ) {
-        send(URLRequest(url: baseURL.appendingPathComponent(path)), as: type, completion: completion)
+        send(URLRequest(url: baseURL.appendingBenchmarkPath(path)), as: type, completion: completion)
     }
 
     func post<Body: Encodable, T: Decodable & SendableMetatype>(
         _ path: String, body: Body, as type: T.Type, completion: @escaping (Bool) -> Void
     ) {
-        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        var request = URLRequest(url: baseURL.appendingBenchmarkPath(path))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try? encoder.encode(body)
@@ -149,4 +155,17 @@ final class RawClient: BenchmarkClient {
 struct Unchecked<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+extension URL {
+    /// `path` below this URL; a query after `?` stays a query (`appendingPathComponent` would escape it).
+    func appendingBenchmarkPath(_ path: String) -> URL {
+        let parts = path.split(separator: "?", maxSplits: 1)
+        let url = appendingPathComponent(String(parts.first ?? ""))
+        guard parts.count == 2, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url
+        }
+        components.percentEncodedQuery = String(parts[1])
+        return components.url ?? url
+    }
 }

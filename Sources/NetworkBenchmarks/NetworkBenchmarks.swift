@@ -96,9 +96,11 @@ enum NetworkBenchmarks {
             }
         }
         defer { server?.stop() }
+        var serverRequests: (@Sendable () -> Int)?
+        if let server { serverRequests = { server.requestCount } }
         let report = measure(
             baseURL: baseURL, counts: counts, queue: .main, only: value(of: "--only", in: arguments),
-            log: { say($0) })
+            serverRequests: serverRequests, log: { say($0) })
         say("\nServer: \(server == nil ? baseURL.absoluteString : "embedded MockServer (shares the CPU)")")
         say("Machine: \(report.machine)\n")
         say(report.table)
@@ -120,7 +122,7 @@ enum NetworkBenchmarks {
     /// handlers delivered on `queue`.
     static func measure(
         baseURL: URL, counts: Counts, queue: DispatchQueue, only: String? = nil,
-        log: @escaping (String) -> Void = { _ in }
+        serverRequests: (@Sendable () -> Int)? = nil, log: @escaping (String) -> Void = { _ in }
     )
         -> Report
     {
@@ -131,7 +133,9 @@ enum NetworkBenchmarks {
             policies: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .policiesOn),
             logged: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .logged),
             cached: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .cacheOn),
+            unscheduled: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .schedulerOff),
             queue: queue, counts: counts)
+        workloads.serverRequests = serverRequests
         workloads.log = log
         workloads.only = only
         var transfers = TransferWorkloads(counts: counts)

@@ -32,7 +32,7 @@ final class RawDelegateClient: NSObject, BenchmarkClient, URLSessionDataDelegate
         let decoder = decoder
         let queue = callbackQueue
         let completion = Unchecked(completion)
-        let task = session.dataTask(with: URLRequest(url: baseURL.appendingPathComponent(path)))
+        let task = session.dataTask(with: URLRequest(url: baseURL.appendingBenchmarkPath(path)))
         let finish: (Data?) -> Void = { data in
             let ok = data.flatMap { try? decoder.decode(T.self, from: $0) } != nil
             queue.async { completion.value(ok) }

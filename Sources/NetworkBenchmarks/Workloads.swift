@@ -48,9 +48,16 @@ struct Workloads {
     let logged: BenchmarkClient
     /// The layer with its default memory cache, for the cache rows.
     let cached: BenchmarkClient
+    /// The layer with its scheduler off, for the scheduler rows.
+    let unscheduled: BenchmarkClient
     let queue: DispatchQueue
     let counts: Counts
     var log: (String) -> Void = { _ in }
+    /// The embedded server's count of requests received; `nil` with an external server.
+    var serverRequests: (@Sendable () -> Int)?
+    /// Makes paths of requests in flight together differ, so the layer's sharing of identical requests
+    /// doesn't turn a throughput row into a sharing one (see ``schedulerRows()``).
+    private let distinct = RequestCounter()
     /// Runs only the workloads whose name contains this text.
     var only: String?
 
@@ -62,24 +69,26 @@ struct Workloads {
             },
             throughput(
                 "GET ~1 KB JSON, 64 in flight", count: counts.smallConcurrent, inFlight: 64, target: 1.0
-            ) {
-                $0.get("small.json", as: [Record].self, completion: $1)
+            ) { [distinct] in
+                $0.get("small.json?n=\(distinct.next())", as: [Record].self, completion: $1)
             },
             throughput(
                 "GET ~1 KB JSON, 64 in flight, vs raw URLSession driven by a delegate",
                 count: counts.smallConcurrent, inFlight: 64, target: nil, against: rawDelegate
-            ) {
-                $0.get("small.json", as: [Record].self, completion: $1)
+            ) { [distinct] in
+                $0.get("small.json?n=\(distinct.next())", as: [Record].self, completion: $1)
             },
             throughput("POST small JSON, sequential", count: counts.postSequential, inFlight: 1, target: 1.0)
             {
                 $0.post("echo", body: Greeting(id: 7, message: "hello"), as: Greeting.self, completion: $1)
             },
             throughput("GET ~1 MB JSON, 8 in flight", count: counts.largeAt8, inFlight: 8, target: nil) {
-                $0.get("large.json", as: [Record].self, completion: $1)
+                [distinct] in
+                $0.get("large.json?n=\(distinct.next())", as: [Record].self, completion: $1)
             },
             throughput("GET ~1 MB JSON, 64 in flight", count: counts.largeAt64, inFlight: 64, target: 1.8) {
-                $0.get("large.json", as: [Record].self, completion: $1)
+                [distinct] in
+                $0.get("large.json?n=\(distinct.next())", as: [Record].self, completion: $1)
             },
             decodeCeiling(),
             memoryGrowth(),
@@ -89,6 +98,7 @@ struct Workloads {
         rows += cacheRows()
         rows += mainQueueTime()
         rows += costPerRequest()
+        rows += schedulerRows()
         return rows
     }
 
@@ -96,9 +106,9 @@ struct Workloads {
         only.map { name.localizedCaseInsensitiveContains($0) } ?? true
     }
 
-    fileprivate typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
+    typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
 
-    fileprivate func requestsPerSecond(
+    func requestsPerSecond(
         _ client: BenchmarkClient, count: Int, inFlight: Int, _ start: @escaping Start
     ) -> Double {
         guard
@@ -196,11 +206,12 @@ struct Workloads {
     }
 
     /// Two clients (or paths) in the same rounds, alternating, on small sequential GETs.
-    private func pair(
+    func pair(
         _ name: String, _ measured: (BenchmarkClient, String, String),
         _ baseline: (BenchmarkClient, String, String),
-        target: Double?
+        target: Double?, inFlight: Int = 1, count: Int? = nil
     ) -> Row? {
+        let count = count ?? counts.smallSequential
         guard selected(name) else { return nil }
         log(name)
         let sides = [measured, baseline]
@@ -212,16 +223,14 @@ struct Workloads {
             }
         }
         for index in sides.indices {
-            _ = requestsPerSecond(
-                sides[index].0, count: min(counts.smallSequential, 2), inFlight: 1, starts[index])
+            _ = requestsPerSecond(sides[index].0, count: min(count, inFlight * 2), inFlight: inFlight, starts[index])
         }
         var rounds: [[Double]] = [[], []]
         for round in 0..<counts.rounds {
             for offset in 0..<2 {
                 let index = (round + offset) % 2
                 rounds[index].append(
-                    requestsPerSecond(
-                        sides[index].0, count: counts.smallSequential, inFlight: 1, starts[index]))
+                    requestsPerSecond(sides[index].0, count: count, inFlight: inFlight, starts[index]))
             }
         }
         let (on, off) = (median(rounds[0]), median(rounds[1]))
@@ -297,10 +306,21 @@ extension Workloads {
     /// for each client measured alone: the difference between a long and a short run divided by the
     /// difference in requests, so that warming up and the run's own start and end cancel out.
     func costPerRequest() -> [Row] {
-        let name = "cost per request (GET ~1 KB JSON, 64 in flight)"
+        processCost(of: layer, against: raw, label: nil)
+    }
+
+    /// Context switches and CPU per request of `measured` against `baseline` (raw URLSession unless
+    /// `label` names the comparison), by the difference between a short and a long run of each.
+    func processCost(
+        of measured: BenchmarkClient, against baseline: BenchmarkClient, label: String?,
+        cpuTarget: Double = 1.1
+    ) -> [Row] {
+        let name = "cost per request (GET ~1 KB JSON, 64 in flight\(label.map { ", \($0)" } ?? ""))"
         guard selected(name), ProcessStats.processCost() != nil else { return [] }
         log(name)
-        let start: Start = { $0.get("small.json", as: [Record].self, completion: $1) }
+        let start: Start = { [distinct] in
+            $0.get("small.json?n=\(distinct.next())", as: [Record].self, completion: $1)
+        }
         let (short, long) = (counts.smallConcurrent / 2, counts.smallConcurrent * 3 / 2)
         func cost(_ client: BenchmarkClient, _ count: Int) -> ProcessStats.ProcessCost {
             let before = ProcessStats.processCost() ?? .init(contextSwitches: 0, cpuSeconds: 0)
@@ -321,8 +341,8 @@ extension Workloads {
         var layerRounds: [ProcessStats.ProcessCost] = []
         var rawRounds: [ProcessStats.ProcessCost] = []
         for _ in 0..<counts.rounds {
-            layerRounds.append(perRequest(layer))
-            rawRounds.append(perRequest(raw))
+            layerRounds.append(perRequest(measured))
+            rawRounds.append(perRequest(baseline))
         }
         let switchesL = layerRounds.map(\.contextSwitches)
         let switchesR = rawRounds.map(\.contextSwitches)
@@ -330,15 +350,19 @@ extension Workloads {
         let cpuR = rawRounds.map { $0.cpuSeconds * 1e6 }
         let switchGap = median(switchesL) - median(switchesR)
         let cpuRatio = median(cpuL) / max(median(cpuR), .leastNonzeroMagnitude)
+        let suffix = label.map { ", \($0)" } ?? ""
+        let names = label == nil ? (nil, nil) : (measured.name, baseline.name)
         return [
             Row(
-                workload: "context switches per request, 64 in flight", unit: "switches/request",
+                workload: "context switches per request, 64 in flight\(suffix)", unit: "switches/request",
                 layer: median(switchesL), raw: median(switchesR), comparison: switchGap,
-                target: "layer − raw ≤ 3", met: switchGap <= 3, layerRounds: switchesL, rawRounds: switchesR),
+                target: "layer − raw ≤ 3", met: switchGap <= 3, layerRounds: switchesL, rawRounds: switchesR,
+                measured: names.0, baseline: names.1),
             Row(
-                workload: "CPU per request, 64 in flight", unit: "µs/request", layer: median(cpuL),
-                raw: median(cpuR), comparison: cpuRatio, target: "ratio ≤ 1.1", met: cpuRatio <= 1.1,
-                layerRounds: cpuL, rawRounds: cpuR),
+                workload: "CPU per request, 64 in flight\(suffix)", unit: "µs/request", layer: median(cpuL),
+                raw: median(cpuR), comparison: cpuRatio, target: "ratio ≤ \(cpuTarget)",
+                met: cpuRatio <= cpuTarget, layerRounds: cpuL, rawRounds: cpuR, measured: names.0,
+                baseline: names.1),
         ]
     }
 }
