@@ -36,7 +36,7 @@ struct CacheStage: RequestStage {
 
     /// A request as the cache keys it: `headers` as the server receives them, `ownFields` without the
     /// session's cookies (what a reply not marked `private` is stored for).
-    private struct Lookup: Sendable {
+    struct Lookup: Sendable {
         let url: URL
         let headers: HeaderFields
         let ownFields: HeaderFields?
@@ -45,23 +45,26 @@ struct CacheStage: RequestStage {
     private func decide(
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        guard let url = request.url, case .data(let limit) = chain.route, Self.mayAnswer(request) else {
+        guard let url = request.url, case .data(let limit) = chain.route,
+            Self.mayAnswer(request) || Self.updatesStoredReply(request)
+        else {
             return sendUncached(request, chain: chain, completion: completion)
         }
-        let sessionCookie = chain.transport.addedCookieHeader(for: request)
-        let headers = Self.headersAsSent(request, adding: sessionCookie)
-        let lookup = Lookup(
-            url: url, headers: headers,
-            ownFields: sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:]))
+        let lookup = Self.lookup(request, url: url, chain: chain)
+        let headers = lookup.headers
         let now = clock.date
         // Read after the interceptors ran, so that the token they added belongs to the account.
         let stored =
             isForItsAccount
             ? cache.entry(for: url, request: headers, ownFields: lookup.ownFields, account: account) : nil
+        if Self.updatesStoredReply(request) {
+            return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)
+        }
         let strategy = CacheStrategy.decide(policy: policy, stored: stored, request: headers, now: now)
         guard case .network(let conditions, let validating, _) = strategy else {
             if case .serve(let entry) = strategy {
-                completion(Self.reply(from: entry, now: now).marked(.hit))
+                let stale = CacheRules.isStale(entry, now: now)
+                completion(Self.reply(from: entry, now: now).marked(stale ? .staleHit : .hit))
             } else {
                 completion(Self.unavailable)
             }
@@ -81,9 +84,11 @@ struct CacheStage: RequestStage {
         guard let stored, CacheRules.declaresCaching(stored.fields) else {
             return start(completion)
         }
+        // Whose validators `sent` carries is part of the key: a caller's conditional request wants the 304
+        // that the cache's own revalidation turns into the stored reply.
         let key = Self.flightKey(
             sent, partition: cache.keying.partition(account: account, request: headers).tag, limit: limit,
-            redirectPolicy: chain.redirectPolicy, policy: policy)
+            redirectPolicy: chain.redirectPolicy, policy: policy, validated: validating != nil)
         return cache.flights.join(key, completion: completion, start: start)
     }
 
@@ -168,10 +173,12 @@ struct CacheStage: RequestStage {
             return Self.reply(from: merged, now: now).marked(.revalidated)
         }
         guard response.statusCode != 304 else { return result.marked(.network) }
-        // A followed redirect: another URL's reply, and the redirect's own freshness is unknown.
-        if CacheKey.normalized(response.url ?? lookup.url) != CacheKey.normalized(lookup.url) {
+        // A followed redirect: another URL's reply, and the redirect's own freshness is unknown. What the
+        // target stored may be older than the body just fetched: it goes too.
+        if let target = response.url, CacheKey.normalized(target) != CacheKey.normalized(lookup.url) {
             cache.removeResponseInBackground(
                 for: lookup.url, request: lookup.headers, ownFields: lookup.ownFields, account: account)
+            cache.removeResponses(for: target, inBackground: true)
         } else if stores {
             cache.store(
                 statusCode: response.statusCode, headers: fields, body: result.body, url: lookup.url,
@@ -210,6 +217,14 @@ struct CacheStage: RequestStage {
         return TransferResult(body: entry.body, response: response, error: nil, respondedAt: nil)
     }
 
+    /// The request as the cache keys it.
+    private static func lookup(_ request: URLRequest, url: URL, chain: RequestChain) -> Lookup {
+        let sessionCookie = chain.transport.addedCookieHeader(for: request)
+        return Lookup(
+            url: url, headers: headersAsSent(request, adding: sessionCookie),
+            ownFields: sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:]))
+    }
+
     /// A request's fields as the server receives them, with the transport's `Cookie` folded in: it keys
     /// the entry and matches `Vary: Cookie`.
     private static func headersAsSent(_ request: URLRequest, adding cookie: String?) -> HeaderFields {
@@ -225,12 +240,12 @@ struct CacheStage: RequestStage {
     /// and cache policy (which decides what a failure becomes).
     private static func flightKey(
         _ request: URLRequest, partition: String, limit: Int, redirectPolicy: RedirectPolicy,
-        policy: CachePolicy
+        policy: CachePolicy, validated: Bool
     ) -> String {
         let fields = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }
         let parts = [
             request.url?.absoluteString ?? "", partition, "\(limit)", "\(request.timeoutInterval)",
-            "\(redirectPolicy)", "\(policy)",
+            "\(redirectPolicy)", "\(policy)", "\(validated)",
         ]
         return (parts + fields.sorted()).joined(separator: "\n")
     }

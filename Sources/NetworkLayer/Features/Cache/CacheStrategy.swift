@@ -11,10 +11,12 @@ enum CacheStrategy: Equatable {
     /// fallback on failure.
     case network(conditions: [String: String], validating: CachedResponse?, stored: CachedResponse?)
 
-    /// The decision for a request with `headers` (as the server receives them) under `policy`.
+    /// The decision for a request with `headers` (as the server receives them) under `policy`; a request's
+    /// own `only-if-cached` (RFC 9111 §5.2.1.7) is ``CachePolicy/returnCacheDataDontLoad``, whatever the policy.
     static func decide(
         policy: CachePolicy, stored: CachedResponse?, request headers: HeaderFields, now: Date
     ) -> CacheStrategy {
+        let policy = CacheControl(headers["Cache-Control"]).onlyIfCached ? .returnCacheDataDontLoad : policy
         let callerConditional = CacheRules.isConditional(headers)
         if let stored {
             switch policy {
