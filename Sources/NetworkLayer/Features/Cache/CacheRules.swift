@@ -120,6 +120,23 @@ enum CacheRules {
         return false
     }
 
+    /// Whether a stale entry may be served at once while it is revalidated in the background, by its own
+    /// `stale-while-revalidate` (RFC 5861): within the window, unless it must be revalidated first
+    /// (`must-revalidate`, `no-cache`) or the request asks for fresher (`no-cache`, `max-age`, `min-fresh`).
+    static func canServeWhileRevalidating(_ entry: CachedResponse, request: HeaderFields, now: Date) -> Bool {
+        let control = CacheControl(entry.fields["Cache-Control"])
+        guard let window = control.staleWhileRevalidate, !control.mustRevalidate, !control.noCache else {
+            return false
+        }
+        let requestControl = CacheControl(request["Cache-Control"])
+        let pragmaNoCache =
+            request["Cache-Control"] == nil && request["Pragma"]?.lowercased().contains("no-cache") == true
+        guard !requestControl.noCache, !pragmaNoCache, requestControl.maxAge == nil,
+            requestControl.minFresh == nil
+        else { return false }
+        return -remainingFreshness(of: entry, now: now) <= window
+    }
+
     /// Whether a stale entry may stand in for a failed request by its own `stale-if-error` (RFC 5861).
     static func canServeStaleOnError(_ entry: CachedResponse, now: Date) -> Bool {
         let control = CacheControl(entry.fields["Cache-Control"])

@@ -18,7 +18,15 @@ struct CacheStage: RequestStage {
     /// token added may be another user's, so the account's partition is neither read nor written.
     var accountNow: (@Sendable () -> String?)? = nil
 
+    /// Sends the request again in the background as an ordinary request of the layer, to refresh a reply
+    /// served within its `stale-while-revalidate` window; `nil`: such a reply is revalidated before it is
+    /// served, as any stale one.
+    var revalidate: Revalidation? = nil
+
     var isForItsAccount: Bool { accountNow.map { $0() == account } ?? true }
+
+    /// Starts a revalidation that calls `finished` once it is over; returns what cancels it.
+    typealias Revalidation = @Sendable (_ finished: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
     typealias Completion = @Sendable (TransferResult) -> Void
 
@@ -60,14 +68,11 @@ struct CacheStage: RequestStage {
         if Self.updatesStoredReply(request) {
             return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)
         }
-        let strategy = CacheStrategy.decide(policy: policy, stored: stored, request: headers, now: now)
+        let strategy = CacheStrategy.decide(
+            policy: policy, stored: stored, request: headers, now: now,
+            revalidatesInBackground: revalidate != nil)
         guard case .network(let conditions, let validating, _) = strategy else {
-            if case .serve(let entry) = strategy {
-                let stale = CacheRules.isStale(entry, now: now)
-                completion(Self.reply(from: entry, now: now).marked(stale ? .staleHit : .hit))
-            } else {
-                completion(Self.unavailable)
-            }
+            answer(strategy, now: now, completion: completion)
             return {}
         }
         var sent = request
@@ -90,6 +95,35 @@ struct CacheStage: RequestStage {
             sent, partition: cache.keying.partition(account: account, request: headers).tag, limit: limit,
             redirectPolicy: chain.redirectPolicy, policy: policy, validated: validating != nil)
         return cache.flights.join(key, completion: completion, start: start)
+    }
+
+    /// Answers from the cache without waiting for the network.
+    private func answer(_ strategy: CacheStrategy, now: Date, completion: Completion) {
+        switch strategy {
+        case .serve(let entry):
+            let stale = CacheRules.isStale(entry, now: now)
+            completion(Self.reply(from: entry, now: now).marked(stale ? .staleHit : .hit))
+        case .serveWhileRevalidating(let entry):
+            completion(Self.reply(from: entry, now: now).marked(.staleWhileRevalidating))
+            revalidateInBackground(entry)
+        case .unsatisfiable, .network:
+            completion(Self.unavailable)
+        }
+    }
+
+    /// One revalidation per stored reply: a caller served it while one is under way joins that one. The
+    /// join is kept: no caller waits for it, and only the layer (`cancelAll()`) or its end stops it.
+    private func revalidateInBackground(_ entry: CachedResponse) {
+        guard let revalidate else { return }
+        let key = entry.key.url + "\n" + entry.key.partition.tag
+        _ = cache.revalidations.join(
+            key, completion: { _ in },
+            start: { finish in
+                // The request begins off the queue of the caller, who has its reply.
+                let cancel = DeferredCancel()
+                Queues.work.async { cancel.attach(revalidate { finish(()) }) }
+                return { cancel.cancel() }
+            })
     }
 
     /// Sends a request the cache doesn't answer; an unsafe method's success invalidates its URL and

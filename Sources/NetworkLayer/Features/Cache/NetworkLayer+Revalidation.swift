@@ -1,0 +1,45 @@
+import Foundation
+
+extension NetworkLayer {
+    /// How a cache stage refreshes a reply it served within its `stale-while-revalidate` window: the
+    /// request sent again through ``send(_:successHandler:errorHandler:)``, so the policies (a token
+    /// refresh), the layer's monitors and ``cancelAll()`` apply to it as to any request. `nil` for a request
+    /// that never serves stale while revalidating, the revalidation itself included.
+    func backgroundRevalidation<Value>(for request: NetworkRequest<Value>) -> CacheStage.Revalidation? {
+        guard [.useProtocolCachePolicy, .useCacheOnFailure].contains(request.cachePolicy),
+            request.transfer == nil, !request.isRevalidation
+        else { return nil }
+        // Built here and never changed: safe to read from the queue the revalidation starts on.
+        let again = UncheckedSendable(value: request.revalidation())
+        return { [weak self] finished in
+            guard let self else {
+                finished()
+                return {}
+            }
+            let task = send(
+                again.value, successHandler: { _ in finished() }, errorHandler: { _ in finished() })
+            return { task.cancel() }
+        }
+    }
+}
+
+extension NetworkRequest {
+    /// This request as the layer sends it to revalidate its stored reply: the same URL, headers, account,
+    /// interceptors and limits, with the stored validators (``CachePolicy/revalidate``). Its reply is only
+    /// stored, never decoded: its handlers, trivial, run where it ends.
+    func revalidation() -> NetworkRequest<Data> {
+        var again = NetworkRequest<Data>(
+            method: method, urlString: urlString, query: query, queryItems: queryItems, headers: headers,
+            body: body, timeout: timeout, maximumResponseSize: maximumResponseSize)
+        again.endpoint = endpoint
+        again.resourceTimeout = resourceTimeout
+        again.retryPolicy = retryPolicy
+        again.redirectPolicy = redirectPolicy
+        again.interceptors = interceptors
+        again.account = account
+        again.cachePolicy = .revalidate
+        again.deliversImmediately = true
+        again.isRevalidation = true
+        return again
+    }
+}
