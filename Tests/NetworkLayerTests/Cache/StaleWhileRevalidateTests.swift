@@ -76,6 +76,20 @@ final class StaleWhileRevalidateTests: CacheServerTestCase {
         XCTAssertEqual(watcher.revalidations.count, 1)
     }
 
+    func testTheLoggerMarksTheRevalidation() {
+        let lines = Shared<[String]>([])
+        let logger = NetworkLogger(level: .requests) { line in lines.mutate { $0.append(line) } }
+        network = makeLayer(monitors: [logger, watcher])
+        primeAndAge()
+        let revalidated = watcher.expectRevalidation(self)
+        _ = load()
+        wait(for: [revalidated], timeout: 10)
+        // The logger comes first among the monitors: its line is written before the watcher is told.
+        let marked = lines.value.filter { $0.contains("(revalidation)") }
+        XCTAssertEqual(marked.count, 1, "\(lines.value)")
+        XCTAssertTrue(marked.first?.contains("/items (revalidation) → 200") == true, "\(marked)")
+    }
+
     func testPastTheWindowTheRequestWaitsForTheNetwork() {
         XCTAssertEqual(status(load()), .network)
         clock.advance(by: 200)
