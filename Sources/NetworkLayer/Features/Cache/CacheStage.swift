@@ -4,8 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The cache's stage, below the policies: serves from the cache, revalidates, stores, serves stale on
-/// failure, and shares one send among identical requests in flight (sharing needs the lookup's verdict).
+/// The cache's stage, below the policies: serves from the cache, revalidates (in the background too, for
+/// `stale-while-revalidate`), stores, serves stale on failure, and shares one send among identical
+/// requests in flight (sharing needs the lookup's verdict).
 /// It sees the attempt after the interceptors, so the credential actually sent keys the entry, unless
 /// the request names an account, whose partition then does.
 struct CacheStage: RequestStage {
@@ -109,21 +110,6 @@ struct CacheStage: RequestStage {
         case .unsatisfiable, .network:
             completion(Self.unavailable)
         }
-    }
-
-    /// One revalidation per stored reply: a caller served it while one is under way joins that one. The
-    /// join is kept: no caller waits for it, and only the layer (`cancelAll()`) or its end stops it.
-    private func revalidateInBackground(_ entry: CachedResponse) {
-        guard let revalidate else { return }
-        let key = entry.key.url + "\n" + entry.key.partition.tag
-        _ = cache.revalidations.join(
-            key, completion: { _ in },
-            start: { finish in
-                // The request begins off the queue of the caller, who has its reply.
-                let cancel = DeferredCancel()
-                Queues.work.async { cancel.attach(revalidate { finish(()) }) }
-                return { cancel.cancel() }
-            })
     }
 
     /// Sends a request the cache doesn't answer; an unsafe method's success invalidates its URL and

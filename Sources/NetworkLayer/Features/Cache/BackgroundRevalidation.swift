@@ -1,5 +1,25 @@
 import Foundation
 
+// `stale-while-revalidate` (RFC 5861): the cache stage serves a stale reply at once and has the layer
+// send the request again in the background, as an ordinary request.
+
+extension CacheStage {
+    /// One revalidation per stored reply: a caller served it while one is under way joins that one. The
+    /// join is kept: no caller waits for it, and only the layer (`cancelAll()`) or its end stops it.
+    func revalidateInBackground(_ entry: CachedResponse) {
+        guard let revalidate else { return }
+        let key = entry.key.url + "\n" + entry.key.partition.tag
+        _ = cache.revalidations.join(
+            key, completion: { _ in },
+            start: { finish in
+                // The request begins off the queue of the caller, who has its reply.
+                let cancel = DeferredCancel()
+                Queues.work.async { cancel.attach(revalidate { finish(()) }) }
+                return { cancel.cancel() }
+            })
+    }
+}
+
 extension NetworkLayer {
     /// How a cache stage refreshes a reply it served within its `stale-while-revalidate` window: the
     /// request sent again through ``send(_:successHandler:errorHandler:)``, so the policies (a token
