@@ -29,15 +29,17 @@ extension NetworkLayer {
         guard [.useProtocolCachePolicy, .useCacheOnFailure].contains(request.cachePolicy),
             request.transfer == nil, !request.isRevalidation
         else { return nil }
-        // Built here and never changed: safe to read from the queue the revalidation starts on.
-        let again = UncheckedSendable(value: request.revalidation())
+        // A copy never changed, only read on the queue the revalidation starts on; most requests never need
+        // the revalidation, so it is built only then.
+        let original = UncheckedSendable(value: request)
         return { [weak self] finished in
             guard let self else {
                 finished()
                 return {}
             }
             let task = send(
-                again.value, successHandler: { _ in finished() }, errorHandler: { _ in finished() })
+                original.value.revalidation(), successHandler: { _ in finished() },
+                errorHandler: { _ in finished() })
             return { task.cancel() }
         }
     }
