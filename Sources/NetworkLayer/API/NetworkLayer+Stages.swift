@@ -81,7 +81,7 @@ extension NetworkLayer {
         let accountNow = cacheAccountReader(for: request)
         return CacheStage(
             cache: cache, policy: request.cachePolicy, clock: clock, account: accountNow(),
-            accountNow: accountNow)
+            accountNow: accountNow, revalidate: backgroundRevalidation(for: request))
     }
 
     /// For a request something may adapt or retry: a stream's progress starts its attempts afresh, and its

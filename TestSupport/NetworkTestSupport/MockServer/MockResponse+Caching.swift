@@ -9,6 +9,25 @@ extension MockResponse {
         addingHeader("Cache-Control", value)
     }
 
+    /// This reply fresh for `maxAge` seconds, then, for `staleWhileRevalidate` seconds more, served stale
+    /// at once while a cache revalidates it in the background (RFC 5861):
+    /// `Cache-Control: max-age=60, stale-while-revalidate=30`.
+    ///
+    /// ```swift
+    /// server.handler = { request in
+    ///     MockResponse(text: "v1").cacheControl(maxAge: 60, staleWhileRevalidate: 30).etag("\"v1\"")
+    ///         .notModified(ifMatching: request)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maxAge: Seconds the reply is fresh.
+    ///   - staleWhileRevalidate: Seconds after that it may be served while it is revalidated.
+    /// - Returns: A copy with the field added.
+    public func cacheControl(maxAge: Int, staleWhileRevalidate: Int) -> MockResponse {
+        cacheControl("max-age=\(maxAge), stale-while-revalidate=\(staleWhileRevalidate)")
+    }
+
     /// This reply with an `ETag` validator.
     ///
     /// - Parameter tag: The entity tag, quoted as it goes on the wire: `"\"v1\""`, or `"W/\"v1\""`.

@@ -312,7 +312,7 @@ final class CacheEndToEndTests: XCTestCase {
     func testReturnCacheDataElseLoadServesStaleData() {
         serve { MockResponse(text: "v1").cacheControl("max-age=0") }
         XCTAssertEqual(status(load(policy: .returnCacheDataElseLoad)), .network)
-        XCTAssertEqual(status(load(policy: .returnCacheDataElseLoad)), .hit)
+        XCTAssertEqual(status(load(policy: .returnCacheDataElseLoad)), .staleHit, "stale, and says so")
         XCTAssertEqual(server.requestCount(forPath: "/items"), 1)
     }
 

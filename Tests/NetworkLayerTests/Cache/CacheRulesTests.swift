@@ -255,7 +255,10 @@ final class CacheRulesTests: XCTestCase {
         XCTAssertEqual(
             CacheRules.conditionalHeaders(for: entry(["etag": "W/\"v1\"", "last-modified": date(-1)])),
             ["If-None-Match": "W/\"v1\"", "If-Modified-Since": date(-1)])
-        XCTAssertEqual(CacheRules.conditionalHeaders(for: entry(["Last-Modified": "garbage"])), [:])
+        // RFC 9111 §4.3.1: as received, even when it is no date.
+        XCTAssertEqual(
+            CacheRules.conditionalHeaders(for: entry(["Last-Modified": "garbage"])),
+            ["If-Modified-Since": "garbage"])
         XCTAssertEqual(CacheRules.conditionalHeaders(for: entry([:])), [:])
     }
 

@@ -19,6 +19,7 @@ final class CacheStrategyTests: XCTestCase {
     private func outcome(_ strategy: CacheStrategy) -> String {
         switch strategy {
         case .serve: "serve"
+        case .serveWhileRevalidating: "serve while revalidating"
         case .unsatisfiable: "unsatisfiable"
         case .network(let conditions, let validating, _):
             validating == nil ? "network" : "validate " + conditions.keys.sorted().joined(separator: ",")
@@ -88,6 +89,41 @@ final class CacheStrategyTests: XCTestCase {
             XCTAssertEqual(
                 CacheStrategy.fallsBack(on: stored, policy: policy, request: HeaderFields([:]), now: now),
                 expected, "row \(index): \(policy)")
+        }
+    }
+
+    /// Within its `stale-while-revalidate` window a stale reply is served while revalidated, when the
+    /// stage can revalidate in the background and nothing asks for a validated reply first.
+    func testTheStaleWhileRevalidateWindow() {
+        // 100 s old: stale for 90 s.
+        let inWindow = entry(["Cache-Control": "max-age=10, stale-while-revalidate=200", "ETag": "\"v1\""])
+        let pastWindow = entry(["Cache-Control": "max-age=10, stale-while-revalidate=50", "ETag": "\"v1\""])
+        let mustRevalidate = entry([
+            "Cache-Control": "max-age=10, stale-while-revalidate=200, must-revalidate", "ETag": "\"v1\"",
+        ])
+        let rows: [(CachePolicy, CachedResponse, [String: String], Bool, String)] = [
+            (.useProtocolCachePolicy, inWindow, [:], true, "serve while revalidating"),
+            (.useCacheOnFailure, inWindow, [:], true, "serve while revalidating"),
+            (.useProtocolCachePolicy, inWindow, [:], false, "validate If-None-Match"),
+            (.useProtocolCachePolicy, pastWindow, [:], true, "validate If-None-Match"),
+            (.useProtocolCachePolicy, mustRevalidate, [:], true, "validate If-None-Match"),
+            (
+                .useProtocolCachePolicy, inWindow, ["Cache-Control": "no-cache"], true,
+                "validate If-None-Match"
+            ),
+            (
+                .useProtocolCachePolicy, inWindow, ["Cache-Control": "max-age=30"], true,
+                "validate If-None-Match"
+            ),
+            (.useProtocolCachePolicy, inWindow, ["If-None-Match": "\"v0\""], true, "network"),
+            (.revalidate, inWindow, [:], true, "validate If-None-Match"),
+            (.returnCacheDataElseLoad, inWindow, [:], true, "serve"),
+        ]
+        for (index, (policy, stored, request, background, expected)) in rows.enumerated() {
+            let strategy = CacheStrategy.decide(
+                policy: policy, stored: stored, request: HeaderFields(request), now: now,
+                revalidatesInBackground: background)
+            XCTAssertEqual(outcome(strategy), expected, "row \(index): \(policy), \(request)")
         }
     }
 }

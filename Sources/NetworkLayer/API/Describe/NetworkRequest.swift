@@ -81,6 +81,9 @@ public struct NetworkRequest<Value> {
     /// (as under ``NetworkLayer/deliversImmediately``), never waiting for the callback queue.
     package var deliversImmediately = false
 
+    /// Set on the request the layer sends itself to refresh a reply served `stale-while-revalidate`.
+    var isRevalidation = false
+
     /// The endpoint this request was made from, if any; its path must stay below the base URL.
     package var endpoint: (any Endpoint)?
     /// What makes this request a download or an upload; `nil` for an ordinary request.

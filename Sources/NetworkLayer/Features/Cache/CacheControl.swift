@@ -14,6 +14,7 @@ struct CacheControl: Equatable {
     /// Request directives.
     var maxStale: TimeInterval?
     var minFresh: TimeInterval?
+    var onlyIfCached = false
 
     /// Parses a field value; unknown directives are ignored and a malformed delta-seconds counts as
     /// absent, except `max-age`, which counts as 0 (RFC 9111 §4.2.1).
@@ -42,6 +43,7 @@ struct CacheControl: Equatable {
             case "stale-if-error": staleIfError = seconds
             case "max-stale": maxStale = argument == nil ? .infinity : seconds
             case "min-fresh": minFresh = seconds
+            case "only-if-cached": onlyIfCached = true
             default: continue  // s-maxage (for shared caches) and directives the cache doesn't act on.
             }
         }

@@ -120,6 +120,23 @@ enum CacheRules {
         return false
     }
 
+    /// Whether a stale entry may be served at once while it is revalidated in the background, by its own
+    /// `stale-while-revalidate` (RFC 5861): within the window, unless it must be revalidated first
+    /// (`must-revalidate`, `no-cache`) or the request asks for fresher (`no-cache`, `max-age`, `min-fresh`).
+    static func canServeWhileRevalidating(_ entry: CachedResponse, request: HeaderFields, now: Date) -> Bool {
+        let control = CacheControl(entry.fields["Cache-Control"])
+        guard let window = control.staleWhileRevalidate, !control.mustRevalidate, !control.noCache else {
+            return false
+        }
+        let requestControl = CacheControl(request["Cache-Control"])
+        let pragmaNoCache =
+            request["Cache-Control"] == nil && request["Pragma"]?.lowercased().contains("no-cache") == true
+        guard !requestControl.noCache, !pragmaNoCache, requestControl.maxAge == nil,
+            requestControl.minFresh == nil
+        else { return false }
+        return -remainingFreshness(of: entry, now: now) <= window
+    }
+
     /// Whether a stale entry may stand in for a failed request by its own `stale-if-error` (RFC 5861).
     static func canServeStaleOnError(_ entry: CachedResponse, now: Date) -> Bool {
         let control = CacheControl(entry.fields["Cache-Control"])
@@ -127,14 +144,18 @@ enum CacheRules {
         return -remainingFreshness(of: entry, now: now) <= window
     }
 
-    /// The headers that make a request conditional on the stored reply (RFC 9111 §4.3.1).
+    /// Whether the entry has outlived its freshness lifetime, whatever the request accepts.
+    static func isStale(_ entry: CachedResponse, now: Date) -> Bool {
+        remainingFreshness(of: entry, now: now) <= 0
+    }
+
+    /// The headers that make a request conditional on the stored reply (RFC 9111 §4.3.1): `Last-Modified`
+    /// goes back as received, a date or not; the server compares it.
     static func conditionalHeaders(for entry: CachedResponse) -> [String: String] {
         let headers = entry.fields
         var result: [String: String] = [:]
         result["If-None-Match"] = headers["ETag"]
-        result["If-Modified-Since"] = headers["Last-Modified"].flatMap {
-            HTTPDate.parse($0) == nil ? nil : $0
-        }
+        result["If-Modified-Since"] = headers["Last-Modified"]
         return result
     }
 
@@ -186,6 +207,18 @@ enum CacheRules {
     static func notModified(_ headers: HeaderFields, matches entry: CachedResponse) -> Bool {
         guard let new = headers["ETag"], let old = entry.fields["ETag"] else { return true }
         return weak(new) == weak(old)
+    }
+
+    /// Whether a `HEAD` reply describes this stored `GET` reply (RFC 9111 §4.3.5, selecting as §4.3.4
+    /// does): the same `ETag`, or without one on either side the same `Last-Modified`. No validator, no
+    /// update.
+    static func headReply(_ headers: HeaderFields, describes entry: CachedResponse) -> Bool {
+        let stored = entry.fields
+        if let new = headers["ETag"] {
+            return stored["ETag"].map { weak($0) == weak(new) } ?? false
+        }
+        guard stored["ETag"] == nil, let modified = headers["Last-Modified"] else { return false }
+        return stored["Last-Modified"] == modified
     }
 
     private static func weak(_ tag: String) -> String {

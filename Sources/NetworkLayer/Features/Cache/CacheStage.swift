@@ -4,8 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The cache's stage, below the policies: serves from the cache, revalidates, stores, and serves stale on
-/// failure. Identical requests in flight share above it (``SharingStage``).
+/// The cache's stage, below the policies: serves from the cache, revalidates (in the background too, for
+/// `stale-while-revalidate`), stores, and serves stale on failure. Identical requests in flight share
+/// above it (``SharingStage``).
 /// It sees the attempt after the interceptors, so the credential actually sent keys the entry, unless
 /// the request names an account, whose partition then does.
 struct CacheStage: RequestStage {
@@ -18,7 +19,15 @@ struct CacheStage: RequestStage {
     /// token added may be another user's, so the account's partition is neither read nor written.
     var accountNow: (@Sendable () -> String?)? = nil
 
+    /// Sends the request again in the background as an ordinary request of the layer, to refresh a reply
+    /// served within its `stale-while-revalidate` window; `nil`: such a reply is revalidated before it is
+    /// served, as any stale one.
+    var revalidate: Revalidation? = nil
+
     var isForItsAccount: Bool { accountNow.map { $0() == account } ?? true }
+
+    /// Starts a revalidation that calls `finished` once it is over; returns what cancels it.
+    typealias Revalidation = @Sendable (_ finished: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
     typealias Completion = @Sendable (TransferResult) -> Void
 
@@ -36,7 +45,7 @@ struct CacheStage: RequestStage {
 
     /// A request as the cache keys it: `headers` as the server receives them, `ownFields` without the
     /// session's cookies (what a reply not marked `private` is stored for).
-    private struct Lookup: Sendable {
+    struct Lookup: Sendable {
         let url: URL
         let headers: HeaderFields
         let ownFields: HeaderFields?
@@ -45,26 +54,26 @@ struct CacheStage: RequestStage {
     private func decide(
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        guard let url = request.url, case .data = chain.route, Self.mayAnswer(request) else {
+        guard let url = request.url, case .data = chain.route,
+            Self.mayAnswer(request) || Self.updatesStoredReply(request)
+        else {
             return sendUncached(request, chain: chain, completion: completion)
         }
-        let sessionCookie = chain.transport.addedCookieHeader(for: request)
-        let headers = Self.headersAsSent(request, adding: sessionCookie)
-        let lookup = Lookup(
-            url: url, headers: headers,
-            ownFields: sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:]))
+        let lookup = Self.lookup(request, url: url, chain: chain)
+        let headers = lookup.headers
         let now = clock.date
         // Read after the interceptors ran, so that the token they added belongs to the account.
         let stored =
             isForItsAccount
             ? cache.entry(for: url, request: headers, ownFields: lookup.ownFields, account: account) : nil
-        let strategy = CacheStrategy.decide(policy: policy, stored: stored, request: headers, now: now)
+        if Self.updatesStoredReply(request) {
+            return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)
+        }
+        let strategy = CacheStrategy.decide(
+            policy: policy, stored: stored, request: headers, now: now,
+            revalidatesInBackground: revalidate != nil)
         guard case .network(let conditions, let validating, _) = strategy else {
-            if case .serve(let entry) = strategy {
-                completion(Self.reply(from: entry, now: now).marked(.hit))
-            } else {
-                completion(Self.unavailable)
-            }
+            answer(strategy, now: now, completion: completion)
             return {}
         }
         var sent = request
@@ -74,6 +83,20 @@ struct CacheStage: RequestStage {
         return send(
             sent, asking: request, lookup, stored: stored, validated: validating != nil, chain: chain,
             completion: completion)
+    }
+
+    /// Answers from the cache without waiting for the network.
+    private func answer(_ strategy: CacheStrategy, now: Date, completion: Completion) {
+        switch strategy {
+        case .serve(let entry):
+            let stale = CacheRules.isStale(entry, now: now)
+            completion(Self.reply(from: entry, now: now).marked(stale ? .staleHit : .hit))
+        case .serveWhileRevalidating(let entry):
+            completion(Self.reply(from: entry, now: now).marked(.staleWhileRevalidating))
+            revalidateInBackground(entry)
+        case .unsatisfiable, .network:
+            completion(Self.unavailable)
+        }
     }
 
     /// Sends a request the cache doesn't answer; an unsafe method's success invalidates its URL and
@@ -157,10 +180,12 @@ struct CacheStage: RequestStage {
             return Self.reply(from: merged, now: now).marked(.revalidated)
         }
         guard response.statusCode != 304 else { return result.marked(.network) }
-        // A followed redirect: another URL's reply, and the redirect's own freshness is unknown.
-        if CacheKey.normalized(response.url ?? lookup.url) != CacheKey.normalized(lookup.url) {
+        // A followed redirect: another URL's reply, and the redirect's own freshness is unknown. What the
+        // target stored may be older than the body just fetched: it goes too.
+        if let target = response.url, CacheKey.normalized(target) != CacheKey.normalized(lookup.url) {
             cache.removeResponseInBackground(
                 for: lookup.url, request: lookup.headers, ownFields: lookup.ownFields, account: account)
+            cache.removeResponses(for: target, inBackground: true)
         } else if stores {
             cache.store(
                 statusCode: response.statusCode, headers: fields, body: result.body, url: lookup.url,
@@ -197,6 +222,14 @@ struct CacheStage: RequestStage {
         let response = HTTPURLResponse(
             url: entry.url, statusCode: entry.statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
         return TransferResult(body: entry.body, response: response, error: nil, respondedAt: nil)
+    }
+
+    /// The request as the cache keys it.
+    private static func lookup(_ request: URLRequest, url: URL, chain: RequestChain) -> Lookup {
+        let sessionCookie = chain.transport.addedCookieHeader(for: request)
+        return Lookup(
+            url: url, headers: headersAsSent(request, adding: sessionCookie),
+            ownFields: sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:]))
     }
 
     /// A request's fields as the server receives them, with the transport's `Cookie` folded in: it keys

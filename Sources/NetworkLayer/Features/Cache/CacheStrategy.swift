@@ -5,16 +5,23 @@ import Foundation
 enum CacheStrategy: Equatable {
     /// The stored reply answers; nothing is sent.
     case serve(CachedResponse)
+    /// The stale stored reply answers at once, within its `stale-while-revalidate` window; a revalidation
+    /// goes out in the background.
+    case serveWhileRevalidating(CachedResponse)
     /// Only the cache may answer, and it has nothing: the request fails without being sent.
     case unsatisfiable
     /// Send, with `conditions` (validators from `validating`) when a 304 can revalidate; `stored` is the
     /// fallback on failure.
     case network(conditions: [String: String], validating: CachedResponse?, stored: CachedResponse?)
 
-    /// The decision for a request with `headers` (as the server receives them) under `policy`.
+    /// The decision for a request with `headers` (as the server receives them) under `policy`; a request's
+    /// own `only-if-cached` (RFC 9111 §5.2.1.7) is ``CachePolicy/returnCacheDataDontLoad``, whatever the policy.
+    /// `revalidatesInBackground`: whether the caller can revalidate in the background (RFC 5861).
     static func decide(
-        policy: CachePolicy, stored: CachedResponse?, request headers: HeaderFields, now: Date
+        policy: CachePolicy, stored: CachedResponse?, request headers: HeaderFields, now: Date,
+        revalidatesInBackground: Bool = false
     ) -> CacheStrategy {
+        let policy = CacheControl(headers["Cache-Control"]).onlyIfCached ? .returnCacheDataDontLoad : policy
         let callerConditional = CacheRules.isConditional(headers)
         if let stored {
             switch policy {
@@ -23,6 +30,11 @@ enum CacheStrategy: Equatable {
             case .useProtocolCachePolicy, .useCacheOnFailure:
                 if !callerConditional, CacheRules.isFresh(stored, request: headers, now: now) {
                     return .serve(stored)
+                }
+                if !callerConditional, revalidatesInBackground,
+                    CacheRules.canServeWhileRevalidating(stored, request: headers, now: now)
+                {
+                    return .serveWhileRevalidating(stored)
                 }
             case .reloadIgnoringCache, .revalidate: break
             }

@@ -95,6 +95,10 @@ public final class ResponseCache: Sendable {
     /// Bytes of replies on disk, other caches sharing the directory included; 0 without a directory.
     public var currentDiskUsage: Int { disk?.currentUsage ?? 0 }
 
+    /// The background revalidations under way (`stale-while-revalidate`), one per stored reply: callers
+    /// served that reply meanwhile join it instead of sending their own.
+    let revalidations = InFlightRequests<Void>()
+
     func entry(
         for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil
     ) -> CachedResponse? {

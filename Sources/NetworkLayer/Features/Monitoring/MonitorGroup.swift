@@ -86,7 +86,14 @@ package final class MonitorGroup: Sendable {
 extension MonitoredRequest {
     /// The request an event belongs to; test doubles make them too.
     package init(method: HTTPMethod, url: URL?) {
-        self.init(id: MonitorGroup.nextID(), method: method, url: url)
+        self.init(id: MonitorGroup.nextID(), method: method, url: url, isRevalidation: false)
+    }
+
+    /// The request an event of `request`, built for `url`, belongs to.
+    init<Value>(_ request: NetworkRequest<Value>, url: URL?) {
+        self.init(
+            id: MonitorGroup.nextID(), method: request.method, url: url,
+            isRevalidation: request.isRevalidation)
     }
 }
 

@@ -159,7 +159,9 @@ public struct NetworkLogger: NetworkMonitor {
         metrics: RequestMetrics
     ) {
         let last = lastAttempts.withLock { $0.removeValue(forKey: request.id) }
-        let head = "#\(request.id) \(request.method.rawValue) \(redacted(last?.url ?? request.url))"
+        let revalidation = request.isRevalidation ? " (revalidation)" : ""
+        let head =
+            "#\(request.id) \(request.method.rawValue) \(redacted(last?.url ?? request.url))\(revalidation)"
         // Not String(format:), which is slow on Linux: this line is written for every request.
         let cost = "\(Int((metrics.duration * 1_000).rounded())) ms"
         let tries = metrics.attempts > 1 ? ", \(metrics.attempts) attempts" : ""

@@ -110,6 +110,10 @@ public struct MonitoredRequest: Sendable, Hashable {
     public let method: HTTPMethod
     /// The URL as built, before interceptors; `nil` when the request was refused before it had one.
     public let url: URL?
+    /// Whether the layer sent this request itself, in the background, to refresh a stored reply it served
+    /// within the reply's `stale-while-revalidate` window (see <doc:CachingAndOffline>). No handler of the
+    /// app's waits for it.
+    public let isRevalidation: Bool
 }
 
 /// One attempt of a request: the first, or a retry.

@@ -1,0 +1,44 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension CacheStage {
+    /// A bodiless `HEAD`: its reply may refresh the stored `GET` reply's headers.
+    static func updatesStoredReply(_ request: URLRequest) -> Bool {
+        (request.httpMethod ?? "GET").uppercased() == "HEAD" && request.httpBody == nil
+            && request.httpBodyStream == nil
+    }
+
+    /// Sends a `HEAD`; a 2xx reply about the stored `GET` reply (its validators) updates that reply's
+    /// headers and freshness as a 304 would (RFC 9111 §4.3.5). `stored` was read before the send, off the
+    /// delegate queue this completion runs on.
+    func sendHead(
+        _ request: URLRequest, _ lookup: Lookup, stored: CachedResponse?, chain: RequestChain,
+        completion: @escaping Completion
+    ) -> @Sendable () -> Void {
+        let requestTime = clock.date
+        return chain.proceed(request) { result in
+            if let stored, isForItsAccount, result.error == nil,
+                let response = result.response as? HTTPURLResponse, (200..<300).contains(response.statusCode)
+            {
+                let fields = ResponseHeaders(response).fields
+                if CacheRules.headReply(HeaderFields(fields), describes: stored) {
+                    let merged = CacheRules.merging(
+                        notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
+                        responseTime: clock.date, keying: cache.keying)
+                    let keeps = CacheRules.canStore(
+                        method: "GET", statusCode: merged.statusCode, request: lookup.headers,
+                        response: merged.fields)
+                    if keeps {
+                        cache.store(merged, inBackground: true)
+                    } else {
+                        cache.remove(merged.key, inBackground: true)
+                    }
+                }
+            }
+            completion(result.marked(.network))
+        }
+    }
+}
