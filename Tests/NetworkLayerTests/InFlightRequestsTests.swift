@@ -19,7 +19,7 @@ final class InFlightRequestsTests: XCTestCase {
     }
 
     func testWaitersShareOneSendAndEachHearsOnce() {
-        let flights = InFlightRequests<Int>()
+        let flights = InFlightRequests<String, Int>()
         let send = Send()
         let heard = Locked<[Int]>([])
         for _ in 0..<3 {
@@ -34,7 +34,7 @@ final class InFlightRequestsTests: XCTestCase {
     }
 
     func testALeavingWaiterHearsNothingAndTheLastCancels() {
-        let flights = InFlightRequests<Int>()
+        let flights = InFlightRequests<String, Int>()
         let send = Send()
         let heard = Locked<[String]>([])
         let leaveA = flights.join(
@@ -51,7 +51,7 @@ final class InFlightRequestsTests: XCTestCase {
     }
 
     func testASendThatFinishesInsideItsStartIsNotCancelled() {
-        let flights = InFlightRequests<Int>()
+        let flights = InFlightRequests<String, Int>()
         let cancels = Locked(0)
         let heard = Locked<[Int]>([])
         let start: (@escaping @Sendable (Int) -> Void) -> @Sendable () -> Void = { finish in

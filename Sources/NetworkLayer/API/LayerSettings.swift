@@ -61,7 +61,7 @@ struct LayerParts {
     /// A copy of the layer's session configuration for its streams' own session, made by the first stream.
     let streamConfiguration: URLSessionConfiguration?
     /// The shared requests in flight, by identity.
-    let flights = InFlightRequests<SharedReply>()
+    let flights = InFlightRequests<SharingKey, SharedReply>()
     /// The per-origin budget and rate-limit pauses.
     let origins: OriginScheduler
 

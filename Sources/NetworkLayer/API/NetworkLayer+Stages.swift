@@ -34,13 +34,14 @@ extension NetworkLayer {
             ["GET", "HEAD"].contains(built.httpMethod ?? "GET")
         else { return below(call) }
         // What decides what the shared reply becomes below sharing, besides the request itself.
-        let shaping = [
-            "\(limit)", "\(built.timeoutInterval)", "\(request.redirectPolicy ?? redirectPolicy)",
-            "\(request.cachePolicy)", "\(request.retryPolicy ?? retryPolicy)",
-            "\(expectation.acceptableStatusCodes?.sorted() ?? [])", "\(expectation.acceptableContentTypes ?? [])",
-            "\(call.deliversImmediately)", "\(scheduling.waitsForRateLimits)",
-        ]
-        let key = SharingStage.sharingKey(built, account: cacheAccountReader(for: request)(), parts: shaping)
+        let shaping = SharingKey.Shaping(
+            sizeLimit: limit, timeout: built.timeoutInterval,
+            redirectPolicy: request.redirectPolicy ?? redirectPolicy, cachePolicy: request.cachePolicy,
+            retryPolicy: request.retryPolicy ?? retryPolicy,
+            acceptableStatusCodes: expectation.acceptableStatusCodes,
+            acceptableContentTypes: expectation.acceptableContentTypes,
+            deliversImmediately: call.deliversImmediately, waitsForRateLimits: scheduling.waitsForRateLimits)
+        let key = SharingKey(built, account: cacheAccountReader(for: request)(), shaping: shaping)
         return [
             SharingStage(
                 flights: parts.flights, scheduler: parts.origins, key: key, call: call,

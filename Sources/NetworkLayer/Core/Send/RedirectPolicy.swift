@@ -12,7 +12,7 @@ import Foundation
 /// origin. A redirect not followed reaches the error handler as
 /// ``NetworkError/unacceptableStatusCode(_:body:headers:)`` with the 3xx and its `Location`, so the
 /// caller can re-send. The full table and the origin rules: <doc:MakingRequests#Redirects>.
-public struct RedirectPolicy: Sendable, Equatable {
+public struct RedirectPolicy: Sendable, Hashable {
     /// Whether a redirect from `https` to `http` is followed. Default `false`: the redirected request,
     /// headers included, would travel unencrypted.
     public var allowsInsecureRedirects: Bool

@@ -97,7 +97,7 @@ public final class ResponseCache: Sendable {
 
     /// The background revalidations under way (`stale-while-revalidate`), one per stored reply: callers
     /// served that reply meanwhile join it instead of sending their own.
-    let revalidations = InFlightRequests<Void>()
+    let revalidations = InFlightRequests<String, Void>()
 
     func entry(
         for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil

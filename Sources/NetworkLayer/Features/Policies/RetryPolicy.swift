@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// let network = NetworkLayer(baseURL: api, retryPolicy: .default)
 /// ```
-public struct RetryPolicy: Sendable, Equatable {
+public struct RetryPolicy: Sendable, Hashable {
     /// The most attempts in all, the first included; 1 means no retry.
     public var maximumAttempts: Int
     /// The longest first wait, in seconds; each later one may be twice as long.

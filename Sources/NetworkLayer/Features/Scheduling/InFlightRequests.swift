@@ -2,7 +2,7 @@ import Foundation
 
 /// Identical requests in flight share one send: the first starts it, later ones wait. Each waiter is
 /// told once, one that leaves never; the send is cancelled when the last waiter leaves.
-final class InFlightRequests<Result: Sendable>: Sendable {
+final class InFlightRequests<Key: Hashable & Sendable, Result: Sendable>: Sendable {
     /// One send and who waits for it; a value in `state`, so only `state`'s lock guards it.
     private struct Flight {
         let id: Int
@@ -12,7 +12,7 @@ final class InFlightRequests<Result: Sendable>: Sendable {
     }
 
     private struct State {
-        var flights: [String: Flight] = [:]
+        var flights: [Key: Flight] = [:]
         var lastID = 0
     }
 
@@ -25,7 +25,7 @@ final class InFlightRequests<Result: Sendable>: Sendable {
     /// Joins the send for `key`, started by `start` unless one is under way; returns what leaves the flight.
     /// `onLeave` runs when that leaves before the result came, instead of `completion`.
     func join(
-        _ key: String, completion: @escaping @Sendable (Result) -> Void,
+        _ key: Key, completion: @escaping @Sendable (Result) -> Void,
         onLeave: (@Sendable () -> Void)? = nil,
         start: (@escaping @Sendable (Result) -> Void) -> @Sendable () -> Void
     ) -> @Sendable () -> Void {

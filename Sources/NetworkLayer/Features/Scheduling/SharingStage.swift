@@ -11,10 +11,10 @@ import Foundation
 /// see its attempts; every caller's monitors see that caller's request start and finish, and each caller's
 /// metrics are the shared request's.
 struct SharingStage: RequestStage {
-    let flights: InFlightRequests<SharedReply>
+    let flights: InFlightRequests<SharingKey, SharedReply>
     let scheduler: OriginScheduler
-    /// The request's identity (``sharingKey(_:account:parts:)``).
-    let key: String
+    /// The request's identity.
+    let key: SharingKey
     /// The caller's call.
     let call: RequestCall
     let waitsForRateLimit: Bool
@@ -67,21 +67,47 @@ struct SharingStage: RequestStage {
         _ = below.proceed(request) { finish(SharedReply(result: $0, meter: meter)) }
         return { task.cancel() }
     }
+}
 
-    /// The identity of a request for sharing: method, URL without its fragment, the account it is for
-    /// (`nil` when none is named: then the credentials it carries, among its fields, tell callers apart),
-    /// every header field but ``RequestScheduling/headerFieldsIgnoredForSharing``, and what else decides
-    /// what its reply becomes below this stage (`parts`: limits, policies).
-    static func sharingKey(_ request: URLRequest, account: String?, parts: [String]) -> String {
+/// The identity of a request for sharing: method, URL without its fragment, the account it is for (`nil`
+/// when none is named: then the credentials it carries, among its fields, tell callers apart), every
+/// header field but ``RequestScheduling/headerFieldsIgnoredForSharing``, and what else decides what its
+/// reply becomes below sharing (`shaping`: limits and policies). Hashed, never formatted: it is made for
+/// every request that may share.
+struct SharingKey: Hashable, Sendable {
+    let method: String
+    let url: String
+    let account: String?
+    let fields: [String: String]
+    let shaping: Shaping
+
+    /// What decides what a reply becomes below sharing, besides the request itself.
+    struct Shaping: Hashable, Sendable {
+        let sizeLimit: Int
+        let timeout: TimeInterval
+        let redirectPolicy: RedirectPolicy
+        let cachePolicy: CachePolicy
+        let retryPolicy: RetryPolicy
+        let acceptableStatusCodes: Set<Int>?
+        let acceptableContentTypes: [String]?
+        let deliversImmediately: Bool
+        let waitsForRateLimits: Bool
+    }
+
+    init(_ request: URLRequest, account: String?, shaping: Shaping) {
+        method = request.httpMethod ?? "GET"
         var url = request.url?.absoluteString ?? ""
         if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
+        self.url = url
+        self.account = account
         let ignored = RequestScheduling.headerFieldsIgnoredForSharing
-        let fields = (request.allHTTPHeaderFields ?? [:]).compactMap { name, value in
+        var fields: [String: String] = [:]
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
             let name = name.lowercased()
-            return ignored.contains(name) ? nil : name + ":" + value
+            if !ignored.contains(name) { fields[name] = value }
         }
-        let head = [request.httpMethod ?? "GET", url, account.map { "a:" + $0 } ?? "-"]
-        return (head + parts + fields.sorted()).joined(separator: "\n")
+        self.fields = fields
+        self.shaping = shaping
     }
 }
 
