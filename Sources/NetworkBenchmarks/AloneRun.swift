@@ -1,11 +1,12 @@
 import Foundation
 
-/// `NetworkBenchmarks --alone layer|policies|logged|cachemiss|raw|rawdelegate [--path small.json] [--count N]
+/// `NetworkBenchmarks --alone layer|unscheduled|policies|logged|cachemiss|raw|rawdelegate [--path small.json] [--count N]
 /// [--in-flight N] --base-url URL`: one client alone, for a profiler (`perf stat -e
 /// context-switches,task-clock`, `perf record`) to watch without the others in the same process.
 /// `policies` and `logged` are the layer as the table's "policies on" and `NetworkLogger` rows run it;
 /// `cachemiss` is the layer with its memory cache, each request to a new query (so each misses and is
-/// stored), as the "cache on but missing" row runs it; `rawdelegate` is ``RawDelegateClient``. Prints
+/// stored), as the "cache on but missing" row runs it; `unscheduled` is the layer with its scheduler off;
+/// `rawdelegate` is ``RawDelegateClient``. Prints
 /// requests per second.
 enum AloneRun {
     static func run(client name: String, baseURL: URL, path: String, count: Int, inFlight: Int) -> Bool {
@@ -16,11 +17,15 @@ enum AloneRun {
             case "policies": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .policiesOn)
             case "logged": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .logged)
             case "cachemiss": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .cacheOn)
+            case "unscheduled": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .schedulerOff)
             default: LayerClient(baseURL: baseURL, callbackQueue: .main)
             }
         let counter = RequestCounter()
         let start: (@escaping (Bool) -> Void) -> Void = {
-            let path = name == "cachemiss" ? "\(path)?miss=\(counter.next())" : path
+            // Requests in flight together differ, so sharing doesn't merge them (as in the table's rows).
+            let path =
+                name == "cachemiss"
+                ? "\(path)?miss=\(counter.next())" : inFlight > 1 ? "\(path)?n=\(counter.next())" : path
             client.get(path, as: [Record].self, completion: $0)
         }
         // Warm the connections first, as the table's workloads do.
