@@ -162,7 +162,8 @@ extension URL {
     func appendingBenchmarkPath(_ path: String) -> URL {
         let parts = path.split(separator: "?", maxSplits: 1)
         let url = appendingPathComponent(String(parts.first ?? ""))
-        guard parts.count == 2, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+        guard parts.count == 2, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else {
             return url
         }
         components.percentEncodedQuery = String(parts[1])

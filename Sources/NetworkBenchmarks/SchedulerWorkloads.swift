@@ -6,7 +6,8 @@ extension Workloads {
     func schedulerRows() -> [Row] {
         var rows = [
             pair(
-                "GET ~1 KB JSON, 64 in flight, scheduler on vs off", (layer, "small.json?n=#", "scheduler on"),
+                "GET ~1 KB JSON, 64 in flight, scheduler on vs off",
+                (layer, "small.json?n=#", "scheduler on"),
                 (unscheduled, "small.json?n=#", "scheduler off"), target: nil, inFlight: 64,
                 count: counts.smallConcurrent)
         ].compactMap { $0 }
@@ -43,9 +44,12 @@ extension Workloads {
             }
         }
         let (on, off) = (median(times[0]), median(times[1]))
-        let requests = served.map { $0.isEmpty || serverRequests == nil ? "n/a" : "\(Int(median($0.map(Double.init))))" }
+        let requests = served.map {
+            $0.isEmpty || serverRequests == nil ? "n/a" : "\(Int(median($0.map(Double.init))))"
+        }
         return Row(
-            workload: name, unit: "ms", layer: on, raw: off, comparison: on / max(off, .leastNonzeroMagnitude),
+            workload: name, unit: "ms", layer: on, raw: off,
+            comparison: on / max(off, .leastNonzeroMagnitude),
             target: "server requests: \(requests[0]) shared, \(requests[1]) not (report)", met: nil,
             layerRounds: times[0], rawRounds: times[1], measured: "shared", baseline: "not shared")
     }

@@ -223,7 +223,8 @@ struct Workloads {
             }
         }
         for index in sides.indices {
-            _ = requestsPerSecond(sides[index].0, count: min(count, inFlight * 2), inFlight: inFlight, starts[index])
+            _ = requestsPerSecond(
+                sides[index].0, count: min(count, inFlight * 2), inFlight: inFlight, starts[index])
         }
         var rounds: [[Double]] = [[], []]
         for round in 0..<counts.rounds {

@@ -33,7 +33,8 @@ final class CancelAllConsumerTests: XCTestCase {
         let presenter = SignOutPresenter(networkLayer: network)
         presenter.load()
         presenter.load()
-        XCTAssertEqual(network.pendingRequests.count, 1, "the identical second load shares the first's request")
+        XCTAssertEqual(
+            network.pendingRequests.count, 1, "the identical second load shares the first's request")
 
         presenter.signOut()
 

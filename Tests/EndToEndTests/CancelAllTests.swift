@@ -26,7 +26,8 @@ final class CancelAllTests: XCTestCase {
         // Distinct paths: identical GETs in flight would share one request.
         for (index, recorder) in recorders.enumerated() {
             network.get(
-                urlString: "stalled/\(index)", successHandler: recorder.success, errorHandler: recorder.failure)
+                urlString: "stalled/\(index)", successHandler: recorder.success,
+                errorHandler: recorder.failure)
         }
         for _ in recorders { XCTAssertNotNil(server.takeRequest(timeout: 5), "the server got each request") }
 

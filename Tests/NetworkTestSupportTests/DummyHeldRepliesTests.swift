@@ -9,7 +9,8 @@ final class DummyHeldRepliesTests: XCTestCase {
     private let bo = Person(name: "Bo", age: 40)
     // Each request held on its own: identical requests would share one held request (see
     // DummySharingTests).
-    private let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com"), scheduling: .disabled)
+    private let network = DummyNetworkLayer(
+        baseURL: URL(string: "https://api.example.com"), scheduling: .disabled)
 
     @discardableResult
     private func get(_ got: Captured<[Person]>, _ path: String = "/people") -> NetworkTask {

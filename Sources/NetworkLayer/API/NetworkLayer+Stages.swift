@@ -25,7 +25,8 @@ extension NetworkLayer {
         let described = UncheckedSendable(value: request)
         let below = { @Sendable (call: RequestCall) in
             self.stagesBelowSharing(
-                for: described.value, built: built, route: route, expecting: expectation, stream: stream, call: call,
+                for: described.value, built: built, route: route, expecting: expectation, stream: stream,
+                call: call,
                 scheduling: scheduling)
         }
         guard scheduling.sharesIdenticalRequests, stream == nil, request.transfer == nil,

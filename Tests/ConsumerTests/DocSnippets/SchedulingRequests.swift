@@ -83,7 +83,7 @@ final class SchedulingRequestsArticleTests: XCTestCase {
         let network = DummyNetworkLayer()
         network.holdsReplies = true
         let badges = (0..<3).map { _ in ProfileBadgePresenter(networkLayer: network) }
-        badges.forEach { $0.load() }
+        for badge in badges { badge.load() }
         XCTAssertEqual(network.pendingRequests.count, 1)
 
         network.pendingRequests[0].succeed(with: Member(name: "Ann"))

@@ -34,7 +34,9 @@ final class OriginBudgetTests: XCTestCase {
         wait(for: [outcomes.expectation], timeout: 30)
         let arrivals = gated.server.recordedRequests.map(\.path)
         XCTAssertEqual(arrivals.count, 101)
-        XCTAssertEqual(arrivals.firstIndex(of: "/article"), 4, "the tap goes as soon as a slot frees: \(arrivals.prefix(8))")
+        XCTAssertEqual(
+            arrivals.firstIndex(of: "/article"), 4,
+            "the tap goes as soon as a slot frees: \(arrivals.prefix(8))")
         XCTAssertEqual(network.scheduledCount, 0)
     }
 
@@ -45,13 +47,15 @@ final class OriginBudgetTests: XCTestCase {
         network.holdsReplies = true
         network.successResponse = ["x"]
         let tasks = (0..<10).map { index in
-            network.get(urlString: "/p/\(index)", successHandler: { (_: [String]) in }, errorHandler: { _ in })
+            network.get(
+                urlString: "/p/\(index)", successHandler: { (_: [String]) in }, errorHandler: { _ in })
         }
         tasks[7].priority = .userInitiated
         XCTAssertEqual(tasks[7].priority, .userInitiated)
         while let held = network.pendingRequests.first { held.respond() }
         XCTAssertEqual(
-            network.recordedRequests.map(\.url.path), ["/p/0", "/p/7"] + [1, 2, 3, 4, 5, 6, 8, 9].map { "/p/\($0)" })
+            network.recordedRequests.map(\.url.path),
+            ["/p/0", "/p/7"] + [1, 2, 3, 4, 5, 6, 8, 9].map { "/p/\($0)" })
         XCTAssertEqual(network.scheduledCount, 0)
     }
 

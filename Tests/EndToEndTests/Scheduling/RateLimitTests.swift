@@ -13,7 +13,9 @@ import XCTest
 final class RateLimitTests: XCTestCase {
     private let queue = DispatchQueue(label: "rate-limit.callbacks")
 
-    private func layer(_ server: MockServer, clock: TestClock?, retryPolicy: RetryPolicy = .none) -> NetworkLayer {
+    private func layer(_ server: MockServer, clock: TestClock?, retryPolicy: RetryPolicy = .none)
+        -> NetworkLayer
+    {
         NetworkLayer(
             clock: clock, baseURL: server.baseURL, sessionConfiguration: .ephemeral, callbackQueue: queue,
             retryPolicy: retryPolicy, cache: nil)
@@ -32,7 +34,9 @@ final class RateLimitTests: XCTestCase {
     }
 
     /// The first reply holds the origin; `reply` is its pause's fields.
-    private func assertHeldForExactlyTwoSeconds(after reply: MockResponse, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertHeldForExactlyTwoSeconds(
+        after reply: MockResponse, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let server = try MockServer.started(in: self)
         server.enqueue(reply)
         server.handler = { _ in MockResponse(status: 200, text: "ok") }
@@ -41,9 +45,11 @@ final class RateLimitTests: XCTestCase {
         let first = get(network, "first")
         wait(for: [first.expectation], timeout: 10)
         let waiting = (0..<3).map { get(network, "later/\($0)") }
-        XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - 2) < 0.001 } }, file: file, line: line)
+        XCTAssertTrue(
+            clock.wait { $0.pendingDeadlines.contains { abs($0 - 2) < 0.001 } }, file: file, line: line)
         clock.advance(by: 1.999)
-        XCTAssertEqual(server.requestCount, 1, "nothing reached the server before 2 s", file: file, line: line)
+        XCTAssertEqual(
+            server.requestCount, 1, "nothing reached the server before 2 s", file: file, line: line)
         clock.advance(by: 0.001)
         wait(for: waiting.map(\.expectation), timeout: 10)
         XCTAssertEqual(server.requestCount, 4, file: file, line: line)
@@ -101,7 +107,8 @@ final class RateLimitTests: XCTestCase {
         server.enqueue(MockResponse(status: 429, headers: ["Retry-After": "2"]))
         server.handler = { _ in MockResponse(status: 200, text: "ok") }
         let clock = TestClock()
-        let network = layer(server, clock: clock, retryPolicy: RetryPolicy(maximumAttempts: 2, maximumDelay: 5))
+        let network = layer(
+            server, clock: clock, retryPolicy: RetryPolicy(maximumAttempts: 2, maximumDelay: 5))
         let retried = get(network, "retried")
         XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - 2) < 0.001 } })
         let other = get(network, "other")

@@ -44,11 +44,15 @@ final class CallerOutcomes<Value: Sendable>: @unchecked Sendable {
         expectation.fulfill()
     }
 
-    func handlers(_ index: Int) -> (success: (NetworkResponse<Value>) -> Void, failure: (NetworkError) -> Void) {
+    func handlers(_ index: Int) -> (
+        success: (NetworkResponse<Value>) -> Void, failure: (NetworkError) -> Void
+    ) {
         ({ self.record(index, .success($0.value)) }, { self.record(index, .failure($0)) })
     }
 
     /// How many outcomes each caller got.
-    var counts: [Int] { lock.withLock { (0..<(outcomes.keys.max().map { $0 + 1 } ?? 0)).map { outcomes[$0]?.count ?? 0 } } }
+    var counts: [Int] {
+        lock.withLock { (0..<(outcomes.keys.max().map { $0 + 1 } ?? 0)).map { outcomes[$0]?.count ?? 0 } }
+    }
     var all: [Int: [Result<Value, NetworkError>]] { lock.withLock { outcomes } }
 }

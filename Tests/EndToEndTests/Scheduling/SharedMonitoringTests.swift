@@ -21,7 +21,8 @@ final class SharedMonitoringTests: XCTestCase {
         let outcomes = CallerOutcomes<[String]>(expectation(description: "3 outcomes"), count: 3)
         for index in 0..<3 {
             let (success, failure) = outcomes.handlers(index)
-            network.send(NetworkRequest<[String]>(urlString: "me"), successHandler: success, errorHandler: failure)
+            network.send(
+                NetworkRequest<[String]>(urlString: "me"), successHandler: success, errorHandler: failure)
         }
         XCTAssertNotNil(gated.server.takeRequest(timeout: 5))
         gated.open()
@@ -30,7 +31,8 @@ final class SharedMonitoringTests: XCTestCase {
         let summaries = recorder.summaries
         XCTAssertEqual(summaries.filter { $0 == "start 1" }.count, 1, "one network attempt: \(summaries)")
         XCTAssertEqual(summaries.filter { $0 == "receive 1 200" }.count, 1, "\(summaries)")
-        XCTAssertEqual(summaries.filter { $0 == "finish 200" }.count, 3, "every caller's request: \(summaries)")
+        XCTAssertEqual(
+            summaries.filter { $0 == "finish 200" }.count, 3, "every caller's request: \(summaries)")
         let finishes = recorder.events.compactMap { event -> (MonitoredRequest, RequestMetrics)? in
             guard case .finish(let request, _, let metrics) = event else { return nil }
             return (request, metrics)

@@ -37,7 +37,8 @@ final class SharingTests: XCTestCase {
         gated.open()
         wait(for: [outcomes.expectation], timeout: 10)
         XCTAssertEqual(outcomes.counts, Array(repeating: 1, count: 50))
-        XCTAssertEqual(outcomes.all.values.compactMap { try? $0.first?.get() }, Array(repeating: ["ann"], count: 50))
+        XCTAssertEqual(
+            outcomes.all.values.compactMap { try? $0.first?.get() }, Array(repeating: ["ann"], count: 50))
         XCTAssertEqual(gated.server.requestCount, 1)
         XCTAssertEqual(network.scheduledCount, 0)
     }
@@ -123,7 +124,8 @@ final class SharingTests: XCTestCase {
         wait(for: [outcomes.expectation], timeout: 10)
         XCTAssertEqual(gated.server.requestCount, 2)
         XCTAssertEqual(
-            Set(gated.server.recordedRequests.compactMap { $0.header("Authorization") }), ["Bearer a", "Bearer b"])
+            Set(gated.server.recordedRequests.compactMap { $0.header("Authorization") }),
+            ["Bearer a", "Bearer b"])
     }
 
     func testTracingIdsDoNotSplitAndOtherTypesDecodeTheSameBytes() throws {
@@ -135,7 +137,8 @@ final class SharingTests: XCTestCase {
         network.send(request(["traceparent": "00-a-b-01"]), successHandler: success, errorHandler: failure)
         let (dataSuccess, dataFailure) = bytes.handlers(0)
         network.send(
-            NetworkRequest<Data>(urlString: "me", headers: ["X-Request-ID": "42"]), successHandler: dataSuccess,
+            NetworkRequest<Data>(urlString: "me", headers: ["X-Request-ID": "42"]),
+            successHandler: dataSuccess,
             errorHandler: dataFailure)
         XCTAssertNotNil(gated.server.takeRequest(timeout: 5))
         gated.open()
@@ -178,7 +181,9 @@ final class SharingTests: XCTestCase {
         XCTAssertTrue(clock.wait { _ in outcomes.counts.first == 1 })
         gated.open()
         wait(for: [outcomes.expectation], timeout: 10)
-        guard case .failure(.timedOut) = outcomes.all[0]?[0] else { return XCTFail("\(String(describing: outcomes.all[0]))") }
+        guard case .failure(.timedOut) = outcomes.all[0]?[0] else {
+            return XCTFail("\(String(describing: outcomes.all[0]))")
+        }
         XCTAssertEqual(try outcomes.all[1]?[0].get(), ["ann"])
         XCTAssertEqual(try outcomes.all[2]?[0].get(), ["ann"])
         XCTAssertEqual(gated.server.requestCount, 1)
@@ -189,7 +194,8 @@ final class SharingTests: XCTestCase {
         server.enqueue(MockResponse(status: 503, headers: ["Retry-After": "1"]))
         server.enqueue(try .json(["ann"]))
         let clock = TestClock()
-        let network = layer(server, clock: clock, retryPolicy: RetryPolicy(maximumAttempts: 2, maximumDelay: 5))
+        let network = layer(
+            server, clock: clock, retryPolicy: RetryPolicy(maximumAttempts: 2, maximumDelay: 5))
         let outcomes = CallerOutcomes<[String]>(expectation(description: "10 outcomes"), count: 10)
         for index in 0..<10 {
             let (success, failure) = outcomes.handlers(index)

@@ -34,7 +34,8 @@ struct RequestChain: Sendable {
     ) -> @Sendable () -> Void {
         guard let next = stages.first else {
             return transport.send(
-                request, route: route, redirectPolicy: redirectPolicy, priority: priority, completion: completion)
+                request, route: route, redirectPolicy: redirectPolicy, priority: priority,
+                completion: completion)
         }
         var rest = self
         rest.stages = stages.dropFirst()

@@ -15,7 +15,8 @@ protocol AttemptTransport: Sendable {
 
     /// Starts `request` by `route`; `completion` runs once. Returns a cancel, callable anywhere, repeatedly.
     func send(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy, priority: RequestPriority,
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        priority: RequestPriority,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void
 }
@@ -45,7 +46,8 @@ struct LayerSession: AttemptTransport {
     }
 
     func send(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy, priority: RequestPriority,
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        priority: RequestPriority,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         session.send(

@@ -28,7 +28,8 @@ package struct InProcessTransport: AttemptTransport {
     func addedCookieHeader(for request: URLRequest) -> String? { nil }
 
     func send(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy, priority: RequestPriority,
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        priority: RequestPriority,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let once = Once()

@@ -42,7 +42,8 @@ struct OriginGate: RequestStage {
             running.attach(
                 chain.proceed(request) { result in
                     scheduler.finished(
-                        origin, counted: counts, pause: observes ? Self.pause(of: result, now: clock.date) : nil)
+                        origin, counted: counts,
+                        pause: observes ? Self.pause(of: result, now: clock.date) : nil)
                     completion(result)
                 })
         }
@@ -72,7 +73,9 @@ struct OriginGate: RequestStage {
         guard observesRateLimits else { return completion }
         let scheduler = scheduler
         return { result in
-            if let pause = Self.pause(of: result, now: scheduler.clock.date), let origin = url.flatMap(Origin.init) {
+            if let pause = Self.pause(of: result, now: scheduler.clock.date),
+                let origin = url.flatMap(Origin.init)
+            {
                 scheduler.finished(origin, counted: false, pause: pause)
             }
             completion(result)

@@ -28,7 +28,8 @@ final class OriginScheduler: Sendable {
 
         /// When to arm a reopening now: someone waits for the pause, and none is armed for its end.
         mutating func reopening() -> DispatchTime? {
-            guard let closedUntil, reopensAt != closedUntil, waiting.contains(where: \.waitsForRateLimit) else {
+            guard let closedUntil, reopensAt != closedUntil, waiting.contains(where: \.waitsForRateLimit)
+            else {
                 return nil
             }
             reopensAt = closedUntil
@@ -95,7 +96,9 @@ final class OriginScheduler: Sendable {
         deadline: DispatchTime?, start: @escaping @Sendable () -> Void
     ) -> Entry {
         let now = clock.now
-        if waitsForRateLimit, let until = refusal(origin, deadline: deadline) { return .refused(until: until) }
+        if waitsForRateLimit, let until = refusal(origin, deadline: deadline) {
+            return .refused(until: until)
+        }
         let (entered, reopening) = state.withLock { state -> (Entry, DispatchTime?) in
             var entry = state.origins[origin] ?? OriginState()
             defer { state.origins[origin] = entry.isIdle ? nil : entry }
@@ -109,7 +112,8 @@ final class OriginScheduler: Sendable {
             state.lastID += 1
             entry.waiting.append(
                 Waiter(
-                    id: state.lastID, priority: priority, counts: counts, waitsForRateLimit: waitsForRateLimit,
+                    id: state.lastID, priority: priority, counts: counts,
+                    waitsForRateLimit: waitsForRateLimit,
                     start: start))
             return (.waiting(state.lastID), entry.reopening())
         }
@@ -156,7 +160,9 @@ final class OriginScheduler: Sendable {
     /// Takes a waiting request out of the queue; `false` when it isn't waiting any more (it has started).
     func withdraw(_ id: Int, from origin: Origin) -> Bool {
         state.withLock { state in
-            guard let index = state.origins[origin]?.waiting.firstIndex(where: { $0.id == id }) else { return false }
+            guard let index = state.origins[origin]?.waiting.firstIndex(where: { $0.id == id }) else {
+                return false
+            }
             state.origins[origin]?.waiting.remove(at: index)
             if state.origins[origin]?.isIdle == true { state.origins[origin] = nil }
             return true
@@ -166,7 +172,9 @@ final class OriginScheduler: Sendable {
     /// A waiting request's new priority.
     func reprioritize(_ id: Int, in origin: Origin, to priority: RequestPriority) {
         state.withLock { state in
-            guard let index = state.origins[origin]?.waiting.firstIndex(where: { $0.id == id }) else { return }
+            guard let index = state.origins[origin]?.waiting.firstIndex(where: { $0.id == id }) else {
+                return
+            }
             state.origins[origin]?.waiting[index].priority = priority
         }
     }

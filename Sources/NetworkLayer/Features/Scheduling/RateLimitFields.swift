@@ -36,7 +36,9 @@ enum RateLimitFields {
                 guard pair.count == 2, let value = number(String(pair[1])) else { continue }
                 parameters[pair[0].trimmingCharacters(in: .whitespaces).lowercased()] = value
             }
-            guard let remaining = parameters["r"] ?? parameters["remaining"], remaining <= 0 else { return nil }
+            guard let remaining = parameters["r"] ?? parameters["remaining"], remaining <= 0 else {
+                return nil
+            }
             return parameters["t"] ?? parameters["reset"]
         }
     }
