@@ -4,11 +4,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The last stage before the transport: an attempt waits here while its origin is over the budget or
-/// held by the server's rate limit, and a reply asking for a pause holds the origin for every request of
-/// the layer. Below the policies, so a retry is one more attempt through the gate and the retry policy's
-/// wait runs beside the pause, not after it; below the cache, so a stored reply waits for nothing.
+/// The last stage before the transport: an attempt waits here while its origin is over the budget or held
+/// by a server's pause, which a reply may ask of every request of the layer. Below the policies, so a retry
+/// is one attempt more and its wait runs beside the pause; below the cache, so a stored reply never waits.
 struct OriginGate: RequestStage {
+    /// The layer's: one budget and one pause per origin, whatever the request.
     let scheduler: OriginScheduler
     /// The task (its priority and deadline) and meter (the time queued) of the call, or of a shared
     /// request.
