@@ -99,7 +99,7 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///     every wait is over at once and no deadline ever passes.
     ///   - scheduling: As in the real layer: identical requests held at once share one held request (so
     ///     "three presenters, one request" is testable), a stubbed `429` with `Retry-After` holds the
-    ///     origin on the `clock`, and a budget queues requests by priority. ``RequestScheduling/disabled``
+    ///     origin on the `clock`, and a budget queues requests by priority. `RequestScheduling.disabled`
     ///     holds and answers every request on its own.
     public init(
         baseURL: URL? = nil,

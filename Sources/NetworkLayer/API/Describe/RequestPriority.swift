@@ -26,6 +26,12 @@ public struct RequestPriority: Sendable, Hashable, Comparable {
     /// Work the user may never need (thumbnails below the fold): `URLSessionTask.lowPriority`.
     public static let prefetch = RequestPriority(rawValue: 0.25)
 
+    /// Whether `lhs` goes out after `rhs` when both wait.
+    ///
+    /// - Parameters:
+    ///   - lhs: A priority.
+    ///   - rhs: Another priority.
+    /// - Returns: `true` when `lhs` is the lower.
     public static func < (lhs: RequestPriority, rhs: RequestPriority) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
