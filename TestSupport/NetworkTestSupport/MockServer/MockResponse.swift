@@ -130,6 +130,15 @@ public struct MockResponse: Sendable {
         return MockResponse(status: status, headers: fields, body: try encoder.encode(value))
     }
 
+    /// A `429 Too Many Requests` asking for a pause of `seconds`: the layer then holds every request to
+    /// this server's origin that long (see `RequestScheduling`).
+    ///
+    /// - Parameter seconds: The `Retry-After` value, in seconds.
+    /// - Returns: The reply, with an empty body.
+    public static func tooManyRequests(retryAfter seconds: Int) -> MockResponse {
+        MockResponse(status: 429, headers: ["Retry-After": String(seconds)])
+    }
+
     /// A reply whose body is `raw`, JSON text sent as is, with `Content-Type: application/json`.
     /// (Labelled because `String` is `Encodable` too: `.json("a")` sends the JSON string `"a"`.)
     ///

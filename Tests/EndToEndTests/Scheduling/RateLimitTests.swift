@@ -61,7 +61,7 @@ final class RateLimitTests: XCTestCase {
     }
 
     func testA429WithRetryAfterHoldsTheOriginForExactlyThatLong() throws {
-        try assertHeldForExactlyTwoSeconds(after: MockResponse(status: 429, headers: ["Retry-After": "2"]))
+        try assertHeldForExactlyTwoSeconds(after: .tooManyRequests(retryAfter: 2))
     }
 
     func testRateLimitFieldsHoldTheOriginTheSame() throws {

@@ -1,0 +1,63 @@
+import Foundation
+import NetworkLayer
+import NetworkTestSupport
+import XCTest
+
+/// The scheduler under `DummyNetworkLayer` (issue 34): held replies share, queue behind a budget, and wait
+/// on the test clock.
+final class DummySchedulingTests: XCTestCase {
+    func testWaitingForTheBudgetCountsAgainstTheRequestsTimeLimit() {
+        let clock = TestClock()
+        let network = DummyNetworkLayer(
+            baseURL: URL(string: "https://api.example.com"), clock: clock,
+            scheduling: RequestScheduling(maximumRequestsPerOrigin: 1))
+        network.holdsReplies = true
+        network.successResponse = ["x"]
+        let first = Captured<[String]>()
+        network.get(urlString: "/first", successHandler: first.success, errorHandler: first.failure)
+        var hurried = NetworkRequest<[String]>(urlString: "/hurried")
+        hurried.resourceTimeout = 5
+        let second = Captured<[String]>()
+        network.send(hurried, successHandler: { second.success($0.value) }, errorHandler: second.failure)
+        clock.advance(by: 5)
+        XCTAssertEqual(
+            second.errorDescriptions, [NetworkError.timedOut.description], "timed out while queued")
+        network.pendingRequests[0].respond()
+        XCTAssertEqual(first.values, [["x"]])
+        XCTAssertEqual(
+            network.recordedRequests.map(\.url.path), ["/first"], "the one that timed out never went")
+        XCTAssertEqual(network.scheduledCount, 0)
+    }
+
+    func testAStubbed429HoldsTheOriginOnTheClockAndTheNextRequestWaits() {
+        let clock = TestClock()
+        let network = DummyNetworkLayer(clock: clock)
+        network.stub(
+            .get, "https://api.example.com/feed",
+            outcomes: [.response(Data(), statusCode: 429, headers: ["Retry-After": "3"]), .success(["ok"])])
+        let first = Captured<[String]>()
+        network.get(
+            urlString: "https://api.example.com/feed", successHandler: first.success,
+            errorHandler: first.failure)
+        let second = Captured<[String]>()
+        network.get(
+            urlString: "https://api.example.com/feed", successHandler: second.success,
+            errorHandler: second.failure)
+        XCTAssertEqual(network.recordedRequests.count, 1, "the second waits for the pause")
+        clock.advance(by: 2.999)
+        XCTAssertEqual(second.count, 0)
+        clock.advance(by: 0.001)
+        XCTAssertEqual(second.values, [["ok"]])
+        XCTAssertEqual(network.scheduledCount, 0)
+    }
+
+    func testSchedulingDisabledHoldsEachIdenticalRequestOnItsOwn() {
+        let network = DummyNetworkLayer(scheduling: .disabled)
+        network.holdsReplies = true
+        for _ in 0..<3 {
+            network.get(
+                urlString: "https://x.test/me", successHandler: { (_: [String]) in }, errorHandler: { _ in })
+        }
+        XCTAssertEqual(network.pendingRequests.count, 3)
+    }
+}
