@@ -207,4 +207,23 @@ final class SharingTests: XCTestCase {
         XCTAssertEqual(server.requestCount, 2, "one first attempt and one retry for all ten callers")
         XCTAssertEqual(outcomes.all.values.compactMap { try? $0[0].get() }.count, 10)
     }
+
+    func testWhenEveryCallerLeavesDuringARetryWaitNothingIsSentAgain() throws {
+        let server = try MockServer.started(in: self)
+        server.enqueue(MockResponse(status: 503, headers: ["Retry-After": "1"]))
+        let clock = TestClock()
+        let network = layer(
+            server, clock: clock, retryPolicy: RetryPolicy(maximumAttempts: 2, maximumDelay: 5))
+        let outcomes = CallerOutcomes<[String]>(expectation(description: "2 outcomes"), count: 2)
+        let tasks = (0..<2).map { index in
+            let (success, failure) = outcomes.handlers(index)
+            return network.send(request(), successHandler: success, errorHandler: failure)
+        }
+        XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - 1) < 0.001 } }, "the retry's wait")
+        for task in tasks { task.cancel() }
+        wait(for: [outcomes.expectation], timeout: 10)
+        XCTAssertEqual(network.scheduledCount, 0)
+        clock.advance(by: 1)
+        XCTAssertEqual(server.requestCount, 1, "no retry for nobody")
+    }
 }

@@ -63,9 +63,12 @@ struct SharingStage: RequestStage {
             deliversImmediately: caller.deliversImmediately)
         var below = chain
         below.stages = stagesBelow(shared)[...]
-        // Not kept: the task cancels each attempt as it begins.
-        _ = below.proceed(request) { finish(SharedReply(result: $0, meter: meter)) }
-        return { task.cancel() }
+        // The task stops the attempt under way and any later one; the chain's cancel, a wait between them.
+        let cancelChain = below.proceed(request) { finish(SharedReply(result: $0, meter: meter)) }
+        return {
+            task.cancel()
+            cancelChain()
+        }
     }
 }
 
