@@ -71,7 +71,9 @@ extension NetworkLayer {
         if let cache { stages.append(cache) }
         stages.append(
             OriginGate(
-                scheduler: parts.origins, call: call, counts: stream == nil,
+                scheduler: parts.origins, call: call,
+                // Streams hold a connection as long as they live; a request's own scheduling may exempt it.
+                counts: stream == nil && scheduling.maximumRequestsPerOrigin != nil,
                 waitsForRateLimit: scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits,
                 observesRateLimits: self.scheduling.waitsForRateLimits))
         return stages
