@@ -1,0 +1,57 @@
+import Foundation
+
+/// The observers of one ``Outbox``: each gets every event, in order, on the queue it picked.
+final class OutboxObservers: Sendable {
+    private struct Observer {
+        let queue: DispatchQueue
+        let handler: @Sendable (OutboxEvent) -> Void
+    }
+
+    private let observers = Locked<[UUID: Observer]>([:])
+
+    /// Adds an observer; `first` is its first event, sent before any later one.
+    func add(
+        on queue: DispatchQueue, first: OutboxEvent, _ handler: @escaping @Sendable (OutboxEvent) -> Void
+    ) -> UUID {
+        let id = UUID()
+        // Enqueued under the lock: an event sent meanwhile reaches the queue after this one.
+        observers.withLock {
+            $0[id] = Observer(queue: queue, handler: handler)
+            queue.async { handler(first) }
+        }
+        return id
+    }
+
+    func remove(_ id: UUID) {
+        observers.withLock { $0[id] = nil }
+    }
+
+    /// Sends `event` to every observer; the handlers run later, on their queues, never under the lock.
+    func send(_ event: OutboxEvent) {
+        observers.withLock { observers in
+            for observer in observers.values {
+                let handler = observer.handler
+                observer.queue.async { handler(event) }
+            }
+        }
+    }
+}
+
+/// An observer of an ``Outbox``, added by ``Outbox/addObserver(on:_:)``: it is told until it is
+/// cancelled or deinitialized.
+public final class OutboxObservation: Sendable {
+    private let cancelling: @Sendable () -> Void
+
+    init(_ cancelling: @escaping @Sendable () -> Void) {
+        self.cancelling = cancelling
+    }
+
+    deinit {
+        cancelling()
+    }
+
+    /// Stops the observer; events already on its queue may still arrive.
+    public func cancel() {
+        cancelling()
+    }
+}
