@@ -4,7 +4,7 @@ import NetworkLayer
 /// Answers writes as a server that keeps the `Idempotency-Key` contract does, and counts what it did:
 /// the first request with a key runs the wrapped handler (the effect) and its reply is kept; a request
 /// repeating the key gets that reply again without running it; one arriving while the first is still
-/// being handled gets `409 Conflict`. A reply with a status of 400 or more is neither kept nor counted
+/// being handled gets `409 Conflict` with `Retry-After: 1`. A reply with a status of 400 or more is neither kept nor counted
 /// as an effect (the request changed nothing, as when a server's validation refuses it), so the key may
 /// be sent again. A request without the header runs the handler every time.
 ///
@@ -89,7 +89,9 @@ public final class IdempotentHandler: Sendable {
         switch step {
         case .replay(let reply): return reply
         case .conflict:
-            return MockResponse(status: 409, text: "A request with this Idempotency-Key is in progress.")
+            return MockResponse(
+                status: 409, headers: ["Retry-After": "1"],
+                text: "A request with this Idempotency-Key is in progress.")
         case .act: return try act(request, key: key)
         }
     }

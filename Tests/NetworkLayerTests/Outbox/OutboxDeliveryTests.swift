@@ -238,4 +238,24 @@ final class OutboxDeliveryTests: XCTestCase {
         }
         XCTAssertEqual(log.delivered.map(\.sequence), log.delivered.map(\.sequence).sorted(), "queue order")
     }
+
+    func testTheEventsSequenceTellsTheCountsAndTheDelivery() async throws {
+        let server = try startedServer()
+        server.serveIdempotently(created)
+        let outbox = try Outbox(
+            directory: makeOutboxFolder(), layer: layer(server), options: quickOutboxOptions())
+        var seen: [String] = []
+        let events = outbox.events
+        try outbox.enqueue(indexedPost(5))
+        for await event in events {
+            switch event {
+            case .count(let waiting, let deadLetters): seen.append("count \(waiting) \(deadLetters)")
+            case .delivered(let item, let response):
+                seen.append("delivered \(index(of: item.body) ?? -1) \(response.statusCode)")
+            case .deadLettered: seen.append("dead letter")
+            }
+            if seen.last == "count 0 0", seen.count > 1 { break }
+        }
+        XCTAssertEqual(seen, ["count 0 0", "count 1 0", "delivered 5 201", "count 0 0"])
+    }
 }

@@ -168,11 +168,12 @@ public final class Outbox: Sendable {
     /// Tells `handler` every ``OutboxEvent`` on `queue`, starting with the current count.
     ///
     /// - Parameters:
-    ///   - queue: Where `handler` runs; the main queue by default.
-    ///   - handler: Receives each event, in order.
+    ///   - queue: Where `handler` runs; the main queue by default. A plain closure, as a layer's handlers
+    ///     are: keep `.main` for main-actor code.
+    ///   - handler: Receives each event, in order, on `queue` only.
     /// - Returns: The observation; keep it, and cancel it (or let it go) to stop.
     public func addObserver(
-        on queue: DispatchQueue = .main, _ handler: @escaping @Sendable (OutboxEvent) -> Void
+        on queue: DispatchQueue = .main, _ handler: @escaping (OutboxEvent) -> Void
     ) -> OutboxObservation {
         let id = observers.add(on: queue, first: countEvent(), handler)
         return OutboxObservation { [observers] in observers.remove(id) }

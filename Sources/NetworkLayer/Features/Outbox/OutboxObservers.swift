@@ -2,22 +2,24 @@ import Foundation
 
 /// The observers of one ``Outbox``: each gets every event, in order, on the queue it picked.
 final class OutboxObservers: Sendable {
+    /// The handler is a plain closure, as a layer's handlers are, so a presenter that isn't `Sendable`
+    /// can observe: it is only ever called on its queue.
     private struct Observer {
         let queue: DispatchQueue
-        let handler: @Sendable (OutboxEvent) -> Void
+        let handler: UncheckedSendable<(OutboxEvent) -> Void>
     }
 
     private let observers = Locked<[UUID: Observer]>([:])
 
     /// Adds an observer; `first` is its first event, sent before any later one.
-    func add(
-        on queue: DispatchQueue, first: OutboxEvent, _ handler: @escaping @Sendable (OutboxEvent) -> Void
-    ) -> UUID {
+    func add(on queue: DispatchQueue, first: OutboxEvent, _ handler: @escaping (OutboxEvent) -> Void) -> UUID
+    {
         let id = UUID()
+        let handler = UncheckedSendable(value: handler)
         // Enqueued under the lock: an event sent meanwhile reaches the queue after this one.
         observers.withLock {
             $0[id] = Observer(queue: queue, handler: handler)
-            queue.async { handler(first) }
+            queue.async { handler.value(first) }
         }
         return id
     }
@@ -31,7 +33,7 @@ final class OutboxObservers: Sendable {
         observers.withLock { observers in
             for observer in observers.values {
                 let handler = observer.handler
-                observer.queue.async { handler(event) }
+                observer.queue.async { handler.value(event) }
             }
         }
     }

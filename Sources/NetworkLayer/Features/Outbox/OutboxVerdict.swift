@@ -16,6 +16,10 @@ enum OutboxVerdict: Equatable {
         case .unacceptableStatusCode(let status, _, let headers)
         where Self.transientStatuses.contains(status) || (500..<600).contains(status):
             self = .retry(after: RetryPolicy.retryAfter(in: headers.fields, now: now))
+        case .unacceptableStatusCode(409, _, let headers):
+            // The key's first request is still being handled (the idempotency draft's 409): the server
+            // says when to come back. Without `Retry-After` it is a conflict of the app's data.
+            self = RetryPolicy.retryAfter(in: headers.fields, now: now).map { .retry(after: $0) } ?? .reject
         case .transport, .timedOut, .cancelled, .invalidResponse:
             // Nothing the server decided about this item: the network, a restart, a cancelAll().
             self = .retry(after: nil)
