@@ -23,7 +23,9 @@ final class InMemoryOutboxStorage: OutboxStorage {
 extension Outbox {
     /// An outbox that keeps its items in memory, for a presenter's test: with a ``DummyNetworkLayer``,
     /// a test says "queued, shows pending; delivered, shows sent; rejected, shows the error" without a
-    /// disk or a network. Its delivery rules are the real outbox's.
+    /// disk or a network. Its delivery rules are the real outbox's. Give the dummy a ``TestClock``: on a
+    /// dummy without one, whose waits are over at once, a failed attempt's wait ends only with
+    /// ``Outbox/flush()``, so a failing stub is not sent again in a busy loop.
     ///
     /// - Parameters:
     ///   - name: The outbox's name.

@@ -258,4 +258,35 @@ final class OutboxDeliveryTests: XCTestCase {
         }
         XCTAssertEqual(seen, ["count 0 0", "count 1 0", "delivered 5 201", "count 0 0"])
     }
+
+    func testARemovedItemIsNeverSentAgain() throws {
+        let clock = TestClock()
+        let server = try startedServer()
+        server.enqueue(MockResponse(status: 503, headers: ["Retry-After": "5"], text: "busy"))
+        server.serveIdempotently(created)
+        let outbox = try Outbox(directory: makeOutboxFolder(), layer: layer(server, clock: clock))
+        let log = OutboxEventLog(outbox)
+        let id = try outbox.enqueue(indexedPost(0))
+        XCTAssertTrue(clock.wait { $0.waits == [5] })
+
+        try outbox.remove(id)
+        outbox.flush()
+        clock.advance(by: 5)
+        outbox.queue.sync {}
+        XCTAssertNil(outbox.state.withLock { $0.inFlight })
+        XCTAssertEqual(server.requestCount, 1)
+        XCTAssertEqual(log.delivered.count, 0)
+        XCTAssertTrue(log.wait { OutboxEventLog.lastCount(in: $0)?.waiting == 0 })
+    }
+
+    func testAClosedOutboxRefusesWritesAndFreesItsDirectory() throws {
+        let server = try startedServer()
+        let folder = try makeOutboxFolder()
+        let outbox = try Outbox(directory: folder, layer: layer(server))
+        outbox.close()
+        XCTAssertThrowsError(try outbox.enqueue(indexedPost(0))) { error in
+            guard case .closed = error as? OutboxError else { return XCTFail("\(error)") }
+        }
+        XCTAssertNoThrow(try Outbox(directory: folder, layer: layer(server)))
+    }
 }

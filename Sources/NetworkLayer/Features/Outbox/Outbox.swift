@@ -175,7 +175,7 @@ public final class Outbox: Sendable {
     public func addObserver(
         on queue: DispatchQueue = .main, _ handler: @escaping (OutboxEvent) -> Void
     ) -> OutboxObservation {
-        let id = observers.add(on: queue, first: countEvent(), handler)
+        let id = observers.add(on: queue, first: countEvent, handler)
         return OutboxObservation { [observers] in observers.remove(id) }
     }
 

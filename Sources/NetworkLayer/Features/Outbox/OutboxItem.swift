@@ -26,7 +26,8 @@ public struct OutboxItem: Sendable, Equatable, Identifiable, Codable {
     public let enqueuedAt: Date
     /// When the item expires, or `nil`.
     public let expiresAt: Date?
-    /// Attempts made so far, in this process and earlier ones.
+    /// Attempts made so far: in this process, and in earlier ones as far as they were stored (an item is
+    /// stored again when it becomes a dead letter or is retried, not after each attempt).
     public internal(set) var attempts: Int
     /// Why the item stopped, when it is a dead letter: it waits until the app retries or removes it.
     public internal(set) var deadLetter: OutboxDeadLetter?

@@ -11,15 +11,18 @@ final class OutboxObservers: Sendable {
 
     private let observers = Locked<[UUID: Observer]>([:])
 
-    /// Adds an observer; `first` is its first event, sent before any later one.
-    func add(on queue: DispatchQueue, first: OutboxEvent, _ handler: @escaping (OutboxEvent) -> Void) -> UUID
+    /// Adds an observer; `first` makes its first event, read under the lock so that no event sent meanwhile
+    /// is older than it (the counts are read and sent on the outbox's queue, one change at a time).
+    func add(on queue: DispatchQueue, first: () -> OutboxEvent, _ handler: @escaping (OutboxEvent) -> Void)
+        -> UUID
     {
         let id = UUID()
         let handler = UncheckedSendable(value: handler)
         // Enqueued under the lock: an event sent meanwhile reaches the queue after this one.
         observers.withLock {
             $0[id] = Observer(queue: queue, handler: handler)
-            queue.async { handler.value(first) }
+            let event = first()
+            queue.async { handler.value(event) }
         }
         return id
     }
