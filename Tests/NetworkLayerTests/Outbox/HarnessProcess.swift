@@ -69,10 +69,14 @@ import XCTest
         /// Every line so far.
         var output: [String] { condition.withLock { lines } }
 
-        /// Kills the process with `SIGKILL` and waits for it to end.
+        /// Kills the process with `SIGKILL` and waits for it to end and for every line it wrote.
         func kill() {
             if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
+            let deadline = Date(timeIntervalSinceNow: 10)
+            condition.withLock {
+                while !ended, condition.wait(until: deadline) {}
+            }
         }
     }
 #endif

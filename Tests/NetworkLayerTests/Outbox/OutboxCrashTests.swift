@@ -53,5 +53,37 @@ final class OutboxCrashTests: XCTestCase {
             XCTAssertTrue(keys.allSatisfy { effects.effectCount(forKey: $0) == 1 })
             XCTAssertEqual(outbox.damagedFiles, [], "a kill mid-write leaves only a temporary file, removed")
         }
+
+        func testAKillWhileEnqueuingLosesNothingAcknowledgedAndNoOtherItem() throws {
+            let folder = try makeOutboxFolder()
+            let down = MockServer()
+            try down.start()
+            let unreachable = down.baseURL.absoluteString
+            down.stop()
+            let enqueuing = try HarnessProcess(["outbox-enqueue", folder.path, unreachable, "5000"])
+            defer { enqueuing.kill() }
+            XCTAssertTrue(enqueuing.wait(for: "enqueued 200"), "\(enqueuing.output.suffix(3))")
+            // Killed while it writes: the item being written is in a temporary file, or renamed already.
+            enqueuing.kill()
+            let acknowledged = enqueuing.output.filter { $0.hasPrefix("enqueued ") }.count
+
+            let server = try startedServer()
+            let effects = server.serveIdempotently(created)
+            let outbox = try Outbox(
+                directory: folder, name: "crash",
+                layer: NetworkLayer(baseURL: server.baseURL, callbackQueue: .global()),
+                options: quickOutboxOptions())
+            let log = OutboxEventLog(outbox)
+            XCTAssertTrue(log.wait(timeout: 60) { OutboxEventLog.lastCount(in: $0)?.waiting == 0 })
+
+            let indexes = effects.effects.compactMap { index(of: $0.body) }
+            XCTAssertEqual(indexes, Array(0..<indexes.count), "a prefix, in order, once each")
+            XCTAssertGreaterThanOrEqual(indexes.count, acknowledged, "every acknowledged item")
+            XCTAssertLessThanOrEqual(indexes.count, acknowledged + 1, "at most the one being acknowledged")
+            XCTAssertEqual(outbox.damagedFiles, [])
+            let leftovers = try FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent("crash.outbox").path)
+            XCTAssertEqual(leftovers, ["lock"], "the temporary file went at the open, the items on delivery")
+        }
     #endif
 }
