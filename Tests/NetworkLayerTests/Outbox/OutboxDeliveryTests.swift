@@ -259,23 +259,24 @@ final class OutboxDeliveryTests: XCTestCase {
         XCTAssertEqual(seen, ["count 0 0", "count 1 0", "delivered 5 201", "count 0 0"])
     }
 
-    func testARemovedItemIsNeverSentAgain() throws {
+    func testARemovedItemIsNeverSentAgainAndTheNextGoesWithoutItsWait() throws {
         let clock = TestClock()
         let server = try startedServer()
         server.enqueue(MockResponse(status: 503, headers: ["Retry-After": "5"], text: "busy"))
-        server.serveIdempotently(created)
+        let effects = server.serveIdempotently(created)
         let outbox = try Outbox(directory: makeOutboxFolder(), layer: layer(server, clock: clock))
         let log = OutboxEventLog(outbox)
-        let id = try outbox.enqueue(indexedPost(0))
+        let first = try outbox.enqueue(indexedPost(0))
+        try outbox.enqueue(indexedPost(1))
         XCTAssertTrue(clock.wait { $0.waits == [5] })
 
-        try outbox.remove(id)
-        outbox.flush()
+        try outbox.remove(first)
+        XCTAssertTrue(log.waitForDeliveries(1), "the wait was the removed item's")
         clock.advance(by: 5)
         outbox.queue.sync {}
         XCTAssertNil(outbox.state.withLock { $0.inFlight })
-        XCTAssertEqual(server.requestCount, 1)
-        XCTAssertEqual(log.delivered.count, 0)
+        XCTAssertEqual(effects.effects.compactMap { index(of: $0.body) }, [1])
+        XCTAssertEqual(server.requestCount, 2, "the removed item was not sent again")
         XCTAssertTrue(log.wait { OutboxEventLog.lastCount(in: $0)?.waiting == 0 })
     }
 

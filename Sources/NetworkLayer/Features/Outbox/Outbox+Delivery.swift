@@ -94,10 +94,8 @@ extension Outbox {
         switch result {
         case .success(let response):
             storage.remove(item)
-            _ = state.withLock { state in
-                state.failures = 0
-                return state.remove(id)
-            }
+            // Nothing to cancel: the attempt is over, and no wait runs during one.
+            _ = state.withLock { $0.remove(id) }
             observers.send(.delivered(item, response))
             announceCount()
             deliverNext()

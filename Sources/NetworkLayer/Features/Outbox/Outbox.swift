@@ -129,15 +129,17 @@ public final class Outbox: Sendable {
     /// - Parameter id: The item's identifier.
     /// - Throws: ``OutboxError/notFound`` when no item has it.
     public func remove(_ id: UUID) throws(OutboxError) {
-        let task = try queue.sync { () -> Result<NetworkTask?, OutboxError> in
+        try queue.sync { () -> Result<Void, OutboxError> in
             guard !state.withLock(\.stopped) else { return .failure(.closed) }
-            guard let (item, task) = state.withLock({ $0.remove(id) }) else { return .failure(.notFound) }
-            storage.remove(item)
+            guard let removed = state.withLock({ $0.remove(id) }) else { return .failure(.notFound) }
+            storage.remove(removed.item)
+            // Before the next item goes: one attempt at a time. Its handler only hops back to this queue.
+            removed.task?.cancel()
+            removed.wait?.cancel()
             announceCount()
             deliverNext()
-            return .success(task)
+            return .success(())
         }.get()
-        task?.cancel()
     }
 
     /// Sends a dead letter again, with the same `Idempotency-Key`: after the app fixed what the server

@@ -36,13 +36,19 @@ struct OutboxState {
         return items.first
     }
 
-    /// Removes the item; returns it, and its attempt on its way to cancel.
-    mutating func remove(_ id: UUID) -> (OutboxItem, NetworkTask?)? {
+    /// Removes the item; returns it, and what to cancel outside the lock: its attempt on its way, and the
+    /// wait before its next attempt (the backoff belongs to the first item: the next one starts afresh).
+    mutating func remove(_ id: UUID) -> (item: OutboxItem, task: NetworkTask?, wait: (any ClockTimer)?)? {
         guard let index = items.firstIndex(where: { $0.id == id }) else { return nil }
         let item = items.remove(at: index)
-        guard inFlight?.id == id else { return (item, nil) }
+        var wait: (any ClockTimer)?
+        if index == 0 {
+            failures = 0
+            wait = endWait()
+        }
+        guard inFlight?.id == id else { return (item, nil, wait) }
         defer { inFlight = nil }
-        return (item, inFlight?.task)
+        return (item, inFlight?.task, wait)
     }
 
     /// Clears the item's dead letter; returns it.
