@@ -1,7 +1,7 @@
 import Foundation
 import NetworkLayer
 
-/// An outbox's items kept in memory: what ``Outbox/inMemory(name:layer:options:)`` stores in.
+/// An outbox's items kept in memory: what `Outbox.inMemory(name:layer:options:)` stores in.
 final class InMemoryOutboxStorage: OutboxStorage {
     private let stored = Locked<[UUID: OutboxItem]>([:])
 
@@ -25,7 +25,7 @@ extension Outbox {
     /// a test says "queued, shows pending; delivered, shows sent; rejected, shows the error" without a
     /// disk or a network. Its delivery rules are the real outbox's. Give the dummy a ``TestClock``: on a
     /// dummy without one, whose waits are over at once, a failed attempt's wait ends only with
-    /// ``Outbox/flush()``, so a failing stub is not sent again in a busy loop.
+    /// `flush()`, so a failing stub is not sent again in a busy loop.
     ///
     /// - Parameters:
     ///   - name: The outbox's name.
