@@ -159,4 +159,27 @@ final class OutboxStorageTests: XCTestCase {
             guard case .unsupportedMethod(.get) = error as? OutboxError else { return XCTFail("\(error)") }
         }
     }
+
+    func testAnEndpointIsStoredWithItsMethodPathQueryHeadersAndEncodedBody() throws {
+        struct RenameItem: Endpoint {
+            var path: String { "items/7" }
+            var method: HTTPMethod { .patch }
+            var query: [String: String] { ["notify": "no"] }
+            var headers: [String: String] { ["X-Client": "outbox-test"] }
+            var body: RequestBody { .json(["name": "Seven"]) }
+        }
+        let outbox = try Outbox(directory: makeOutboxFolder(), layer: offlineLayer())
+        let id = try outbox.enqueue(OutboxRequest(RenameItem(), kind: "item.rename", account: "alice"))
+        let item = try XCTUnwrap(outbox.items.first)
+        XCTAssertEqual(item.id, id)
+        XCTAssertEqual(item.method, "PATCH")
+        XCTAssertEqual(item.urlString, "items/7")
+        XCTAssertEqual(item.query, ["notify": "no"])
+        XCTAssertEqual(item.headers, ["X-Client": "outbox-test", "Content-Type": "application/json"])
+        XCTAssertEqual(try JSONDecoder().decode([String: String].self, from: item.body), ["name": "Seven"])
+        XCTAssertEqual(item.kind, "item.rename")
+        XCTAssertEqual(item.account, "alice")
+        XCTAssertEqual(item.enqueuedAt, clock.date, "dated on the layer's clock")
+        XCTAssertEqual(item.idempotencyKey.count, 36)
+    }
 }
