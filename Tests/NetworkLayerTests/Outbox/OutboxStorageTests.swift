@@ -182,4 +182,30 @@ final class OutboxStorageTests: XCTestCase {
         XCTAssertEqual(item.enqueuedAt, clock.date, "dated on the layer's clock")
         XCTAssertEqual(item.idempotencyKey.count, 36)
     }
+
+    func testJSONBodiesAreEncodedWithTheLayersEncoderUnlessTheOptionsGiveOne() throws {
+        struct Draft: Encodable { let messageText: String }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let server = MockServer()
+        try server.start()
+        let url = server.baseURL
+        server.stop()
+        let layer = NetworkLayer(
+            clock: clock, baseURL: url, encoder: encoder, callbackQueue: DispatchQueue(label: "test"))
+        let folder = try makeOutboxFolder()
+        let outbox = try Outbox(directory: folder, layer: layer)
+        try outbox.enqueue(
+            OutboxRequest(.post, "messages", body: .json(Draft(messageText: "hi")), kind: "message"))
+        XCTAssertEqual(
+            outbox.items.first.map { String(decoding: $0.body, as: UTF8.self) }, "{\"message_text\":\"hi\"}")
+
+        var options = OutboxOptions()
+        options.encoder = JSONEncoder()
+        let own = try Outbox(directory: folder, name: "own", layer: layer, options: options)
+        try own.enqueue(
+            OutboxRequest(.post, "messages", body: .json(Draft(messageText: "hi")), kind: "message"))
+        XCTAssertEqual(
+            own.items.first.map { String(decoding: $0.body, as: UTF8.self) }, "{\"messageText\":\"hi\"}")
+    }
 }

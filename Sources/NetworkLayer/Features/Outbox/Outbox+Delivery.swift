@@ -11,7 +11,7 @@ extension Outbox {
         guard Self.storedMethods.contains(request.method) else { throw .unsupportedMethod(request.method) }
         let encoded: (data: Data, contentType: String)?
         do {
-            encoded = try request.body.encoded(with: options.encoder)
+            encoded = try request.body.encoded(with: options.encoder ?? layer.encoder)
         } catch {
             throw .encodingFailed(error)
         }

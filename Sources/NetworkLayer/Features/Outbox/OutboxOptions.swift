@@ -26,8 +26,9 @@ public struct OutboxOptions: Sendable {
     public var maximumSize = 50 * 1024 * 1024
     /// What becomes of an item made for another account; ``AccountMismatch/wait`` by default.
     public var accountMismatch = AccountMismatch.wait
-    /// Encodes ``RequestBody/json(_:)`` bodies when an item is enqueued.
-    public var encoder = JSONEncoder()
+    /// Encodes ``RequestBody/json(_:)`` bodies when an item is enqueued; `nil`, the default, uses the layer's
+    /// ``NetworkLayer/encoder``, as a request sent at once would.
+    public var encoder: JSONEncoder?
 
     /// The default options: no flush to the device, waits from 1 s to 5 minutes, no expiry.
     public init() {}

@@ -18,7 +18,7 @@ public struct OutboxRequest {
     /// Headers stored with the item and sent with every attempt. `Authorization` is never stored: an
     /// interceptor (``BearerTokenAuthenticator``) adds it at send time.
     public var headers: [String: String]
-    /// The body, encoded when the request is enqueued (``RequestBody/json(_:)`` with the outbox's encoder).
+    /// The body, encoded when the request is enqueued (``RequestBody/json(_:)`` with ``OutboxOptions/encoder``, by default the layer's).
     public var body: RequestBody
     /// What the write is, for routing its outcome after a relaunch, when no closure survives:
     /// `"message.send"`, `"like"`.
