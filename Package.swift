@@ -28,6 +28,12 @@ let package = Package(
             path: "Sources/NetworkBenchmarks",
             exclude: ["nginx"]
         ),
+        // A child process the crash tests start and kill; no product, so no app sees it.
+        .executableTarget(
+            name: "NetworkCrashHarness",
+            dependencies: ["NetworkLayer"],
+            path: "Sources/NetworkCrashHarness"
+        ),
         .testTarget(
             name: "NetworkBenchmarksTests",
             dependencies: ["NetworkBenchmarks"],

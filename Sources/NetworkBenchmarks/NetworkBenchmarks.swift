@@ -9,6 +9,8 @@ import NetworkTestSupport
 /// and uploaded.
 /// `swift run -c release NetworkBenchmarks --streams [--rounds N] [--events N] [--bytes N]` measures server-sent
 /// events: throughput, delay and memory over a 1 GB stream.
+/// `swift run -c release NetworkBenchmarks --outbox [--count N]` measures an offline outbox: enqueue latency
+/// with and without the flush to the device, and items delivered per second.
 /// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|cachemiss|raw|rawdelegate --base-url URL
 /// [--path P] [--count N] [--in-flight N]` runs one client alone, for a profiler.
 @main
@@ -46,6 +48,10 @@ enum NetworkBenchmarks {
         if arguments.contains("--transfers") {
             let bytes = value(of: "--bytes", in: arguments).flatMap(Int.init) ?? 1_000_000_000
             exit(TransferMemory.run(bytes: max(1, bytes)) ? 0 : 1)
+        }
+        if arguments.contains("--outbox") {
+            let count = value(of: "--count", in: arguments).flatMap(Int.init) ?? 2_000
+            exit(OutboxBenchmarks.run(count: max(1, count)) ? 0 : 1)
         }
         if arguments.contains("--hostile") {
             let rounds = value(of: "--rounds", in: arguments).flatMap(Int.init) ?? 3

@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An exclusive claim on a name in a folder, held across processes (an app and its extension) and within
+/// one: `flock` on a lock file, which the system releases when the holder exits, even by `SIGKILL`, so a
+/// crash never leaves the name claimed. Why `flock`, not `fcntl` locks: those belong to the process, so a
+/// second claim from the same process would succeed.
+package final class DurableFolderLock: Sendable {
+    private let descriptor: Int32
+
+    /// Claims `name` in `folder`, or fails at once when another holder has it.
+    ///
+    /// - Parameters:
+    ///   - name: The lock file's name.
+    ///   - folder: Where the lock file is (created if missing).
+    /// - Returns: The claim, held until it is deinitialized; `nil` when another holder has it.
+    /// - Throws: ``DurableWriteError`` when the lock file can't be opened.
+    package static func claim(_ name: String, in folder: URL) throws(DurableWriteError) -> DurableFolderLock?
+    {
+        let file = folder.appendingPathComponent(name)
+        let descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw DurableWriteError(errno: errno, file: file) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK { return nil }
+            throw DurableWriteError(errno: code, file: file)
+        }
+        return DurableFolderLock(descriptor: descriptor)
+    }
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        // Closing the last descriptor of the open file releases the lock.
+        close(descriptor)
+    }
+}

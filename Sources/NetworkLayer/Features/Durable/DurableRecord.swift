@@ -1,0 +1,89 @@
+import Foundation
+
+/// The bytes of one durable record: a fixed header, then the caller's payload.
+///
+/// ```
+/// 0  "NLDR"                 magic: a file of someone else's is never read as a record
+/// 4  format version (UInt16) this layout; 1
+/// 6  content version (UInt16) the payload's own schema, chosen by the caller
+/// 8  payload length (UInt32)
+/// 12 SHA-256 of bytes 0..<12 and the payload
+/// 44 payload
+/// ```
+///
+/// All integers are big-endian. Why a checksum although records are renamed into place whole: without a
+/// flush to the device, a power loss may leave a renamed file short or zero-filled, and storage can rot;
+/// the length and checksum turn both into a record reported as damaged instead of a wrong request sent.
+package enum DurableRecord {
+    /// The layout this code writes and reads.
+    package static let formatVersion: UInt16 = 1
+    private static let magic: [UInt8] = Array("NLDR".utf8)
+    private static let headerLength = 12
+    private static let checksumLength = 32
+    /// The bytes a record takes besides its payload.
+    package static let overhead = headerLength + checksumLength
+
+    /// A record holding `payload` under `contentVersion`.
+    ///
+    /// - Parameters:
+    ///   - payload: The caller's bytes; at most 4 GiB.
+    ///   - contentVersion: The payload's schema version, returned by ``decode(_:)``.
+    /// - Returns: The record's bytes.
+    package static func encode(_ payload: Data, contentVersion: UInt16) -> Data {
+        var header = magic
+        append(formatVersion, to: &header)
+        append(contentVersion, to: &header)
+        append(UInt32(truncatingIfNeeded: payload.count), to: &header)
+        var record = Data(header)
+        record.append(contentsOf: SHA256.hash(header + Array(payload)))
+        record.append(payload)
+        return record
+    }
+
+    /// The payload and its content version, or why the bytes are no whole record.
+    ///
+    /// - Parameter bytes: A file's contents.
+    /// - Returns: The content version and the payload.
+    package static func decode(_ bytes: Data) throws(DurableRecordDamage) -> (
+        contentVersion: UInt16, payload: Data
+    ) {
+        let bytes = [UInt8](bytes)
+        guard bytes.count >= overhead else { throw .truncated }
+        guard Array(bytes[0..<4]) == magic else { throw .notARecord }
+        let format = integer(bytes[4..<6], as: UInt16.self)
+        guard format == formatVersion else { throw .unsupportedFormat(format) }
+        let length = Int(integer(bytes[8..<12], as: UInt32.self))
+        guard bytes.count == overhead + length else {
+            throw bytes.count < overhead + length ? .truncated : .trailingBytes
+        }
+        let payload = bytes[overhead...]
+        guard SHA256.hash(bytes[0..<headerLength] + payload) == Array(bytes[headerLength..<overhead]) else {
+            throw .checksumMismatch
+        }
+        return (integer(bytes[6..<8], as: UInt16.self), Data(payload))
+    }
+
+    private static func append<Integer: FixedWidthInteger>(_ value: Integer, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func integer<Integer: FixedWidthInteger>(_ bytes: ArraySlice<UInt8>, as: Integer.Type)
+        -> Integer
+    {
+        bytes.reduce(0) { $0 << 8 | Integer($1) }
+    }
+}
+
+/// Why a file is no whole record: what a crash, a power loss or another program left.
+package enum DurableRecordDamage: Error, Equatable, Sendable {
+    /// Shorter than its header says: cut off.
+    case truncated
+    /// Longer than its header says.
+    case trailingBytes
+    /// No record's magic: not written by this code.
+    case notARecord
+    /// A layout this code doesn't know (written by a newer version of the library).
+    case unsupportedFormat(UInt16)
+    /// The bytes don't match their checksum.
+    case checksumMismatch
+}

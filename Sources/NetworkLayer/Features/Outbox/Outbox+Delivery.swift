@@ -1,0 +1,149 @@
+import Foundation
+
+extension Outbox {
+    /// The headers never stored: interceptors add credentials at send time, so a file holds no secret
+    /// of the session's.
+    private static let unstoredHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    private static let storedMethods: Set<HTTPMethod> = [.post, .put, .patch, .delete]
+
+    /// A new item for `request`, its sequence taken. Called on ``queue``.
+    func makeItem(_ request: OutboxRequest) throws(OutboxError) -> OutboxItem {
+        guard Self.storedMethods.contains(request.method) else { throw .unsupportedMethod(request.method) }
+        let encoded: (data: Data, contentType: String)?
+        do {
+            encoded = try request.body.encoded(with: options.encoder ?? layer.encoder)
+        } catch {
+            throw .encodingFailed(error)
+        }
+        var headers = request.headers.filter { !Self.unstoredHeaders.contains($0.key.lowercased()) }
+        if let encoded, !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+            headers["Content-Type"] = encoded.contentType
+        }
+        let body = encoded?.data ?? Data()
+        let date = layer.clock.date
+        let timeToLive = request.timeToLive ?? options.timeToLive
+        return try state.withLock { state -> Result<OutboxItem, OutboxError> in
+            let size = state.items.reduce(body.count) { $0 + $1.storedSize }
+            guard state.items.count < options.maximumItemCount, size <= options.maximumSize else {
+                return .failure(.full)
+            }
+            return .success(
+                OutboxItem(
+                    id: UUID(), sequence: state.takeSequence(), kind: request.kind, account: request.account,
+                    method: request.method.rawValue, urlString: request.urlString, headers: headers,
+                    body: body, query: request.query, idempotencyKey: UUID().uuidString, enqueuedAt: date,
+                    expiresAt: timeToLive.map { date.addingTimeInterval($0) }, attempts: 0, deadLetter: nil))
+        }.get()
+    }
+
+    /// Sends the first item if nothing stops it: an attempt on its way, a wait, a dead letter (which
+    /// pauses the queue), another account. Called on ``queue``.
+    func deliverNext() {
+        guard let item = state.withLock({ $0.next }), item.deadLetter == nil else { return }
+        if let expiry = item.expiresAt, expiry <= layer.clock.date {
+            return deadLetter(item, .expired)
+        }
+        let check = OutboxAccountCheck(item: item, layer: layer)
+        if !check.matches {
+            if options.accountMismatch == .deadLetter { deadLetter(item, .accountMismatch) }
+            return
+        }
+        state.withLock { $0.inFlight = (item.id, nil) }
+        let task = layer.send(
+            request(for: item, check: check),
+            successHandler: { [weak self] response in
+                guard let self else { return }
+                queue.async { self.finish(item.id, with: .success(response), check: check) }
+            },
+            errorHandler: { [weak self] error in
+                guard let self else { return }
+                queue.async { self.finish(item.id, with: .failure(error), check: check) }
+            })
+        state.withLock { if $0.inFlight?.id == item.id { $0.inFlight?.task = task } }
+    }
+
+    private func request(for item: OutboxItem, check: OutboxAccountCheck) -> NetworkRequest<Data> {
+        var headers = item.headers
+        headers["Idempotency-Key"] = item.idempotencyKey
+        let contentType = headers.first { $0.key.lowercased() == "content-type" }?.value
+        var request = NetworkRequest<Data>(
+            method: HTTPMethod(rawValue: item.method) ?? .post, urlString: item.urlString, query: item.query,
+            headers: headers,
+            body: item.body.isEmpty
+                ? .empty : .data(item.body, contentType: contentType ?? "application/octet-stream"))
+        // The outbox keeps its own backoff across relaunches; the layer's policy would retry a POST blindly.
+        request.retryPolicy = RetryPolicy.none
+        // The handlers only hop to the outbox's queue: no reason to wait for the callback queue.
+        request.deliversImmediately = true
+        request.interceptors = [check]
+        return request
+    }
+
+    /// Settles an attempt. Called on ``queue``.
+    private func finish(
+        _ id: UUID, with result: Result<NetworkResponse<Data>, NetworkError>, check: OutboxAccountCheck
+    ) {
+        let item = state.withLock { state -> OutboxItem? in
+            guard state.inFlight?.id == id else { return nil }
+            state.inFlight = nil
+            return state.items.first { $0.id == id }
+        }
+        // Removed meanwhile: nothing to settle.
+        guard var item else { return deliverNext() }
+        item.attempts += 1
+        switch result {
+        case .success(let response):
+            storage.remove(item)
+            // Nothing to cancel: the attempt is over, and no wait runs during one.
+            _ = state.withLock { $0.remove(id) }
+            observers.send(.delivered(item, response))
+            announceCount()
+            deliverNext()
+        case .failure where check.mismatched:
+            state.withLock { $0.update(item) }
+            if options.accountMismatch == .deadLetter { deadLetter(item, .accountMismatch) }
+        case .failure(let error):
+            state.withLock { $0.update(item) }
+            failed(item, with: error)
+        }
+    }
+
+    private func failed(_ item: OutboxItem, with error: NetworkError) {
+        guard case .retry(let retryAfter) = OutboxVerdict(error, now: layer.clock.date) else {
+            return deadLetter(item, .rejected(error))
+        }
+        let failures = state.withLock { state in
+            state.failures += 1
+            return state.failures
+        }
+        let delay =
+            retryAfter.map { min($0, options.maximumDelay) }
+            ?? OutboxVerdict.backoff(
+                failures: failures, initialDelay: options.initialDelay, maximumDelay: options.maximumDelay)
+        let token = UUID()
+        let timer = layer.clock.run(after: delay, on: queue) { [weak self] in
+            guard let self else { return }
+            let current = state.withLock { state in
+                guard state.wait?.token == token else { return false }
+                state.wait = nil
+                return true
+            }
+            if current { deliverNext() }
+        }
+        state.withLock { $0.wait = (token, timer) }
+    }
+
+    /// Stops the item until the app retries or removes it; its queue waits. Called on ``queue``.
+    func deadLetter(_ item: OutboxItem, _ error: OutboxError) {
+        var item = item
+        let networkError: NetworkError? = if case .rejected(let error) = error { error } else { nil }
+        item.deadLetter = OutboxDeadLetter(
+            statusCode: networkError?.statusCode, body: networkError?.responseBody ?? Data(),
+            message: error.message)
+        state.withLock { $0.update(item) }
+        // Kept in memory if the write fails: the item is then sent again after a relaunch, never lost.
+        try? storage.save(item, flushToDevice: options.flushesToDevice)
+        observers.send(.deadLettered(item, error))
+        announceCount()
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A write waiting in an ``Outbox``, as stored on disk: what is sent, and how it has gone so far.
+public struct OutboxItem: Sendable, Equatable, Identifiable, Codable {
+    /// The identifier ``Outbox/enqueue(_:)`` returned.
+    public let id: UUID
+    /// The item's place in its queue: items go out in this order.
+    package let sequence: UInt64
+    /// What the write is, as the app named it, for routing its outcome.
+    public let kind: String
+    /// Who the write is for; `nil` for anyone.
+    public let account: String?
+    /// The HTTP method.
+    public let method: String
+    /// The path (resolved against the delivering layer's base URL) or absolute URL.
+    public let urlString: String
+    /// The stored headers, without `Authorization` and with `Content-Type`.
+    public let headers: [String: String]
+    /// The encoded body.
+    public let body: Data
+    /// Query parameters.
+    public let query: [String: String]
+    /// The `Idempotency-Key` sent with every attempt: the server acts on it once.
+    public let idempotencyKey: String
+    /// When the item was enqueued, on the layer's clock.
+    public let enqueuedAt: Date
+    /// When the item expires, or `nil`.
+    public let expiresAt: Date?
+    /// Attempts made so far: in this process, and in earlier ones as far as they were stored (an item is
+    /// stored again when it becomes a dead letter or is retried, not after each attempt).
+    public internal(set) var attempts: Int
+    /// Why the item stopped, when it is a dead letter: it waits until the app retries or removes it.
+    public internal(set) var deadLetter: OutboxDeadLetter?
+
+    /// The bytes the item takes on disk, near enough: for the outbox's size limit.
+    var storedSize: Int {
+        body.count + urlString.utf8.count + headers.reduce(0) { $0 + $1.key.count + $1.value.count }
+    }
+}
+
+/// Why an ``OutboxItem`` became a dead letter, as stored with it (so it survives a relaunch).
+public struct OutboxDeadLetter: Sendable, Equatable, Codable {
+    /// The server's status, when it rejected the item (a 4xx).
+    public let statusCode: Int?
+    /// The server's reply body, when it rejected the item: its reason, for the app to show.
+    public let body: Data
+    /// A sentence for logs and screens.
+    public let message: String
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What an attempt's outcome means for its item.
+enum OutboxVerdict: Equatable {
+    /// Keep it and send it again: after the server's `Retry-After` when it gave one, else after the backoff.
+    case retry(after: TimeInterval?)
+    /// The server refused it for good, or it can't be sent: a dead letter.
+    case reject
+
+    private static let transientStatuses: Set<Int> = [408, 429]
+
+    /// The verdict on a failed attempt; `now` is the clock's date, which a `Retry-After` date is read
+    /// against.
+    init(_ error: NetworkError, now: Date) {
+        switch error {
+        case .unacceptableStatusCode(let status, _, let headers)
+        where Self.transientStatuses.contains(status) || (500..<600).contains(status):
+            self = .retry(after: RetryPolicy.retryAfter(in: headers.fields, now: now))
+        case .unacceptableStatusCode(409, _, let headers):
+            // The key's first request is still being handled (the idempotency draft's 409): the server
+            // says when to come back. Without `Retry-After` it is a conflict of the app's data.
+            self = RetryPolicy.retryAfter(in: headers.fields, now: now).map { .retry(after: $0) } ?? .reject
+        case .transport, .timedOut, .cancelled, .invalidResponse:
+            // Nothing the server decided about this item: the network, a restart, a cancelAll().
+            self = .retry(after: nil)
+        default:
+            self = .reject
+        }
+    }
+
+    /// The wait after `failures` failed attempts in a row: `initialDelay` doubled each time up to
+    /// `maximumDelay`, the upper half of it at random so that many devices back online at once spread out.
+    static func backoff(failures: Int, initialDelay: TimeInterval, maximumDelay: TimeInterval) -> TimeInterval
+    {
+        let ceiling = min(maximumDelay, initialDelay * pow(2, Double(max(0, min(failures - 1, 62)))))
+        guard ceiling.isFinite, ceiling > 0 else { return 0 }
+        return Double.random(in: ceiling / 2...ceiling)
+    }
+}
