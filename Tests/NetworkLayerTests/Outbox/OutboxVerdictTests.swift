@@ -45,4 +45,9 @@ final class OutboxVerdictTests: XCTestCase {
         XCTAssertEqual(
             OutboxVerdict.backoff(failures: 5000, initialDelay: 1, maximumDelay: 60), 60, accuracy: 30)
     }
+
+    func testARateLimitPastTheTimeLimitIsWaitedFor() {
+        XCTAssertEqual(
+            OutboxVerdict(.rateLimited(until: now.addingTimeInterval(3600)), now: now), .retry(after: 3600))
+    }
 }

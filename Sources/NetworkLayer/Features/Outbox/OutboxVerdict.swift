@@ -20,6 +20,9 @@ enum OutboxVerdict: Equatable {
             // The key's first request is still being handled (the idempotency draft's 409): the server
             // says when to come back. Without `Retry-After` it is a conflict of the app's data.
             self = RetryPolicy.retryAfter(in: headers.fields, now: now).map { .retry(after: $0) } ?? .reject
+        case .rateLimited(let until):
+            // The layer's scheduler holds the origin past the attempt's time limit: come back then.
+            self = .retry(after: max(0, until.timeIntervalSince(now)))
         case .transport, .timedOut, .cancelled, .invalidResponse:
             // Nothing the server decided about this item: the network, a restart, a cancelAll().
             self = .retry(after: nil)
