@@ -64,12 +64,15 @@ final class DummySchedulingTests: XCTestCase {
     func testARequestsOwnSchedulingWithoutABudgetIsExemptFromTheLayers() {
         let network = DummyNetworkLayer(scheduling: RequestScheduling(maximumRequestsPerOrigin: 1))
         network.holdsReplies = true
-        network.get(urlString: "https://x.test/a", successHandler: { (_: [String]) in }, errorHandler: { _ in })
-        network.get(urlString: "https://x.test/b", successHandler: { (_: [String]) in }, errorHandler: { _ in })
+        network.get(
+            urlString: "https://x.test/a", successHandler: { (_: [String]) in }, errorHandler: { _ in })
+        network.get(
+            urlString: "https://x.test/b", successHandler: { (_: [String]) in }, errorHandler: { _ in })
         var exempt = NetworkRequest<[String]>(urlString: "https://x.test/c")
         exempt.scheduling = RequestScheduling()
         network.send(exempt, successHandler: { _ in }, errorHandler: { _ in })
         XCTAssertEqual(
-            network.pendingRequests.map(\.request.url.path), ["/a", "/c"], "/b waits for the budget, /c doesn't")
+            network.pendingRequests.map(\.request.url.path), ["/a", "/c"],
+            "/b waits for the budget, /c doesn't")
     }
 }
