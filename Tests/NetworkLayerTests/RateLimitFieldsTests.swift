@@ -22,7 +22,8 @@ final class RateLimitFieldsTests: XCTestCase {
     func testTheIETFRateLimitFieldInBothSyntaxes() {
         XCTAssertEqual(pause(200, ["RateLimit": #""default";r=0;t=10"#]), 10)
         XCTAssertNil(pause(200, ["RateLimit": #""default";r=3;t=10"#]), "requests remain")
-        XCTAssertEqual(pause(200, ["RateLimit": #""a";r=5;t=1, "b";r=0;t=30"#]), 30, "the policy with none left")
+        XCTAssertEqual(
+            pause(200, ["RateLimit": #""a";r=5;t=1, "b";r=0;t=30"#]), 30, "the policy with none left")
         XCTAssertEqual(pause(200, ["RateLimit": "limit=100, remaining=0, reset=4"]), 4)
         XCTAssertEqual(pause(200, ["RateLimit-Remaining": "0", "RateLimit-Reset": "6"]), 6)
     }
