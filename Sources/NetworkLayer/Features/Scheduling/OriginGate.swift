@@ -8,6 +8,8 @@ import Foundation
 /// by a server's pause, which a reply may ask of every request of the layer. Below the policies, so a retry
 /// is one attempt more and its wait runs beside the pause; below the cache, so a stored reply never waits.
 struct OriginGate: RequestStage {
+    typealias Completion = @Sendable (TransferResult) -> Void
+
     /// The layer's: one budget and one pause per origin, whatever the request.
     let scheduler: OriginScheduler
     /// The task (its priority and deadline) and meter (the time queued) of the call, or of a shared
@@ -20,7 +22,7 @@ struct OriginGate: RequestStage {
     let observesRateLimits: Bool
 
     func intercept(
-        _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
+        _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let task = call.task
         var chain = chain
@@ -68,8 +70,8 @@ struct OriginGate: RequestStage {
 
     /// A completion that holds the origin when the reply asks for a pause.
     private func observing(
-        _ completion: @escaping @Sendable (TransferResult) -> Void, for url: URL?
-    ) -> @Sendable (TransferResult) -> Void {
+        _ completion: @escaping Completion, for url: URL?
+    ) -> Completion {
         guard observesRateLimits else { return completion }
         let scheduler = scheduler
         return { result in
