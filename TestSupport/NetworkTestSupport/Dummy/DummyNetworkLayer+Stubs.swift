@@ -133,8 +133,11 @@ extension DummyNetworkLayer {
         stub(method, pattern(urlString), outcomes: outcomes)
     }
 
-    func stub(_ method: HTTPMethod, _ pattern: DummyURLPattern, outcomes: [DummyOutcome]) {
-        let stub = DummyStub(method: method, pattern: pattern, outcomes: outcomes)
+    func stub(
+        _ method: HTTPMethod, _ pattern: DummyURLPattern, outcomes: [DummyOutcome],
+        stored: DummyOutcome? = nil
+    ) {
+        let stub = DummyStub(method: method, pattern: pattern, outcomes: outcomes, stored: stored)
         state.withLock { $0.stubs.append(stub) }
     }
 

@@ -47,6 +47,7 @@ struct DummyResponder: InProcessStreamResponder {
         _ request: NetworkRequest<Value>, task: DummyTask, latch: DummySendLatch, delivery: CallbackDelivery
     ) -> InProcessTransport.Answer {
         let transfer = request.transfer
+        let cacheOnly = request.cachePolicy == .returnCacheDataDontLoad
         // Not Sendable (closures of the caller's types); used only by this request's attempts, one at a time.
         let rules = UncheckedSendable(
             value: (
@@ -66,7 +67,10 @@ struct DummyResponder: InProcessStreamResponder {
                 request: recorded, task: task, stream: rules.value.stream,
                 answer: { [weak state] reply in
                     // Released by the test: answered on its thread, now, unless there is a delivery queue.
-                    give(Self.answer(recorded, releasedWith: reply, expected: expected, state: state))
+                    give(
+                        Self.answer(
+                            recorded, releasedWith: reply, expected: expected, cacheOnly: cacheOnly,
+                            state: state))
                 },
                 forget: { [weak state] pending in
                     state?.withLock { $0.held.remove(pending) }
@@ -74,7 +78,7 @@ struct DummyResponder: InProcessStreamResponder {
             // Recording and the choice between holding and answering are one step, so an attempt is held
             // exactly when `holdsReplies` was set at the moment it was recorded.
             let decision: DummyDecision = state.withLock { state in
-                guard state.holdsReplies else { return .answer(state.record(recorded)) }
+                guard state.holdsReplies else { return .answer(state.record(recorded, cacheOnly: cacheOnly)) }
                 state.recorded.append(recorded)
                 return .hold(waiter: state.held.hold(pending))
             }
@@ -94,13 +98,13 @@ struct DummyResponder: InProcessStreamResponder {
     /// The answer a test's release of a held request gives.
     private static func answer<Value>(
         _ request: RecordedRequest, releasedWith reply: DummyPendingRequest.Reply,
-        expected: DummyExpectation<Value>, state: Locked<DummyState>?
+        expected: DummyExpectation<Value>, cacheOnly: Bool, state: Locked<DummyState>?
     ) -> Result<InProcessReply, NetworkError> {
         switch reply {
         case .outcome(let outcome):
             return outcome.answer(for: request, expecting: expected, "it was released with")
         case .stubs:
-            guard let source = state?.withLock({ $0.source(for: request) }) else {
+            guard let source = state?.withLock({ $0.source(for: request, cacheOnly: cacheOnly) }) else {
                 let gone = "respond() has no stubs to answer from: its DummyNetworkLayer is gone"
                 return .failure(expected.mismatch(request, gone))
             }

@@ -2,24 +2,30 @@ import Foundation
 import NetworkLayer
 
 /// A per-request stub of ``DummyNetworkLayer``: its outcomes are used in order, then the last repeats.
+/// One that scripts cache then network answers every request only the cache may answer with `stored`.
 struct DummyStub {
     let method: HTTPMethod
     let pattern: DummyURLPattern
     let outcomes: [DummyOutcome]
+    let stored: DummyOutcome?
     private var used = 0
 
-    init(method: HTTPMethod, pattern: DummyURLPattern, outcomes: [DummyOutcome]) {
+    init(method: HTTPMethod, pattern: DummyURLPattern, outcomes: [DummyOutcome], stored: DummyOutcome? = nil)
+    {
         self.method = method
         self.pattern = pattern
         self.outcomes = outcomes
+        self.stored = stored
     }
 
     func matches(_ request: RecordedRequest) -> Bool {
         method == request.method && pattern.matches(request.url)
     }
 
-    /// The next outcome, or `nil` when the stub was given none.
-    mutating func next() -> DummyOutcome? {
+    /// The next outcome, or `nil` when the stub was given none. A request only the cache may answer
+    /// takes `stored` when there is one, and leaves the network's sequence where it is.
+    mutating func next(cacheOnly: Bool) -> DummyOutcome? {
+        if cacheOnly, let stored { return stored }
         guard let last = outcomes.last else { return nil }
         defer { used += 1 }
         return used < outcomes.count ? outcomes[used] : last
@@ -45,17 +51,18 @@ struct DummyState {
     var scriptedProgress: [TransferProgress]?
 
     /// Records `request` and picks what answers it, in one step: the most recently added matching stub
-    /// (advancing its sequence), or else the layer-wide responses.
-    mutating func record(_ request: RecordedRequest) -> DummySource {
+    /// (advancing its sequence), or else the layer-wide responses. `cacheOnly`: only the cache may answer
+    /// it (``CachePolicy/returnCacheDataDontLoad``).
+    mutating func record(_ request: RecordedRequest, cacheOnly: Bool) -> DummySource {
         recorded.append(request)
-        return source(for: request)
+        return source(for: request, cacheOnly: cacheOnly)
     }
 
     /// Picks what answers `request`: the most recently added matching stub (advancing its sequence), or
     /// else the layer-wide responses. A held request asks when it is released.
-    mutating func source(for request: RecordedRequest) -> DummySource {
+    mutating func source(for request: RecordedRequest, cacheOnly: Bool) -> DummySource {
         if let index = stubs.lastIndex(where: { $0.matches(request) }) {
-            return .stub(stubs[index].description, stubs[index].next())
+            return .stub(stubs[index].description, stubs[index].next(cacheOnly: cacheOnly))
         }
         return .layerWide(
             successResponse: successResponse, errorResponse: errorResponse,

@@ -141,3 +141,106 @@ extension CachingSnippets {
         return authenticator
     }
 }
+
+// Cache then network: the saved list at once, then the server's, and a banner when the second fails.
+
+protocol TodosListView: AnyObject {
+    func show(_ todos: [Todo])
+    func showOfflineBanner(_ visible: Bool)
+}
+
+final class TodosListPresenter {
+    let network: NetworkLayer
+    weak var view: TodosListView?
+
+    init(view: TodosListView, network: NetworkLayer) {
+        self.view = view
+        self.network = network
+    }
+
+    func load() {
+        network.sendCacheThenNetwork(
+            NetworkRequest<[Todo]>(urlString: "todos"),
+            updateHandler: { response in
+                // The saved list (`.hit`), then the server's (`.network`, or `.revalidated`: unchanged).
+                self.view?.show(response.value)
+            },
+            completionHandler: { error in
+                // The network failed: what is shown is the saved list.
+                self.view?.showOfflineBanner(error != nil)
+            })
+    }
+}
+
+@MainActor
+final class AsyncTodosListPresenter {
+    let network: NetworkLayer
+    weak var view: TodosListView?
+
+    init(view: TodosListView, network: NetworkLayer) {
+        self.view = view
+        self.network = network
+    }
+
+    func load() async {
+        let request = NetworkRequest<[Todo]>(urlString: "todos")
+        do {
+            for try await response in network.sendCacheThenNetwork(request) {
+                view?.show(response.value)
+            }
+            view?.showOfflineBanner(false)
+        } catch {
+            view?.showOfflineBanner(true)
+        }
+    }
+}
+
+final class TodosListPresenterTests: XCTestCase {
+    final class SpyTodosListView: TodosListView {
+        var shown: [[Todo]] = []
+        var bannerVisible = false
+        func show(_ todos: [Todo]) { shown.append(todos) }
+        func showOfflineBanner(_ visible: Bool) { bannerVisible = visible }
+    }
+
+    let saved = [Todo(id: 1, title: "Buy milk")]
+    let fresh = [Todo(id: 1, title: "Buy milk"), Todo(id: 2, title: "Call Ann")]
+
+    func testTheSavedListThenTheFreshOne() {
+        let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com")!)
+        let view = SpyTodosListView()
+        network.stub(.get, "todos", stored: saved, then: .success(fresh))
+
+        TodosListPresenter(view: view, network: network).load()
+
+        XCTAssertEqual(view.shown, [saved, fresh])
+        XCTAssertFalse(view.bannerVisible)
+    }
+
+    func testOfflineKeepsTheSavedListWithABanner() {
+        let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com")!)
+        let view = SpyTodosListView()
+        network.stub(.get, "todos", stored: saved, then: .failure(.timedOut))
+
+        TodosListPresenter(view: view, network: network).load()
+
+        XCTAssertEqual(view.shown, [saved])
+        XCTAssertTrue(view.bannerVisible)
+    }
+
+    @MainActor
+    func testTheAsyncPresenterShowsBothAndTheBanner() async {
+        let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com")!)
+        let view = SpyTodosListView()
+        let presenter = AsyncTodosListPresenter(view: view, network: network)
+        network.stub(.get, "todos", stored: saved, then: .cached(saved, cacheStatus: .revalidated))
+        await presenter.load()
+        XCTAssertEqual(view.shown, [saved, saved])
+        XCTAssertFalse(view.bannerVisible)
+
+        network.stub(.get, "todos", stored: nil, then: .failure(.timedOut))
+        await presenter.load()
+        XCTAssertEqual(view.shown, [saved, saved], "nothing saved, nothing more shown")
+        XCTAssertTrue(view.bannerVisible)
+    }
+}

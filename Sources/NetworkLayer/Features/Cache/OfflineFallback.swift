@@ -6,7 +6,8 @@ import Foundation
 
 /// The cache's stage above the policies: serves the stored reply for a named account's request whose
 /// attempts failed for lack of a connection (a token refresh that couldn't reach its server fails before
-/// ``CacheStage`` could answer). The account's partition needs no credentials.
+/// ``CacheStage`` could answer), and answers its request that only the cache may answer at once, before
+/// any interceptor (no token refresh delays or fails it). The account's partition needs no credentials.
 struct OfflineFallback: RequestStage {
     private let stage: CacheStage
     private let account: String
@@ -31,7 +32,11 @@ struct OfflineFallback: RequestStage {
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        chain.proceed(request) { result in
+        // Never sent, so no attempt: the cache's own stage answers or fails it as it would below.
+        if stage.policy == .returnCacheDataDontLoad {
+            return stage.intercept(request, chain: chain, completion: completion)
+        }
+        return chain.proceed(request) { result in
             guard let error = result.error.map(NetworkError.init(transportError:)),
                 Self.isConnectivityFailure(error)
             else { return completion(result) }

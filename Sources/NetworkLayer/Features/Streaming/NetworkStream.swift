@@ -27,7 +27,8 @@ extension NetworkLayer {
     }
 }
 
-/// The elements of a streamed reply (see ``NetworkLayer/stream(_:as:options:)``). Iterate it once.
+/// The elements of a streamed reply (see ``NetworkLayer/stream(_:as:options:)``), or the responses of
+/// ``NetworkLayer/sendCacheThenNetwork(_:)``. Iterate it once.
 public struct NetworkStream<Element: Sendable>: AsyncSequence, Sendable {
     /// What iterating it throws.
     public typealias Failure = NetworkError
@@ -48,6 +49,11 @@ public struct NetworkStream<Element: Sendable>: AsyncSequence, Sendable {
                 eventHandler: { buffer.append([$0], StreamReceipt(isWanted: { true }, consumed: {})) },
                 completionHandler: { buffer.finish($0) })
         }
+    }
+
+    /// Elements that `start` feeds to the buffer, through any other request form.
+    init(start: @escaping @Sendable (AsyncStreamBuffer<Element>) -> NetworkTask) {
+        self.start = start
     }
 
     /// The iterator; the request starts with its first `next()`.
