@@ -73,6 +73,18 @@ final class LayerClient: BenchmarkClient {
             errorHandler: { _ in completion(false) })
     }
 
+    /// Cache then network: `first` runs at the first response (the stored one when there is one),
+    /// `done` at the completion.
+    func getCacheThenNetwork(_ path: String, first: @escaping () -> Void, done: @escaping (Bool) -> Void) {
+        var isFirst = true
+        network.sendCacheThenNetwork(
+            NetworkRequest<[Record]>(urlString: path),
+            updateHandler: { _ in
+                if isFirst { first() }
+                isFirst = false
+            }, completionHandler: { done($0 == nil) })
+    }
+
     func post<Body: Encodable, T: Decodable & SendableMetatype>(
         _ path: String, body: Body, as type: T.Type, completion: @escaping (Bool) -> Void
     ) {

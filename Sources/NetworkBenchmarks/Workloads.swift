@@ -96,6 +96,7 @@ struct Workloads {
         rows += overhead(of: policies, named: "policies on", target: 0.97)
         rows += overhead(of: logged, named: "NetworkLogger(.requests) to a dropping sink", target: 0.95)
         rows += cacheRows()
+        rows += [firstResponse()].compactMap { $0 }
         rows += mainQueueTime()
         rows += costPerRequest()
         rows += schedulerRows()

@@ -12,17 +12,20 @@ final class HarnessSmokeTests: XCTestCase {
         let queue = DispatchQueue(label: "benchmark-smoke")
         let report = NetworkBenchmarks.measure(baseURL: server.baseURL, counts: .smoke, queue: queue)
         XCTAssertEqual(
-            report.rows.count, 14 + 6 + 3 + 4,
+            report.rows.count, 14 + 6 + 3 + 1 + 4,
             "every workload (the 64-in-flight one also against raw URLSession driven by a delegate; "
                 + "the decoding ceiling) but "
                 + "main-queue time (which needs the main queue), the cost per request (context "
                 + "switches and CPU), and the transfers: speed and memory against raw downloadTask, "
-                + "uploadTask(fromFile:) and httpBody; the three cache rows; and the scheduler's four "
-                + "(on against off: throughput, context switches, CPU; 64 identical GETs)")
+                + "uploadTask(fromFile:) and httpBody; the three cache rows; cache then network's first "
+                + "response; and the scheduler's four (on against off: throughput, context switches, CPU; "
+                + "64 identical GETs)")
         let burst = try XCTUnwrap(report.rows.first { $0.measured == "shared" })
         XCTAssertEqual(burst.baseline, "not shared")
         let hit = try XCTUnwrap(report.rows.first { $0.measured == "cache hit" })
         XCTAssertEqual(hit.baseline, "network")
+        let first = try XCTUnwrap(report.rows.first { $0.measured == "cache then network" })
+        XCTAssertGreaterThan(first.layer, 0, "cache then network delivered a first response")
         let delegate = try XCTUnwrap(report.rows.first { $0.baseline == "raw URLSession, delegate" })
         XCTAssertGreaterThan(delegate.raw, 0, "raw URLSession driven by a delegate answered")
         let policies = try XCTUnwrap(report.rows.first { $0.measured == "policies on" })
