@@ -210,6 +210,20 @@ final class CacheThenNetworkTests: XCTestCase {
         XCTAssertEqual(server.requestCount(forPath: "/items"), 1, "a POST is sent once")
     }
 
+    /// Called from the main thread with a memory cache, the stored phase is answered in place: its reply
+    /// is still decoded off the main thread, as any request's with queue delivery.
+    func testTheStoredReplyIsNotDecodedOnTheCallersThread() throws {
+        XCTAssertTrue(Thread.isMainThread)
+        server.handler = { _ in try MockResponse.json([1]).cacheControl("max-age=60") }
+        store()
+        let done = expectation(description: "completed")
+        network.sendCacheThenNetwork(
+            NetworkRequest<ThreadProbe>(urlString: "items"), updateHandler: { _ in },
+            completionHandler: { _ in done.fulfill() })
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(ThreadProbe.decodedOnMainThread.withLock { $0 }, [false, false])
+    }
+
     func testTheAsyncFormYieldsTheStoredReplyThenThrowsTheNetworksError() async throws {
         serve("v1")
         await storeAsync()
@@ -261,5 +275,14 @@ private final class SendSpy: NetworkLayer, @unchecked Sendable {
     ) -> NetworkTask {
         sent.withLock { $0.append(request.cachePolicy) }
         return super.send(request, successHandler: successHandler, errorHandler: errorHandler)
+    }
+}
+
+/// Notes whether each value was decoded on the main thread.
+private struct ThreadProbe: Decodable {
+    static let decodedOnMainThread = Locked<[Bool]>([])
+
+    init(from decoder: any Decoder) throws {
+        Self.decodedOnMainThread.withLock { $0.append(Thread.isMainThread) }
     }
 }

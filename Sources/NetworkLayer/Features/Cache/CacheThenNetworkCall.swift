@@ -4,9 +4,10 @@ import Foundation
 /// cache may answer), then the network's (a request that revalidates what is stored). Each phase is an
 /// ordinary request through the layer's funnel, so a subclass or a test double sees both.
 ///
-/// The network phase starts once the stored one is settled, after its update was queued. Handlers run one
-/// at a time, in order, through `delivery`, never under the lock. After a cancel, an update not yet run is
-/// dropped and the completion receives ``NetworkError/cancelled``; the completion runs exactly once, last.
+/// The network phase starts once the stored one has reached this call, after its update was queued.
+/// Handlers run one at a time, in order, through `delivery`, never under the lock. After a cancel, an
+/// update not yet run is dropped and the completion receives ``NetworkError/cancelled``; the completion
+/// runs exactly once, last.
 final class CacheThenNetworkCall<Value>: NetworkTask, Sendable {
     private struct State {
         /// 1 while the stored phase runs, 2 once the network phase is sent.
@@ -41,12 +42,18 @@ final class CacheThenNetworkCall<Value>: NetworkTask, Sendable {
         guard readsStore else { return sendToNetwork(request, on: layer) }
         var stored = request
         stored.cachePolicy = .returnCacheDataDontLoad
-        // Where it is settled: the network phase goes out then, not after a hop to a busy callback queue.
-        stored.deliversImmediately = true
+        stored.deliversImmediately = deliversPhasesImmediately(request)
         let task = layer.send(
             stored, successHandler: { self.storedArrived(.success($0), request, on: layer) },
             errorHandler: { self.storedArrived(.failure($0), request, on: layer) })
         attach(task, phase: 1)
+    }
+
+    /// An `async` caller's phases end where they are settled, with no hop to the callback queue. A
+    /// phase answered in place would then decode where it was started: with queue delivery it decodes off
+    /// the caller's thread (the main thread, often) and its handler hops to the queue, as any request's.
+    private func deliversPhasesImmediately(_ request: NetworkRequest<Value>) -> Bool {
+        delivery.isImmediate || request.deliversImmediately
     }
 
     func cancel() {
@@ -94,7 +101,7 @@ final class CacheThenNetworkCall<Value>: NetworkTask, Sendable {
         var fresh = request
         // A stored reply is asked about (a 304 revalidates it); without one the request loads.
         fresh.cachePolicy = .revalidate
-        fresh.deliversImmediately = true
+        fresh.deliversImmediately = deliversPhasesImmediately(request)
         let task = layer.send(
             fresh, successHandler: { self.networkArrived(.success($0)) },
             errorHandler: { self.networkArrived(.failure($0)) })
