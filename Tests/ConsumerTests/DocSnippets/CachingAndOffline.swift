@@ -162,7 +162,7 @@ final class TodosListPresenter {
         network.sendCacheThenNetwork(
             NetworkRequest<[Todo]>(urlString: "todos"),
             updateHandler: { response in
-                // The saved list (`.hit`), then the server's (`.network`, or `.revalidated`: unchanged).
+                // The saved list (`.hit`, or `.staleHit`), then the server's (`.network`, or `.revalidated`).
                 self.view?.show(response.value)
             },
             completionHandler: { error in

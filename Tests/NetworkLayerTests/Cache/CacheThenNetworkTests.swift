@@ -109,6 +109,14 @@ final class CacheThenNetworkTests: XCTestCase {
         XCTAssertNil(delivered.completions.first ?? nil)
     }
 
+    func testAStaleStoredReplySaysSo() {
+        serve("v1", cacheControl: "max-age=0")
+        store()
+        let delivered = load()
+        XCTAssertEqual(delivered.bodies, ["v1", "v1"])
+        XCTAssertEqual(delivered.statuses, [.staleHit, .revalidated])
+    }
+
     func testNothingStoredDeliversOnlyTheNetworksReply() {
         serve("v1")
         let delivered = load()

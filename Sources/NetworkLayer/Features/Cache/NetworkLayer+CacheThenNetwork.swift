@@ -17,9 +17,9 @@ extension NetworkLayer {
     ///     completionHandler: { error in view.showOfflineBanner(error != nil) })
     /// ```
     ///
-    /// `updateHandler` runs once or twice, in order: with the stored reply when there is one (its
-    /// ``NetworkResponse/cacheStatus`` as the cache reports it, ``CacheStatus/hit`` for a reply kept
-    /// however old), then with the network's (``CacheStatus/network``), or, when the server answers 304,
+    /// `updateHandler` runs once or twice, in order: with the stored reply when there is one, however
+    /// old (its ``NetworkResponse/cacheStatus`` is ``CacheStatus/hit``, or ``CacheStatus/staleHit`` once
+    /// it is stale), then with the network's (``CacheStatus/network``), or, when the server answers 304,
     /// with the stored value again as ``CacheStatus/revalidated``: nothing changed. `completionHandler`
     /// runs once, after the updates: `nil` when the network answered, else its error; a stored reply
     /// delivered before stands. The stored phase is a request only the cache may answer
