@@ -65,7 +65,9 @@ final class CacheThenNetworkCall<Value>: NetworkTask, Sendable {
         }
         guard let current else { return }
         current?.cancel()
-        complete(.cancelled)
+        // From any thread: the completion goes through `delivery`.
+        enqueue(.completion(.cancelled))
+        delivery.run { [self] in drain() }
     }
 
     /// Keeps the phase's task to cancel, unless that phase is over (its handler ran inside `send`).
@@ -93,8 +95,10 @@ final class CacheThenNetworkCall<Value>: NetworkTask, Sendable {
             return true
         }
         guard proceeds else { return }
-        if let stored { update(stored) }
+        if let stored { enqueue(.update(stored)) }
+        // Sent before the update runs, which may take a while (a screen drawn); it runs first all the same.
         sendToNetwork(request, on: layer)
+        drain()
     }
 
     private func sendToNetwork(_ request: NetworkRequest<Value>, on layer: NetworkLayer) {
@@ -121,6 +125,8 @@ final class CacheThenNetworkCall<Value>: NetworkTask, Sendable {
         }
     }
 
+    /// Runs where a phase's handler runs: on the callback queue, or where the phase was settled when
+    /// delivery is immediate. Handlers queued there run in place, with no second hop.
     private func finish(_ error: NetworkError?, showing response: NetworkResponse<Value>? = nil) {
         let first = state.withLock { state in
             guard !state.finished else { return false }
@@ -129,24 +135,15 @@ final class CacheThenNetworkCall<Value>: NetworkTask, Sendable {
             return true
         }
         guard first else { return }
-        if let response { update(response) }
-        complete(error)
+        if let response { enqueue(.update(response)) }
+        enqueue(.completion(error))
+        drain()
     }
 
-    /// Hands `response` to the update handler, unless the call was cancelled before it runs.
-    private func update(_ response: NetworkResponse<Value>) {
-        deliver(.update(response))
-    }
-
-    private func complete(_ error: NetworkError?) {
-        deliver(.completion(error))
-    }
-
-    /// Queues `handling` and has `delivery` run the queue: the callback queue may be concurrent, and the
-    /// handlers must still run one at a time, in order.
-    private func deliver(_ handling: Handling) {
+    /// Queues a handler to run: the callback queue may be concurrent, and the handlers must still run
+    /// one at a time, in order.
+    private func enqueue(_ handling: Handling) {
         state.withLock { $0.pending.append(handling) }
-        delivery.run { [self] in drain() }
     }
 
     /// Runs the queued handlers in order, unless another drain does (it takes what this one queued).
