@@ -111,6 +111,19 @@ final class ResumableUploadTests: XCTestCase {
         XCTAssertEqual(sha256(try Data(contentsOf: try XCTUnwrap(tus.storedFiles.first))), sha256(data))
     }
 
+    func testAnEmptyFileIsCompleteOnceCreated() throws {
+        let (server, tus) = try tusServer()
+        let file = try writeFile(Data(), named: "empty.bin", in: makeFolder())
+
+        let result = send(
+            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            on: NetworkLayer(baseURL: server.baseURL))
+
+        XCTAssertEqual(result?.value?.path, "/tus-uploads/upload-000001", String(describing: result))
+        XCTAssertEqual(server.recordedRequests.map(\.method), ["POST"])
+        XCTAssertEqual(tus.storedFiles.count, 1)
+    }
+
     func testRetriesStopWhereThePolicySays() throws {
         let (server, tus) = try tusServer()
         let (_, file) = try source(seed: 40)
@@ -183,5 +196,63 @@ final class ResumableUploadTests: XCTestCase {
             return XCTFail("expected cancelled, got \(String(describing: result))")
         }
         XCTAssertLessThan(tus.appends.count, 2, "no append after the cancel")
+    }
+
+    func testMonitorsSeeEveryExchangeOfTheUpload() throws {
+        let (server, tus) = try tusServer()
+        let (_, file) = try source(seed: 44)
+        tus.cutNextAppend(afterBytes: Self.mebibyte)
+        let finished = expectation(description: "four exchanges finish")
+        let monitor = MethodMonitor(finished, count: 4)
+        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tus)
+        request.monitors = [monitor]
+
+        XCTAssertNotNil(send(request, on: NetworkLayer(baseURL: server.baseURL))?.value)
+
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(monitor.methods, [.post, .patch, .head, .patch])
+    }
+
+    func testATestDoubleTakesItAsThePlainUploadOfTheFile() throws {
+        let (_, file) = try source(seed: 45)
+        let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com"))
+        network.stub(.post, "/files", returning: Data())
+        let answered = expectation(description: "answered")
+        let value = Locked<URL?>(nil)
+
+        // A dummy answers where the reply is settled: here, inside `send`.
+        network.send(
+            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            successHandler: { response in
+                value.withLock { $0 = response.value }
+                answered.fulfill()
+            },
+            errorHandler: { error in XCTFail(error.message) })
+
+        wait(for: [answered], timeout: 10)
+        XCTAssertEqual(value.withLock { $0 }, URL(string: "https://api.example.com/files"))
+        XCTAssertEqual(network.recordedRequests.map(\.method), [.post])
+        XCTAssertEqual(network.recordedRequests.last?.upload, .file(file))
+    }
+}
+
+/// Records the method of each request that finished, and fulfills its expectation for each.
+private final class MethodMonitor: NetworkMonitor {
+    private let finished: XCTestExpectation
+    private let recorded = Locked<[HTTPMethod]>([])
+
+    init(_ finished: XCTestExpectation, count: Int) {
+        finished.expectedFulfillmentCount = count
+        self.finished = finished
+    }
+
+    var methods: [HTTPMethod] { recorded.withLock { $0 } }
+
+    func didFinish(
+        _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
+        metrics: RequestMetrics
+    ) {
+        recorded.withLock { $0.append(request.method) }
+        finished.fulfill()
     }
 }

@@ -89,6 +89,8 @@ final class TusUpload<Value>: NetworkTask {
                         state.uploadURL = url
                         state.offset = 0
                     }
+                    // An empty file is complete once created.
+                    guard length > 0 else { return succeed(response, at: url) }
                     append()
                 },
                 errorHandler: { [self] error in
