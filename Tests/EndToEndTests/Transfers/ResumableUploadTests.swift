@@ -212,6 +212,41 @@ final class ResumableUploadTests: XCTestCase {
         XCTAssertLessThan(tus.appends.count, 2, "no append after the cancel")
     }
 
+    func testACancelWhileWaitingToResumeEndsItExactlyOnceAndNothingMoreIsSent() throws {
+        let (server, tus) = try tusServer()
+        let (_, file) = try source(seed: 47)
+        tus.failNextAppend(status: 503)
+        let clock = TestClock()
+        // Not the main queue: this test waits for the clock on it.
+        let queue = DispatchQueue(label: "resumable.callbacks")
+        let network = NetworkLayer(
+            clock: clock, baseURL: server.baseURL, callbackQueue: queue,
+            retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: 60, maximumDelay: 60))
+        let ended = expectation(description: "the upload ends")
+        let outcomes = Locked<[Result<URL, NetworkError>]>([])
+
+        let task = network.send(
+            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            successHandler: { response in
+                outcomes.withLock { $0.append(.success(response.value)) }
+                ended.fulfill()
+            },
+            errorHandler: { error in
+                outcomes.withLock { $0.append(.failure(error)) }
+                ended.fulfill()
+            })
+        XCTAssertTrue(clock.wait { $0.waits.count == 1 }, "the resume waits for the clock")
+        task.cancel()
+        wait(for: [ended], timeout: 10)
+        _ = clock.advanceUntilIdle()
+        queue.sync {}
+
+        let ends = outcomes.withLock { $0 }
+        XCTAssertEqual(ends.count, 1)
+        guard case .cancelled? = ends.first?.error else { return XCTFail("expected cancelled, got \(ends)") }
+        XCTAssertEqual(server.recordedRequests.map(\.method), ["POST", "PATCH"], "no HEAD after the cancel")
+    }
+
     func testMonitorsSeeEveryExchangeOfTheUpload() throws {
         let (server, tus) = try tusServer()
         let (_, file) = try source(seed: 44)
