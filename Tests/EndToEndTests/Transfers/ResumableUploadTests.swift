@@ -247,6 +247,21 @@ final class ResumableUploadTests: XCTestCase {
         XCTAssertEqual(server.recordedRequests.map(\.method), ["POST", "PATCH"], "no HEAD after the cancel")
     }
 
+    func testTheAsyncFormResumesToo() async throws {
+        let (server, tus) = try tusServer()
+        let data = TestData.bytes(Self.mebibyte, seed: 48)
+        let file = try writeFile(data, named: "small.bin", in: makeFolder())
+        tus.cutNextAppend(afterBytes: Self.mebibyte / 4)
+        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tus)
+        request.retryPolicy = Self.resuming
+
+        let uploaded = try await NetworkLayer(baseURL: server.baseURL).send(request).value
+
+        XCTAssertEqual(uploaded.path, "/tus-uploads/upload-000001")
+        XCTAssertEqual(tus.appends.map(\.offset), [0, Int64(Self.mebibyte / 4)])
+        XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(tus.storedFiles.first)), data)
+    }
+
     func testMonitorsSeeEveryExchangeOfTheUpload() throws {
         let (server, tus) = try tusServer()
         let (_, file) = try source(seed: 44)
