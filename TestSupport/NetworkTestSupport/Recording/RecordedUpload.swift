@@ -46,6 +46,8 @@ public enum RecordedUpload: Sendable, Equatable {
         switch source {
         case .data(let data, _): self = .data(data)
         case .file(let url, _): self = .file(url)
+        // Only a resumable upload's own appends send a part of a file; test doubles send it whole.
+        case .fileRemainder(let url, _, _): self = .file(url)
         case .multipart(let form): self = .multipart(form)
         }
     }

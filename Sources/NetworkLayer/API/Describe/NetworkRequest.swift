@@ -88,6 +88,8 @@ public struct NetworkRequest<Value> {
     package var endpoint: (any Endpoint)?
     /// What makes this request a download or an upload; `nil` for an ordinary request.
     package var transfer: TransferDescription?
+    /// Set on an upload from a file that is sent resumably (see ``ResumableUpload``).
+    package var resumable: ResumableUpload?
     /// Told how far a download or upload has come, on the callback queue, at most ~30 times a second, every
     /// call before the handler (or before the `async` form returns); ignored by other requests.
     public var progressHandler: ((TransferProgress) -> Void)?

@@ -35,7 +35,7 @@ final class BodySource: TransferBody, @unchecked Sendable {
     }
 
     private func nativeForm() -> Result<NativeUploadBody, URLError> {
-        if body.segments.count == 1, case .file(let url, _) = body.segments[0] {
+        if body.segments.count == 1, case .file(let url, 0, _) = body.segments[0] {
             return .success(.file(url, isTemporary: false))
         }
         var bytes = Data()

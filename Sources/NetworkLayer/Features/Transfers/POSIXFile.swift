@@ -93,6 +93,16 @@ final class POSIXFile {
         }
     }
 
+    /// Moves the position to `offset` from the start, closing the file on failure.
+    func seek(to offset: Int64) -> Result<POSIXFile, POSIXFailure> {
+        guard offset == 0 || lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
+            let failure = POSIXFailure()
+            close()
+            return .failure(failure)
+        }
+        return .success(self)
+    }
+
     /// Closing twice does nothing.
     func close() {
         guard descriptor >= 0 else { return }

@@ -5,7 +5,8 @@ import Foundation
 struct UploadBody: Sendable {
     enum Segment: Sendable {
         case bytes(Data)
-        case file(URL, length: Int64)
+        /// `length` bytes of the file, from `start`.
+        case file(URL, start: Int64 = 0, length: Int64)
     }
 
     let segments: [Segment]
@@ -19,6 +20,15 @@ struct UploadBody: Sendable {
         case .file(let url, _):
             let length = try checkedLength(of: url)
             return UploadBody(segments: [.file(url, length: length)].filter(\.isNotEmpty), length: length)
+        case .fileRemainder(let url, let start, _):
+            let length = try checkedLength(of: url)
+            guard (0...length).contains(start) else {
+                throw .transport(
+                    URLError(.fileDoesNotExist, file: url, "The file to upload, \(url.path), became shorter.")
+                )
+            }
+            let rest = [Segment.file(url, start: start, length: length - start)].filter(\.isNotEmpty)
+            return UploadBody(segments: rest, length: length - start)
         case .multipart(let form):
             return try multipart(form)
         }
@@ -99,7 +109,7 @@ extension UploadBody.Segment {
     var length: Int64 {
         switch self {
         case .bytes(let data): Int64(data.count)
-        case .file(_, let length): length
+        case .file(_, _, let length): length
         }
     }
 

@@ -75,9 +75,9 @@ final class UploadBodyStream: InputStream {
             data.copyBytes(to: buffer, from: data.startIndex + start..<data.startIndex + start + copied)
             advance(by: copied, segmentLength: Int64(data.count))
             return copied
-        case .file(let url, let segmentLength):
+        case .file(let url, let start, let segmentLength):
             if file == nil {
-                switch POSIXFile.open(url, flags: O_RDONLY) {
+                switch POSIXFile.open(url, flags: O_RDONLY).flatMap({ $0.seek(to: start + offset) }) {
                 case .success(let opened): file = opened
                 case .failure(let error): return fail(url, "could no longer be read: \(error.reason)")
                 }

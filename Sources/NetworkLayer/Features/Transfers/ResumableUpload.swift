@@ -1,0 +1,72 @@
+import Foundation
+
+/// How an upload from a file survives a dropped connection: by a protocol that lets the layer ask the
+/// server how much it has, and send only the rest.
+///
+/// ```swift
+/// var request = NetworkRequest.upload(urlString: "files", fileURL: video, resumable: .tus)
+/// request.retryPolicy = RetryPolicy(maximumAttempts: 5)
+/// let upload = try await network.send(request).value
+/// ```
+///
+/// The request's ``RetryPolicy`` decides how often an interrupted upload is resumed; an attempt that
+/// moved the server's offset forward starts the count afresh. See <doc:DownloadsAndUploads>.
+public struct ResumableUpload: Sendable, Hashable {
+    /// What the layer does when the server doesn't speak the protocol.
+    public enum Fallback: Sendable, Hashable {
+        /// The upload fails with ``NetworkError/invalidRequest(_:)``, saying why; nothing is sent but the
+        /// creation request.
+        case fail
+        /// The file goes out whole as a plain upload, with the request's method and headers.
+        case plainUpload
+    }
+
+    /// What the layer does when the server doesn't speak the protocol.
+    public var fallback: Fallback
+
+    /// tus 1.0 (creation, `HEAD` for the offset, `PATCH` to append); failing against a server without it.
+    public static let tus = ResumableUpload(fallback: .fail)
+
+    /// tus 1.0, with the given fallback.
+    ///
+    /// - Parameter fallback: What the layer does when the server doesn't speak tus.
+    /// - Returns: The option.
+    public static func tus(fallback: Fallback) -> ResumableUpload {
+        ResumableUpload(fallback: fallback)
+    }
+}
+
+extension NetworkRequest where Value == URL {
+    /// A request that sends a file resumably: created on the server with `POST` to `urlString`, then
+    /// appended to with `PATCH`; after a dropped connection, a timeout or a 5xx, the layer asks the server
+    /// for its offset and sends only the rest. The success value is the upload's URL (the URL the file was
+    /// sent to, when it went out as a plain upload).
+    ///
+    /// Progress starts from what the server already has. With a test double (``NetworkLayer`` answered in
+    /// process) the request is sent as a plain upload of the file.
+    ///
+    /// - Parameters:
+    ///   - urlString: The creation URL: absolute, or a path resolved against the layer's base URL.
+    ///   - fileURL: The file to send.
+    ///   - resumable: The protocol, and what to do when the server doesn't speak it.
+    ///   - contentType: The plain upload's `Content-Type`; guessed from the file name when `nil`.
+    ///   - headers: Headers for every request of the upload; they override the layer's default headers.
+    /// - Returns: The request.
+    public static func upload(
+        urlString: String, fileURL: URL, resumable: ResumableUpload, contentType: String? = nil,
+        headers: [String: String] = [:]
+    ) -> NetworkRequest<URL> {
+        var request = NetworkRequest<URL>(
+            method: .post, urlString: urlString, query: [:], queryItems: [], headers: headers, body: .empty,
+            timeout: nil, maximumResponseSize: nil, acceptableContentTypes: nil, endpoint: nil,
+            decoding: { _ in
+                ResponseDecoding(runsCallerCode: false) { reply throws(NetworkError) in
+                    guard let url = reply.response.url else { throw .invalidResponse }
+                    return url
+                }
+            })
+        request.transfer = .upload(.file(fileURL, contentType: contentType ?? MediaTypes.guess(for: fileURL)))
+        request.resumable = resumable
+        return request
+    }
+}

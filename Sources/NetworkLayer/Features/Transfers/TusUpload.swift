@@ -1,0 +1,154 @@
+import Foundation
+
+/// One tus 1.0 upload: created with `POST`, appended to with `PATCH`, its offset asked with `HEAD` after
+/// an interruption. Each exchange is a request of its own through the layer's `send`, so monitors,
+/// interceptors and metrics see every one. One step runs at a time, each begun from the previous one's
+/// handler; the lock guards only which step is current and whether the upload has ended.
+final class TusUpload<Value>: NetworkTask {
+    struct State {
+        var isFinished = false
+        var steps = 0
+        var current: (any NetworkTask)?
+        var wait: (any ClockTimer)?
+        var uploadURL: URL?
+        /// What the server is known to have.
+        var offset: Int64 = 0
+        /// Failed steps since the server's offset last moved forward.
+        var failures = 0
+    }
+
+    typealias Handlers = (
+        success: (NetworkResponse<Value>) -> Void, failure: (NetworkError) -> Void
+    )
+
+    let layer: NetworkLayer
+    // The caller's request and handlers: read by one step at a time (see the type's comment).
+    let request: UncheckedSendable<NetworkRequest<Value>>
+    let handlers: UncheckedSendable<Handlers>
+    let file: URL
+    let length: Int64
+    let policy: RetryPolicy
+    let state = Locked(State())
+
+    private init(
+        layer: NetworkLayer, request: NetworkRequest<Value>, handlers: Handlers, file: URL, length: Int64
+    ) {
+        self.layer = layer
+        self.request = UncheckedSendable(value: request)
+        self.handlers = UncheckedSendable(value: handlers)
+        self.file = file
+        self.length = length
+        policy = request.retryPolicy ?? layer.retryPolicy
+    }
+
+    /// Starts the upload `request` describes (a file, sent resumably) and returns its task.
+    static func start(
+        _ request: NetworkRequest<Value>, on layer: NetworkLayer,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> any NetworkTask {
+        var length: Int64 = 0
+        var checked: NetworkError?
+        var file = URL(fileURLWithPath: "/")
+        if case .upload(let source)? = request.transfer, case .file(let url, _) = source {
+            file = url
+            do { length = try source.length() } catch { checked = error }
+        } else {
+            checked = .invalidRequest("A resumable upload sends a file.")
+        }
+        let upload = TusUpload(
+            layer: layer, request: request, handlers: (successHandler, errorHandler), file: file,
+            length: length)
+        if let checked {
+            upload.finish(.failure(checked))
+        } else {
+            upload.create()
+        }
+        return upload
+    }
+
+    func cancel() {
+        finish(.failure(.cancelled))
+    }
+
+    // MARK: - The steps
+
+    private func create() {
+        let creation = step(
+            .post, request.value.urlString, headers: ["Upload-Length": String(length)], as: EmptyResponse.self
+        )
+        run { [self] in
+            layer.send(
+                creation,
+                successHandler: { [self] response in
+                    guard response.headers["Tus-Resumable"] != nil,
+                        let location = response.headers["Location"],
+                        let url = URL(string: location, relativeTo: response.url)?.absoluteURL
+                    else { return notTus(status: response.statusCode) }
+                    state.withLock { state in
+                        state.uploadURL = url
+                        state.offset = 0
+                    }
+                    // An empty file is complete once created.
+                    guard length > 0 else { return succeed(response, at: url) }
+                    append()
+                },
+                errorHandler: { [self] error in
+                    if case .unacceptableStatusCode(let status, _, _) = error,
+                        [404, 405, 501].contains(status)
+                    {
+                        return notTus(status: status)
+                    }
+                    retry(after: error, of: .post) { [self] in create() }
+                })
+        }
+    }
+
+    private func append() {
+        let (url, offset) = state.withLock { ($0.uploadURL, $0.offset) }
+        guard let url else { return create() }
+        var patch = step(
+            .patch, url.absoluteString, headers: ["Upload-Offset": String(offset)], as: EmptyResponse.self)
+        patch.transfer = .upload(
+            .fileRemainder(file, from: offset, contentType: "application/offset+octet-stream"))
+        if let progress = request.value.progressHandler {
+            let total = length
+            patch.progressHandler = { sent in
+                progress(TransferProgress(completedBytes: offset + sent.completedBytes, expectedBytes: total))
+            }
+        }
+        run { [self] in
+            layer.send(
+                patch,
+                successHandler: { [self] response in
+                    guard let reached = response.headers["Upload-Offset"].flatMap(Int64.init),
+                        reached > offset
+                    else { return finish(.failure(.invalidResponse)) }
+                    guard reached < length else { return succeed(response, at: url) }
+                    advance(to: reached)
+                    append()
+                },
+                errorHandler: { [self] error in
+                    retry(after: error, of: .put) { [self] in askOffset() }
+                })
+        }
+    }
+
+    private func askOffset() {
+        guard let url = state.withLock({ $0.uploadURL }) else { return create() }
+        let head = step(.head, url.absoluteString, headers: [:], as: EmptyResponse.self)
+        run { [self] in
+            layer.send(
+                head,
+                successHandler: { [self] response in
+                    guard let offset = response.headers["Upload-Offset"].flatMap(Int64.init), offset <= length
+                    else { return finish(.failure(.invalidResponse)) }
+                    advance(to: offset)
+                    append()
+                },
+                errorHandler: { [self] error in
+                    retry(after: error, of: .head) { [self] in askOffset() }
+                })
+        }
+    }
+}
