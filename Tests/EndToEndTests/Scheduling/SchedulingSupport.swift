@@ -21,6 +21,11 @@ final class GatedServer: @unchecked Sendable {
         }
     }
 
+    /// Lets one held reply go.
+    func releaseOne() {
+        gate.signal()
+    }
+
     /// Lets every held reply and every later one go.
     func open() {
         lock.withLock { isOpen = true }
