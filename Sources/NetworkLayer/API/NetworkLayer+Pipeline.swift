@@ -16,7 +16,8 @@ extension NetworkLayer {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        // A test double answers a resumable upload as the plain upload of its file.
+        // A resumable upload's exchanges (creation, HEAD, PATCH) each come back through `send`; a test
+        // double answers it as the plain upload of its file.
         if request.resumable != nil, stream == nil, responder == nil {
             return TusUpload.start(
                 request, on: self, successHandler: successHandler, errorHandler: errorHandler)
