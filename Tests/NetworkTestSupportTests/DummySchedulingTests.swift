@@ -75,4 +75,37 @@ final class DummySchedulingTests: XCTestCase {
             network.pendingRequests.map(\.request.url.path), ["/a", "/c"],
             "/b waits for the budget, /c doesn't")
     }
+
+    func testAStubTransportLayerHoldsTheOriginOnTheTestClockToo() {
+        let stubs = StubTransport()
+        stubs.stub(.get, .any, with: StubResponse(status: 429, headers: ["Retry-After": "2"]))
+        let clock = TestClock()
+        let network = stubs.makeNetworkLayer(
+            callbackQueue: DispatchQueue(label: "stub-scheduling"), clock: clock)
+        let first = expectation(description: "first")
+        network.get(
+            urlString: "https://api.example.com/feed", successHandler: { (_: [String]) in first.fulfill() },
+            errorHandler: { error in
+                XCTAssertEqual(error.statusCode, 429)
+                first.fulfill()
+            })
+        wait(for: [first], timeout: 10)
+        stubs.reset()  // forgets the stubs and what was recorded
+        stubs.stub(.get, .any, with: .json(["ok"]))
+        let second = expectation(description: "second")
+        let value = Locked<[String]?>(nil)
+        network.get(
+            urlString: "https://api.example.com/feed",
+            successHandler: { (posts: [String]) in
+                value.withLock { $0 = posts }
+                second.fulfill()
+            }, errorHandler: { _ in second.fulfill() })
+        XCTAssertTrue(
+            clock.wait { $0.pendingDeadlines.contains { abs($0 - 2) < 0.001 } }, "held for the pause")
+        XCTAssertEqual(stubs.recordedRequests.count, 0, "nothing sent during the pause")
+        clock.advance(by: 2)
+        wait(for: [second], timeout: 10)
+        XCTAssertEqual(value.withLock { $0 }, ["ok"])
+        XCTAssertEqual(stubs.recordedRequests.count, 1)
+    }
 }

@@ -25,14 +25,22 @@ final class SharingTests: XCTestCase {
         NetworkRequest<[String]>(urlString: "me", headers: headers)
     }
 
+    /// Sends `count` identical requests on `network`, each caller's outcome going to `outcomes`.
+    @discardableResult
+    private func send(_ count: Int, on network: NetworkLayer, to outcomes: CallerOutcomes<[String]>)
+        -> [NetworkTask]
+    {
+        (0..<count).map { index in
+            let (success, failure) = outcomes.handlers(index)
+            return network.send(request(), successHandler: success, errorHandler: failure)
+        }
+    }
+
     func testFiftyIdenticalUncachedGETsReachTheServerOnceAndEveryHandlerRunsOnce() throws {
         let gated = try GatedServer(in: self) { _ in try .json(["ann"]) }
         let network = layer(gated.server)
         let outcomes = CallerOutcomes<[String]>(expectation(description: "50 outcomes"), count: 50)
-        for index in 0..<50 {
-            let (success, failure) = outcomes.handlers(index)
-            network.send(request(), successHandler: success, errorHandler: failure)
-        }
+        send(50, on: network, to: outcomes)
         XCTAssertNotNil(gated.server.takeRequest(timeout: 5))
         gated.open()
         wait(for: [outcomes.expectation], timeout: 10)
@@ -47,10 +55,7 @@ final class SharingTests: XCTestCase {
         let gated = try GatedServer(in: self) { _ in try .json(["ann"]) }
         let network = layer(gated.server)
         let outcomes = CallerOutcomes<[String]>(expectation(description: "50 outcomes"), count: 50)
-        let tasks = (0..<50).map { index in
-            let (success, failure) = outcomes.handlers(index)
-            return network.send(request(), successHandler: success, errorHandler: failure)
-        }
+        let tasks = send(50, on: network, to: outcomes)
         XCTAssertNotNil(gated.server.takeRequest(timeout: 5))
         let survivor = Int.random(in: 0..<50)
         DispatchQueue.concurrentPerform(iterations: 50) { index in
@@ -74,10 +79,7 @@ final class SharingTests: XCTestCase {
         defer { gated.open() }
         let network = layer(gated.server)
         let outcomes = CallerOutcomes<[String]>(expectation(description: "3 outcomes"), count: 3)
-        let tasks = (0..<3).map { index in
-            let (success, failure) = outcomes.handlers(index)
-            return network.send(request(), successHandler: success, errorHandler: failure)
-        }
+        let tasks = send(3, on: network, to: outcomes)
         XCTAssertNotNil(gated.server.takeRequest(timeout: 5))
         tasks[0].cancel()
         tasks[1].cancel()
@@ -93,10 +95,7 @@ final class SharingTests: XCTestCase {
         defer { gated.open() }
         let network = layer(gated.server)
         let outcomes = CallerOutcomes<[String]>(expectation(description: "50 outcomes"), count: 50)
-        for index in 0..<50 {
-            let (success, failure) = outcomes.handlers(index)
-            network.send(request(), successHandler: success, errorHandler: failure)
-        }
+        send(50, on: network, to: outcomes)
         XCTAssertNotNil(gated.server.takeRequest(timeout: 5))
         network.cancelAll()
         wait(for: [outcomes.expectation], timeout: 10)
@@ -197,10 +196,7 @@ final class SharingTests: XCTestCase {
         let network = layer(
             server, clock: clock, retryPolicy: RetryPolicy(maximumAttempts: 2, maximumDelay: 5))
         let outcomes = CallerOutcomes<[String]>(expectation(description: "10 outcomes"), count: 10)
-        for index in 0..<10 {
-            let (success, failure) = outcomes.handlers(index)
-            network.send(request(), successHandler: success, errorHandler: failure)
-        }
+        send(10, on: network, to: outcomes)
         XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - 1) < 0.001 } }, "the retry's wait")
         clock.advance(by: 1)
         wait(for: [outcomes.expectation], timeout: 10)
@@ -215,10 +211,7 @@ final class SharingTests: XCTestCase {
         let network = layer(
             server, clock: clock, retryPolicy: RetryPolicy(maximumAttempts: 2, maximumDelay: 5))
         let outcomes = CallerOutcomes<[String]>(expectation(description: "2 outcomes"), count: 2)
-        let tasks = (0..<2).map { index in
-            let (success, failure) = outcomes.handlers(index)
-            return network.send(request(), successHandler: success, errorHandler: failure)
-        }
+        let tasks = send(2, on: network, to: outcomes)
         XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - 1) < 0.001 } }, "the retry's wait")
         for task in tasks { task.cancel() }
         wait(for: [outcomes.expectation], timeout: 10)

@@ -84,9 +84,9 @@ struct OriginGate: RequestStage {
         }
     }
 
-    private static func pause(of result: TransferResult, now: Date) -> TimeInterval? {
+    private static func pause(of result: TransferResult, now: @autoclosure () -> Date) -> TimeInterval? {
         guard let response = result.response as? HTTPURLResponse else { return nil }
         return RateLimitFields.pause(
-            statusCode: response.statusCode, headers: ResponseHeaders(response), now: now)
+            statusCode: response.statusCode, field: response.value(forHTTPHeaderField:), now: now())
     }
 }

@@ -72,9 +72,10 @@ final class OriginScheduler: Sendable {
     var isIdle: Bool {
         let now = clock.now
         return state.withLock { state in
-            guard !state.origins.isEmpty else { return true }
-            state.origins = state.origins.filter { _, entry in
-                !(entry.running == 0 && entry.waiting.isEmpty && (entry.closedUntil ?? now) <= now)
+            // Only pauses that are over can go: anything else keeps the origin.
+            for (origin, entry) in state.origins
+            where entry.running == 0 && entry.waiting.isEmpty && (entry.closedUntil ?? now) <= now {
+                state.origins[origin] = nil
             }
             return state.origins.isEmpty
         }

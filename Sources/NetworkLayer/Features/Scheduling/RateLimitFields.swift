@@ -7,19 +7,27 @@ import Foundation
 enum RateLimitFields {
     /// Seconds to wait from `now`, or `nil` when the reply asks for no pause.
     static func pause(statusCode: Int, headers: ResponseHeaders, now: Date) -> TimeInterval? {
+        pause(statusCode: statusCode, field: { headers[$0] }, now: now)
+    }
+
+    /// Seconds to wait from `now`, or `nil`; `field` looks a header field up by name, without case. Every
+    /// reply passes here: nothing is copied, and `now` is read only when a field asks for a pause.
+    static func pause(
+        statusCode: Int, field: (String) -> String?, now: @autoclosure () -> Date
+    ) -> TimeInterval? {
         var pauses: [TimeInterval] = []
-        if statusCode == 429 || statusCode == 503,
-            let retryAfter = RetryPolicy.retryAfter(in: headers.fields, now: now)
+        if statusCode == 429 || statusCode == 503, let value = field("Retry-After"),
+            let retryAfter = RetryPolicy.retryAfter(in: ["Retry-After": value], now: now())
         {
             pauses.append(retryAfter)
         }
-        if let field = headers["RateLimit"] { pauses += structuredPauses(field) }
+        if let value = field("RateLimit") { pauses += structuredPauses(value) }
         for prefix in ["RateLimit-", "X-RateLimit-"] {
-            guard let remaining = headers[prefix + "Remaining"].flatMap(number), remaining <= 0,
-                let reset = headers[prefix + "Reset"].flatMap(number)
+            guard let remaining = field(prefix + "Remaining").flatMap(number), remaining <= 0,
+                let reset = field(prefix + "Reset").flatMap(number)
             else { continue }
             // A value past 2001 in seconds since 1970 is a time, not a wait.
-            pauses.append(reset > 1e9 ? reset - now.timeIntervalSince1970 : reset)
+            pauses.append(reset > 1e9 ? reset - now().timeIntervalSince1970 : reset)
         }
         // At most a year: a longer pause is a server's mistake, and the clock's arithmetic has limits.
         return pauses.filter { $0.isFinite && $0 > 0 }.max().map { min($0, 365 * 86_400) }

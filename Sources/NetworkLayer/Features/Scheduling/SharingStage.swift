@@ -99,9 +99,8 @@ struct SharingKey: Hashable, Sendable {
 
     init(_ request: URLRequest, account: String?, shaping: Shaping) {
         method = request.httpMethod ?? "GET"
-        var url = request.url?.absoluteString ?? ""
-        if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
-        self.url = url
+        // Without its fragment, as the cache keys it.
+        url = request.url.map(CacheKey.normalized) ?? ""
         self.account = account
         let ignored = RequestScheduling.headerFieldsIgnoredForSharing
         var fields: [String: String] = [:]
