@@ -20,5 +20,8 @@ enum Scenarios {
     static let all: [String: @Sendable ([String]) -> Void] = [
         "outbox-enqueue": OutboxScenarios.enqueue,
         "outbox-deliver": OutboxScenarios.deliver,
+        "transfer-upload": TransferScenarios.upload,
+        "transfer-download": TransferScenarios.download,
+        "transfer-resume": TransferScenarios.resume,
     ]
 }

@@ -90,6 +90,8 @@ public struct NetworkRequest<Value> {
     package var transfer: TransferDescription?
     /// Set on an upload from a file that is sent resumably (see ``ResumableUpload``).
     package var resumable: ResumableUpload?
+    /// Set by a ``TransferStore`` on a resumable upload it keeps: told the upload URL and each offset.
+    package var uploadJournal: (any UploadJournal)?
     /// Told how far a download or upload has come, on the callback queue, at most ~30 times a second, every
     /// call before the handler (or before the `async` form returns); ignored by other requests.
     public var progressHandler: ((TransferProgress) -> Void)?

@@ -52,6 +52,9 @@ public enum NetworkError: Error {
     /// `RateLimit` fields), and the request's time limit ends before then, so nothing was sent. Carries
     /// when the server accepts requests again. See ``RequestScheduling/waitsForRateLimits``.
     case rateLimited(until: Date)
+    /// A stored upload's source file changed (its size or modification date) since the upload began, and
+    /// the caller chose not to start over. Carries the file. See ``TransferStore``.
+    case sourceFileChanged(URL)
 }
 
 extension NetworkError {
@@ -78,6 +81,8 @@ extension NetworkError {
             "The server kept ending the stream soon after it started; it stopped after \(count) reconnections."
         case .rateLimited:
             "The server asked for a pause in requests longer than this request could wait."
+        case .sourceFileChanged(let file):
+            "The file \(Redaction.quoted(file.lastPathComponent)) changed since its upload began; it was not resumed."
         }
     }
 
@@ -213,6 +218,8 @@ extension NetworkError: CustomStringConvertible {
         case .custom(let text): return "custom(\(Redaction.quoted(Redaction.text(text))))"
         case .tooManyReconnects(let count): return "tooManyReconnects(\(count))"
         case .rateLimited(let date): return "rateLimited(until: \(date))"
+        case .sourceFileChanged(let file):
+            return "sourceFileChanged(\(Redaction.quoted(file.lastPathComponent)))"
         }
     }
 }

@@ -74,6 +74,7 @@ extension TusUpload {
             if offset > state.offset { state.failures = 0 }
             state.offset = offset
         }
+        request.value.uploadJournal?.acknowledged(offset)
     }
 
     func succeed(_ response: NetworkResponse<EmptyResponse>, at url: URL) {

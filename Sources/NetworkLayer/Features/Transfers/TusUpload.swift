@@ -61,6 +61,10 @@ final class TusUpload<Value>: NetworkTask {
             length: length)
         if let checked {
             upload.finish(.failure(checked))
+        } else if let point = request.uploadJournal?.resumePoint {
+            // A stored upload: the server is asked how much it kept rather than the file created again.
+            upload.state.withLock { ($0.uploadURL, $0.offset) = (point.uploadURL, point.offset) }
+            upload.askOffset()
         } else {
             upload.create()
         }
@@ -89,6 +93,7 @@ final class TusUpload<Value>: NetworkTask {
                         state.uploadURL = url
                         state.offset = 0
                     }
+                    request.value.uploadJournal?.created(url)
                     // An empty file is complete once created.
                     guard length > 0 else { return succeed(response, at: url) }
                     append()
@@ -143,6 +148,8 @@ final class TusUpload<Value>: NetworkTask {
                 successHandler: { [self] response in
                     guard let offset = response.headers["Upload-Offset"].flatMap(Int64.init), offset <= length
                     else { return finish(.failure(.invalidResponse)) }
+                    // All there: a stored upload whose last append was acknowledged just before a kill.
+                    guard offset < length else { return succeed(response, at: url) }
                     advance(to: offset)
                     append()
                 },

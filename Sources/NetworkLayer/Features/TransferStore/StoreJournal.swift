@@ -1,0 +1,43 @@
+import Foundation
+
+/// The journal a ``TransferStore`` hands the upload engine: what it reports becomes the record.
+final class StoreJournal: UploadJournal {
+    let store: TransferStore
+    let id: UUID
+    let resumePoint: (uploadURL: URL, offset: Int64)?
+
+    init(store: TransferStore, id: UUID, resumePoint: (uploadURL: URL, offset: Int64)?) {
+        self.store = store
+        self.id = id
+        self.resumePoint = resumePoint
+    }
+
+    func created(_ uploadURL: URL) {
+        store.recordProgress(id, uploadURL: uploadURL, offset: 0)
+    }
+
+    func acknowledged(_ offset: Int64) {
+        store.recordProgress(id, uploadURL: nil, offset: offset)
+    }
+}
+
+/// A transfer that ended before anything was sent: its error handler runs once, on the layer's
+/// callback queue; cancelling it does nothing.
+final class SettledTask: NetworkTask {
+    private let storedPriority = Locked(RequestPriority.default)
+
+    init(
+        failing errorHandler: @escaping (NetworkError) -> Void, with error: NetworkError,
+        on layer: NetworkLayer
+    ) {
+        let handler = UncheckedSendable(value: errorHandler)
+        layer.callbackQueue.async { handler.value(error) }
+    }
+
+    func cancel() {}
+
+    var priority: RequestPriority {
+        get { storedPriority.withLock { $0 } }
+        set { storedPriority.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// What a ``TransferStore`` keeps of one transfer: enough for a new process to send it again. Stored as
+/// JSON in a durable record (its content version is ``TransferRecord/version``).
+///
+/// Never the request's `Authorization`, `Proxy-Authorization` or `Cookie` headers: the layer's
+/// interceptors and authenticator add fresh ones when the transfer is resumed. A download's validators
+/// and received bytes are not copied here: `<destination>.partial.json` and `.partial` hold them
+/// (see `PartialDownload`), written as the bytes arrive.
+struct TransferRecord: Codable, Sendable, Equatable {
+    /// The layout this code writes; it reads this one and every earlier one.
+    static let version: UInt16 = 1
+    private static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    var id: UUID
+    var kind: StoredTransfer.Kind
+    /// The source (upload) or destination (download) file's path.
+    var file: String
+    /// The absolute URL: the creation URL of an upload.
+    var url: String
+    var method: String
+    var headers: [String: String]
+    /// The order records are listed in.
+    var sequence: UInt64
+    // An upload's.
+    var contentType: String?
+    var protocolName: String?
+    var fallsBackToPlainUpload = false
+    var uploadURL: String?
+    /// The bytes the server last acknowledged, as last written.
+    var offset: Int64 = 0
+    var sourceSize: Int64?
+    /// The source's modification date, seconds since 1970.
+    var sourceModified: Double?
+    // A download's.
+    var downloadOptions: Int?
+
+    /// The headers a record may keep: `headers` without credentials or cookies.
+    static func storable(_ headers: [String: String]) -> [String: String] {
+        headers.filter { !secretHeaders.contains($0.key.lowercased()) }
+    }
+
+    var fileURL: URL { URL(fileURLWithPath: file) }
+
+    /// The record's file name: its sequence zero-padded, so names sort as records were made.
+    var fileName: String {
+        let digits = String(sequence)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".transfer"
+    }
+}
+
+/// A source file's identity as the store compares it: its size and modification date.
+struct SourceIdentity: Equatable {
+    var size: Int64
+    var modified: Double
+
+    init?(of file: URL) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+            let size = (attributes[.size] as? NSNumber)?.int64Value,
+            let date = attributes[.modificationDate] as? Date
+        else { return nil }
+        self.size = size
+        modified = date.timeIntervalSince1970
+    }
+
+    init(size: Int64, modified: Double) {
+        self.size = size
+        self.modified = modified
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+extension TransferStore {
+    /// Records `request` and sends it through the layer: a resumable upload from a file, or a download.
+    /// The record is on disk (in the operating system's hands) when this returns.
+    ///
+    /// - Parameters:
+    ///   - request: A request made by ``NetworkRequest/upload(urlString:fileURL:resumable:contentType:headers:)``
+    ///     or ``NetworkRequest/download(urlString:to:options:headers:)``.
+    ///   - successHandler: Receives the upload's URL or the downloaded file on the layer's callback queue;
+    ///     the record is gone by then.
+    ///   - errorHandler: Receives the failure on the layer's callback queue; the record stays for
+    ///     ``resume(_:ifSourceChanged:progressHandler:successHandler:errorHandler:)``.
+    /// - Returns: The transfer, which can be cancelled (its record stays).
+    /// - Throws: ``TransferStoreError/unsupportedRequest(_:)`` for another kind of request,
+    ///   ``TransferStoreError/writeFailed(_:)`` when the record can't be written; nothing was sent.
+    @discardableResult
+    public func send(
+        _ request: NetworkRequest<URL>, successHandler: @escaping (NetworkResponse<URL>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) throws(TransferStoreError) -> any NetworkTask {
+        let record = try makeRecord(for: request)
+        try writeNow(record)
+        state.withLock { $0.records[record.id] = record }
+        return start(record, request, successHandler: successHandler, errorHandler: errorHandler)
+    }
+
+    /// Sends `transfer` again: an upload asks the server how much it has and sends the rest, a download
+    /// asks for the bytes after those on disk. Progress starts from what is done. The request carries the
+    /// stored headers; the layer's interceptors add credentials.
+    ///
+    /// - Parameters:
+    ///   - transfer: A transfer from ``unfinishedTransfers``.
+    ///   - ifSourceChanged: What to do when an upload's source file's size or modification date differs
+    ///     from when it began; ``SourceChangeAction/fail`` by default.
+    ///   - progressHandler: Told how far the transfer has come, on the layer's callback queue.
+    ///   - successHandler: Receives the upload's URL or the downloaded file; the record is gone by then.
+    ///   - errorHandler: Receives the failure (``NetworkError/sourceFileChanged(_:)`` among others); the
+    ///     record stays.
+    /// - Returns: The transfer, which can be cancelled (its record stays).
+    /// - Throws: ``TransferStoreError/notFound``, ``TransferStoreError/alreadyRunning``, or
+    ///   ``TransferStoreError/writeFailed(_:)`` when starting over can't be recorded.
+    @discardableResult
+    public func resume(
+        _ transfer: StoredTransfer, ifSourceChanged: SourceChangeAction = .fail,
+        progressHandler: ((TransferProgress) -> Void)? = nil,
+        successHandler: @escaping (NetworkResponse<URL>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) throws(TransferStoreError) -> any NetworkTask {
+        let found = state.withLock { state -> Result<TransferRecord, TransferStoreError> in
+            guard let record = state.records[transfer.id] else { return .failure(.notFound) }
+            return state.runs[record.id] == nil ? .success(record) : .failure(.alreadyRunning)
+        }
+        var record = try found.get()
+        if record.kind == .upload, let changed = sourceChange(of: record) {
+            guard ifSourceChanged == .startOver else {
+                return SettledTask(failing: errorHandler, with: .sourceFileChanged(record.fileURL), on: layer)
+            }
+            (record.uploadURL, record.offset) = (nil, 0)
+            (record.sourceSize, record.sourceModified) = (changed?.size, changed?.modified)
+            try writeNow(record)
+            state.withLock { $0.records[record.id] = record }
+        }
+        var request = Self.request(for: record)
+        request.progressHandler = progressHandler
+        return start(record, request, successHandler: successHandler, errorHandler: errorHandler)
+    }
+
+    /// `nil` when the source is as recorded; else its identity now (`nil` inside when it is gone).
+    private func sourceChange(of record: TransferRecord) -> SourceIdentity?? {
+        let now = SourceIdentity(of: record.fileURL)
+        guard let size = record.sourceSize, let modified = record.sourceModified,
+            now == SourceIdentity(size: size, modified: modified)
+        else { return .some(now) }
+        return nil
+    }
+
+    /// Sends `request` for `record`, an upload with a journal on it; the record goes when it succeeds.
+    private func start(
+        _ record: TransferRecord, _ request: NetworkRequest<URL>,
+        successHandler: @escaping (NetworkResponse<URL>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> any NetworkTask {
+        var request = request
+        let id = record.id
+        if record.kind == .upload {
+            let point = record.uploadURL.flatMap(URL.init(string:)).map {
+                (uploadURL: $0, offset: record.offset)
+            }
+            request.uploadJournal = StoreJournal(store: self, id: id, resumePoint: point)
+        }
+        let run = state.withLock { $0.begin(id) }
+        let task = layer.send(
+            request,
+            successHandler: { [self] response in
+                finish(id)
+                successHandler(response)
+            },
+            errorHandler: { [self] error in
+                state.withLock { $0.end(id) }
+                errorHandler(error)
+            })
+        state.withLock { $0.keep(task, for: id, run: run) }
+        return task
+    }
+
+    /// Removes the record of a transfer that succeeded, and waits: once the caller's handler runs, no
+    /// later launch finds the transfer (a kill right after would otherwise leave a finished one listed).
+    private func finish(_ id: UUID) {
+        let record = state.withLock { state in
+            defer { state.end(id) }
+            return state.records.removeValue(forKey: id)
+        }
+        guard let record else { return }
+        // Handlers never run on the disk queue (a call delivering immediately leaves it first); should
+        // one, waiting for a queue that targets it would wait for itself.
+        if Queues.isReserved {
+            queue.async { [folder] in folder.remove(record.fileName) }
+        } else {
+            queue.sync { folder.remove(record.fileName) }
+        }
+    }
+
+    /// The upload reached `offset`: rewritten when it moved ``rewriteInterval`` bytes since the last
+    /// write, or finished the file, or (`force`) at a creation.
+    func recordProgress(_ id: UUID, uploadURL: URL?, offset: Int64) {
+        let due = state.withLock { state -> Bool in
+            guard var record = state.records[id] else { return false }
+            if let uploadURL {
+                record.uploadURL = uploadURL.absoluteString
+            } else if offset - record.offset < Self.rewriteInterval, offset != record.sourceSize {
+                return false
+            }
+            record.offset = offset
+            state.records[id] = record
+            return true
+        }
+        if due { writeRecord(id) }
+    }
+
+    private func makeRecord(for request: NetworkRequest<URL>) throws(TransferStoreError) -> TransferRecord {
+        let url: String
+        do {
+            url = try layer.builder.urlRequest(for: request).url?.absoluteString ?? request.urlString
+        } catch {
+            throw .unsupportedRequest(error.message)
+        }
+        var record = TransferRecord(
+            id: UUID(), kind: .download, file: "", url: url, method: request.method.rawValue,
+            headers: TransferRecord.storable(request.headers),
+            sequence: state.withLock { $0.nextSequence() })
+        switch request.transfer {
+        case .download(let target)?:
+            record.file = target.destination.path
+            // Applied once, by this send: a resume continues the partial file.
+            record.downloadOptions = target.options.subtracting(.restart).rawValue
+        case .upload(.file(let file, let contentType))? where request.resumable != nil:
+            guard let source = SourceIdentity(of: file) else {
+                throw .unsupportedRequest("The file \(file.lastPathComponent) can't be read.")
+            }
+            (record.kind, record.file, record.contentType) = (.upload, file.path, contentType)
+            record.protocolName = "tus"
+            record.fallsBackToPlainUpload = request.resumable?.fallback == .plainUpload
+            (record.sourceSize, record.sourceModified) = (source.size, source.modified)
+        default:
+            throw .unsupportedRequest(
+                "A transfer store keeps resumable uploads from a file and downloads to a file.")
+        }
+        return record
+    }
+
+    /// The request a stored transfer is sent again with.
+    private static func request(for record: TransferRecord) -> NetworkRequest<URL> {
+        guard record.kind == .upload else {
+            var request = NetworkRequest.download(
+                urlString: record.url, to: record.fileURL,
+                options: DownloadOptions(rawValue: record.downloadOptions ?? 0), headers: record.headers)
+            request.method = HTTPMethod(rawValue: record.method) ?? .get
+            return request
+        }
+        return NetworkRequest.upload(
+            urlString: record.url, fileURL: record.fileURL,
+            resumable: .tus(fallback: record.fallsBackToPlainUpload ? .plainUpload : .fail),
+            contentType: record.contentType, headers: record.headers)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Why a ``TransferStore`` refused something.
+public enum TransferStoreError: Error, Sendable, Equatable {
+    /// Another store, in this process or another (an app extension), has the directory.
+    case inUse
+    /// The transfer's record could not be written (a full disk); nothing was sent. Carries the reason.
+    case writeFailed(String)
+    /// The store keeps resumable uploads from a file and downloads to a file; carries why this request
+    /// is neither.
+    case unsupportedRequest(String)
+    /// The store has no such transfer (it finished, or was removed).
+    case notFound
+    /// The transfer is running in this process.
+    case alreadyRunning
+
+    /// A sentence for logs and screens.
+    public var message: String {
+        switch self {
+        case .inUse: "Another transfer store uses this directory."
+        case .writeFailed(let reason): "The transfer could not be saved: \(reason)"
+        case .unsupportedRequest(let reason): reason
+        case .notFound: "The transfer is no longer stored."
+        case .alreadyRunning: "The transfer is already running."
+        }
+    }
+}

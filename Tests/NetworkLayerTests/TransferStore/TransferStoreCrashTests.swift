@@ -1,0 +1,104 @@
+import Foundation
+import NetworkLayer
+import NetworkTestSupport
+import TestKit
+import XCTest
+
+/// A transfer store across processes killed with `SIGKILL`: a 256 MiB tus upload killed at about 30%, a
+/// 256 MiB download killed at about 30%, then a new process with the same store lists both and resumes
+/// each from what was done, byte-exact.
+final class TransferStoreCrashTests: XCTestCase {
+    private static let mebibyte = 1 << 20
+    private static let size = 256 * mebibyte
+    /// What the download may send again: the bytes the client had received but not yet written.
+    private static let downloadResendBound = mebibyte
+    /// TEMPORARY: MockServer reads a whole PATCH body before its handler runs, so the bytes of the append a
+    /// kill cuts are lost on the server and sent again. Becomes 1 MiB once MockServer keeps partial appends
+    /// (branch `diskserver`); until then the test only checks that the upload resumes from the server's
+    /// offset and completes.
+    private static let uploadResendBound = size
+
+    #if os(macOS) || os(Linux)
+        func testAnUploadAndADownloadKilledAtAThirdResumeInANewProcessByteExact() throws {
+            let folder = try makeOutboxFolder()
+            let store = folder.appendingPathComponent("store")
+            let source = try BigFile.make(
+                at: folder.appendingPathComponent("video.bin"), size: Self.size, seed: 1)
+            let served = try BigFile.make(
+                at: folder.appendingPathComponent("served.bin"), size: Self.size, seed: 2)
+            let destination = folder.appendingPathComponent("download.bin")
+            let tus = TusHandler()
+            addTeardownBlock { tus.removeStoredFiles() }
+            let file = try RangeFileHandler(file: served)
+            let server = MockServer(maxRequestBodySize: Self.size + Self.mebibyte) { request in
+                request.path == "/big" ? file.answer(request) : try tus.handler(request)
+            }
+            try server.start()
+            addTeardownBlock { server.stop() }
+            let base = server.baseURL.absoluteString
+
+            let uploading = try HarnessProcess(["transfer-upload", store.path, base, source.path])
+            defer { uploading.kill() }
+            XCTAssertTrue(uploading.wait(for: "upload 30%", timeout: 120), "\(uploading.output.suffix(3))")
+            uploading.kill()
+            let uploadSent = lastProgress(.upload, in: uploading.output)
+
+            let downloading = try HarnessProcess([
+                "transfer-download", store.path, base, "big", destination.path,
+            ])
+            defer { downloading.kill() }
+            XCTAssertTrue(
+                downloading.wait(for: "download 30%", timeout: 120), "\(downloading.output.suffix(3))")
+            downloading.kill()
+            let downloadReceived = lastProgress(.download, in: downloading.output)
+            let appendsBeforeResume = tus.appends.count
+
+            let resuming = try HarnessProcess(["transfer-resume", store.path, base])
+            defer { resuming.kill() }
+            XCTAssertTrue(resuming.wait(for: "all done", timeout: 180), "\(resuming.output.suffix(5))")
+            XCTAssertTrue(resuming.output.contains("upload done"), "\(resuming.output.suffix(5))")
+            XCTAssertTrue(resuming.output.contains("download done"), "\(resuming.output.suffix(5))")
+            XCTAssertEqual(resuming.output.filter { $0.hasPrefix("listed ") }.count, 2)
+
+            // The upload: resumed from the server's offset (HEAD), not created again.
+            let resumedAppends = tus.appends.dropFirst(appendsBeforeResume)
+            let resumedAt = Int(resumedAppends.first?.offset ?? -1)
+            XCTAssertGreaterThanOrEqual(resumedAt, 0, "the resumed process appended")
+            XCTAssertEqual(tus.storedFiles.count, 1, "not created again")
+            let uploadResent = max(0, uploadSent - resumedAt)
+            XCTAssertLessThanOrEqual(uploadResent, Self.uploadResendBound)
+            XCTAssertEqual(try BigFile.sha256(of: tus.storedFiles[0]), try BigFile.sha256(of: source))
+
+            // The download: one Range request from the bytes on disk.
+            XCTAssertEqual(file.requestedStarts.count, 2, "\(file.requestedStarts)")
+            let rangeStart = file.requestedStarts.last ?? 0
+            XCTAssertGreaterThan(rangeStart, Self.size / 5, "resumed from the partial file")
+            let downloadResent = max(0, downloadReceived - rangeStart)
+            XCTAssertLessThanOrEqual(downloadResent, Self.downloadResendBound)
+            XCTAssertEqual(try BigFile.sha256(of: destination), try BigFile.sha256(of: served))
+            XCTAssertGreaterThanOrEqual(
+                firstProgress(.download, in: resuming.output) ?? 0, rangeStart,
+                "progress starts from what is done")
+
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.path)
+            XCTAssertEqual(leftovers, ["lock"], "finished transfers leave no record")
+            print(
+                "TransferStoreCrashTests: upload sent \(uploadSent) before the kill, resumed at \(resumedAt) "
+                    + "(resent \(uploadResent)); download received \(downloadReceived), Range from \(rangeStart) "
+                    + "(resent \(downloadResent))")
+        }
+
+        private func progressLines(_ kind: StoredTransfer.Kind, in output: [String]) -> [Int] {
+            let prefix = "\(kind.rawValue) at "
+            return output.filter { $0.hasPrefix(prefix) }.compactMap { Int($0.dropFirst(prefix.count)) }
+        }
+
+        private func lastProgress(_ kind: StoredTransfer.Kind, in output: [String]) -> Int {
+            progressLines(kind, in: output).last ?? 0
+        }
+
+        private func firstProgress(_ kind: StoredTransfer.Kind, in output: [String]) -> Int? {
+            progressLines(kind, in: output).first
+        }
+    #endif
+}

@@ -1,0 +1,196 @@
+import Foundation
+import NetworkTestSupport
+import TestKit
+import XCTest
+
+@testable import NetworkLayer
+
+/// The transfer store in one process: what it records (never credentials), resuming from the server's
+/// offset, a changed source refused or started over, the directory claimed once, and a test double.
+final class TransferStoreTests: XCTestCase {
+    private static let size = 4 << 20
+
+    private func tusServer() throws -> (MockServer, TusHandler) {
+        let server = MockServer(maxRequestBodySize: Self.size * 2)
+        let tus = server.serveTus()
+        try server.start()
+        addTeardownBlock {
+            server.stop()
+            tus.removeStoredFiles()
+        }
+        return (server, tus)
+    }
+
+    /// Runs `start` with a success and an error handler and waits for one of them.
+    private func result(
+        _ start: (@escaping (NetworkResponse<URL>) -> Void, @escaping (NetworkError) -> Void) throws -> Void
+    ) throws -> Result<URL, NetworkError>? {
+        let ended = expectation(description: "a handler runs")
+        let outcome = Locked<Result<URL, NetworkError>?>(nil)
+        try start(
+            { response in
+                outcome.withLock { $0 = .success(response.value) }
+                ended.fulfill()
+            },
+            { error in
+                outcome.withLock { $0 = .failure(error) }
+                ended.fulfill()
+            })
+        wait(for: [ended], timeout: 30)
+        return outcome.withLock { $0 }
+    }
+
+    /// An upload whose first append the server cuts at half: it fails (no retries), and stays stored.
+    private func failedUpload(
+        _ server: MockServer, _ tus: TusHandler
+    ) throws -> (TransferStore, URL, URL) {
+        let folder = try makeOutboxFolder()
+        let source = try BigFile.make(at: folder.appendingPathComponent("video.mp4"), size: Self.size)
+        let directory = folder.appendingPathComponent("store")
+        let store = try TransferStore(directory: directory, layer: NetworkLayer(baseURL: server.baseURL))
+        tus.cutNextAppend(afterBytes: Self.size / 2)
+        var request = NetworkRequest.upload(
+            urlString: "files", fileURL: source, resumable: .tus,
+            headers: ["Authorization": "Bearer secret-token", "cookie": "session=secret", "X-Trace": "kept"])
+        request.retryPolicy = RetryPolicy.none
+        let outcome = try result { try store.send(request, successHandler: $0, errorHandler: $1) }
+        guard case .failure = outcome else {
+            XCTFail("the cut append fails the upload: \(String(describing: outcome))")
+            return (store, source, directory)
+        }
+        return (store, source, directory)
+    }
+
+    func testAFailedUploadStaysStoredWithoutCredentialsAndResumesFromTheServersOffset() throws {
+        let (server, tus) = try tusServer()
+        let (store, source, directory) = try failedUpload(server, tus)
+
+        let transfers = store.unfinishedTransfers
+        XCTAssertEqual(transfers.map(\.kind), [.upload])
+        XCTAssertEqual(transfers.first?.file, source)
+        XCTAssertEqual(transfers.first?.expectedBytes, Int64(Self.size))
+        let records = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".transfer")
+        }
+        XCTAssertEqual(records.count, 1)
+        let stored = try String(
+            decoding: Data(contentsOf: directory.appendingPathComponent(records[0])), as: UTF8.self)
+        XCTAssertFalse(stored.contains("secret"), "no Authorization or Cookie on disk")
+        XCTAssertTrue(stored.contains("X-Trace"))
+        XCTAssertTrue(stored.contains("tus-uploads"), "the upload URL is recorded after creation")
+
+        let transfer = try XCTUnwrap(transfers.first)
+        let outcome = try result { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
+        XCTAssertNotNil(try outcome?.get())
+        XCTAssertEqual(tus.storedFiles.count, 1, "not created again")
+        XCTAssertEqual(tus.appends.last?.offset, Int64(Self.size / 2), "the rest only, after a HEAD")
+        XCTAssertEqual(try BigFile.sha256(of: tus.storedFiles[0]), try BigFile.sha256(of: source))
+        XCTAssertEqual(store.unfinishedTransfers, [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["lock"])
+        XCTAssertThrowsError(try store.resume(transfer, successHandler: { _ in }, errorHandler: { _ in })) {
+            XCTAssertEqual($0 as? TransferStoreError, .notFound)
+        }
+    }
+
+    func testAChangedSourceFailsWhenTheCallerSaysSoAndStaysStored() throws {
+        let (server, tus) = try tusServer()
+        let (store, source, _) = try failedUpload(server, tus)
+        let handle = try FileHandle(forWritingTo: source)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("more".utf8))
+        try handle.close()
+
+        let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
+        let outcome = try result {
+            try store.resume(transfer, ifSourceChanged: .fail, successHandler: $0, errorHandler: $1)
+        }
+        guard case .failure(.sourceFileChanged(let file)) = outcome else {
+            return XCTFail("\(String(describing: outcome))")
+        }
+        XCTAssertEqual(file, source)
+        XCTAssertEqual(store.unfinishedTransfers.map(\.id), [transfer.id])
+        XCTAssertEqual(tus.appends.count, 1, "nothing more sent")
+    }
+
+    func testAChangedSourceStartsOverWhenTheCallerSaysSo() throws {
+        let (server, tus) = try tusServer()
+        let (store, source, _) = try failedUpload(server, tus)
+        try BigFile.make(at: source, size: Self.size + 1000, seed: 7)
+
+        let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
+        let outcome = try result {
+            try store.resume(transfer, ifSourceChanged: .startOver, successHandler: $0, errorHandler: $1)
+        }
+        XCTAssertNotNil(try outcome?.get())
+        XCTAssertEqual(tus.storedFiles.count, 2, "created again")
+        XCTAssertEqual(tus.appends.last?.offset, 0, "the whole new file")
+        XCTAssertEqual(try BigFile.sha256(of: tus.storedFiles[1]), try BigFile.sha256(of: source))
+        XCTAssertEqual(store.unfinishedTransfers, [])
+    }
+
+    func testTheDirectoryIsClaimedOnceAndReleasedWithItsStore() throws {
+        let directory = try makeOutboxFolder()
+        let layer = NetworkLayer(baseURL: URL(string: "http://127.0.0.1:1"))
+        var store: TransferStore? = try TransferStore(directory: directory, layer: layer)
+        XCTAssertThrowsError(try TransferStore(directory: directory, layer: layer)) {
+            XCTAssertEqual($0 as? TransferStoreError, .inUse)
+        }
+        XCTAssertNotNil(store)
+        store = nil
+        XCTAssertNoThrow(try TransferStore(directory: directory, layer: layer))
+    }
+
+    func testAPlainRequestIsRefused() throws {
+        let folder = try makeOutboxFolder()
+        let file = try BigFile.make(at: folder.appendingPathComponent("a.bin"), size: 10)
+        let store = try TransferStore(
+            directory: folder.appendingPathComponent("store"),
+            layer: NetworkLayer(baseURL: URL(string: "http://127.0.0.1:1")))
+        let plain = NetworkRequest<URL>.upload(urlString: "files", fileURL: file)
+        XCTAssertThrowsError(try store.send(plain, successHandler: { _ in }, errorHandler: { _ in })) {
+            guard case .unsupportedRequest = $0 as? TransferStoreError else { return XCTFail("\($0)") }
+        }
+        XCTAssertEqual(store.unfinishedTransfers, [])
+    }
+
+    func testAStoredUploadTheServerHasWholeSucceedsWithoutAppending() throws {
+        let (server, tus) = try tusServer()
+        let folder = try makeOutboxFolder()
+        let source = try BigFile.make(at: folder.appendingPathComponent("video.mp4"), size: 1000)
+        let layer = NetworkLayer(baseURL: server.baseURL)
+        let request = NetworkRequest.upload(urlString: "files", fileURL: source, resumable: .tus)
+        let uploaded = try XCTUnwrap(
+            try result { layer.send(request, successHandler: $0, errorHandler: $1) }?.get())
+
+        // As after a kill between the last acknowledgement and the record's removal.
+        var again = request
+        again.uploadJournal = FixedJournal(resumePoint: (uploaded, 0))
+        let outcome = try result { layer.send(again, successHandler: $0, errorHandler: $1) }
+        XCTAssertEqual(try outcome?.get(), uploaded)
+        XCTAssertEqual(tus.appends.count, 1, "nothing appended to a complete upload")
+        XCTAssertEqual(tus.storedFiles.count, 1)
+    }
+
+    func testWithATestDoubleTheUploadIsAPlainOneAndItsRecordGoes() throws {
+        let folder = try makeOutboxFolder()
+        let source = try BigFile.make(at: folder.appendingPathComponent("video.mp4"), size: 1000)
+        let network = DummyNetworkLayer(baseURL: URL(string: "https://api.example.com"))
+        network.stub(.post, "/files", returning: Data())
+        let store = try TransferStore(directory: folder.appendingPathComponent("store"), layer: network)
+
+        let outcome = try result {
+            try store.send(
+                .upload(urlString: "files", fileURL: source, resumable: .tus), successHandler: $0,
+                errorHandler: $1)
+        }
+        XCTAssertEqual(try outcome?.get(), URL(string: "https://api.example.com/files"))
+        XCTAssertEqual(network.recordedRequests.map(\.method), [.post])
+        XCTAssertEqual(store.unfinishedTransfers, [])
+    }
+}
+
+private struct FixedJournal: UploadJournal {
+    let resumePoint: (uploadURL: URL, offset: Int64)?
+    func created(_ uploadURL: URL) {}
+    func acknowledged(_ offset: Int64) {}
+}
