@@ -50,21 +50,7 @@ public final class TransferStore: Sendable {
     public init(directory: URL, layer: NetworkLayer) throws(TransferStoreError) {
         self.directory = directory
         self.layer = layer
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            guard let claim = try DurableFolderLock.claim("lock", in: directory) else {
-                throw TransferStoreError.inUse
-            }
-            self.claim = claim
-            // Opened after the claim: removing a temporary file another owner is writing would lose it.
-            folder = try DurableFolder(url: directory)
-        } catch let error as TransferStoreError {
-            throw error
-        } catch let error as DurableWriteError {
-            throw .writeFailed(error.reason)
-        } catch {
-            throw .writeFailed("\(error)")
-        }
+        (claim, folder) = try Self.claim(directory)
         state = Locked(TransferStoreState(records: Self.load(folder)))
     }
 
@@ -121,6 +107,27 @@ public final class TransferStore: Sendable {
             throw .writeFailed(error.reason)
         } catch {
             throw .writeFailed("\(error)")
+        }
+    }
+
+    /// Creates `directory` and claims it, then opens it: the folder is opened after the claim, since
+    /// removing a temporary file another owner is writing would lose it.
+    private static func claim(_ directory: URL) throws(TransferStoreError) -> (
+        DurableFolderLock, DurableFolder
+    ) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .writeFailed("\(error)")
+        }
+        let opened = Result { () throws(DurableWriteError) -> (DurableFolderLock, DurableFolder)? in
+            guard let claim = try DurableFolderLock.claim("lock", in: directory) else { return nil }
+            return (claim, try DurableFolder(url: directory))
+        }
+        switch opened {
+        case .success(let opened?): return opened
+        case .success(nil): throw .inUse
+        case .failure(let error): throw .writeFailed(error.reason)
         }
     }
 

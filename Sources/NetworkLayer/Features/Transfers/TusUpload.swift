@@ -129,9 +129,7 @@ final class TusUpload<Value>: NetworkTask {
                     guard let reached = response.headers["Upload-Offset"].flatMap(Int64.init),
                         reached > offset
                     else { return finish(.failure(.invalidResponse)) }
-                    guard reached < length else { return succeed(response, at: url) }
-                    advance(to: reached)
-                    append()
+                    proceed(from: reached, response, at: url)
                 },
                 errorHandler: { [self] error in
                     retry(after: error, of: .put) { [self] in askOffset() }
@@ -148,14 +146,19 @@ final class TusUpload<Value>: NetworkTask {
                 successHandler: { [self] response in
                     guard let offset = response.headers["Upload-Offset"].flatMap(Int64.init), offset <= length
                     else { return finish(.failure(.invalidResponse)) }
-                    // All there: a stored upload whose last append was acknowledged just before a kill.
-                    guard offset < length else { return succeed(response, at: url) }
-                    advance(to: offset)
-                    append()
+                    // Everything may be there: a stored upload whose last append was acknowledged before a kill.
+                    proceed(from: offset, response, at: url)
                 },
                 errorHandler: { [self] error in
                     retry(after: error, of: .head) { [self] in askOffset() }
                 })
         }
+    }
+
+    /// The server has `offset` bytes: the upload is complete, or the rest is appended.
+    private func proceed(from offset: Int64, _ response: NetworkResponse<EmptyResponse>, at url: URL) {
+        guard offset < length else { return succeed(response, at: url) }
+        advance(to: offset)
+        append()
     }
 }
