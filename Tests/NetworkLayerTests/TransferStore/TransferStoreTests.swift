@@ -128,6 +128,38 @@ final class TransferStoreTests: XCTestCase {
         XCTAssertEqual(store.unfinishedTransfers, [])
     }
 
+    func testACutDownloadStaysStoredWithItsBytesAndResumesWithARange() throws {
+        let folder = try makeOutboxFolder()
+        let data = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let reply = MockResponse(headers: ["ETag": "\"v1\""], body: data).supportingRanges()
+        let server = try startedServer()
+        server.enqueue(reply.withFault(.disconnectMidBody))
+        server.enqueue(reply)
+        let directory = folder.appendingPathComponent("store")
+        let store = try TransferStore(directory: directory, layer: NetworkLayer(baseURL: server.baseURL))
+        let destination = folder.appendingPathComponent("file.bin")
+        var request = NetworkRequest.download(
+            urlString: "file", to: destination, headers: ["Proxy-Authorization": "Basic secret"])
+        request.retryPolicy = RetryPolicy.none
+
+        let cut = try result { try store.send(request, successHandler: $0, errorHandler: $1) }
+        guard case .failure = cut else { return XCTFail("\(String(describing: cut))") }
+        let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
+        XCTAssertEqual(transfer.kind, .download)
+        XCTAssertEqual(transfer.completedBytes, Int64(data.count / 2), "the bytes in the partial file")
+        XCTAssertEqual(transfer.expectedBytes, Int64(data.count))
+        XCTAssertEqual(transfer.remoteURL, server.baseURL.appendingPathComponent("file"))
+
+        let resumed = try result { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
+        XCTAssertEqual(try resumed?.get(), destination)
+        XCTAssertEqual(try Data(contentsOf: destination), data)
+        let second = try XCTUnwrap(server.recordedRequests.last)
+        XCTAssertEqual(second.header("Range"), "bytes=\(data.count / 2)-")
+        XCTAssertNil(second.header("Proxy-Authorization"), "not stored")
+        XCTAssertEqual(store.unfinishedTransfers, [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["lock"])
+    }
+
     func testTheDirectoryIsClaimedOnceAndReleasedWithItsStore() throws {
         let directory = try makeOutboxFolder()
         let layer = NetworkLayer(baseURL: URL(string: "http://127.0.0.1:1"))
