@@ -172,6 +172,30 @@ final class TransferStoreTests: XCTestCase {
         XCTAssertNoThrow(try TransferStore(directory: directory, layer: layer))
     }
 
+    func testADamagedRecordIsSetAsideAndANewerOnesNameIsNotReused() throws {
+        let directory = try makeOutboxFolder()
+        try Data("not a record".utf8).write(
+            to: directory.appendingPathComponent("00000000000000000007.transfer"))
+        let newer = DurableRecord.encode(Data("{}".utf8), contentVersion: TransferRecord.version + 1)
+        try newer.write(to: directory.appendingPathComponent("00000000000000000009.transfer"))
+        let (server, _) = try tusServer()
+        let source = try BigFile.make(at: directory.appendingPathComponent("a.bin"), size: 10)
+        let store = try TransferStore(directory: directory, layer: NetworkLayer(baseURL: server.baseURL))
+        XCTAssertEqual(store.unfinishedTransfers, [])
+
+        var request = NetworkRequest.upload(urlString: "files", fileURL: source, resumable: .tus)
+        request.retryPolicy = RetryPolicy.none
+        let task = try store.send(request, successHandler: { _ in }, errorHandler: { _ in })
+        task.cancel()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        XCTAssertEqual(
+            names,
+            [
+                "00000000000000000007.transfer.damaged", "00000000000000000009.transfer",
+                "00000000000000000010.transfer", "a.bin", "lock",
+            ])
+    }
+
     func testAPlainRequestIsRefused() throws {
         let folder = try makeOutboxFolder()
         let file = try BigFile.make(at: folder.appendingPathComponent("a.bin"), size: 10)

@@ -44,14 +44,17 @@ public final class TransferStore: Sendable {
     ///
     /// - Parameters:
     ///   - directory: The store's own directory, such as one in Application Support.
-    ///   - layer: What sends the transfers; its base URL resolves their paths.
+    ///   - layer: What sends the transfers; its base URL resolves a new transfer's path (a record keeps
+    ///     the absolute URL).
     /// - Throws: ``TransferStoreError/inUse`` when another store (in any process) has the directory;
     ///   ``TransferStoreError/writeFailed(_:)`` when it can't be made.
     public init(directory: URL, layer: NetworkLayer) throws(TransferStoreError) {
         self.directory = directory
         self.layer = layer
         (claim, folder) = try Self.claim(directory)
-        state = Locked(TransferStoreState(records: Self.load(folder)))
+        // Above every name in the folder, read or not, so no record is written over.
+        let sequences = folder.names(endingWith: "").compactMap { UInt64($0.prefix { $0 != "." }) }
+        state = Locked(TransferStoreState(records: Self.load(folder), lastSequence: sequences.max() ?? 0))
     }
 
     /// The transfers not finished, in the order they began: running in this process, or left by an
@@ -131,11 +134,14 @@ public final class TransferStore: Sendable {
         }
     }
 
-    /// The records on disk; one that can't be read is set aside as `*.damaged`.
+    /// The records on disk; one that can't be read is set aside as `*.damaged`, one a newer version of
+    /// the library wrote is left for it.
     private static func load(_ folder: DurableFolder) -> [UUID: TransferRecord] {
         var records: [UUID: TransferRecord] = [:]
         for name in folder.names(endingWith: suffix) {
-            guard let stored = try? folder.read(name), stored.contentVersion <= TransferRecord.version,
+            let stored = try? folder.read(name)
+            if let stored, stored.contentVersion > TransferRecord.version { continue }
+            guard let stored,
                 let record = try? JSONDecoder().decode(TransferRecord.self, from: stored.payload)
             else {
                 folder.rename(name, to: name + ".damaged")
@@ -175,9 +181,9 @@ struct TransferStoreState {
     /// The highest sequence given: never reused, so a record's name is never one being removed.
     private var lastSequence: UInt64
 
-    init(records: [UUID: TransferRecord]) {
+    init(records: [UUID: TransferRecord], lastSequence: UInt64) {
         self.records = records
-        lastSequence = records.values.map(\.sequence).max() ?? 0
+        self.lastSequence = lastSequence
     }
 
     mutating func nextSequence() -> UInt64 {
