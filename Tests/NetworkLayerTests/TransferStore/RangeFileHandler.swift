@@ -11,6 +11,7 @@ final class RangeFileHandler: Sendable {
     let length: Int
     static let entityTag = "\"big-v1\""
     private let starts = Locked<[Int]>([])
+    private let served = Locked<[Int]>([])
 
     init(file: URL) throws {
         self.file = file
@@ -19,6 +20,8 @@ final class RangeFileHandler: Sendable {
 
     /// Where each GET began: 0, or the `Range` start.
     var requestedStarts: [Int] { starts.withLock { $0 } }
+    /// The bytes of the body each GET handed to its connection (at most a piece ahead of the socket).
+    var servedBytes: [Int] { served.withLock { $0 } }
 
     func answer(_ request: MockServerRequest) -> MockResponse {
         var first = 0
@@ -29,7 +32,12 @@ final class RangeFileHandler: Sendable {
             first = asked
         }
         let start = first
-        starts.withLock { $0.append(start) }
+        let index = starts.withLock { starts in
+            starts.append(start)
+            return starts.count - 1
+        }
+        served.withLock { $0.append(0) }
+        let served = served
         var headers = [
             "ETag": Self.entityTag, "Accept-Ranges": "bytes", "Content-Type": "application/octet-stream",
         ]
@@ -45,6 +53,7 @@ final class RangeFileHandler: Sendable {
                         try? handle?.close()
                         return nil
                     }
+                    served.withLock { $0[index] += chunk.count }
                     return chunk
                 }
             })

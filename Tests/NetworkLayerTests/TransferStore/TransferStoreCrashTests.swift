@@ -65,7 +65,10 @@ final class TransferStoreCrashTests: XCTestCase {
             let resumedAt = Int(resumedAppends.first?.offset ?? -1)
             XCTAssertGreaterThanOrEqual(resumedAt, 0, "the resumed process appended")
             XCTAssertEqual(tus.storedFiles.count, 1, "not created again")
-            let uploadResent = max(0, uploadSent - resumedAt)
+            // Sent again: what the client had sent beyond the offset it resumed from, or what reached the
+            // server twice (the appends' bytes beyond the file's), whichever is more.
+            let uploadResent = max(
+                uploadSent - resumedAt, tus.appends.reduce(0) { $0 + $1.length } - Self.size)
             XCTAssertLessThanOrEqual(uploadResent, Self.uploadResendBound)
             XCTAssertEqual(try BigFile.sha256(of: tus.storedFiles[0]), try BigFile.sha256(of: source))
 
@@ -73,8 +76,10 @@ final class TransferStoreCrashTests: XCTestCase {
             XCTAssertEqual(file.requestedStarts.count, 2, "\(file.requestedStarts)")
             let rangeStart = file.requestedStarts.last ?? 0
             XCTAssertGreaterThan(rangeStart, Self.size / 5, "resumed from the partial file")
+            // What the client had received and asks for again (bytes not yet written to the partial file).
             let downloadResent = max(0, downloadReceived - rangeStart)
             XCTAssertLessThanOrEqual(downloadResent, Self.downloadResendBound)
+            let servedTwice = (file.servedBytes.first ?? 0) - rangeStart
             XCTAssertEqual(try BigFile.sha256(of: destination), try BigFile.sha256(of: served))
             XCTAssertGreaterThanOrEqual(
                 firstProgress(.download, in: resuming.output) ?? 0, rangeStart,
@@ -85,7 +90,8 @@ final class TransferStoreCrashTests: XCTestCase {
             print(
                 "TransferStoreCrashTests: upload sent \(uploadSent) before the kill, resumed at \(resumedAt) "
                     + "(resent \(uploadResent)); download received \(downloadReceived), Range from \(rangeStart) "
-                    + "(resent \(downloadResent))")
+                    + "(resent \(downloadResent); the server's first reply had handed \(servedTwice) more to "
+                    + "its socket)")
         }
 
         private func progressLines(_ kind: StoredTransfer.Kind, in output: [String]) -> [Int] {
