@@ -161,10 +161,11 @@ final class ResumableUploadTests: XCTestCase {
             .upload(urlString: "files", fileURL: file, resumable: .tus),
             on: NetworkLayer(baseURL: server.baseURL))
 
-        guard case .invalidRequest(let reason)? = result?.error else {
-            return XCTFail("expected invalidRequest, got \(String(describing: result))")
+        guard case .resumableUploadUnsupported("tus 1.0", let status)? = result?.error else {
+            return XCTFail("expected resumableUploadUnsupported, got \(String(describing: result))")
         }
-        XCTAssertTrue(reason.contains("doesn't support tus 1.0"), reason)
+        XCTAssertEqual(status, 200, "the echoing server's answer to the creation request")
+        XCTAssertTrue(result?.error?.message.contains("doesn't support tus 1.0") == true)
         XCTAssertEqual(server.recordedRequests.map(\.method), ["POST"])
         XCTAssertEqual(server.recordedRequests.first?.bodyLength, 0, "nothing of the file was sent")
     }
