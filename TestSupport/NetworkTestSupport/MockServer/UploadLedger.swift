@@ -133,7 +133,8 @@ final class UploadLedger: Sendable {
         handle.write(kept)
         handle.closeFile()
         upload.offset += Int64(kept.count)
-        if completes, cut == nil {
+        // A cut that kept the whole body still completes the upload: only the reply is lost.
+        if completes, kept.count == request.body.count {
             upload.isComplete = true
             upload.length = upload.offset
         }

@@ -119,6 +119,21 @@ final class DraftUploadTests: XCTestCase {
         XCTAssertEqual(try storedHash(uploads), try BigFile.sha256(of: file))
     }
 
+    func testALostReplyToTheLastAppendEndsTheUploadOnceTheServerSaysItIsComplete() throws {
+        let (server, uploads) = try draftServer()
+        let file = try source(seed: 67)
+        uploads.cutNextAppend(afterBytes: Self.size)
+
+        let result = send(
+            .upload(urlString: "files", fileURL: file, resumable: .ietfDraft),
+            on: NetworkLayer(baseURL: server.baseURL))
+
+        XCTAssertEqual(result?.value?.path, "/draft-uploads/upload-000001", String(describing: result))
+        XCTAssertEqual(
+            server.recordedRequests.map(\.method), ["POST", "PATCH", "HEAD"], "nothing sent again")
+        XCTAssertEqual(try storedHash(uploads), try BigFile.sha256(of: file))
+    }
+
     func testAnEmptyFileIsCreatedCompleteAtOnce() throws {
         let (server, uploads) = try draftServer()
         let file = try writeFile(Data(), named: "empty.bin", in: makeFolder())

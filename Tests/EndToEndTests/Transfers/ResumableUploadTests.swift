@@ -125,6 +125,21 @@ final class ResumableUploadTests: XCTestCase {
         XCTAssertEqual(sha256(try Data(contentsOf: try XCTUnwrap(tus.storedFiles.first))), sha256(data))
     }
 
+    func testALostReplyToTheLastAppendEndsTheUploadOnceTheServerHasItAll() throws {
+        let (server, tus) = try tusServer()
+        let (data, file) = try source(seed: 49)
+        tus.cutNextAppend(afterBytes: Self.size)
+
+        let result = send(
+            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            on: NetworkLayer(baseURL: server.baseURL))
+
+        XCTAssertEqual(result?.value?.path, "/tus-uploads/upload-000001", String(describing: result))
+        XCTAssertEqual(
+            server.recordedRequests.map(\.method), ["POST", "PATCH", "HEAD"], "nothing sent again")
+        XCTAssertEqual(sha256(try Data(contentsOf: try XCTUnwrap(tus.storedFiles.first))), sha256(data))
+    }
+
     func testAnEmptyFileIsCompleteOnceCreated() throws {
         let (server, tus) = try tusServer()
         let file = try writeFile(Data(), named: "empty.bin", in: makeFolder())

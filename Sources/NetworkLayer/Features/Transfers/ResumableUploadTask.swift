@@ -157,6 +157,9 @@ final class ResumableUploadTask<Value>: NetworkTask {
                         return
                     }
                     advance(to: offset)
+                    // The last append's reply was lost after the server stored it all: nothing is left to
+                    // send, and an empty append would be refused.
+                    guard offset < length else { return succeed(response, at: url) }
                     append()
                 },
                 errorHandler: { [self] error in
