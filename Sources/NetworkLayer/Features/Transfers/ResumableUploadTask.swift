@@ -1,9 +1,10 @@
 import Foundation
 
 /// One resumable upload, tus 1.0 or the IETF draft (their differences in ``UploadDialect``): created with
-/// `POST`, appended to with `PATCH`, its offset asked with `HEAD` after an interruption. Each exchange is a request of its own through the layer's `send`, so monitors,
-/// interceptors and metrics see every one. One step runs at a time, each begun from the previous one's
-/// handler; the lock guards only which step is current and whether the upload has ended.
+/// `POST`, appended to with `PATCH`, its offset asked with `HEAD` after an interruption. Each exchange is a
+/// request of its own through the layer's `send`, so monitors, interceptors and metrics see every one. One
+/// step runs at a time, each begun from the previous one's handler; the lock guards only which step is
+/// current and whether the upload has ended.
 final class ResumableUploadTask<Value>: NetworkTask {
     struct State {
         var isFinished = false
