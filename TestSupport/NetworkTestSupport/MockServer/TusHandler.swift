@@ -17,30 +17,13 @@ import NetworkLayer
 /// connection. Thread-safe: the server calls it from each
 /// connection's thread; the lock is never held while a file is written.
 public final class TusHandler: Sendable {
-    private struct Upload {
-        let file: URL
-        let length: Int64
-        var offset: Int64
-    }
-
-    private struct Ledger {
-        var uploads: [String: Upload] = [:]
-        var created = 0
-        var cut: Int?
-        var failures: [Int] = []
-        var appends: [Append] = []
-    }
+    private let ledger = UploadLedger(prefix: "tus-uploads")
 
     /// Where the uploads are stored, one file each; removed by ``removeStoredFiles()``.
-    public let directory: URL
-    private let ledger = Locked(Ledger())
+    public var directory: URL { ledger.directory }
 
     /// A server with no upload yet, storing them in a new temporary folder.
-    public init() {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("TusHandler-\(UUID().uuidString)", isDirectory: true)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+    public init() {}
 
     /// What to install as ``MockServer/handler``.
     public var handler: MockServer.Handler {
@@ -48,50 +31,37 @@ public final class TusHandler: Sendable {
     }
 
     /// The stored file of each upload created, in the order they were created.
-    public var storedFiles: [URL] {
-        ledger.withLock { ledger in
-            ledger.uploads.values.map(\.file).sorted { $0.lastPathComponent < $1.lastPathComponent }
-        }
-    }
+    public var storedFiles: [URL] { ledger.storedFiles }
 
     /// One `PATCH` as it arrived: its `Upload-Offset` (-1 when missing) and its body's length.
-    public struct Append: Sendable, Equatable {
-        /// The `Upload-Offset` the client sent, -1 when it sent none.
-        public let offset: Int64
-        /// The bytes of its body that arrived, kept or not.
-        public let length: Int
-    }
+    public typealias Append = UploadAppend
 
     /// Every append received, in order: what a client resumed from, and what it sent again.
-    public var appends: [Append] { ledger.withLock { $0.appends } }
+    public var appends: [Append] { ledger.appends }
 
     /// Keeps only the first `count` bytes of the next append's body, then closes the connection in the
     /// middle of the reply.
     ///
     /// - Parameter count: How many bytes reach the upload.
     public func cutNextAppend(afterBytes count: Int) {
-        ledger.withLock { $0.cut = max(0, count) }
+        ledger.cutNextAppend(afterBytes: count)
     }
 
     /// Answers the next append with `status` (503 by default), storing nothing of it.
     ///
     /// - Parameter status: A 5xx status.
     public func failNextAppend(status: Int = 503) {
-        ledger.withLock { $0.failures.append(status) }
+        ledger.failNextAppend(status: status)
     }
 
     /// Forgets every upload, its stored file deleted: its offset and appends are then answered 404.
     public func forgetUploads() {
-        let files = ledger.withLock { ledger in
-            defer { ledger.uploads = [:] }
-            return ledger.uploads.values.map(\.file)
-        }
-        for file in files { try? FileManager.default.removeItem(at: file) }
+        ledger.forgetUploads()
     }
 
     /// Deletes ``directory`` and everything in it.
     public func removeStoredFiles() {
-        try? FileManager.default.removeItem(at: directory)
+        ledger.removeStoredFiles()
     }
 
     private static let version = ["Tus-Resumable": "1.0.0"]
@@ -106,11 +76,11 @@ public final class TusHandler: Sendable {
                 status: 204, headers: ["Tus-Version": "1.0.0", "Tus-Extension": "creation"])
         case "POST": return create(request)
         case "HEAD":
-            guard let upload = ledger.withLock({ $0.uploads[request.path] }) else { return notFound }
+            guard let upload = ledger.upload(at: request.path) else { return notFound }
             return MockResponse(
                 status: 200,
                 headers: Self.version.merging([
-                    "Upload-Offset": String(upload.offset), "Upload-Length": String(upload.length),
+                    "Upload-Offset": String(upload.offset), "Upload-Length": String(upload.length ?? 0),
                     "Cache-Control": "no-store",
                 ]) { $1 })
         case "PATCH": return append(request)
@@ -124,17 +94,9 @@ public final class TusHandler: Sendable {
         guard let length = request.header("Upload-Length").flatMap(Int64.init), length >= 0 else {
             return MockResponse(status: 400, headers: Self.version)
         }
-        let number = ledger.withLock { ledger in
-            ledger.created += 1
-            return ledger.created
-        }
-        let name = String(format: "upload-%06d", number)
-        let file = directory.appendingPathComponent(name)
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+        guard let path = ledger.create(length: length) else {
             return MockResponse(status: 500, headers: Self.version)
         }
-        let path = "/tus-uploads/\(name)"
-        ledger.withLock { $0.uploads[path] = Upload(file: file, length: length, offset: 0) }
         return MockResponse(status: 201, headers: Self.version.merging(["Location": path]) { $1 })
     }
 
@@ -142,33 +104,16 @@ public final class TusHandler: Sendable {
         guard request.header("Content-Type") == "application/offset+octet-stream" else {
             return MockResponse(status: 415, headers: Self.version)
         }
-        let offset = request.header("Upload-Offset").flatMap(Int64.init)
-        let (upload, cut, failure) = ledger.withLock { ledger in
-            ledger.appends.append(Append(offset: offset ?? -1, length: request.bodyLength))
-            let failure = ledger.failures.isEmpty ? nil : ledger.failures.removeFirst()
-            let cut = failure == nil ? ledger.cut : nil
-            if cut != nil { ledger.cut = nil }
-            return (ledger.uploads[request.path], cut, failure)
+        switch ledger.append(request, offset: request.header("Upload-Offset").flatMap(Int64.init)) {
+        case .failed(let status): return MockResponse(status: status, headers: Self.version)
+        case .notFound: return notFound
+        case .conflict: return MockResponse(status: 409, headers: Self.version)
+        case .rejected: return MockResponse(status: 400, headers: Self.version)
+        case .stored(_, cut: true): return UploadLedger.cutReply(headers: Self.version)
+        case .stored(let upload, cut: false):
+            return MockResponse(
+                status: 204, headers: Self.version.merging(["Upload-Offset": String(upload.offset)]) { $1 })
         }
-        if let failure { return MockResponse(status: failure, headers: Self.version) }
-        guard let upload else { return notFound }
-        guard offset == upload.offset else { return MockResponse(status: 409, headers: Self.version) }
-        let kept = request.body.prefix(cut ?? request.body.count)
-        guard upload.offset + Int64(kept.count) <= upload.length,
-            let handle = try? FileHandle(forWritingTo: upload.file)
-        else { return MockResponse(status: 400, headers: Self.version) }
-        handle.seekToEndOfFile()
-        handle.write(kept)
-        handle.closeFile()
-        let reached = upload.offset + Int64(kept.count)
-        ledger.withLock { $0.uploads[request.path]?.offset = reached }
-        let reply = MockResponse(
-            status: 204, headers: Self.version.merging(["Upload-Offset": String(reached)]) { $1 })
-        guard cut != nil else { return reply }
-        // Dropped once the reply has begun: a connection closed before any byte of a reply makes libcurl
-        // send a request again by itself on a reused connection (see ``MockResponse/Fault``), which would
-        // hide what the layer does.
-        return MockResponse(status: 200, headers: Self.version, text: "cut").withFault(.disconnectMidBody)
     }
 }
 

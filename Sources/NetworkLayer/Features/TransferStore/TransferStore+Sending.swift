@@ -159,7 +159,7 @@ extension TransferStore {
                 throw .unsupportedRequest("The file \(file.lastPathComponent) can't be read.")
             }
             (record.kind, record.file, record.contentType) = (.upload, file.path, contentType)
-            record.protocolName = "tus"
+            record.protocolName = request.resumable?.uploadProtocol == .ietfDraft ? "ietfDraft" : "tus"
             record.fallsBackToPlainUpload = request.resumable?.fallback == .plainUpload
             (record.sourceSize, record.sourceModified) = (source.size, source.modified)
         default:
@@ -178,9 +178,11 @@ extension TransferStore {
             request.method = HTTPMethod(rawValue: record.method) ?? .get
             return request
         }
+        let fallback: ResumableUpload.Fallback = record.fallsBackToPlainUpload ? .plainUpload : .fail
         return NetworkRequest.upload(
             urlString: record.url, fileURL: record.fileURL,
-            resumable: .tus(fallback: record.fallsBackToPlainUpload ? .plainUpload : .fail),
+            resumable: record.protocolName == "ietfDraft"
+                ? .ietfDraft(fallback: fallback) : .tus(fallback: fallback),
             contentType: record.contentType, headers: record.headers)
     }
 }
