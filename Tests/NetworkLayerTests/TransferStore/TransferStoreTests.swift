@@ -92,6 +92,32 @@ final class TransferStoreTests: XCTestCase {
         }
     }
 
+    func testAStoredDraftUploadResumesWithTheDraft() throws {
+        let server = MockServer(maxRequestBodySize: Self.size * 2)
+        let draft = server.serveResumableUploads()
+        try server.start()
+        addTeardownBlock {
+            server.stop()
+            draft.removeStoredFiles()
+        }
+        let folder = try makeOutboxFolder()
+        let source = try BigFile.make(at: folder.appendingPathComponent("video.mp4"), size: Self.size)
+        let store = try TransferStore(
+            directory: folder.appendingPathComponent("store"), layer: NetworkLayer(baseURL: server.baseURL))
+        draft.cutNextAppend(afterBytes: Self.size / 2)
+        var request = NetworkRequest.upload(urlString: "files", fileURL: source, resumable: .ietfDraft)
+        request.retryPolicy = RetryPolicy.none
+        let cut = try result { try store.send(request, successHandler: $0, errorHandler: $1) }
+        guard case .failure = cut else { return XCTFail("\(String(describing: cut))") }
+
+        let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
+        let outcome = try result { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
+        XCTAssertNotNil(try outcome?.get())
+        XCTAssertEqual(draft.storedFiles.count, 1, "not created again")
+        XCTAssertEqual(try BigFile.sha256(of: draft.storedFiles[0]), try BigFile.sha256(of: source))
+        XCTAssertEqual(store.unfinishedTransfers, [])
+    }
+
     func testAChangedSourceFailsWhenTheCallerSaysSoAndStaysStored() throws {
         let (server, tus) = try tusServer()
         let (store, source, _) = try failedUpload(server, tus)
