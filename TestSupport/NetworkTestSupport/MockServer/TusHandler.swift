@@ -12,10 +12,11 @@ import NetworkLayer
 /// XCTAssertEqual(try Data(contentsOf: tus.storedFiles[0]), source)
 /// ```
 ///
-/// A cut keeps the first bytes of the append's body, then closes the connection in the middle of the
-/// reply: the server has what arrived before the connection dropped, and the client sees a lost
-/// connection. Thread-safe: the server calls it from each
-/// connection's thread; the lock is never held while a file is written.
+/// Appends stream into the upload's file as they arrive (through ``bodyHandler``), so an upload of any
+/// size costs the server a few pieces of memory. As tus servers do, the bytes of an append that arrived
+/// before its connection dropped are kept: the next `HEAD` reports them. A cut closes the connection in
+/// the middle of an append's body, after exactly the bytes asked. Thread-safe: the server calls it from
+/// each connection's thread; the lock is never held while a file is written.
 public final class TusHandler: Sendable {
     private struct Upload {
         let file: URL
@@ -42,9 +43,16 @@ public final class TusHandler: Sendable {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    /// What to install as ``MockServer/handler``.
+    /// What to install as ``MockServer/handler``: answers creation, `HEAD` and `OPTIONS` (and an append whose
+    /// body the server kept in memory, without ``bodyHandler``).
     public var handler: MockServer.Handler {
         { [self] request in self.answer(request) }
+    }
+
+    /// What to install as ``MockServer/bodyHandler``: takes each append (`PATCH`) as it arrives, writing its
+    /// body into the upload's file, so the server holds no upload in memory.
+    public var bodyHandler: MockServer.BodyHandler {
+        { [self] request in request.method == "PATCH" ? self.receiveAppend(request) : nil }
     }
 
     /// The stored file of each upload created, in the order they were created.
@@ -65,15 +73,15 @@ public final class TusHandler: Sendable {
     /// Every append received, in order: what a client resumed from, and what it sent again.
     public var appends: [Append] { ledger.withLock { $0.appends } }
 
-    /// Keeps only the first `count` bytes of the next append's body, then closes the connection in the
-    /// middle of the reply.
+    /// Closes the connection after the first `count` bytes of the next append's body, in the middle of the
+    /// body: those bytes are kept, and the next `HEAD` reports them.
     ///
     /// - Parameter count: How many bytes reach the upload.
     public func cutNextAppend(afterBytes count: Int) {
         ledger.withLock { $0.cut = max(0, count) }
     }
 
-    /// Answers the next append with `status` (503 by default), storing nothing of it.
+    /// Answers the next append with `status` (503 by default) once its body has arrived, storing nothing of it.
     ///
     /// - Parameter status: A 5xx status.
     public func failNextAppend(status: Int = 503) {
@@ -96,7 +104,22 @@ public final class TusHandler: Sendable {
 
     private static let version = ["Tus-Resumable": "1.0.0"]
 
+    /// `reply`, closing its connection while a cut is pending: the append to cut then starts on a fresh
+    /// connection. libcurl sends a request again by itself when a connection it reused closes before any
+    /// byte of the reply, and with the body rewound (or, for an upload task's file, FoundationNetworking
+    /// stops the process), which would hide the drop from the layer under test.
+    private func closingBeforeACut(_ reply: MockResponse) -> MockResponse {
+        guard ledger.withLock({ $0.cut != nil }) else { return reply }
+        var closing = reply
+        closing.headers.append((name: "Connection", value: "close"))
+        return closing
+    }
+
     private func answer(_ request: MockServerRequest) -> MockResponse {
+        closingBeforeACut(answerKeepingTheConnection(request))
+    }
+
+    private func answerKeepingTheConnection(_ request: MockServerRequest) -> MockResponse {
         guard request.method == "OPTIONS" || request.header("Tus-Resumable") == "1.0.0" else {
             return MockResponse(status: 412, headers: ["Tus-Version": "1.0.0"])
         }
@@ -138,49 +161,95 @@ public final class TusHandler: Sendable {
         return MockResponse(status: 201, headers: Self.version.merging(["Location": path]) { $1 })
     }
 
-    private func append(_ request: MockServerRequest) -> MockResponse {
+    /// Takes an append's body as it arrives, into the upload's file; refuses at once (before the body) what
+    /// the head is enough to refuse, as tus servers do.
+    private func receiveAppend(_ request: MockServerRequest) -> MockBodyReceiver {
+        guard request.header("Tus-Resumable") == "1.0.0" else {
+            return .reply(MockResponse(status: 412, headers: ["Tus-Version": "1.0.0"]))
+        }
         guard request.header("Content-Type") == "application/offset+octet-stream" else {
-            return MockResponse(status: 415, headers: Self.version)
+            return .reply(MockResponse(status: 415, headers: Self.version))
         }
         let offset = request.header("Upload-Offset").flatMap(Int64.init)
         let (upload, cut, failure) = ledger.withLock { ledger in
-            ledger.appends.append(Append(offset: offset ?? -1, length: request.bodyLength))
             let failure = ledger.failures.isEmpty ? nil : ledger.failures.removeFirst()
             let cut = failure == nil ? ledger.cut : nil
             if cut != nil { ledger.cut = nil }
             return (ledger.uploads[request.path], cut, failure)
         }
-        if let failure { return MockResponse(status: failure, headers: Self.version) }
-        guard let upload else { return notFound }
-        guard offset == upload.offset else { return MockResponse(status: 409, headers: Self.version) }
-        let kept = request.body.prefix(cut ?? request.body.count)
-        guard upload.offset + Int64(kept.count) <= upload.length,
-            let handle = try? FileHandle(forWritingTo: upload.file)
-        else { return MockResponse(status: 400, headers: Self.version) }
-        handle.seekToEndOfFile()
-        handle.write(kept)
-        handle.closeFile()
-        let reached = upload.offset + Int64(kept.count)
-        ledger.withLock { $0.uploads[request.path]?.offset = reached }
-        let reply = MockResponse(
-            status: 204, headers: Self.version.merging(["Upload-Offset": String(reached)]) { $1 })
-        guard cut != nil else { return reply }
-        // Dropped once the reply has begun: a connection closed before any byte of a reply makes libcurl
-        // send a request again by itself on a reused connection (see ``MockResponse/Fault``), which would
-        // hide what the layer does.
-        return MockResponse(status: 200, headers: Self.version, text: "cut").withFault(.disconnectMidBody)
+        let length = request.header("Content-Length").flatMap(Int64.init) ?? 0
+        if let failure {
+            return receiver(offset: offset, into: nil, room: 0, cut: nil) { _ in
+                MockResponse(status: failure, headers: Self.version)
+            }
+        }
+        guard let upload else { return refuse(offset: offset, notFound) }
+        guard offset == upload.offset else {
+            return refuse(offset: offset, MockResponse(status: 409, headers: Self.version))
+        }
+        guard upload.offset + length <= upload.length else {
+            return refuse(offset: offset, MockResponse(status: 400, headers: Self.version))
+        }
+        return receiver(offset: offset, into: upload.file, room: upload.length - upload.offset, cut: cut) {
+            [self] appender in
+            let reached = upload.offset + appender.stored
+            ledger.withLock { $0.uploads[request.path]?.offset = reached }
+            guard !appender.overflowed else { return MockResponse(status: 400, headers: Self.version) }
+            return closingBeforeACut(
+                MockResponse(
+                    status: 204, headers: Self.version.merging(["Upload-Offset": String(reached)]) { $1 }))
+        }
+    }
+
+    /// A receiver that appends to `file` (or only counts without one), records the append once its body
+    /// ends, and then calls `reply`, also after a cut or a drop: the bytes that came are kept.
+    private func receiver(
+        offset: Int64?, into file: URL?, room: Int64, cut: Int?,
+        reply: @escaping (UploadAppender) -> MockResponse
+    ) -> MockBodyReceiver {
+        guard let appender = UploadAppender(file: file, room: room) else {
+            return refuse(offset: offset, MockResponse(status: 500, headers: Self.version))
+        }
+        return MockBodyReceiver(
+            cutsAfterBytes: cut, receive: appender.write,
+            finish: { [self] _ in
+                appender.close()
+                let append = Append(offset: offset ?? -1, length: Int(appender.received))
+                ledger.withLock { $0.appends.append(append) }
+                return reply(appender)
+            })
+    }
+
+    private func refuse(offset: Int64?, _ response: MockResponse) -> MockBodyReceiver {
+        ledger.withLock { $0.appends.append(Append(offset: offset ?? -1, length: 0)) }
+        return .reply(response)
+    }
+
+    /// An append that arrived whole, through ``handler`` alone: its body goes through the same receiver; a
+    /// cut keeps the first bytes and closes the connection without a reply.
+    private func append(_ request: MockServerRequest) -> MockResponse {
+        let receiver = receiveAppend(request)
+        if let reply = receiver.immediateReply { return reply }
+        let kept = request.body.prefix(receiver.cutsAfterBytes ?? request.body.count)
+        receiver.receive(kept)
+        guard kept.count == request.body.count else {
+            _ = receiver.finish(.cut)
+            return MockResponse(status: 500).withFault(.disconnectAfterRequest)
+        }
+        return receiver.finish(.complete)
     }
 }
 
 extension MockServer {
     /// Answers every request not scripted with ``enqueue(_:)`` as a tus 1.0 server, through a new
-    /// ``TusHandler``, and returns it.
+    /// ``TusHandler`` installed as ``handler`` and ``bodyHandler``, and returns it.
     ///
     /// - Returns: The handler, now the server's ``handler``.
     @discardableResult
     public func serveTus() -> TusHandler {
         let tus = TusHandler()
         handler = tus.handler
+        bodyHandler = tus.bodyHandler
         return tus
     }
 }
