@@ -100,7 +100,7 @@ final class BodyReceiverTests: XCTestCase {
     }
 
     func testACutClosesTheConnectionAfterExactlyThatManyBytes() throws {
-        for cut in [1, 1000, 70_000] {
+        for cut in [1, 1000, 70_000, 100_000] {
             let (server, seen) = try serve(cutsAfterBytes: cut)
             let client = try RawClient(port: server.port)
 

@@ -72,10 +72,12 @@ struct Connection {
             _ = state.recordStreamed(head: head, bodyLength: length, connectionID: id)
             throw error
         }
-        let reply = receiver.finish(complete ? .complete : .cut)
+        // A cut at the body's very end loses only the reply.
+        let isCut = !complete || length == receiver.cutsAfterBytes
+        let reply = receiver.finish(isCut ? .cut : .complete)
         let request = state.recordStreamed(head: head, bodyLength: length, connectionID: id)
         // A cut closes with the rest of the body unread: the peer's send fails, as when a network drops.
-        return complete && respond(with: reply, to: request)
+        return !isCut && respond(with: reply, to: request)
     }
 
     /// Writes `response`, applying its delays, throttle and fault; `true` if the

@@ -18,8 +18,8 @@ import Foundation
 /// The server hands ``receive`` each piece of the body as it comes off the socket (at most 64 KiB, after
 /// chunked transfer coding is removed), so a 1 GiB upload needs no more memory than one piece, then calls
 /// ``finish`` once, saying how the body ended. With ``cutsAfterBytes`` set, the server stops reading after
-/// exactly that many bytes of the body and closes the connection: a connection lost in the middle of an
-/// upload, as the client sees it. Both closures run on the connection's thread, one call at a time.
+/// exactly that many bytes of the body and closes the connection without a reply: a connection lost in the
+/// middle of an upload, as the client sees it. Both closures run on the connection's thread, one call at a time.
 public struct MockBodyReceiver {
     /// How a request's body ended.
     public enum Ending: Sendable, Equatable {
@@ -31,8 +31,8 @@ public struct MockBodyReceiver {
         case cut
     }
 
-    /// After how many bytes of the body the server closes the connection, `nil` for never. A cut beyond the
-    /// body's length does nothing.
+    /// After how many bytes of the body the server closes the connection without a reply, `nil` for never.
+    /// A cut at the body's length loses only the reply; one beyond it does nothing.
     public var cutsAfterBytes: Int?
     /// Takes the body's next piece.
     public var receive: (Data) -> Void
