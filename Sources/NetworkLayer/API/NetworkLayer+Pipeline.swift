@@ -19,7 +19,7 @@ extension NetworkLayer {
         // A resumable upload's exchanges (creation, HEAD, PATCH) each come back through `send`; a test
         // double answers it as the plain upload of its file.
         if request.resumable != nil, stream == nil, responder == nil {
-            return TusUpload.start(
+            return ResumableUploadTask.start(
                 request, on: self, successHandler: successHandler, errorHandler: errorHandler)
         }
         guard stream == nil, let inProcess = responder?.call(for: request, on: self) else {

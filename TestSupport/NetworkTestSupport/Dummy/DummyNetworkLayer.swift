@@ -44,7 +44,10 @@ import NetworkLayer
 /// upload of a missing file are refused as the real layer refuses them, before anything is recorded.
 /// An upload is recorded with what it would send (``RecordedRequest/upload``: bytes, file or form) and
 /// answered like any request. Progress handlers get ``scriptedProgress``, or one call with every byte
-/// before a success.
+/// before a success; a held transfer's, what the test reports with
+/// ``DummyPendingRequest/reportProgress(completedBytes:expectedBytes:)``. A resumable upload is recorded
+/// as the plain upload of its file: what a presenter sees of an interruption is its progress pausing,
+/// then continuing from what the server had, which the test scripts either way.
 ///
 /// **Delivery.** The dummy is a layer that delivers immediately (`deliversImmediately`): each handler
 /// runs where its outcome is settled, with no hop to `callbackQueue`. Its answers are settled inside the

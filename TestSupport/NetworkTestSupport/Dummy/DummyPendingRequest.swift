@@ -34,6 +34,8 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     // transport's answer it gives is never given twice.
     private let answer: (Reply) -> Void
     private let forget: @Sendable (DummyPendingRequest) -> Void
+    // Immutable; reports a transfer's progress to its handler, `nil` for a request without one.
+    private let progress: DummyProgressReport?
     private let state = Locked(State())
 
     /// The stream this request feeds, when it is one.
@@ -46,8 +48,10 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
 
     init(
         request: RecordedRequest, task: DummyTask, stream: (any DummyStreamFeeding)?,
-        answer: @escaping (Reply) -> Void, forget: @escaping @Sendable (DummyPendingRequest) -> Void
+        progress: DummyProgressReport? = nil, answer: @escaping (Reply) -> Void,
+        forget: @escaping @Sendable (DummyPendingRequest) -> Void
     ) {
+        self.progress = progress
         self.request = request
         self.task = task
         self.stream = stream
@@ -93,6 +97,26 @@ public final class DummyPendingRequest: @unchecked Sendable, CustomStringConvert
     /// request was made answers it; a stub's sequence advances now).
     public func respond() {
         release(.stubs)
+    }
+
+    /// Reports a held transfer's progress now: its progress handler receives `completedBytes` of
+    /// `expectedBytes` (by default an upload's body length, as the real layer reports it; unknown for a
+    /// download), on this thread, or on the dummy's ``DummyNetworkLayer/deliveryQueue``. So a test moves
+    /// a presenter's progress step by step, and scripts what an interrupted resumable upload shows: progress
+    /// that pauses while the layer waits to retry, then continues from what the server had.
+    ///
+    /// Once a test reports progress by hand, the release adds nothing of its own (neither
+    /// ``DummyNetworkLayer/scriptedProgress`` nor the final call of every byte). Does nothing for a request
+    /// without a progress handler, or once it was released or cancelled.
+    ///
+    /// - Parameters:
+    ///   - completedBytes: The bytes done so far.
+    ///   - expectedBytes: The total; `nil` for the upload's body length.
+    public func reportProgress(completedBytes: Int64, expectedBytes: Int64? = nil) {
+        guard isHeld, let progress else { return }
+        progress.dummy.report(
+            completed: completedBytes, expected: expectedBytes ?? progress.dummy.uploadLength,
+            delivery: progress.delivery)
     }
 
     /// Sends `bytes` of a held stream's body: each element they complete goes to the stream's event

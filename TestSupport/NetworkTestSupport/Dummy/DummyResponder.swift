@@ -65,6 +65,7 @@ struct DummyResponder: InProcessStreamResponder {
             }
             let pending = DummyPendingRequest(
                 request: recorded, task: task, stream: rules.value.stream,
+                progress: progress.map { DummyProgressReport(dummy: $0, delivery: delivery) },
                 answer: { [weak state] reply in
                     // Released by the test: answered on its thread, now, unless there is a delivery queue.
                     give(

@@ -66,6 +66,21 @@ final class DummyProgress {
         }
     }
 
+    /// Reports `completed` bytes now, where `delivery` runs handlers, for a test that moves a held
+    /// transfer's progress by hand; the script and the final call are then left out, so the handler sees
+    /// only what the test reported.
+    func report(completed: Int64, expected: Int64?, delivery: CallbackDelivery) {
+        _ = firstReport.claim()
+        let (handler, step) = (handler, TransferProgress(completedBytes: completed, expectedBytes: expected))
+        delivery.run { handler.value(step) }
+    }
+
+    /// The body's length for an upload; `nil` for a download, whose size the dummy has no header for.
+    var uploadLength: Int64? {
+        guard case .upload(let source) = transfer else { return nil }
+        return try? source.length()
+    }
+
     private func totalBytes() -> Int64? {
         switch transfer {
         case .download(let target):
@@ -75,4 +90,11 @@ final class DummyProgress {
             return try? source.length()
         }
     }
+}
+
+/// A held transfer's progress, and where its handler runs: what
+/// ``DummyPendingRequest/reportProgress(completedBytes:expectedBytes:)`` reports through.
+struct DummyProgressReport {
+    let dummy: DummyProgress
+    let delivery: CallbackDelivery
 }

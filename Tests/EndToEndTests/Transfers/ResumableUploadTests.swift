@@ -130,6 +130,21 @@ final class ResumableUploadTests: XCTestCase {
         XCTAssertEqual(sha256(try Data(contentsOf: try XCTUnwrap(tus.storedFiles.first))), sha256(data))
     }
 
+    func testALostReplyToTheLastAppendEndsTheUploadOnceTheServerHasItAll() throws {
+        let (server, tus) = try tusServer()
+        let (data, file) = try source(seed: 49)
+        tus.cutNextAppend(afterBytes: Self.size)
+
+        let result = send(
+            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            on: NetworkLayer(baseURL: server.baseURL))
+
+        XCTAssertEqual(result?.value?.path, "/tus-uploads/upload-000001", String(describing: result))
+        XCTAssertEqual(
+            server.recordedRequests.map(\.method), ["POST", "PATCH", "HEAD"], "nothing sent again")
+        XCTAssertEqual(sha256(try Data(contentsOf: try XCTUnwrap(tus.storedFiles.first))), sha256(data))
+    }
+
     func testAnEmptyFileIsCompleteOnceCreated() throws {
         let (server, tus) = try tusServer()
         let file = try writeFile(Data(), named: "empty.bin", in: makeFolder())
@@ -166,10 +181,11 @@ final class ResumableUploadTests: XCTestCase {
             .upload(urlString: "files", fileURL: file, resumable: .tus),
             on: NetworkLayer(baseURL: server.baseURL))
 
-        guard case .invalidRequest(let reason)? = result?.error else {
-            return XCTFail("expected invalidRequest, got \(String(describing: result))")
+        guard case .resumableUploadUnsupported("tus 1.0", let status)? = result?.error else {
+            return XCTFail("expected resumableUploadUnsupported, got \(String(describing: result))")
         }
-        XCTAssertTrue(reason.contains("doesn't support tus 1.0"), reason)
+        XCTAssertEqual(status, 200, "the echoing server's answer to the creation request")
+        XCTAssertTrue(result?.error?.message.contains("doesn't support tus 1.0") == true)
         XCTAssertEqual(server.recordedRequests.map(\.method), ["POST"])
         XCTAssertEqual(server.recordedRequests.first?.bodyLength, 0, "nothing of the file was sent")
     }

@@ -52,6 +52,11 @@ public enum NetworkError: Error {
     /// `RateLimit` fields), and the request's time limit ends before then, so nothing was sent. Carries
     /// when the server accepts requests again. See ``RequestScheduling/waitsForRateLimits``.
     case rateLimited(until: Date)
+    /// A resumable upload's server doesn't speak the protocol asked for, and the caller chose to fail rather
+    /// than send a plain upload. Only the creation request was sent, with none of the file. Carries the
+    /// protocol's name (`"tus 1.0"`, or the IETF draft's with its interop version) and the status the
+    /// server answered the creation request with.
+    case resumableUploadUnsupported(protocolName: String, status: Int)
 }
 
 extension NetworkError {
@@ -78,6 +83,9 @@ extension NetworkError {
             "The server kept ending the stream soon after it started; it stopped after \(count) reconnections."
         case .rateLimited:
             "The server asked for a pause in requests longer than this request could wait."
+        case .resumableUploadUnsupported(let name, let status):
+            "The server doesn't support \(name) resumable uploads: it answered the creation request with "
+                + "\(status) and no upload to resume."
         }
     }
 
@@ -213,6 +221,8 @@ extension NetworkError: CustomStringConvertible {
         case .custom(let text): return "custom(\(Redaction.quoted(Redaction.text(text))))"
         case .tooManyReconnects(let count): return "tooManyReconnects(\(count))"
         case .rateLimited(let date): return "rateLimited(until: \(date))"
+        case .resumableUploadUnsupported(let name, let status):
+            return "resumableUploadUnsupported(protocolName: \(Redaction.quoted(name)), status: \(status))"
         }
     }
 }

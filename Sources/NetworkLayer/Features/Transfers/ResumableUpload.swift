@@ -12,33 +12,60 @@ import Foundation
 /// The request's ``RetryPolicy`` decides how often an interrupted upload is resumed; an attempt that
 /// moved the server's offset forward starts the count afresh. See <doc:DownloadsAndUploads>.
 public struct ResumableUpload: Sendable, Hashable {
+    /// The protocols the layer speaks to resume an upload.
+    public enum UploadProtocol: Sendable, Hashable {
+        /// tus 1.0: creation with `POST` and `Upload-Length`, `HEAD` for the offset, `PATCH` with
+        /// `application/offset+octet-stream` to append.
+        case tus
+        /// The IETF draft (draft-ietf-httpbis-resumable-upload-05, `Upload-Draft-Interop-Version: 6`, the
+        /// version URLSession sends since iOS 18 and macOS 15): creation with `POST` and
+        /// `Upload-Complete: ?0`, `HEAD` for the offset, `PATCH` with `application/partial-upload` to append,
+        /// `DELETE` when the upload is cancelled.
+        case ietfDraft
+    }
+
     /// What the layer does when the server doesn't speak the protocol.
     public enum Fallback: Sendable, Hashable {
-        /// The upload fails with ``NetworkError/invalidRequest(_:)``, saying why; nothing is sent but the
-        /// creation request.
+        /// The upload fails with ``NetworkError/resumableUploadUnsupported(protocolName:status:)``; nothing
+        /// is sent but the creation request, without the file.
         case fail
         /// The file goes out whole as a plain upload, with the request's method and headers.
         case plainUpload
     }
 
+    /// The protocol the upload is sent with.
+    public var uploadProtocol: UploadProtocol
+
     /// What the layer does when the server doesn't speak the protocol.
     public var fallback: Fallback
 
     /// tus 1.0 (creation, `HEAD` for the offset, `PATCH` to append); failing against a server without it.
-    public static let tus = ResumableUpload(fallback: .fail)
+    public static let tus = ResumableUpload(uploadProtocol: .tus, fallback: .fail)
 
     /// tus 1.0, with the given fallback.
     ///
     /// - Parameter fallback: What the layer does when the server doesn't speak tus.
     /// - Returns: The option.
     public static func tus(fallback: Fallback) -> ResumableUpload {
-        ResumableUpload(fallback: fallback)
+        ResumableUpload(uploadProtocol: .tus, fallback: fallback)
+    }
+
+    /// The IETF resumable-upload draft at interop version 6 (see ``UploadProtocol/ietfDraft``); failing
+    /// against a server without it.
+    public static let ietfDraft = ResumableUpload(uploadProtocol: .ietfDraft, fallback: .fail)
+
+    /// The IETF resumable-upload draft at interop version 6, with the given fallback.
+    ///
+    /// - Parameter fallback: What the layer does when the server doesn't speak the draft.
+    /// - Returns: The option.
+    public static func ietfDraft(fallback: Fallback) -> ResumableUpload {
+        ResumableUpload(uploadProtocol: .ietfDraft, fallback: fallback)
     }
 }
 
 extension NetworkRequest where Value == URL {
-    /// A request that sends a file resumably: created on the server with `POST` to `urlString`, then
-    /// appended to with `PATCH`; after a dropped connection, a timeout or a 5xx, the layer asks the server
+    /// A request that sends a file resumably: created on the server with an empty `POST` to `urlString`,
+    /// then appended to with `PATCH`; after a dropped connection, a timeout or a 5xx, the layer asks the server
     /// for its offset and sends only the rest. The success value is the upload's URL (the URL the file was
     /// sent to, when it went out as a plain upload).
     ///

@@ -1,6 +1,6 @@
 import Foundation
 
-extension TusUpload {
+extension ResumableUploadTask {
     /// One exchange of the upload, with the caller's headers, interceptors, monitors and limits. Each is
     /// tried once: the upload decides what follows a failure, by the caller's retry policy.
     func step<T: Decodable & SendableMetatype>(
@@ -9,7 +9,7 @@ extension TusUpload {
         let outer = request.value
         var step = NetworkRequest<T>(
             method: method, urlString: urlString,
-            headers: outer.headers.merging(headers) { $1 }.merging(["Tus-Resumable": "1.0.0"]) { $1 },
+            headers: outer.headers.merging(headers) { $1 }.merging(dialect.versionHeaders) { $1 },
             timeout: outer.timeout)
         step.interceptors = outer.interceptors
         step.monitors = outer.monitors
@@ -41,7 +41,10 @@ extension TusUpload {
     /// forgot the upload (404, 410) or holds a different offset (409) is asked again at once, within the
     /// policy's attempts; a forgotten upload starts over.
     func retry(after error: NetworkError, of method: HTTPMethod, then next: @escaping @Sendable () -> Void) {
-        if case .cancelled = error { return finish(.failure(error)) }
+        if case .cancelled = error {
+            finish(.failure(error))
+            return
+        }
         var status = 0
         if case .unacceptableStatusCode(let code, _, _) = error { status = code }
         let now = layer.clock.date
@@ -56,7 +59,10 @@ extension TusUpload {
             }
             return policy.delay(afterAttempt: state.failures, of: method, failingWith: error, now: now)
         }
-        guard let delay else { return finish(.failure(error)) }
+        guard let delay else {
+            finish(.failure(error))
+            return
+        }
         let timer = layer.clock.run(after: delay, on: Queues.work) { [self] in
             guard !state.withLock({ $0.isFinished }) else { return }
             next()
@@ -77,17 +83,18 @@ extension TusUpload {
     }
 
     func succeed(_ response: NetworkResponse<EmptyResponse>, at url: URL) {
-        guard let value = url as? Value else { return finish(.failure(.invalidResponse)) }
+        guard let value = url as? Value else {
+            finish(.failure(.invalidResponse))
+            return
+        }
         finish(.success(response.map { _ in value }))
     }
 
-    /// The server doesn't speak tus: the caller's fallback.
-    func notTus(status: Int) {
+    /// The server doesn't speak the protocol: the caller's fallback.
+    func unsupported(status: Int) {
         guard request.value.resumable?.fallback == .plainUpload else {
-            let text =
-                "The server doesn't support tus 1.0 resumable uploads: its reply to the creation request "
-                + "(status \(status)) has no Tus-Resumable header and no Location."
-            return finish(.failure(.invalidRequest(text)))
+            finish(.failure(.resumableUploadUnsupported(protocolName: dialect.name, status: status)))
+            return
         }
         var plain = request.value
         plain.resumable = nil
@@ -100,14 +107,17 @@ extension TusUpload {
 
     /// Ends the upload once: the current step and wait are cancelled, the caller's handler runs on the
     /// callback queue (where it was settled, for a request that delivers immediately).
-    func finish(_ result: Result<NetworkResponse<Value>, NetworkError>) {
+    ///
+    /// - Returns: Whether this call ended it.
+    @discardableResult
+    func finish(_ result: Result<NetworkResponse<Value>, NetworkError>) -> Bool {
         let leftovers = state.withLock { state -> ((any NetworkTask)?, (any ClockTimer)?)? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
             defer { (state.current, state.wait) = (nil, nil) }
             return (state.current, state.wait)
         }
-        guard let (task, wait) = leftovers else { return }
+        guard let (task, wait) = leftovers else { return false }
         task?.cancel()
         wait?.cancel()
         let (handlers, outcome) = (handlers, UncheckedSendable(value: result))
@@ -122,5 +132,6 @@ extension TusUpload {
         } else {
             layer.callbackQueue.async(execute: deliver)
         }
+        return true
     }
 }

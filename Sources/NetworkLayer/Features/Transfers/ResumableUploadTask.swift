@@ -1,10 +1,11 @@
 import Foundation
 
-/// One tus 1.0 upload: created with `POST`, appended to with `PATCH`, its offset asked with `HEAD` after
-/// an interruption. Each exchange is a request of its own through the layer's `send`, so monitors,
-/// interceptors and metrics see every one. One step runs at a time, each begun from the previous one's
-/// handler; the lock guards only which step is current and whether the upload has ended.
-final class TusUpload<Value>: NetworkTask {
+/// One resumable upload, tus 1.0 or the IETF draft (their differences in ``UploadDialect``): created with
+/// `POST`, appended to with `PATCH`, its offset asked with `HEAD` after an interruption. Each exchange is a
+/// request of its own through the layer's `send`, so monitors, interceptors and metrics see every one. One
+/// step runs at a time, each begun from the previous one's handler; the lock guards only which step is
+/// current and whether the upload has ended.
+final class ResumableUploadTask<Value>: NetworkTask {
     struct State {
         var isFinished = false
         var steps = 0
@@ -28,6 +29,7 @@ final class TusUpload<Value>: NetworkTask {
     let file: URL
     let length: Int64
     let policy: RetryPolicy
+    let dialect: UploadDialect
     let state = Locked(State())
 
     private init(
@@ -39,6 +41,7 @@ final class TusUpload<Value>: NetworkTask {
         self.file = file
         self.length = length
         policy = request.retryPolicy ?? layer.retryPolicy
+        dialect = UploadDialect(request.resumable?.uploadProtocol ?? .tus)
     }
 
     /// Starts the upload `request` describes (a file, sent resumably) and returns its task.
@@ -56,7 +59,7 @@ final class TusUpload<Value>: NetworkTask {
         } else {
             checked = .invalidRequest("A resumable upload sends a file.")
         }
-        let upload = TusUpload(
+        let upload = ResumableUploadTask(
             layer: layer, request: request, handlers: (successHandler, errorHandler), file: file,
             length: length)
         if let checked {
@@ -68,23 +71,28 @@ final class TusUpload<Value>: NetworkTask {
     }
 
     func cancel() {
-        finish(.failure(.cancelled))
+        let url = state.withLock { $0.uploadURL }
+        // Only the cancel that ended the upload removes it: one that lost to the last reply leaves the
+        // finished upload alone.
+        guard finish(.failure(.cancelled)), dialect.deletesWhenCancelled, let url else { return }
+        layer.send(
+            step(.delete, url.absoluteString, headers: [:], as: EmptyResponse.self),
+            successHandler: { _ in }, errorHandler: { _ in })
     }
 
     // MARK: - The steps
 
     private func create() {
         let creation = step(
-            .post, request.value.urlString, headers: ["Upload-Length": String(length)], as: EmptyResponse.self
-        )
+            .post, request.value.urlString, headers: dialect.creationHeaders(length), as: EmptyResponse.self)
         run { [self] in
             layer.send(
                 creation,
                 successHandler: { [self] response in
-                    guard response.headers["Tus-Resumable"] != nil,
+                    guard dialect.recognizes(response.headers),
                         let location = response.headers["Location"],
                         let url = URL(string: location, relativeTo: response.url)?.absoluteURL
-                    else { return notTus(status: response.statusCode) }
+                    else { return unsupported(status: response.statusCode) }
                     state.withLock { state in
                         state.uploadURL = url
                         state.offset = 0
@@ -97,7 +105,7 @@ final class TusUpload<Value>: NetworkTask {
                     if case .unacceptableStatusCode(let status, _, _) = error,
                         [404, 405, 501].contains(status)
                     {
-                        return notTus(status: status)
+                        return unsupported(status: status)
                     }
                     retry(after: error, of: .post) { [self] in create() }
                 })
@@ -107,10 +115,9 @@ final class TusUpload<Value>: NetworkTask {
     private func append() {
         let (url, offset) = state.withLock { ($0.uploadURL, $0.offset) }
         guard let url else { return create() }
-        var patch = step(
-            .patch, url.absoluteString, headers: ["Upload-Offset": String(offset)], as: EmptyResponse.self)
-        patch.transfer = .upload(
-            .fileRemainder(file, from: offset, contentType: "application/offset+octet-stream"))
+        let headers = dialect.appendHeaders.merging(["Upload-Offset": String(offset)]) { $1 }
+        var patch = step(.patch, url.absoluteString, headers: headers, as: EmptyResponse.self)
+        patch.transfer = .upload(.fileRemainder(file, from: offset, contentType: dialect.appendContentType))
         if let progress = request.value.progressHandler {
             let total = length
             patch.progressHandler = { sent in
@@ -121,9 +128,13 @@ final class TusUpload<Value>: NetworkTask {
             layer.send(
                 patch,
                 successHandler: { [self] response in
+                    if dialect.appendCompletes { return succeed(response, at: url) }
                     guard let reached = response.headers["Upload-Offset"].flatMap(Int64.init),
                         reached > offset
-                    else { return finish(.failure(.invalidResponse)) }
+                    else {
+                        finish(.failure(.invalidResponse))
+                        return
+                    }
                     guard reached < length else { return succeed(response, at: url) }
                     advance(to: reached)
                     append()
@@ -142,8 +153,14 @@ final class TusUpload<Value>: NetworkTask {
                 head,
                 successHandler: { [self] response in
                     guard let offset = response.headers["Upload-Offset"].flatMap(Int64.init), offset <= length
-                    else { return finish(.failure(.invalidResponse)) }
+                    else {
+                        finish(.failure(.invalidResponse))
+                        return
+                    }
                     advance(to: offset)
+                    // The last append's reply was lost after the server stored it all: nothing is left to
+                    // send, and an empty append would be refused.
+                    guard offset < length else { return succeed(response, at: url) }
                     append()
                 },
                 errorHandler: { [self] error in
