@@ -7,6 +7,8 @@ import NetworkTestSupport
 /// `swift run -c release NetworkBenchmarks --hostile [--rounds N]` measures memory under hostile replies.
 /// `swift run -c release NetworkBenchmarks --transfers [--bytes N]` measures memory while 1 GB is downloaded
 /// and uploaded.
+/// `swift run -c release NetworkBenchmarks --resumable [--bytes N] [--rounds N]` measures a resumable (tus) upload
+/// of 1 GiB against MockServer storing it on disk, beside plain uploads of the same file: memory and speed.
 /// `swift run -c release NetworkBenchmarks --streams [--rounds N] [--events N] [--bytes N]` measures server-sent
 /// events: throughput, delay and memory over a 1 GB stream.
 /// `swift run -c release NetworkBenchmarks --outbox [--count N]` measures an offline outbox: enqueue latency
@@ -30,6 +32,18 @@ enum NetworkBenchmarks {
         if let index = arguments.firstIndex(of: "--transfer-case"), arguments.count > index + 3 {
             let (transfer, client, bytes) = (arguments[index + 1], arguments[index + 2], arguments[index + 3])
             exit(TransferMemory.runCase(transfer, client: client, bytes: Int(bytes) ?? 1_000_000_000) ? 0 : 1)
+        }
+        if let index = arguments.firstIndex(of: "--resumable-case"), arguments.count > index + 3 {
+            let (client, file, bytes) = (arguments[index + 1], arguments[index + 2], arguments[index + 3])
+            exit(
+                ResumableUploadBenchmark.runCase(
+                    client, file: URL(fileURLWithPath: file), bytes: Int(bytes) ?? 0)
+                    ? 0 : 1)
+        }
+        if arguments.contains("--resumable") {
+            let bytes = value(of: "--bytes", in: arguments).flatMap(Int.init) ?? 1 << 30
+            let rounds = value(of: "--rounds", in: arguments).flatMap(Int.init) ?? 3
+            exit(ResumableUploadBenchmark.run(bytes: max(1, bytes), rounds: max(1, rounds)) ? 0 : 1)
         }
         if let index = arguments.firstIndex(of: "--stream-memory-case"), arguments.count > index + 2 {
             exit(

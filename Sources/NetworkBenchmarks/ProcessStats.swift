@@ -14,6 +14,16 @@ enum ProcessStats {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
+    /// A field of `/proc/self/status` given in kB (`VmRSS`, `VmHWM`: resident memory now and at its
+    /// highest), in bytes; `nil` where there is no `/proc`.
+    static func memoryStatus(_ field: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return kilobytes * 1024
+    }
+
     /// CPU time one thread has used, split into user space (the code that ran) and the kernel (mostly
     /// the cost of waking the thread up).
     struct ThreadCPU: Sendable {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Serves one accepted TCP connection: reads requests, records them and answers them
 /// until either side closes the connection or the server stops. Runs on its own thread.
 struct Connection {
@@ -15,10 +17,12 @@ struct Connection {
             let choice: ServerState.ReplyChoice
             do throws(HTTPParseError) {
                 guard let head = try parser.readHead() else { return }
-                let framing = try parser.framing(of: head)
-                if framing != .empty, head.header("Expect")?.lowercased() == "100-continue" {
-                    guard socket.send(ArraySlice("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+                if let receiver = state.bodyReceiver(for: head, connectionID: id) {
+                    guard try stream(head, to: receiver, parser: &parser) else { return }
+                    continue
                 }
+                let framing = try parser.framing(of: head)
+                guard continueIfExpected(head, framing) else { return }
                 let (body, length) = try parser.readBody(framing, keeping: !state.discardsBodies)
                 (request, choice) = state.record(head: head, body: body, bodyLength: length, connectionID: id)
             } catch {
@@ -32,6 +36,48 @@ struct Connection {
             }
             guard respond(with: state.response(for: request, choice: choice), to: request) else { return }
         }
+    }
+
+    /// Sends `100 Continue` when the client waits for it before a body; `false` if the peer went away.
+    private func continueIfExpected(_ head: RequestHead, _ framing: BodyFraming) -> Bool {
+        guard framing != .empty, head.header("Expect")?.lowercased() == "100-continue" else { return true }
+        return socket.send(ArraySlice("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+    }
+
+    /// Hands the body of the request with `head` to `receiver` as it arrives, records the request with the
+    /// body's length, and answers it with the receiver's reply; `true` if the connection stays open.
+    private func stream(
+        _ head: RequestHead, to receiver: MockBodyReceiver, parser: inout HTTPRequestParser
+    ) throws(HTTPParseError) -> Bool {
+        let framing = try parser.framing(of: head, limited: false)
+        if let reply = receiver.immediateReply {
+            // The body stays unread: close after the reply, and let the peer read it before the close.
+            let request = state.recordStreamed(head: head, bodyLength: 0, connectionID: id)
+            var closing = reply
+            closing.headers.append((name: "Connection", value: "close"))
+            _ = respond(with: closing, to: request)
+            socket.lingeringShutdown()
+            return false
+        }
+        guard continueIfExpected(head, framing) else { throw .connectionClosed }
+        var length = 0
+        let complete: Bool
+        do throws(HTTPParseError) {
+            complete = try parser.streamBody(framing, limit: receiver.cutsAfterBytes ?? .max) { piece in
+                length += piece.count
+                receiver.receive(Data(piece))
+            }
+        } catch {
+            _ = receiver.finish(.dropped)
+            _ = state.recordStreamed(head: head, bodyLength: length, connectionID: id)
+            throw error
+        }
+        // A cut at the body's very end loses only the reply.
+        let isCut = !complete || length == receiver.cutsAfterBytes
+        let reply = receiver.finish(isCut ? .cut : .complete)
+        let request = state.recordStreamed(head: head, bodyLength: length, connectionID: id)
+        // A cut closes with the rest of the body unread: the peer's send fails, as when a network drops.
+        return !isCut && respond(with: reply, to: request)
     }
 
     /// Writes `response`, applying its delays, throttle and fault; `true` if the

@@ -86,8 +86,9 @@ struct HTTPRequestParser {
         return head
     }
 
-    /// How the body of the request with `head` is delimited.
-    func framing(of head: RequestHead) throws(HTTPParseError) -> BodyFraming {
+    /// How the body of the request with `head` is delimited; with `limited`, a longer body than the server
+    /// accepts is an error.
+    func framing(of head: RequestHead, limited: Bool = true) throws(HTTPParseError) -> BodyFraming {
         let length = head.header("Content-Length")
         if let encoding = head.header("Transfer-Encoding") {
             guard length == nil else { throw .malformed("both Content-Length and Transfer-Encoding") }
@@ -100,7 +101,7 @@ struct HTTPRequestParser {
         guard values.count == 1, let value = values.first, !value.isEmpty,
             value.allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int(value)
         else { throw .malformed("bad Content-Length") }
-        guard count <= maxBodyBytes else { throw .bodyTooLarge }
+        guard count <= maxBodyBytes || !limited else { throw .bodyTooLarge }
         return count == 0 ? .empty : .length(count)
     }
 
@@ -121,14 +122,50 @@ struct HTTPRequestParser {
         }
     }
 
+    /// Hands the body's bytes to `deliver` as they arrive, holding no more than one receive's worth, and
+    /// stops after `limit` bytes, leaving the rest unread. `true` when the body ended, `false` at the limit.
+    /// Any length is accepted: the bytes are not kept here.
+    mutating func streamBody(
+        _ framing: BodyFraming, limit: Int, deliver: (ArraySlice<UInt8>) -> Void
+    ) throws(HTTPParseError) -> Bool {
+        var left = limit
+        switch framing {
+        case .empty:
+            return true
+        case .length(let count):
+            return try pass(count, budget: &left, to: deliver)
+        case .chunked:
+            return try readChunks { parser, size throws(HTTPParseError) in
+                try parser.pass(size, budget: &left, to: deliver)
+            }
+        }
+    }
+
     /// The longest chunk-size line (with extensions) accepted.
     static let maxChunkLineBytes = 8 * 1024
 
     private mutating func readChunkedBody(keeping: Bool) throws(HTTPParseError) -> ([UInt8], Int) {
         var body: [UInt8] = []
         var length = 0
-        // Each chunk-size line has its own small budget (the body limit bounds their number), and the
-        // trailers share one as a header section does.
+        _ = try readChunks { parser, size throws(HTTPParseError) in
+            guard size <= parser.maxBodyBytes - length else { throw .bodyTooLarge }
+            if keeping {
+                body += try parser.readExactly(size)
+            } else {
+                try parser.discardExactly(size)
+            }
+            length += size
+            return true
+        }
+        return (body, length)
+    }
+
+    /// Reads a chunked body, handing each chunk's size to `readData`, which reads the chunk's bytes; stops
+    /// early, `false`, when it does. Each chunk-size line has its own small budget (the body limit bounds
+    /// their number), and the trailers share one as a header section does.
+    private mutating func readChunks(
+        _ readData: (inout Self, Int) throws(HTTPParseError) -> Bool
+    ) throws(HTTPParseError) -> Bool {
         while true {
             var budget = Self.maxChunkLineBytes
             guard let line = try readLine(budget: &budget, endOfStreamAllowed: false) else {
@@ -140,13 +177,7 @@ struct HTTPRequestParser {
                 let size = Int(sizeText, radix: 16)
             else { throw .malformed("bad chunk size") }
             if size == 0 { break }
-            guard size <= maxBodyBytes - length else { throw .bodyTooLarge }
-            if keeping {
-                body += try readExactly(size)
-            } else {
-                try discardExactly(size)
-            }
-            length += size
+            guard try readData(&self, size) else { return false }
             budget = Self.maxChunkLineBytes
             guard try readLine(budget: &budget, endOfStreamAllowed: false)?.isEmpty == true else {
                 throw .malformed("chunk data longer than its size")
@@ -156,7 +187,7 @@ struct HTTPRequestParser {
         while let trailer = try readLine(budget: &budget, endOfStreamAllowed: false), !trailer.isEmpty {
             _ = try Self.headerField(trailer)
         }
-        return (body, length)
+        return true
     }
 
     /// The next line without its CRLF (a bare LF is accepted too); `nil` only when the
@@ -195,17 +226,30 @@ struct HTTPRequestParser {
 
     /// Reads and drops `count` bytes, holding no more than one receive's worth at a time.
     private mutating func discardExactly(_ count: Int) throws(HTTPParseError) {
-        var left = count
+        var unlimited = Int.max
+        _ = try pass(count, budget: &unlimited) { _ in }
+    }
+
+    /// Hands the next `count` bytes to `deliver` as they arrive, holding no more than one receive's worth,
+    /// but no more than `budget` of them (`budget` is decreased); `false` when the budget ran out first.
+    private mutating func pass(
+        _ count: Int, budget: inout Int, to deliver: (ArraySlice<UInt8>) -> Void
+    ) throws(HTTPParseError) -> Bool {
+        let passing = min(count, budget)
+        var left = passing
         while true {
             let taken = min(buffer.count - position, left)
+            if taken > 0 { deliver(buffer[position..<position + taken]) }
             position += taken
             left -= taken
-            if left == 0 { return }
+            if left == 0 { break }
             buffer.removeAll(keepingCapacity: true)
             position = 0
             guard let more = receive() else { throw .connectionClosed }
             buffer += more
         }
+        budget -= passing
+        return passing == count
     }
 
     private static func headerField(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {

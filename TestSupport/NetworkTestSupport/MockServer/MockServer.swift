@@ -15,7 +15,8 @@ import NetworkLayer
 /// **Which reply a request gets.** Replies queued with ``enqueue(_:)`` come first, in
 /// order (FIFO). When the queue is empty the ``handler`` answers (500 if it throws).
 /// Without a handler the reply is 404 with a short text body. Queued replies are consumed
-/// across connections, in the order requests finish arriving.
+/// across connections, in the order requests finish arriving. A request whose body the
+/// ``bodyHandler`` takes is answered by its ``MockBodyReceiver`` instead.
 ///
 /// **Recording.** Every request that parses is recorded before its reply is chosen, so
 /// it is recorded even when its reply is a fault. Malformed requests get 400 (or 413 when
@@ -32,6 +33,10 @@ public final class MockServer: Sendable {
     /// Answers a request when no reply is queued. Called on the connection's thread; an
     /// error it throws is answered with 500 and the error's description as the body.
     public typealias Handler = @Sendable (MockServerRequest) throws -> MockResponse
+
+    /// Takes a request's body as it arrives, given the request's head (its body empty, its ``MockServerRequest/bodyLength``
+    /// 0), by returning a receiver; `nil` leaves the request to the usual path. Called on the connection's thread.
+    public typealias BodyHandler = @Sendable (MockServerRequest) -> MockBodyReceiver?
 
     /// The largest request body accepted; a larger one is answered with 413.
     public let maxRequestBodySize: Int
@@ -123,6 +128,18 @@ public final class MockServer: Sendable {
 
     /// How many queued replies are still waiting for a request.
     public var queuedResponseCount: Int { state.queuedCount }
+
+    /// Consulted first for every request, once its head has arrived: a request for which it returns a
+    /// ``MockBodyReceiver`` has its body handed to that receiver piece by piece instead of kept (so a 1 GiB
+    /// upload costs the server one piece of memory, and ``maxRequestBodySize`` does not apply), may be cut
+    /// after a number of bytes, and is answered by the receiver, never by a queued reply or ``handler``. It
+    /// is recorded once its body ends, however it ends, with ``MockServerRequest/bodyLength`` the bytes that
+    /// arrived and an empty ``MockServerRequest/body``. `nil` (the default) reads every body as usual.
+    /// Like ``handler``, it may be replaced at any time, and should not capture the server strongly.
+    public var bodyHandler: BodyHandler? {
+        get { state.currentBodyHandler }
+        set { state.currentBodyHandler = newValue }
+    }
 
     /// Answers requests when the queue is empty; `nil` means 404. May be replaced at any time.
     /// The server keeps the handler: a handler that captures the server strongly makes a

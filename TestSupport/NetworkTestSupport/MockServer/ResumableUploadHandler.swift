@@ -14,7 +14,8 @@ import NetworkLayer
 /// XCTAssertEqual(try Data(contentsOf: uploads.storedFiles[0]), source)
 /// ```
 ///
-/// No `104` is sent: the final reply to a creation names the upload in `Location`, which is what a client
+/// Appends stream into the upload's file as they arrive (through ``bodyHandler``), and the bytes of an
+/// append cut or dropped in the middle of its body are kept, as ``TusHandler`` does. No `104` is sent: the final reply to a creation names the upload in `Location`, which is what a client
 /// on libcurl (which consumes informational replies) relies on. Thread-safe, as ``TusHandler`` is.
 public final class ResumableUploadHandler: Sendable {
     private let ledger = UploadLedger(prefix: "draft-uploads")
@@ -25,9 +26,16 @@ public final class ResumableUploadHandler: Sendable {
     /// A server with no upload yet, storing them in a new temporary folder.
     public init() {}
 
-    /// What to install as ``MockServer/handler``.
+    /// What to install as ``MockServer/handler``: answers creation, `HEAD` and `DELETE` (and an append whose
+    /// body the server kept in memory, without ``bodyHandler``).
     public var handler: MockServer.Handler {
-        { [self] request in self.answer(request) }
+        { [self] request in ledger.closingBeforeACut(self.answer(request)) }
+    }
+
+    /// What to install as ``MockServer/bodyHandler``: takes each append (`PATCH`) as it arrives, writing its
+    /// body into the upload's file, so the server holds no upload in memory.
+    public var bodyHandler: MockServer.BodyHandler {
+        { [self] request in request.method == "PATCH" ? self.receiveAppend(request) : nil }
     }
 
     /// The stored file of each upload not deleted, in the order they were created.
@@ -36,15 +44,15 @@ public final class ResumableUploadHandler: Sendable {
     /// Every append received, in order: what a client resumed from, and what it sent again.
     public var appends: [UploadAppend] { ledger.appends }
 
-    /// Keeps only the first `count` bytes of the next append's body, then closes the connection in the
-    /// middle of the reply.
+    /// Closes the connection after the first `count` bytes of the next append's body, without a reply: those
+    /// bytes are kept, and the next `HEAD` reports them. A cut at the body's length loses only the reply.
     ///
     /// - Parameter count: How many bytes reach the upload.
     public func cutNextAppend(afterBytes count: Int) {
         ledger.cutNextAppend(afterBytes: count)
     }
 
-    /// Answers the next append with `status` (503 by default), storing nothing of it.
+    /// Answers the next append with `status` (503 by default) once its body has arrived, storing nothing of it.
     ///
     /// - Parameter status: A 5xx status.
     public func failNextAppend(status: Int = 503) {
@@ -111,32 +119,50 @@ public final class ResumableUploadHandler: Sendable {
         )
     }
 
+    /// Takes an append's body as it arrives (see ``bodyHandler``).
+    private func receiveAppend(_ request: MockServerRequest) -> MockBodyReceiver {
+        guard request.header("Upload-Draft-Interop-Version") == "6",
+            request.header("Content-Type") == "application/partial-upload",
+            let isComplete = Self.completeness(request)
+        else { return .reply(MockResponse(status: 400, headers: Self.version)) }
+        let offset = request.header("Upload-Offset").flatMap(Int64.init)
+        return ledger.receiveAppend(request, offset: offset, completes: isComplete) { [self] in reply(to: $0)
+        }
+    }
+
+    /// An append whose body the server kept in memory, through ``handler`` alone.
     private func append(_ request: MockServerRequest) -> MockResponse {
         guard request.header("Content-Type") == "application/partial-upload",
             let isComplete = Self.completeness(request)
         else { return MockResponse(status: 400, headers: Self.version) }
         let offset = request.header("Upload-Offset").flatMap(Int64.init)
-        switch ledger.append(request, offset: offset, completes: isComplete) {
+        return ledger.append(request, offset: offset, completes: isComplete) { [self] in reply(to: $0) }
+    }
+
+    private func reply(to outcome: UploadLedger.AppendOutcome) -> MockResponse {
+        switch outcome {
         case .failed(let status): return MockResponse(status: status, headers: Self.version)
         case .notFound: return notFound
         case .conflict(let upload): return MockResponse(status: 409, headers: Self.state(of: upload))
         case .rejected: return MockResponse(status: 400, headers: Self.version)
-        case .stored(_, cut: true): return UploadLedger.cutReply(headers: Self.version)
-        case .stored(let upload, cut: false):
-            return MockResponse(status: upload.isComplete ? 200 : 204, headers: Self.state(of: upload))
+        case .stored(let upload, _):
+            return ledger.closingBeforeACut(
+                MockResponse(status: upload.isComplete ? 200 : 204, headers: Self.state(of: upload)))
         }
     }
 }
 
 extension MockServer {
     /// Answers every request not scripted with ``enqueue(_:)`` as a server of the IETF resumable-upload
-    /// draft at interop version 6, through a new ``ResumableUploadHandler``, and returns it.
+    /// draft at interop version 6, through a new ``ResumableUploadHandler`` installed as ``handler`` and
+    /// ``bodyHandler``, and returns it.
     ///
     /// - Returns: The handler, now the server's ``handler``.
     @discardableResult
     public func serveResumableUploads() -> ResumableUploadHandler {
         let uploads = ResumableUploadHandler()
         handler = uploads.handler
+        bodyHandler = uploads.bodyHandler
         return uploads
     }
 }

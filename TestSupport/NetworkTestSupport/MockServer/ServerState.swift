@@ -11,6 +11,7 @@ final class ServerState: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [MockResponse] = []
     private var handler: MockServer.Handler?
+    private var bodyHandler: MockServer.BodyHandler?
     private var recorded: [MockServerRequest] = []
     private var nextToTake = 0
     private var connectionsAccepted = 0
@@ -34,6 +35,35 @@ final class ServerState: @unchecked Sendable {
     var currentHandler: MockServer.Handler? {
         get { locked { handler } }
         set { locked { handler = newValue } }
+    }
+
+    var currentBodyHandler: MockServer.BodyHandler? {
+        get { locked { bodyHandler } }
+        set { locked { bodyHandler = newValue } }
+    }
+
+    /// The receiver the body handler gives the request with `head`, or `nil` when the body is read as usual.
+    /// The handler runs outside the lock.
+    func bodyReceiver(for head: RequestHead, connectionID: Int) -> MockBodyReceiver? {
+        let (bodyHandler, sequenceNumber) = locked { (self.bodyHandler, recorded.count) }
+        guard let bodyHandler else { return nil }
+        return bodyHandler(
+            MockServerRequest(
+                head: head, body: [], bodyLength: 0, sequenceNumber: sequenceNumber,
+                connectionID: connectionID))
+    }
+
+    /// Records a request whose body went to a receiver, and wakes `takeRequest` callers. It takes no queued
+    /// reply: its receiver answers it.
+    func recordStreamed(head: RequestHead, bodyLength: Int, connectionID: Int) -> MockServerRequest {
+        locked {
+            let request = MockServerRequest(
+                head: head, body: [], bodyLength: bodyLength, sequenceNumber: recorded.count,
+                connectionID: connectionID)
+            recorded.append(request)
+            condition.broadcast()
+            return request
+        }
     }
 
     var requestCount: Int { locked { recorded.count } }

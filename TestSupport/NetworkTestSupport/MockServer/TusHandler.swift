@@ -12,10 +12,11 @@ import NetworkLayer
 /// XCTAssertEqual(try Data(contentsOf: tus.storedFiles[0]), source)
 /// ```
 ///
-/// A cut keeps the first bytes of the append's body, then closes the connection in the middle of the
-/// reply: the server has what arrived before the connection dropped, and the client sees a lost
-/// connection. Thread-safe: the server calls it from each
-/// connection's thread; the lock is never held while a file is written.
+/// Appends stream into the upload's file as they arrive (through ``bodyHandler``), so an upload of any
+/// size costs the server a few pieces of memory. As tus servers do, the bytes of an append that arrived
+/// before its connection dropped are kept: the next `HEAD` reports them. A cut closes the connection in
+/// the middle of an append's body, after exactly the bytes asked. Thread-safe: the server calls it from
+/// each connection's thread; the lock is never held while a file is written.
 public final class TusHandler: Sendable {
     private let ledger = UploadLedger(prefix: "tus-uploads")
 
@@ -25,9 +26,16 @@ public final class TusHandler: Sendable {
     /// A server with no upload yet, storing them in a new temporary folder.
     public init() {}
 
-    /// What to install as ``MockServer/handler``.
+    /// What to install as ``MockServer/handler``: answers creation, `HEAD` and `OPTIONS` (and an append whose
+    /// body the server kept in memory, without ``bodyHandler``).
     public var handler: MockServer.Handler {
-        { [self] request in self.answer(request) }
+        { [self] request in ledger.closingBeforeACut(self.answer(request)) }
+    }
+
+    /// What to install as ``MockServer/bodyHandler``: takes each append (`PATCH`) as it arrives, writing its
+    /// body into the upload's file, so the server holds no upload in memory.
+    public var bodyHandler: MockServer.BodyHandler {
+        { [self] request in request.method == "PATCH" ? self.receiveAppend(request) : nil }
     }
 
     /// The stored file of each upload created, in the order they were created.
@@ -39,15 +47,15 @@ public final class TusHandler: Sendable {
     /// Every append received, in order: what a client resumed from, and what it sent again.
     public var appends: [Append] { ledger.appends }
 
-    /// Keeps only the first `count` bytes of the next append's body, then closes the connection in the
-    /// middle of the reply.
+    /// Closes the connection after the first `count` bytes of the next append's body, without a reply: those
+    /// bytes are kept, and the next `HEAD` reports them. A cut at the body's length loses only the reply.
     ///
     /// - Parameter count: How many bytes reach the upload.
     public func cutNextAppend(afterBytes count: Int) {
         ledger.cutNextAppend(afterBytes: count)
     }
 
-    /// Answers the next append with `status` (503 by default), storing nothing of it.
+    /// Answers the next append with `status` (503 by default) once its body has arrived, storing nothing of it.
     ///
     /// - Parameter status: A 5xx status.
     public func failNextAppend(status: Int = 503) {
@@ -100,32 +108,52 @@ public final class TusHandler: Sendable {
         return MockResponse(status: 201, headers: Self.version.merging(["Location": path]) { $1 })
     }
 
+    /// Takes an append's body as it arrives (see ``bodyHandler``).
+    private func receiveAppend(_ request: MockServerRequest) -> MockBodyReceiver {
+        guard request.header("Tus-Resumable") == "1.0.0" else {
+            return .reply(MockResponse(status: 412, headers: ["Tus-Version": "1.0.0"]))
+        }
+        guard request.header("Content-Type") == "application/offset+octet-stream" else {
+            return .reply(MockResponse(status: 415, headers: Self.version))
+        }
+        let offset = request.header("Upload-Offset").flatMap(Int64.init)
+        return ledger.receiveAppend(request, offset: offset) { [self] in reply(to: $0) }
+    }
+
+    /// An append whose body the server kept in memory, through ``handler`` alone.
     private func append(_ request: MockServerRequest) -> MockResponse {
         guard request.header("Content-Type") == "application/offset+octet-stream" else {
             return MockResponse(status: 415, headers: Self.version)
         }
-        switch ledger.append(request, offset: request.header("Upload-Offset").flatMap(Int64.init)) {
+        let offset = request.header("Upload-Offset").flatMap(Int64.init)
+        return ledger.append(request, offset: offset) { [self] in reply(to: $0) }
+    }
+
+    private func reply(to outcome: UploadLedger.AppendOutcome) -> MockResponse {
+        switch outcome {
         case .failed(let status): return MockResponse(status: status, headers: Self.version)
         case .notFound: return notFound
         case .conflict: return MockResponse(status: 409, headers: Self.version)
         case .rejected: return MockResponse(status: 400, headers: Self.version)
-        case .stored(_, cut: true): return UploadLedger.cutReply(headers: Self.version)
-        case .stored(let upload, cut: false):
-            return MockResponse(
-                status: 204, headers: Self.version.merging(["Upload-Offset": String(upload.offset)]) { $1 })
+        case .stored(let upload, _):
+            return ledger.closingBeforeACut(
+                MockResponse(
+                    status: 204,
+                    headers: Self.version.merging(["Upload-Offset": String(upload.offset)]) { $1 }))
         }
     }
 }
 
 extension MockServer {
     /// Answers every request not scripted with ``enqueue(_:)`` as a tus 1.0 server, through a new
-    /// ``TusHandler``, and returns it.
+    /// ``TusHandler`` installed as ``handler`` and ``bodyHandler``, and returns it.
     ///
     /// - Returns: The handler, now the server's ``handler``.
     @discardableResult
     public func serveTus() -> TusHandler {
         let tus = TusHandler()
         handler = tus.handler
+        bodyHandler = tus.bodyHandler
         return tus
     }
 }

@@ -10,9 +10,10 @@ public struct UploadAppend: Sendable, Equatable {
     public let length: Int
 }
 
-/// What ``TusHandler`` and ``ResumableUploadHandler`` share: the uploads, each stored in a file of its own,
-/// and the fault script (an append cut, a 5xx once, uploads forgotten). The protocols differ only in how
-/// they spell requests and replies. The lock is never held while a file is written.
+/// What ``TusHandler`` and ``ResumableUploadHandler`` share: the uploads, each stored in a file of its own
+/// and appended to as each `PATCH`'s body arrives, and the fault script (an append cut in the middle of its
+/// body, a 5xx once, uploads forgotten). The protocols differ only in how they spell requests and replies.
+/// The lock is never held while a file is written.
 final class UploadLedger: Sendable {
     struct Upload {
         let file: URL
@@ -31,7 +32,7 @@ final class UploadLedger: Sendable {
         case conflict(Upload)
         /// More bytes than the announced length, or a file that can't be written.
         case rejected
-        /// Stored; `cut` when the connection is to drop mid-reply.
+        /// Stored; `cut` when the connection dropped (or was cut) before the reply: no reply is sent.
         case stored(Upload, cut: Bool)
     }
 
@@ -112,41 +113,112 @@ final class UploadLedger: Sendable {
         return true
     }
 
-    /// Appends `request`'s body at `offset` to the upload at its path, by the fault script; `completes`
-    /// when the client says this is the last part.
-    func append(_ request: MockServerRequest, offset: Int64?, completes: Bool = false) -> AppendOutcome {
+    /// Takes an append to the upload at `request`'s path as its body arrives, written into the upload's file,
+    /// by the fault script; `completes` when the client says this is the last part. What the head is enough
+    /// to refuse (no such upload, a wrong offset, more than the announced length) is answered before the
+    /// body; the bytes of a cut or dropped append are kept, as servers of both protocols do. `reply` spells
+    /// the outcome in the protocol's words.
+    func receiveAppend(
+        _ request: MockServerRequest, offset: Int64?, completes: Bool = false,
+        reply: @escaping (AppendOutcome) -> MockResponse
+    ) -> MockBodyReceiver {
         let (upload, cut, failure) = state.withLock { state in
-            state.appends.append(UploadAppend(offset: offset ?? -1, length: request.bodyLength))
             let failure = state.failures.isEmpty ? nil : state.failures.removeFirst()
             let cut = failure == nil ? state.cut : nil
             if cut != nil { state.cut = nil }
             return (state.uploads[request.path], cut, failure)
         }
-        if let failure { return .failed(failure) }
-        guard var upload else { return .notFound }
-        guard offset == upload.offset, !upload.isComplete else { return .conflict(upload) }
-        let kept = request.body.prefix(cut ?? request.body.count)
-        guard upload.length.map({ upload.offset + Int64(kept.count) <= $0 }) ?? true,
-            let handle = try? FileHandle(forWritingTo: upload.file)
-        else { return .rejected }
-        handle.seekToEndOfFile()
-        handle.write(kept)
-        handle.closeFile()
-        upload.offset += Int64(kept.count)
-        // A cut that kept the whole body still completes the upload: only the reply is lost.
-        if completes, kept.count == request.body.count {
-            upload.isComplete = true
-            upload.length = upload.offset
+        if let failure {
+            return receiver(offset: offset, into: nil, room: 0, cut: nil) { _, _ in reply(.failed(failure)) }
         }
-        let stored = upload
-        state.withLock { $0.uploads[request.path] = stored }
-        return .stored(stored, cut: cut != nil)
+        guard let upload else { return refuse(offset: offset, reply(.notFound)) }
+        guard offset == upload.offset, !upload.isComplete else {
+            return refuse(offset: offset, reply(.conflict(upload)))
+        }
+        let declared = request.header("Content-Length").flatMap(Int64.init)
+        let room = upload.length.map { $0 - upload.offset } ?? Int64.max
+        guard (declared ?? 0) <= room else { return refuse(offset: offset, reply(.rejected)) }
+        // A cut at the body's end loses only the reply: dropped once the reply has begun, since a connection
+        // closed before any byte of a reply ends as libcurl's "Empty reply from server", not a lost one.
+        let losesReply = cut.map { count in declared.map { Int64(count) >= $0 } ?? false } ?? false
+        return receiver(offset: offset, into: upload.file, room: room, cut: losesReply ? nil : cut) {
+            [self] appender, ending in
+            // A cut that kept the whole body still completes the upload: only the reply is lost.
+            let whole = ending == .complete || (ending == .cut && appender.received == declared)
+            let stored = advance(request.path, by: appender.stored, completing: completes && whole)
+            guard let stored, !appender.overflowed else { return reply(.rejected) }
+            let answer = reply(.stored(stored, cut: ending != .complete || losesReply))
+            guard losesReply else { return answer }
+            var dropped = MockResponse(status: 200, text: "cut")
+            dropped.headers = answer.headers
+            return dropped.withFault(.disconnectMidBody)
+        }
     }
 
-    /// The reply to a cut append: dropped once the reply has begun, since a connection closed before any
-    /// byte of a reply makes libcurl send a request again by itself on a reused connection (see
-    /// ``MockResponse/Fault``), which would hide what the layer does.
-    static func cutReply(headers: [String: String]) -> MockResponse {
-        MockResponse(status: 200, headers: headers, text: "cut").withFault(.disconnectMidBody)
+    /// Moves the upload at `path` forward by `count` bytes, complete when `completing`; what it became, `nil`
+    /// when it was forgotten meanwhile.
+    private func advance(_ path: String, by count: Int64, completing: Bool) -> Upload? {
+        state.withLock { state in
+            guard var upload = state.uploads[path] else { return nil }
+            upload.offset += count
+            if completing {
+                upload.isComplete = true
+                upload.length = upload.offset
+            }
+            state.uploads[path] = upload
+            return upload
+        }
+    }
+
+    /// A receiver that appends to `file` (or only counts without one) and records the append once its body
+    /// ends, however it ends, then calls `finish`.
+    private func receiver(
+        offset: Int64?, into file: URL?, room: Int64, cut: Int?,
+        finish: @escaping (UploadAppender, MockBodyReceiver.Ending) -> MockResponse
+    ) -> MockBodyReceiver {
+        guard let appender = UploadAppender(file: file, room: room) else {
+            return refuse(offset: offset, MockResponse(status: 500))
+        }
+        return MockBodyReceiver(
+            cutsAfterBytes: cut, receive: appender.write,
+            finish: { [self] ending in
+                appender.close()
+                let append = UploadAppend(offset: offset ?? -1, length: Int(appender.received))
+                state.withLock { $0.appends.append(append) }
+                return finish(appender, ending)
+            })
+    }
+
+    private func refuse(offset: Int64?, _ response: MockResponse) -> MockBodyReceiver {
+        state.withLock { $0.appends.append(UploadAppend(offset: offset ?? -1, length: 0)) }
+        return .reply(response)
+    }
+
+    /// An append whose body the server kept in memory (a handler installed without its body handler): the
+    /// body goes through the same receiver; a cut keeps the first bytes and closes without a reply.
+    func append(
+        _ request: MockServerRequest, offset: Int64?, completes: Bool = false,
+        reply: @escaping (AppendOutcome) -> MockResponse
+    ) -> MockResponse {
+        let receiver = receiveAppend(request, offset: offset, completes: completes, reply: reply)
+        if let refusal = receiver.immediateReply { return refusal }
+        let kept = request.body.prefix(receiver.cutsAfterBytes ?? request.body.count)
+        receiver.receive(kept)
+        guard receiver.cutsAfterBytes.map({ $0 > request.body.count }) ?? true else {
+            _ = receiver.finish(.cut)
+            return MockResponse(status: 500).withFault(.disconnectAfterRequest)
+        }
+        return receiver.finish(.complete)
+    }
+
+    /// `reply`, closing its connection while a cut is pending: the append to cut then starts on a fresh
+    /// connection. libcurl sends a request again by itself, body rewound, when a connection it reused closes
+    /// before any byte of the reply (and for an upload task's file, FoundationNetworking 6.3.1 stops the
+    /// process in `seekInputStream`), which would hide the drop from the layer under test.
+    func closingBeforeACut(_ reply: MockResponse) -> MockResponse {
+        guard state.withLock({ $0.cut != nil }) else { return reply }
+        var closing = reply
+        closing.headers.append((name: "Connection", value: "close"))
+        return closing
     }
 }

@@ -103,11 +103,15 @@ final class DraftUploadTests: XCTestCase {
         let (server, uploads) = try draftServer()
         let file = try source(seed: 63)
         uploads.cutNextAppend(afterBytes: Self.size / 2)
-        let forgetting = uploads.handler
-        server.handler = { request in
-            let reply = try forgetting(request)
-            if request.method == "PATCH", reply.fault != nil { uploads.forgetUploads() }
-            return reply
+        let appending = uploads.bodyHandler
+        server.bodyHandler = { request in
+            guard var receiver = appending(request) else { return nil }
+            let finish = receiver.finish
+            receiver.finish = { ending in
+                defer { if ending == .cut { uploads.forgetUploads() } }
+                return finish(ending)
+            }
+            return receiver
         }
 
         let result = send(

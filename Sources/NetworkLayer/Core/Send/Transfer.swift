@@ -276,9 +276,10 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         }
     }
 
-    /// libcurl's "transfer closed with N bytes remaining" (or "end of response with N bytes missing")
-    /// arrives as unknown error -1: it is a lost connection, so retries and download resumes treat it alike.
-    /// Other unknown errors stay unknown.
+    /// libcurl's "transfer closed with N bytes remaining" (or "end of response with N bytes missing"), and
+    /// "Send failure: Broken pipe" (or "Connection reset by peer") when the connection drops in the middle of
+    /// an upload's body, arrive as unknown error -1: each is a lost connection, so retries, upload and
+    /// download resumes treat it alike. Other unknown errors stay unknown.
     static func connectionLost(_ error: any Error) -> any Error {
         guard let urlError = error as? URLError, urlError.code == .unknown,
             let text = urlError.userInfo[NSLocalizedDescriptionKey] as? String,
@@ -291,7 +292,9 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             ])
     }
 
-    private static let truncationMessages = ["transfer closed with", "end of response with"]
+    private static let truncationMessages = [
+        "transfer closed with", "end of response with", "Send failure: ",
+    ]
 
     private func touch() {
         lastActivity = deadlines.now.uptimeNanoseconds
