@@ -3,10 +3,12 @@ import Foundation
 /// Writes a download on a serial queue of its own (targeting ``Queues/disk``) so a slow disk never holds
 /// up the delegate queue: chunks gathered into ``pieceSize`` pieces, the transfer paused past ``limit``
 /// bytes waiting until half. A failed write surfaces in the next ``append(_:)`` or in ``close(_:)``.
-/// The piece is the delegate queue's, the file the disk queue's, the counts ``Locked``'s.
+/// The piece is the delegate queue's, the file the disk queue's, the counts ``Locked``'s. The sizes keep
+/// what has arrived but isn't on disk (at most `limit` plus two pieces and a chunk) under 1 MiB: what a
+/// killed process asks for again when its download resumes.
 final class DiskWriter: @unchecked Sendable {
-    static var limit: Int { 1 << 20 }
-    static var pieceSize: Int { 256 * 1024 }
+    static var limit: Int { 512 * 1024 }
+    static var pieceSize: Int { 128 * 1024 }
 
     private struct State {
         var pending = 0
