@@ -13,10 +13,9 @@ enum DurableTransferSnippets {
 }
 
 protocol TransfersView: AnyObject {
-    func show(_ id: UUID, done: Int64, of expected: Int64?)
-    func show(_ id: UUID, progress: TransferProgress)
-    func showDone(_ id: UUID)
-    func showFailure(_ id: UUID, _ message: String)
+    func show(_ file: URL, progress: TransferProgress)
+    func showDone(_ file: URL)
+    func showFailure(_ file: URL, _ message: String)
 }
 
 final class TransfersPresenter {
@@ -28,21 +27,36 @@ final class TransfersPresenter {
         self.view = view
     }
 
-    /// At launch: what the last run left, each resumed from what is done.
-    func resumeAll() {
-        for transfer in store.unfinishedTransfers {
-            view?.show(transfer.id, done: transfer.completedBytes, of: transfer.expectedBytes)
-            _ = try? store.resume(
-                transfer, ifSourceChanged: .startOver,
-                progressHandler: { [weak self] in self?.view?.show(transfer.id, progress: $0) },
-                successHandler: { [weak self] _ in self?.view?.showDone(transfer.id) },
-                errorHandler: { [weak self] in self?.view?.showFailure(transfer.id, $0.message) })
+    /// A new upload: recorded before it starts, so a restart finds it.
+    func upload(_ video: URL) {
+        var request = NetworkRequest.upload(urlString: "files", fileURL: video, resumable: .tus)
+        request.retryPolicy = RetryPolicy(maximumAttempts: 5)  // five tries in a row without progress
+        request.progressHandler = { [weak self] in self?.view?.show(video, progress: $0) }
+        do {
+            try store.send(
+                request, successHandler: { [weak self] _ in self?.view?.showDone(video) },
+                errorHandler: { [weak self] in self?.view?.showFailure(video, $0.message) })
+        } catch {
+            view?.showFailure(video, error.message)  // nothing was recorded or sent
         }
     }
 
-    func upload(_ video: URL) throws(TransferStoreError) {
-        var request = NetworkRequest.upload(urlString: "files", fileURL: video, resumable: .tus)
-        request.retryPolicy = RetryPolicy(maximumAttempts: 5)
-        try store.send(request, successHandler: { _ in }, errorHandler: { _ in })
+    /// At launch: what the last run left, each resumed from what is done.
+    func resumeAll() {
+        for transfer in store.unfinishedTransfers {
+            let file = transfer.file
+            let done = TransferProgress(
+                completedBytes: transfer.completedBytes, expectedBytes: transfer.expectedBytes)
+            view?.show(file, progress: done)
+            do {
+                try store.resume(
+                    transfer, ifSourceChanged: .startOver,
+                    progressHandler: { [weak self] in self?.view?.show(file, progress: $0) },
+                    successHandler: { [weak self] _ in self?.view?.showDone(file) },
+                    errorHandler: { [weak self] in self?.view?.showFailure(file, $0.message) })
+            } catch {
+                view?.showFailure(file, error.message)
+            }
+        }
     }
 }
