@@ -8,9 +8,9 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// 1,000 tus uploads (16 KiB to 1 MiB, seeded contents), 8 at a time, each cancelled from another thread
-/// at a random moment (just after it is sent, during its creation, during an append, during a retry
-/// wait), then sent again until it completes (issue 37): every attempt's handler runs exactly once,
+/// 1,000 resumable uploads over each protocol (16 KiB to 1 MiB, seeded contents), 8 at a time, each
+/// cancelled from another thread at a random moment (just after it is sent, during its creation, during
+/// an append, during a retry wait), then sent again until it completes (issue 37): every attempt's handler runs exactly once,
 /// every completed upload is stored byte-exact, and nothing is left running in the layer.
 final class ResumableUploadCancelStressTests: XCTestCase {
     private static let uploads = 1000
@@ -18,12 +18,30 @@ final class ResumableUploadCancelStressTests: XCTestCase {
     private static let seed: UInt64 = 0x37_1000
 
     func testAThousandRandomCancelsAndResumesEndOnceAndCompleteByteExact() throws {
+        try runAThousandUploads(resumable: .tus) { server in
+            let tus = server.serveTus()
+            return (tus.handler, tus.directory, tus.removeStoredFiles)
+        }
+    }
+
+    func testAThousandRandomCancelsAndResumesOverTheIETFDraft() throws {
+        try runAThousandUploads(resumable: .ietfDraft) { server in
+            let draft = server.serveResumableUploads()
+            return (draft.handler, draft.directory, draft.removeStoredFiles)
+        }
+    }
+
+    private func runAThousandUploads(
+        resumable: ResumableUpload,
+        serve: (MockServer) -> (MockServer.Handler, URL, @Sendable () -> Void)
+    ) throws {
         let server = try MockServer.started(maxRequestBodySize: 2 * 1_048_576, in: self)
-        let tus = server.serveTus()
-        addTeardownBlock { tus.removeStoredFiles() }
+        let (answer, directory, removeStoredFiles) = serve(server)
+        addTeardownBlock { removeStoredFiles() }
         let book = try StressBook(
-            plan: StressPlan(uploads: Self.uploads, seed: Self.seed), folder: try makeFolder())
-        server.handler = book.serving(tus)
+            plan: StressPlan(uploads: Self.uploads, seed: Self.seed), resumable: resumable,
+            folder: try makeFolder())
+        server.handler = book.serving(answer)
         // Appends go through the handler whole (small files), so the plan sees each one.
         server.bodyHandler = nil
         // The retry waits' `Retry-After` holds only the upload it answers, not every request to the server.
@@ -31,7 +49,7 @@ final class ResumableUploadCancelStressTests: XCTestCase {
             baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "ResumableUploadCancelStress"),
             scheduling: RequestScheduling(waitsForRateLimits: false))
         let done = expectation(description: "every upload completed")
-        book.run(on: network, storedIn: tus.directory, concurrency: Self.concurrency) { done.fulfill() }
+        book.run(on: network, storedIn: directory, concurrency: Self.concurrency) { done.fulfill() }
 
         wait(for: [done], timeout: 60)
         let report = book.report
@@ -194,6 +212,7 @@ private final class StressBook: @unchecked Sendable {
     }
 
     private let plan: StressPlan
+    private let resumable: ResumableUpload
     private let files: [URL]
     private let contents: [Data]
     private let state = Locked(State())
@@ -202,8 +221,9 @@ private final class StressBook: @unchecked Sendable {
     private var directory: URL?
     private var whenDone: (@Sendable () -> Void)?
 
-    init(plan: StressPlan, folder: URL) throws {
+    init(plan: StressPlan, resumable: ResumableUpload, folder: URL) throws {
         self.plan = plan
+        self.resumable = resumable
         contents = plan.sizes.enumerated().map { TestData.bytes($1, seed: 37 + UInt64($0)) }
         files = try contents.enumerated().map { index, data in
             let file = folder.appendingPathComponent("source-\(index).bin")
@@ -233,9 +253,8 @@ private final class StressBook: @unchecked Sendable {
         for _ in 0..<concurrency { startNextUpload() }
     }
 
-    /// The tus server, with the faults and cancels the plan ties to an exchange.
-    func serving(_ tus: TusHandler) -> MockServer.Handler {
-        let answer = tus.handler
+    /// The upload server's `answer`, with the faults and cancels the plan ties to an exchange.
+    func serving(_ answer: @escaping MockServer.Handler) -> MockServer.Handler {
         return { [self] request in
             guard let id = request.header("X-Stress-Attempt").flatMap(Int.init) else {
                 return try answer(request)
@@ -283,7 +302,7 @@ private final class StressBook: @unchecked Sendable {
         guard let network else { return }
         let id = upload * 1000 + attempt
         var request = NetworkRequest.upload(
-            urlString: "files", fileURL: files[plan.sources[upload]], resumable: .tus,
+            urlString: "files", fileURL: files[plan.sources[upload]], resumable: resumable,
             headers: ["X-Stress-Attempt": String(id)])
         request.retryPolicy = RetryPolicy(maximumAttempts: 4, initialDelay: 0.01)
         let task = network.send(
