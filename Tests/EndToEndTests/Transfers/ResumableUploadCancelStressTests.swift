@@ -324,6 +324,7 @@ private final class StressBook: @unchecked Sendable {
     /// Cancels attempt `id` from another thread, `delay` seconds from now; an attempt whose task isn't
     /// known yet is cancelled as soon as `send` has returned it.
     private func cancelSoon(_ id: Int, after delay: TimeInterval) {
+        // real wait: the random moment of the cancel is what the test varies; nothing waits on it.
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
             let task: (any NetworkTask)? = state.withLock { state in
                 state.report.cancels += 1

@@ -134,6 +134,7 @@ private final class StoreStress: @unchecked Sendable {
                 { [self] response in finished(id, upload: upload, file: file, .success(response.value)) },
                 { [self] error in finished(id, upload: upload, file: file, .failure(error)) })
             if let delay {
+                // real wait: the random moment of the cancel is what the test varies; nothing waits on it.
                 DispatchQueue.global().asyncAfter(deadline: .now() + delay) { task.cancel() }
             }
         } catch {
