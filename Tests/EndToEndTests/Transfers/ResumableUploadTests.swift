@@ -177,6 +177,26 @@ final class ResumableUploadTests: XCTestCase {
         XCTAssertEqual(tus.appends.count, 3, "three attempts, as the policy allows")
     }
 
+    func testANegativeOffsetFromTheServerFailsAsAnInvalidResponse() throws {
+        let (server, tus) = try tusServer()
+        let (_, file) = try source(seed: 41)
+        let answer = tus.handler
+        server.handler = { request in
+            guard request.method == "HEAD" else { return try answer(request) }
+            return MockResponse(
+                status: 200, headers: ["Tus-Resumable": "1.0.0", "Upload-Offset": "-9223372036854775808"])
+        }
+        tus.failNextAppend(status: 503)
+
+        let result = send(
+            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            on: NetworkLayer(baseURL: server.baseURL))
+
+        guard case .invalidResponse? = result?.error else {
+            return XCTFail("expected invalidResponse, got \(String(describing: result))")
+        }
+    }
+
     func testAServerWithoutTusFailsWithAnErrorThatSaysWhy() throws {
         let server = try MockServer.echoing(in: self)
         let (_, file) = try source(seed: 41)

@@ -118,6 +118,45 @@ final class TransferStoreTests: XCTestCase {
         XCTAssertEqual(store.unfinishedTransfers, [])
     }
 
+    func testACancelledStoredDraftUploadStaysOnTheServerAndResumesFromItsOffset() throws {
+        let server = MockServer(maxRequestBodySize: Self.size * 2)
+        let draft = server.serveResumableUploads()
+        try server.start()
+        addTeardownBlock {
+            server.stop()
+            draft.removeStoredFiles()
+        }
+        let folder = try makeOutboxFolder()
+        let source = try BigFile.make(at: folder.appendingPathComponent("video.mp4"), size: Self.size)
+        let store = try TransferStore(
+            directory: folder.appendingPathComponent("store"),
+            // Off the main queue, which the test blocks while it takes the server's requests.
+            layer: NetworkLayer(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "StoredDraft")))
+        draft.failNextAppend(status: 503)
+        var request = NetworkRequest.upload(urlString: "files", fileURL: source, resumable: .ietfDraft)
+        request.retryPolicy = RetryPolicy(maximumAttempts: 3, initialDelay: 30, maximumDelay: 30)
+        let cancelled = expectation(description: "cancelled")
+        let task = try store.send(
+            request, successHandler: { _ in XCTFail("succeeded") },
+            errorHandler: { error in
+                XCTAssertEqual(error.message, NetworkError.cancelled.message)
+                cancelled.fulfill()
+            })
+        XCTAssertEqual(server.takeRequest(timeout: 10)?.method, "POST")
+        XCTAssertEqual(server.takeRequest(timeout: 10)?.method, "PATCH")  // answered 503: a 30 s wait follows
+        task.cancel()
+        wait(for: [cancelled], timeout: 10)
+
+        let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
+        let outcome = try result { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
+        XCTAssertNotNil(try outcome?.get())
+        let methods = server.recordedRequests.map(\.method)
+        XCTAssertFalse(methods.contains("DELETE"), "a stored upload is kept for resume: \(methods)")
+        XCTAssertEqual(methods.filter { $0 == "POST" }.count, 1, "not created again: \(methods)")
+        XCTAssertEqual(
+            try BigFile.sha256(of: try XCTUnwrap(draft.storedFiles.first)), try BigFile.sha256(of: source))
+    }
+
     func testAChangedSourceFailsWhenTheCallerSaysSoAndStaysStored() throws {
         let (server, tus) = try tusServer()
         let (store, source, _) = try failedUpload(server, tus)

@@ -21,8 +21,11 @@ extension TransferStore {
     ) throws(TransferStoreError) -> any NetworkTask {
         let record = try makeRecord(for: request)
         try writeNow(record)
-        state.withLock { $0.records[record.id] = record }
-        return start(record, request, successHandler: successHandler, errorHandler: errorHandler)
+        let run = state.withLock { state in
+            state.records[record.id] = record
+            return state.begin(record.id)
+        }
+        return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
     }
 
     /// Sends `transfer` again: an upload asks the server how much it has and sends the rest, a download
@@ -47,23 +50,41 @@ extension TransferStore {
         successHandler: @escaping (NetworkResponse<URL>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) throws(TransferStoreError) -> any NetworkTask {
-        let found = state.withLock { state -> Result<TransferRecord, TransferStoreError> in
+        // The run is reserved with the check, so a second `resume` racing this one is refused, and a
+        // `remove` meanwhile ends it (see `start`).
+        let found = state.withLock { state -> Result<(TransferRecord, Int), TransferStoreError> in
             guard let record = state.records[transfer.id] else { return .failure(.notFound) }
-            return state.runs[record.id] == nil ? .success(record) : .failure(.alreadyRunning)
+            guard state.runs[record.id] == nil else { return .failure(.alreadyRunning) }
+            return .success((record, state.begin(record.id)))
         }
-        var record = try found.get()
+        var (record, run) = try found.get()
         if record.kind == .upload, let changed = sourceChange(of: record) {
             guard ifSourceChanged == .startOver else {
+                state.withLock { $0.end(record.id, run: run) }
                 return SettledTask(failing: errorHandler, with: .sourceFileChanged(record.fileURL), on: layer)
             }
             (record.uploadURL, record.offset) = (nil, 0)
             (record.sourceSize, record.sourceModified) = (changed?.size, changed?.modified)
-            try writeNow(record)
-            state.withLock { $0.records[record.id] = record }
+            do {
+                try writeNow(record)
+            } catch {
+                state.withLock { $0.end(record.id, run: run) }
+                throw error
+            }
+            let updated = state.withLock { state -> Bool in
+                guard state.runs[record.id] == run, state.records[record.id] != nil else { return false }
+                state.records[record.id] = record
+                return true
+            }
+            guard updated else {
+                // Removed while the new record was written: it goes again, and nothing is sent.
+                queue.async { [folder, name = record.fileName] in folder.remove(name) }
+                return SettledTask(failing: errorHandler, with: .cancelled, on: layer)
+            }
         }
         var request = Self.request(for: record)
         request.progressHandler = progressHandler
-        return start(record, request, successHandler: successHandler, errorHandler: errorHandler)
+        return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
     }
 
     /// `nil` when the source is as recorded; else its identity now (`nil` inside when it is gone).
@@ -77,7 +98,7 @@ extension TransferStore {
 
     /// Sends `request` for `record`, an upload with a journal on it; the record goes when it succeeds.
     private func start(
-        _ record: TransferRecord, _ request: NetworkRequest<URL>,
+        _ record: TransferRecord, _ request: NetworkRequest<URL>, run: Int,
         successHandler: @escaping (NetworkResponse<URL>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> any NetworkTask {
@@ -89,7 +110,6 @@ extension TransferStore {
             }
             request.uploadJournal = StoreJournal(store: self, id: id, resumePoint: point)
         }
-        let run = state.withLock { $0.begin(id) }
         let task = layer.send(
             request,
             successHandler: { [self] response in
@@ -97,10 +117,11 @@ extension TransferStore {
                 successHandler(response)
             },
             errorHandler: { [self] error in
-                state.withLock { $0.end(id) }
+                state.withLock { $0.end(id, run: run) }
                 errorHandler(error)
             })
-        state.withLock { $0.keep(task, for: id, run: run) }
+        // A run that `remove` ended before its task was known: the task goes too.
+        if !state.withLock({ $0.keep(task, for: id, run: run) }) { task.cancel() }
         return task
     }
 

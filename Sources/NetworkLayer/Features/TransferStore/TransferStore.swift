@@ -197,8 +197,16 @@ struct TransferStoreState {
         return lastRun
     }
 
-    mutating func keep(_ task: any NetworkTask, for id: UUID, run: Int) {
-        if runs[id] == run { tasks[id] = task }
+    /// Keeps `task` as run `run`'s; `false` when that run has ended.
+    mutating func keep(_ task: any NetworkTask, for id: UUID, run: Int) -> Bool {
+        guard runs[id] == run else { return false }
+        tasks[id] = task
+        return true
+    }
+
+    /// Ends run `run`, unless another has begun since.
+    mutating func end(_ id: UUID, run: Int) {
+        if runs[id] == run { end(id) }
     }
 
     mutating func end(_ id: UUID) {

@@ -23,12 +23,15 @@ extension ResumableUploadTask {
         return step
     }
 
-    /// Begins a step as the current one; a step begun after the upload ended is cancelled at once.
+    /// Begins a step as the current one; none begins after the upload ended, and one begun as it ends is
+    /// cancelled at once.
     func run(_ start: () -> any NetworkTask) {
-        let number = state.withLock { state in
+        let number = state.withLock { state -> Int? in
+            guard !state.isFinished else { return nil }
             state.steps += 1
             return state.steps
         }
+        guard let number else { return }
         let task = start()
         let isLate = state.withLock { state in
             if state.steps == number, !state.isFinished { state.current = task }

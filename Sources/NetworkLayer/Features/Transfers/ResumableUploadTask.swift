@@ -77,8 +77,10 @@ final class ResumableUploadTask<Value>: NetworkTask {
     func cancel() {
         let url = state.withLock { $0.uploadURL }
         // Only the cancel that ended the upload removes it: one that lost to the last reply leaves the
-        // finished upload alone.
-        guard finish(.failure(.cancelled)), dialect.deletesWhenCancelled, let url else { return }
+        // finished upload alone. A stored upload stays on the server, for the store's `resume`.
+        guard finish(.failure(.cancelled)), dialect.deletesWhenCancelled, request.value.uploadJournal == nil,
+            let url
+        else { return }
         layer.send(
             step(.delete, url.absoluteString, headers: [:], as: EmptyResponse.self),
             successHandler: { _ in }, errorHandler: { _ in })
@@ -157,7 +159,9 @@ final class ResumableUploadTask<Value>: NetworkTask {
             layer.send(
                 head,
                 successHandler: { [self] response in
-                    guard let offset = response.headers["Upload-Offset"].flatMap(Int64.init), offset <= length
+                    // A negative offset is a hostile or broken server's: nothing to resume from.
+                    guard let offset = response.headers["Upload-Offset"].flatMap(Int64.init),
+                        (0...length).contains(offset)
                     else {
                         finish(.failure(.invalidResponse))
                         return
