@@ -64,6 +64,8 @@ struct LayerParts {
     let flights = InFlightRequests<SharingKey, SharedReply>()
     /// The per-origin budget and rate-limit pauses.
     let origins: OriginScheduler
+    /// The one list of credential header names: the library's and the redirect policy's.
+    let credentialHeaders: CredentialHeaderNames
 
     init(_ settings: LayerSettings) {
         let clock = settings.clock
@@ -86,5 +88,6 @@ struct LayerParts {
         }
         streamConfiguration = settings.sessionConfiguration?.copy() as? URLSessionConfiguration
         origins = OriginScheduler(clock: clock, budget: settings.scheduling.maximumRequestsPerOrigin)
+        credentialHeaders = CredentialHeaderNames(adding: settings.redirectPolicy.credentialHeaders)
     }
 }

@@ -89,6 +89,8 @@ open class NetworkLayer: @unchecked Sendable {
     /// What answers every request in process instead of a session (a test double); `nil` sends them.
     var responder: (any InProcessResponder)? { settings.responder }
     package var builder: RequestBuilder { parts.builder }
+    /// The one list of credential header names (see ``CredentialHeaderNames``).
+    package var credentialHeaders: CredentialHeaderNames { parts.credentialHeaders }
     package var monitorGroup: MonitorGroup? { parts.monitorGroup }
     package var monitorsQueue: DispatchQueue { parts.monitorsQueue }
     var policyDeadlines: DeadlineRegistry { parts.policyDeadlines }

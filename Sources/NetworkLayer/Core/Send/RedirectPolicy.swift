@@ -118,6 +118,6 @@ public struct RedirectPolicy: Sendable, Hashable {
         // bytes a resumed download lacks.
         return Self.neutralHeaders.contains(name)
             || (forwardsHeadersAcrossOrigins
-                && !Credentials.isCredentialHeader(name, orOneOf: credentialHeaders))
+                && !CredentialHeaderNames(adding: credentialHeaders).contains(name))
     }
 }

@@ -1,0 +1,32 @@
+/// The one list of request header names that carry credentials: the library's own (``Credentials/headers``)
+/// and those an app adds through ``RedirectPolicy/credentialHeaders``. Every place that decides what a
+/// credential may do asks it: redaction (logs, curl commands, error texts), forwarding (a redirect, a hop of a
+/// composed call to another origin) and storage (the outbox, the transfer store). Why one value: three lists
+/// that disagreed let `X-Api-Key` reach the disk and another origin.
+package struct CredentialHeaderNames: Sendable, Hashable {
+    /// The app's names besides the library's, lowercased.
+    package let extra: Set<String>
+
+    /// The library's list and `extra` (any case).
+    package init(adding extra: some Sequence<String> = [String]()) {
+        self.extra = Set(extra.map { $0.lowercased() }).subtracting(Credentials.headers)
+    }
+
+    /// Every name on the list, lowercased and sorted.
+    package var all: [String] { Credentials.headers.union(extra).sorted() }
+
+    /// Whether `name` (any case) carries a credential.
+    package func contains(_ name: String) -> Bool {
+        Credentials.isCredentialHeader(name, orOneOf: extra)
+    }
+
+    /// The names in `headers` that carry credentials, as `headers` spells them, sorted.
+    package func credentials(in headers: [String: String]) -> [String] {
+        headers.keys.filter(contains).sorted()
+    }
+
+    /// `headers` without the fields that carry credentials.
+    package func removingCredentials(from headers: [String: String]) -> [String: String] {
+        headers.filter { !contains($0.key) }
+    }
+}
