@@ -16,7 +16,8 @@ enum OutboxScenarios {
         let outbox = open(directory: arguments[0], baseURL: arguments[1])
         for index in 0..<count {
             do {
-                try outbox.enqueue(OutboxRequest(.post, "items", body: .json(["index": index]), kind: "item"))
+                try outbox.enqueue(
+                    OutboxRequest(.post, "items", body: .json(["index": index]), kind: "item", account: .any))
             } catch {
                 HarnessOutput.fail("enqueue \(index) failed: \(error.message)")
             }

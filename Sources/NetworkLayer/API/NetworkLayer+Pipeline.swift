@@ -83,7 +83,8 @@ extension NetworkLayer {
         let monitors = MonitorGroup.forRequest(
             layer: monitorGroup, extra: request.monitors, on: monitorsQueue)?.channel()
         let monitored = monitors.map { _ in
-            MonitoredRequest(request, url: try? builder.url(for: request))
+            MonitoredRequest(
+                request, url: try? builder.url(for: request), credentialHeaders: credentialHeaders)
         }
         var report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
         if let monitors, let monitored {

@@ -21,12 +21,14 @@ protocol ComposeView: AnyObject {
 
 final class ComposePresenter {
     private let outbox: Outbox
+    private let userID: String
     private var observation: OutboxObservation?
     weak var view: ComposeView?
 
-    init(view: ComposeView, outbox: Outbox) {
+    init(view: ComposeView, outbox: Outbox, userID: String) {
         self.view = view
         self.outbox = outbox
+        self.userID = userID
         observation = outbox.addObserver { [weak self] event in
             switch event {
             case .count(let waiting, _):
@@ -44,7 +46,8 @@ final class ComposePresenter {
     func send(_ text: String) {
         do {
             try outbox.enqueue(
-                OutboxRequest(.post, "messages", body: .json(["text": text]), kind: "message.send"))
+                OutboxRequest(
+                    .post, "messages", body: .json(["text": text]), kind: "message.send", account: userID))
         } catch {
             view?.showRejected(error.message)  // a full disk: nothing was stored
         }
@@ -75,8 +78,9 @@ final class ComposePresenterTests: XCTestCase {
     func testOfflineTheMessageWaits() {
         let network = DummyNetworkLayer(baseURL: api, clock: TestClock())  // waits don't pass by themselves
         network.stub(.post, "messages", failingWith: .transport(URLError(.notConnectedToInternet)))
+        network.account = "alice"  // signed in as the presenter's user: alice's items go out
         let view = SpyComposeView()
-        let presenter = ComposePresenter(view: view, outbox: Outbox.inMemory(layer: network))
+        let presenter = ComposePresenter(view: view, outbox: Outbox.inMemory(layer: network), userID: "alice")
         let queued = expectation(description: "shows one waiting")
         view.changed = { if view.waiting.last == 1 { queued.fulfill() } }
 
@@ -90,8 +94,9 @@ final class ComposePresenterTests: XCTestCase {
     func testOnlineTheMessageIsSent() {
         let network = DummyNetworkLayer(baseURL: api)
         network.stub(.post, "messages", returning: Data(), statusCode: 201)
+        network.account = "alice"  // signed in as the presenter's user: alice's items go out
         let view = SpyComposeView()
-        let presenter = ComposePresenter(view: view, outbox: Outbox.inMemory(layer: network))
+        let presenter = ComposePresenter(view: view, outbox: Outbox.inMemory(layer: network), userID: "alice")
         let sent = expectation(description: "shows sent, nothing waiting")
         view.changed = { if view.sent == 1 && view.waiting.last == 0 { sent.fulfill() } }
 
@@ -104,8 +109,9 @@ final class ComposePresenterTests: XCTestCase {
     func testARejectedMessageShowsTheError() {
         let network = DummyNetworkLayer(baseURL: api)
         network.stub(.post, "messages", returning: Data("{\"error\":\"too long\"}".utf8), statusCode: 422)
+        network.account = "alice"  // signed in as the presenter's user: alice's items go out
         let view = SpyComposeView()
-        let presenter = ComposePresenter(view: view, outbox: Outbox.inMemory(layer: network))
+        let presenter = ComposePresenter(view: view, outbox: Outbox.inMemory(layer: network), userID: "alice")
         let rejected = expectation(description: "shows the error")
         view.changed = { if !view.rejected.isEmpty { rejected.fulfill() } }
 

@@ -112,6 +112,45 @@ final class LoggerRedactionTests: XCTestCase {
         XCTAssertFalse(curl.contains("k1"), curl)
     }
 
+    /// A header named only in the layer's `RedirectPolicy(credentialHeaders:)` is a credential for the
+    /// logger too: its value reaches no line and no curl command, though the logger was told nothing.
+    func testALayersOwnCredentialHeaderIsRedactedInLinesAndTheCurlCommand() throws {
+        let server = try MockServer.started(in: self) { _ in
+            MockResponse(status: 500, headers: ["X-Session-Token": "SECRET-ECHOED"], text: "down")
+        }
+        let lines = LineCollector()
+        let watcher = EventRecorder()
+        let finished = watcher.expectFinishes(1, self)
+        let network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral,
+            redirectPolicy: RedirectPolicy(credentialHeaders: ["x-session-token"]),
+            monitors: [NetworkLogger(level: .full, sink: lines.sink), watcher])
+        var request = NetworkRequest<Data>(
+            method: .post, urlString: "fail",
+            headers: ["X-Session-Token": "SECRET-SESSION", "X-Visible": "shown"],
+            body: .data(
+                Data(#"{"x_session_token":"SECRET-MEMBER","n":1}"#.utf8), contentType: "application/json"))
+        request.retryPolicy = RetryPolicy.none
+        let failure = outcome(of: Data.self) { recorder in
+            network.send(
+                request, successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
+        }
+        wait(for: [finished], timeout: 10)
+
+        XCTAssertEqual(failure?.error?.statusCode, 500, "\(String(describing: failure))")
+        let sent = try XCTUnwrap(watcher.events.compactMap(\.built).first)
+        XCTAssertEqual(sent.value(forHTTPHeaderField: "X-Session-Token"), "SECRET-SESSION", "it did go out")
+        let text = lines.text
+        for secret in ["SECRET-SESSION", "SECRET-ECHOED", "SECRET-MEMBER"] {
+            XCTAssertFalse(text.contains(secret), "\(secret) was logged:\n\(text)")
+        }
+        XCTAssertTrue(text.contains("X-Session-Token: <redacted>"), text)
+        XCTAssertTrue(text.contains("X-Visible: shown"), text)
+        let curl = try XCTUnwrap(lines.lines.first { $0.contains("curl ") }, "a failure writes a curl line")
+        XCTAssertTrue(curl.contains("X-Session-Token: <redacted>"), curl)
+        XCTAssertTrue(curl.contains("X-Visible: shown"), curl)
+    }
+
     func testHeaderRedactionIgnoresCase() {
         let logger = NetworkLogger(redactedHeaders: ["X-Secret"], sink: { _ in })
         XCTAssertEqual(logger.redacted(header: "x-secret", value: "v"), "<redacted>")

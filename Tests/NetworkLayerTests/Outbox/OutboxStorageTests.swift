@@ -5,7 +5,7 @@ import XCTest
 @testable import NetworkLayer
 
 /// What an outbox keeps on disk: every item whole across reopening, damage confined to one item, a full
-/// disk refused cleanly, no credentials, one owner per directory and name.
+/// disk refused cleanly, one owner per directory and name (credentials: `OutboxCredentialTests`).
 final class OutboxStorageTests: XCTestCase {
     private let clock = TestClock()
 
@@ -121,19 +121,6 @@ final class OutboxStorageTests: XCTestCase {
         XCTAssertEqual(outbox.items.compactMap { index(of: $0.body) }, [0, 2])
     }
 
-    func testCredentialsAreNeverStored() throws {
-        let folder = try makeOutboxFolder()
-        let outbox = try Outbox(directory: folder, layer: offlineLayer())
-        try outbox.enqueue(
-            OutboxRequest(
-                .put, "profile",
-                headers: ["authorization": "Bearer s3cret", "Cookie": "id=s3cret", "X-Trace": "t1"],
-                body: .data(Data("{}".utf8), contentType: "application/json"), kind: "profile"))
-        let bytes = try Data(contentsOf: XCTUnwrap(try itemFiles(in: folder).first))
-        XCTAssertNil(bytes.range(of: Data("s3cret".utf8)), "no credential on disk")
-        XCTAssertEqual(outbox.items.first?.headers, ["X-Trace": "t1", "Content-Type": "application/json"])
-    }
-
     func testASecondOutboxOnTheSameDirectoryAndNameIsRefused() throws {
         let folder = try makeOutboxFolder()
         var first: Outbox? = try Outbox(directory: folder, layer: offlineLayer())
@@ -196,7 +183,8 @@ final class OutboxStorageTests: XCTestCase {
         let folder = try makeOutboxFolder()
         let outbox = try Outbox(directory: folder, layer: layer)
         try outbox.enqueue(
-            OutboxRequest(.post, "messages", body: .json(Draft(messageText: "hi")), kind: "message"))
+            OutboxRequest(
+                .post, "messages", body: .json(Draft(messageText: "hi")), kind: "message", account: .any))
         XCTAssertEqual(
             outbox.items.first.map { String(decoding: $0.body, as: UTF8.self) }, "{\"message_text\":\"hi\"}")
 
@@ -204,7 +192,8 @@ final class OutboxStorageTests: XCTestCase {
         options.encoder = JSONEncoder()
         let own = try Outbox(directory: folder, name: "own", layer: layer, options: options)
         try own.enqueue(
-            OutboxRequest(.post, "messages", body: .json(Draft(messageText: "hi")), kind: "message"))
+            OutboxRequest(
+                .post, "messages", body: .json(Draft(messageText: "hi")), kind: "message", account: .any))
         XCTAssertEqual(
             own.items.first.map { String(decoding: $0.body, as: UTF8.self) }, "{\"messageText\":\"hi\"}")
     }

@@ -94,8 +94,9 @@ func index(of body: Data) -> Int? {
     MockResponse(status: 201, headers: ["Content-Type": "application/json"], body: request.body)
 }
 
-/// A POST whose body tells the server which one it is.
-func indexedPost(_ index: Int, account: String? = nil) -> OutboxRequest {
+/// A POST whose body tells the server which one it is; for anyone unless an account is named (these
+/// layers are signed in as no one).
+func indexedPost(_ index: Int, account: OutboxRequest.Account = .any) -> OutboxRequest {
     OutboxRequest(.post, "items", body: .json(["index": index]), kind: "item", account: account)
 }
 

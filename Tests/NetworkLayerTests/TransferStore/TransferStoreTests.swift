@@ -47,11 +47,17 @@ final class TransferStoreTests: XCTestCase {
         let folder = try makeOutboxFolder()
         let source = try BigFile.make(at: folder.appendingPathComponent("video.mp4"), size: Self.size)
         let directory = folder.appendingPathComponent("store")
-        let store = try TransferStore(directory: directory, layer: NetworkLayer(baseURL: server.baseURL))
+        // Credentials come from interceptors, at send time: the store refuses them in the request.
+        let layer = NetworkLayer(
+            baseURL: server.baseURL,
+            interceptors: [
+                SettingHeader(name: "Authorization", value: "Bearer secret-token"),
+                SettingHeader(name: "X-Api-Key", value: "secret-key"),
+            ])
+        let store = try TransferStore(directory: directory, layer: layer)
         tus.cutNextAppend(afterBytes: Self.size / 2)
         var request = NetworkRequest.upload(
-            urlString: "files", fileURL: source, resumable: .tus,
-            headers: ["Authorization": "Bearer secret-token", "cookie": "session=secret", "X-Trace": "kept"])
+            urlString: "files", fileURL: source, resumable: .tus, headers: ["X-Trace": "kept"])
         request.retryPolicy = RetryPolicy.none
         let outcome = try result { try store.send(request, successHandler: $0, errorHandler: $1) }
         guard case .failure = outcome else {
@@ -75,7 +81,7 @@ final class TransferStoreTests: XCTestCase {
         XCTAssertEqual(records.count, 1)
         let stored = try String(
             decoding: Data(contentsOf: directory.appendingPathComponent(records[0])), as: UTF8.self)
-        XCTAssertFalse(stored.contains("secret"), "no Authorization or Cookie on disk")
+        XCTAssertFalse(stored.contains("secret"), "no credential on disk")
         XCTAssertTrue(stored.contains("X-Trace"))
         XCTAssertTrue(stored.contains("tus-uploads"), "the upload URL is recorded after creation")
 
@@ -201,10 +207,12 @@ final class TransferStoreTests: XCTestCase {
         server.enqueue(reply.withFault(.disconnectMidBody))
         server.enqueue(reply)
         let directory = folder.appendingPathComponent("store")
-        let store = try TransferStore(directory: directory, layer: NetworkLayer(baseURL: server.baseURL))
+        let layer = NetworkLayer(
+            baseURL: server.baseURL, interceptors: [SettingHeader(name: "X-Auth-Token", value: "secret")])
+        let store = try TransferStore(directory: directory, layer: layer)
         let destination = folder.appendingPathComponent("file.bin")
         var request = NetworkRequest.download(
-            urlString: "file", to: destination, headers: ["Proxy-Authorization": "Basic secret"])
+            urlString: "file", to: destination, headers: ["X-Trace": "kept"])
         request.retryPolicy = RetryPolicy.none
 
         let cut = try result { try store.send(request, successHandler: $0, errorHandler: $1) }
@@ -220,7 +228,8 @@ final class TransferStoreTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: destination), data)
         let second = try XCTUnwrap(server.recordedRequests.last)
         XCTAssertEqual(second.header("Range"), "bytes=\(data.count / 2)-")
-        XCTAssertNil(second.header("Proxy-Authorization"), "not stored")
+        XCTAssertEqual(second.header("X-Auth-Token"), "secret", "the interceptor's, at send time")
+        XCTAssertEqual(second.header("X-Trace"), "kept", "stored")
         XCTAssertEqual(store.unfinishedTransfers, [])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["lock"])
     }

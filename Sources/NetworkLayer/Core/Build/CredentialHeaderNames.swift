@@ -29,4 +29,21 @@ package struct CredentialHeaderNames: Sendable, Hashable {
     package func removingCredentials(from headers: [String: String]) -> [String: String] {
         headers.filter { !contains($0.key) }
     }
+
+    /// This list and `more` (any case): a request's own ``RedirectPolicy/credentialHeaders`` on top of its
+    /// layer's.
+    package func adding(_ more: some Sequence<String>) -> CredentialHeaderNames {
+        CredentialHeaderNames(adding: extra.union(more.map { $0.lowercased() }))
+    }
+
+    /// Why a store that outlives the process (`what`: "The outbox") refuses a request carrying the
+    /// credential headers `names`, and the route that works. One sentence for the outbox and the transfer
+    /// store, so the advice can't drift. Why refuse rather than drop: a credential left out in silence
+    /// makes the stored request fail after a relaunch, a dead letter the app can't explain.
+    package static func storageRefusal(_ names: [String], by what: String) -> String {
+        let list = names.map { "`\($0)`" }.joined(separator: ", ")
+        return "\(what) doesn't write credential headers to disk, and this request carries \(list): add "
+            + "credentials when the request is sent, with an interceptor on the layer (RequestInterceptor), "
+            + "or BearerTokenAuthenticator for a bearer token."
+    }
 }

@@ -85,15 +85,20 @@ package final class MonitorGroup: Sendable {
 
 extension MonitoredRequest {
     /// The request an event belongs to; test doubles make them too.
-    package init(method: HTTPMethod, url: URL?) {
-        self.init(id: MonitorGroup.nextID(), method: method, url: url, isRevalidation: false)
+    package init(method: HTTPMethod, url: URL?, credentialHeaders: Set<String> = []) {
+        self.init(
+            id: MonitorGroup.nextID(), method: method, url: url, isRevalidation: false,
+            credentialHeaders: credentialHeaders)
     }
 
-    /// The request an event of `request`, built for `url`, belongs to.
-    init<Value>(_ request: NetworkRequest<Value>, url: URL?) {
+    /// The request an event of `request`, built for `url`, belongs to; `credentialHeaders` is its layer's
+    /// list, to which the request's own redirect policy adds.
+    init<Value>(_ request: NetworkRequest<Value>, url: URL?, credentialHeaders: CredentialHeaderNames) {
         self.init(
             id: MonitorGroup.nextID(), method: request.method, url: url,
-            isRevalidation: request.isRevalidation)
+            isRevalidation: request.isRevalidation,
+            credentialHeaders: credentialHeaders.adding(request.redirectPolicy?.credentialHeaders ?? []).extra
+        )
     }
 }
 

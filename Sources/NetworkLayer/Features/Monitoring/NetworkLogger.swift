@@ -17,8 +17,10 @@ import Foundation
 ///
 /// Values of credential headers, credential query items (in the URL and in `Location`-like headers), URL
 /// user-info and fragments, and credential-named JSON members and form fields in bodies become
-/// `<redacted>`; names are compared in any case and without `_` and `-`. The URL is the one sent, after
-/// interceptors. The full rules are in <doc:MonitoringAndLogging>.
+/// `<redacted>`; names are compared in any case and without `_` and `-`. Credential headers are the
+/// layer's whole list: the library's, and those its ``RedirectPolicy/credentialHeaders`` adds (each event
+/// carries them in ``MonitoredRequest/credentialHeaders``). The URL is the one sent, after interceptors.
+/// The full rules are in <doc:MonitoringAndLogging>.
 public struct NetworkLogger: NetworkMonitor {
     /// How much the logger writes.
     public enum Level: Sendable, Equatable {
@@ -109,7 +111,8 @@ public struct NetworkLogger: NetworkMonitor {
         lastAttempts.withLock { $0[attempt.request.id] = request }
         write(
             "→ #\(attempt.request.id).\(attempt.number) \(request.httpMethod ?? "GET") \(redacted(request.url))",
-            headers: request.allHTTPHeaderFields ?? [:], body: request.httpBody ?? Data())
+            headers: request.allHTTPHeaderFields ?? [:], body: request.httpBody ?? Data(),
+            credentialHeaders: attempt.request.credentialHeaders)
     }
 
     /// At ``Level/full``: the status, headers and body.
@@ -122,14 +125,18 @@ public struct NetworkLogger: NetworkMonitor {
         guard level == .full else { return }
         write(
             "← #\(attempt.request.id).\(attempt.number) \(response.statusCode) \(redacted(response.url))",
-            headers: ResponseHeaders(response).fields, body: body)
+            headers: ResponseHeaders(response).fields, body: body,
+            credentialHeaders: attempt.request.credentialHeaders)
     }
 
-    private func write(_ head: String, headers: [String: String], body: Data) {
+    /// `credentialHeaders`: the request's layer's names, redacted besides this logger's own.
+    private func write(_ head: String, headers: [String: String], body: Data, credentialHeaders: Set<String>)
+    {
         let fields = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map {
-            "  \($0.key): \(redacted(headerValue: $0.value, of: $0.key))"
+            "  \($0.key): \(redacted(headerValue: $0.value, of: $0.key, credentialHeaders: credentialHeaders))"
         }
-        sink(([head] + fields + (body.isEmpty ? [] : [bodyText(body)])).joined(separator: "\n"))
+        let text = body.isEmpty ? [] : [bodyText(body, credentialHeaders: credentialHeaders)]
+        sink(([head] + fields + text).joined(separator: "\n"))
     }
 
     /// At ``Level/full``: the retry and its reason.
@@ -179,7 +186,9 @@ public struct NetworkLogger: NetworkMonitor {
             sink("⊘ \(head) → cancelled (\(cost)\(tries)\(events))")
         case .failure(let error):
             sink("✗ \(head) → \(error) (\(cost)\(tries)\(events)): \(error.message)")
-            if level == .full, let last { sink("  " + curlCommand(for: last)) }
+            if level == .full, let last {
+                sink("  " + curlCommand(for: last, credentialHeaders: request.credentialHeaders))
+            }
         }
     }
 
@@ -254,10 +263,17 @@ public struct NetworkLogger: NetworkMonitor {
     /// - Parameter body: A request's or a reply's body.
     /// - Returns: `body`, redacted.
     public func redacted(body: Data) -> Data {
+        redacted(body: body, credentialHeaders: [])
+    }
+
+    /// `body` redacted as ``redacted(body:)`` does, members named like `credentialHeaders` included.
+    func redacted(body: Data, credentialHeaders: Set<String>) -> Data {
         guard redactsBodies, let text = String(data: body, encoding: .utf8) else { return body }
+        let names =
+            credentialHeaders.isEmpty
+            ? redactedMembers : redactedMembers.union(credentialHeaders.map(Credentials.comparable))
         let redacted =
-            FormRedaction.redacted(text, names: redactedMembers)
-            ?? JSONRedaction.redacted(text, names: redactedMembers)
+            FormRedaction.redacted(text, names: names) ?? JSONRedaction.redacted(text, names: names)
         return redacted == text ? body : Data(redacted.utf8)
     }
 
@@ -271,15 +287,19 @@ public struct NetworkLogger: NetworkMonitor {
         redactedHeaders.contains(name.lowercased()) ? "<redacted>" : value
     }
 
-    func redacted(headerValue value: String, of name: String) -> String {
-        let shown = redacted(header: name, value: value)
+    /// A header's value as a line or curl command writes it: `credentialHeaders` (lowercased, the
+    /// request's layer's names) are redacted too.
+    func redacted(headerValue value: String, of name: String, credentialHeaders: Set<String>) -> String {
+        let shown =
+            credentialHeaders.contains(name.lowercased())
+            ? Redaction.marker : redacted(header: name, value: value)
         return Self.urlHeaders.contains(name.lowercased()) ? redacted(urlString: shown) : shown
     }
 
     private static let urlHeaders: Set<String> = ["location", "content-location", "referer"]
 
-    private func bodyText(_ body: Data) -> String {
-        let body = redacted(body: body)
+    private func bodyText(_ body: Data, credentialHeaders: Set<String>) -> String {
+        let body = redacted(body: body, credentialHeaders: credentialHeaders)
         let more = body.count > bodyLimit ? " … (\(body.count) bytes in all)" : ""
         var shown = body.prefix(bodyLimit)
         var text = String(data: shown, encoding: .utf8)

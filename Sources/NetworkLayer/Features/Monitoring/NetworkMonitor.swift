@@ -114,6 +114,10 @@ public struct MonitoredRequest: Sendable, Hashable {
     /// within the reply's `stale-while-revalidate` window (see <doc:CachingAndOffline>). No handler of the
     /// app's waits for it.
     public let isRevalidation: Bool
+    /// Header names (lowercased) the request's layer treats as credentials besides the library's own
+    /// (`Authorization`, `Cookie`, `X-Api-Key`, …): its ``RedirectPolicy/credentialHeaders`` and the
+    /// request's. A monitor that writes headers redacts these too, as ``NetworkLogger`` does.
+    public let credentialHeaders: Set<String>
 }
 
 /// One attempt of a request: the first, or a retry.

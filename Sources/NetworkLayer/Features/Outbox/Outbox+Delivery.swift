@@ -1,21 +1,27 @@
 import Foundation
 
 extension Outbox {
-    /// The headers never stored: interceptors add credentials at send time, so a file holds no secret
-    /// of the session's.
-    private static let unstoredHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
     private static let storedMethods: Set<HTTPMethod> = [.post, .put, .patch, .delete]
 
     /// A new item for `request`, its sequence taken. Called on ``queue``.
+    ///
+    /// A credential header is refused, not left out: the item would go out without it after a relaunch
+    /// and fail, and interceptors add credentials at send time anyway, so no file holds a secret.
     func makeItem(_ request: OutboxRequest) throws(OutboxError) -> OutboxItem {
         guard Self.storedMethods.contains(request.method) else { throw .unsupportedMethod(request.method) }
+        let credentials = layer.credentialHeaders.credentials(in: request.headers)
+        guard credentials.isEmpty else { throw .credentialHeaders(credentials) }
+        // Read now, not at send time: a switch of users before the item goes out must not make it theirs.
+        let account = try request.account.resolved(
+            current: layer.cacheAccountReader(for: NetworkRequest<Data>(urlString: ""))
+        ).get()
         let encoded: (data: Data, contentType: String)?
         do {
             encoded = try request.body.encoded(with: options.encoder ?? layer.encoder)
         } catch {
             throw .encodingFailed(error)
         }
-        var headers = request.headers.filter { !Self.unstoredHeaders.contains($0.key.lowercased()) }
+        var headers = request.headers
         if let encoded, !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
             headers["Content-Type"] = encoded.contentType
         }
@@ -29,7 +35,7 @@ extension Outbox {
             }
             return .success(
                 OutboxItem(
-                    id: UUID(), sequence: state.takeSequence(), kind: request.kind, account: request.account,
+                    id: UUID(), sequence: state.takeSequence(), kind: request.kind, account: account,
                     method: request.method.rawValue, urlString: request.urlString, headers: headers,
                     body: body, query: request.query, idempotencyKey: UUID().uuidString, enqueuedAt: date,
                     expiresAt: timeToLive.map { date.addingTimeInterval($0) }, attempts: 0, deadLetter: nil))

@@ -9,8 +9,12 @@ import Foundation
 ///
 /// ```swift
 /// let outbox = try Outbox(directory: supportFolder, name: "messages", layer: network)
-/// let id = try outbox.enqueue(OutboxRequest(.post, "messages", body: .json(draft), kind: "message.send"))
+/// let id = try outbox.enqueue(
+///     OutboxRequest(.post, "messages", body: .json(draft), kind: "message.send", account: userID))
 /// ```
+///
+/// Each item is for one account (``OutboxRequest/Account``): the one named, or the one signed in when it
+/// is enqueued; it never goes out with another user's token.
 ///
 /// The layer is an argument of `init`, not given later: its clock dates each item (enqueue, expiry) and
 /// times every wait, so an outbox without one could not date what it stores. Delivery starts at once.
@@ -92,10 +96,17 @@ public final class Outbox: Sendable {
     /// Stores `request` and returns its identifier once it is on disk (in the operating system's hands:
     /// it survives the process being killed; with ``OutboxOptions/flushesToDevice``, a power loss too).
     ///
-    /// - Parameter request: A `POST`, `PUT`, `PATCH` or `DELETE`.
+    /// The item is for the request's account: with ``OutboxRequest/Account/current`` (no `account:`), the
+    /// one signed in now (the layer's ``BearerTokenAuthenticator``'s, else ``NetworkLayer/account``), read
+    /// here and stored, so a later sign-in as someone else holds the item rather than sending it as them.
+    ///
+    /// - Parameter request: A `POST`, `PUT`, `PATCH` or `DELETE`, without credential headers.
     /// - Returns: The item's identifier, for ``remove(_:)`` and to match events.
     /// - Throws: ``OutboxError/writeFailed(_:)`` (a full disk: nothing was stored),
-    ///   ``OutboxError/full``, ``OutboxError/unsupportedMethod(_:)`` or ``OutboxError/encodingFailed(_:)``.
+    ///   ``OutboxError/full``, ``OutboxError/unsupportedMethod(_:)``, ``OutboxError/encodingFailed(_:)``,
+    ///   ``OutboxError/noAccount`` (no account named and no one signed in) or
+    ///   ``OutboxError/credentialHeaders(_:)`` (a header from the layer's credential list). Nothing is
+    ///   stored when it throws.
     @discardableResult
     public func enqueue(_ request: OutboxRequest) throws(OutboxError) -> UUID {
         try queue.sync { () -> Result<UUID, OutboxError> in

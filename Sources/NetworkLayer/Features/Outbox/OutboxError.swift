@@ -22,6 +22,14 @@ public enum OutboxError: Error, Sendable {
     case expired
     /// The item was made for another account than the layer's.
     case accountMismatch
+    /// The request names no account (``OutboxRequest/Account/current``) and the layer is signed in as
+    /// no one: neither its ``BearerTokenAuthenticator`` nor ``NetworkLayer/account`` names one. Nothing was
+    /// stored. Name the account, or choose ``OutboxRequest/Account/any`` for a write anyone may send.
+    case noAccount
+    /// The request carries these credential headers (the layer's list, ``RedirectPolicy/credentialHeaders``
+    /// included), which the outbox doesn't write to disk; nothing was stored. Add them at send time with an
+    /// interceptor on the layer, or ``BearerTokenAuthenticator`` for a token.
+    case credentialHeaders([String])
 
     /// A sentence for logs and screens.
     public var message: String {
@@ -36,6 +44,10 @@ public enum OutboxError: Error, Sendable {
         case .rejected(let error): error.message
         case .expired: "The change expired before it could be sent."
         case .accountMismatch: "The change was made for another account."
+        case .noAccount:
+            "The change names no account and no one is signed in: pass `account:` with the user's ID, or "
+                + "`account: .any` for a change that may go out as anyone."
+        case .credentialHeaders(let names): CredentialHeaderNames.storageRefusal(names, by: "The outbox")
         }
     }
 }

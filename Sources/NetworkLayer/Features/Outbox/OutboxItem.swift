@@ -8,13 +8,15 @@ public struct OutboxItem: Sendable, Equatable, Identifiable, Codable {
     package let sequence: UInt64
     /// What the write is, as the app named it, for routing its outcome.
     public let kind: String
-    /// Who the write is for; `nil` for anyone.
+    /// Who the write is for, as resolved when it was enqueued; `nil` for anyone: chosen with
+    /// ``OutboxRequest/Account/any``, or stored without an account by an earlier version, where leaving
+    /// `account:` out meant anyone: such items load as they were written, for anyone.
     public let account: String?
     /// The HTTP method.
     public let method: String
     /// The path (resolved against the delivering layer's base URL) or absolute URL.
     public let urlString: String
-    /// The stored headers, without `Authorization` and with `Content-Type`.
+    /// The stored headers, with `Content-Type`; never a credential (``Outbox/enqueue(_:)`` refuses them).
     public let headers: [String: String]
     /// The encoded body.
     public let body: Data

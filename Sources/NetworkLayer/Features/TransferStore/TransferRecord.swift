@@ -3,14 +3,14 @@ import Foundation
 /// What a ``TransferStore`` keeps of one transfer: enough for a new process to send it again. Stored as
 /// JSON in a durable record (its content version is ``TransferRecord/version``).
 ///
-/// Never the request's `Authorization`, `Proxy-Authorization` or `Cookie` headers: the layer's
-/// interceptors and authenticator add fresh ones when the transfer is resumed. A download's validators
+/// Never a credential header: ``TransferStore/send(_:successHandler:errorHandler:)`` refuses a request
+/// carrying one (the layer's list), and the layer's interceptors and authenticator add fresh ones each
+/// time the transfer is sent. A download's validators
 /// and received bytes are not copied here: `<destination>.partial.json` and `.partial` hold them
 /// (see `PartialDownload`), written as the bytes arrive.
 struct TransferRecord: Codable, Sendable, Equatable {
     /// The layout this code writes; it reads this one and every earlier one.
     static let version: UInt16 = 1
-    private static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
     var id: UUID
     var kind: StoredTransfer.Kind
@@ -34,11 +34,6 @@ struct TransferRecord: Codable, Sendable, Equatable {
     var sourceModified: Double?
     // A download's.
     var downloadOptions: Int?
-
-    /// The headers a record may keep: `headers` without credentials or cookies.
-    static func storable(_ headers: [String: String]) -> [String: String] {
-        headers.filter { !secretHeaders.contains($0.key.lowercased()) }
-    }
 
     var fileURL: URL { URL(fileURLWithPath: file) }
 

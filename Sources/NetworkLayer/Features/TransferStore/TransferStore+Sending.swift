@@ -13,6 +13,8 @@ extension TransferStore {
     ///     ``resume(_:ifSourceChanged:progressHandler:successHandler:errorHandler:)``.
     /// - Returns: The transfer, which can be cancelled (its record stays).
     /// - Throws: ``TransferStoreError/unsupportedRequest(_:)`` for another kind of request,
+    ///   ``TransferStoreError/credentialHeaders(_:)`` for a request carrying a header from the layer's
+    ///   credential list (add it with an interceptor instead),
     ///   ``TransferStoreError/writeFailed(_:)`` when the record can't be written; nothing was sent.
     @discardableResult
     public func send(
@@ -160,6 +162,10 @@ extension TransferStore {
     }
 
     private func makeRecord(for request: NetworkRequest<URL>) throws(TransferStoreError) -> TransferRecord {
+        // Refused, not left out: a resume after a relaunch would go without it and fail.
+        let names = layer.credentialHeaders.adding(request.redirectPolicy?.credentialHeaders ?? [])
+        let credentials = names.credentials(in: request.headers)
+        guard credentials.isEmpty else { throw .credentialHeaders(credentials) }
         let url: String
         do {
             url = try layer.builder.urlRequest(for: request).url?.absoluteString ?? request.urlString
@@ -168,7 +174,7 @@ extension TransferStore {
         }
         var record = TransferRecord(
             id: UUID(), kind: .download, file: "", url: url, method: request.method.rawValue,
-            headers: TransferRecord.storable(request.headers),
+            headers: request.headers,
             sequence: state.withLock { $0.nextSequence() })
         switch request.transfer {
         case .download(let target)?:

@@ -13,6 +13,10 @@ public enum TransferStoreError: Error, Sendable, Equatable {
     case notFound
     /// The transfer is running in this process.
     case alreadyRunning
+    /// The request carries these credential headers (the layer's list, ``RedirectPolicy/credentialHeaders``
+    /// included), which the store doesn't write to disk; nothing was recorded or sent. Add them at send
+    /// time with an interceptor on the layer, or ``BearerTokenAuthenticator`` for a token.
+    case credentialHeaders([String])
 
     /// A sentence for logs and screens.
     public var message: String {
@@ -22,6 +26,8 @@ public enum TransferStoreError: Error, Sendable, Equatable {
         case .unsupportedRequest(let reason): reason
         case .notFound: "The transfer is no longer stored."
         case .alreadyRunning: "The transfer is already running."
+        case .credentialHeaders(let names):
+            CredentialHeaderNames.storageRefusal(names, by: "The transfer store")
         }
     }
 }
