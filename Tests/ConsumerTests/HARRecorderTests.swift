@@ -165,6 +165,32 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertEqual(replay.failures, [])
     }
 
+    /// A header named only in the layer's `RedirectPolicy(credentialHeaders:)` is a credential for the
+    /// recorder too, which was told nothing of it.
+    func testALayersOwnCredentialHeaderIsRedactedInTheFile() async throws {
+        let server = MockServer()
+        try server.start()
+        defer { server.stop() }
+        server.enqueue(try MockResponse.json(["ok": true]).addingHeader("X-Tenant-Token", "SECRET-REPLY"))
+        let recorder = HARRecorder()
+        let network = NetworkLayer(
+            baseURL: server.baseURL, defaultHeaders: ["X-Tenant-Token": "SECRET-REQUEST"],
+            sessionConfiguration: .ephemeral, timeout: 10,
+            redirectPolicy: RedirectPolicy(credentialHeaders: ["X-Tenant-Token"]), monitors: [recorder])
+        let reply = await outcome { () async throws(NetworkError) -> [String: Bool] in
+            try await network.get(urlString: "me")
+        }
+        XCTAssertEqual(reply.value, ["ok": true], "\(reply)")
+        let recorded = await recorder.waitForEntries(1)
+        XCTAssertTrue(recorded)
+        let file = temporaryFile("tenant.har")
+        try recorder.write(to: file)
+
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        XCTAssertFalse(text.contains("SECRET"), text)
+        XCTAssertTrue(text.contains("\"X-Tenant-Token\""), text)
+    }
+
     func testNoPartOfASignedURLThatGrantsAccessReachesTheFile() async throws {
         let server = MockServer()
         try server.start()

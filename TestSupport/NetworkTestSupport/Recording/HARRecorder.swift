@@ -19,7 +19,8 @@ import NetworkLayer
 ///
 /// Secrets are removed before anything is stored, by `NetworkLogger`'s rules, configured the same way:
 /// the values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`,
-/// `X-Auth-Token` and the headers you name become `<redacted>`, as do URL user-info and the values of
+/// `X-Auth-Token`, those the layer's `RedirectPolicy.credentialHeaders` names and the headers you name
+/// become `<redacted>`, as do URL user-info and the values of
 /// the query items that carry credentials by convention (`NetworkLogger/alwaysRedactedQueryItems`) and
 /// those you name, in URLs and in `Location`, `Content-Location` and `Referer`; fragments are dropped;
 /// no `cookies` are written. In JSON bodies, requests' and replies', the values of members with those
@@ -109,7 +110,7 @@ public final class HARRecorder: NetworkMonitor, Sendable {
     ///   - request: The request, as in `NetworkMonitor`.
     ///   - attempt: The attempt, as in `NetworkMonitor`.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
-        let recorded = redactor.request(request)
+        let recorded = redactor.request(request, credentialHeaders: attempt.request.credentialHeaders)
         state.withLock {
             $0.attempts[attempt.request.id, default: [:]][attempt.number] = HARAttempt(request: recorded)
         }
@@ -134,7 +135,8 @@ public final class HARRecorder: NetworkMonitor, Sendable {
     ///   - attempt: The attempt, as in `NetworkMonitor`.
     public func didReceive(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt) {
         let now = DispatchTime.now().uptimeNanoseconds
-        let recorded = redactor.response(response, body: body)
+        let recorded = redactor.response(
+            response, body: body, credentialHeaders: attempt.request.credentialHeaders)
         state.withLock { state in
             state.attempts[attempt.request.id]?[attempt.number]?.response = recorded
             state.attempts[attempt.request.id]?[attempt.number]?.responseUptime = now

@@ -26,21 +26,26 @@ struct HARRedactor: Sendable {
             redactsBodies: redactsBodies, sink: { _ in })
     }
 
-    /// A request as the layer sent it, redacted. A body sent as a stream is not recorded: reading it
-    /// would take it from the request.
-    func request(_ request: URLRequest) -> HARArchive.Request {
+    /// A request as the layer sent it, redacted; `credentialHeaders` are its layer's names besides the
+    /// logger's (`MonitoredRequest.credentialHeaders`). A body sent as a stream is not recorded: reading
+    /// it would take it from the request.
+    func request(_ request: URLRequest, credentialHeaders: Set<String> = []) -> HARArchive.Request {
         let fields = request.allHTTPHeaderFields ?? [:]
         let mimeType = fields.first { $0.key.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value
         return HARArchive.Request(
             method: request.httpMethod ?? "GET", url: request.url.map(url) ?? "", httpVersion: "HTTP/1.1",
-            headers: headers(fields),
+            headers: headers(fields, credentialHeaders: credentialHeaders),
             postData: request.httpBody.map {
-                HARArchive.PostData(data: rules.redacted(body: $0), mimeType: mimeType ?? "")
+                HARArchive.PostData(
+                    data: rules.redacted(body: $0, credentialHeaders: credentialHeaders),
+                    mimeType: mimeType ?? "")
             })
     }
 
-    /// A response and its body (as delivered, after gzip inflation), redacted.
-    func response(_ response: HTTPURLResponse, body: Data) -> HARArchive.Response {
+    /// A response and its body (as delivered, after gzip inflation), redacted, `credentialHeaders` too.
+    func response(
+        _ response: HTTPURLResponse, body: Data, credentialHeaders: Set<String> = []
+    ) -> HARArchive.Response {
         let fields = ResponseHeaders(
             Dictionary(
                 response.allHeaderFields.compactMap { name, value in
@@ -48,16 +53,20 @@ struct HARRedactor: Sendable {
                 }, uniquingKeysWith: { first, _ in first }))
         return HARArchive.Response(
             status: response.statusCode, statusText: HTTPReasonPhrase.phrase(for: response.statusCode),
-            httpVersion: "HTTP/1.1", headers: headers(fields.fields),
+            httpVersion: "HTTP/1.1", headers: headers(fields.fields, credentialHeaders: credentialHeaders),
             content: HARArchive.Content(
-                data: rules.redacted(body: body), mimeType: fields["Content-Type"] ?? ""))
+                data: rules.redacted(body: body, credentialHeaders: credentialHeaders),
+                mimeType: fields["Content-Type"] ?? ""))
     }
 
-    /// Header fields sorted by name, values redacted by the logger's rules; a URL in `Location`,
-    /// `Content-Location` or `Referer` has its secrets removed as a request's URL does.
-    func headers(_ fields: [String: String]) -> [HARArchive.Header] {
+    /// Header fields sorted by name, values redacted by the logger's rules and `credentialHeaders`
+    /// (lowercased); a URL in `Location`, `Content-Location` or `Referer` has its secrets removed as a
+    /// request's URL does.
+    func headers(_ fields: [String: String], credentialHeaders: Set<String> = []) -> [HARArchive.Header] {
         fields.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            var shown = rules.redacted(header: name, value: value)
+            var shown =
+                credentialHeaders.contains(name.lowercased())
+                ? Self.marker : rules.redacted(header: name, value: value)
             if ["location", "content-location", "referer"].contains(name.lowercased()) {
                 shown = urlString(shown)
             }

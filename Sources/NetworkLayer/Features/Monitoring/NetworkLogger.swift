@@ -267,7 +267,7 @@ public struct NetworkLogger: NetworkMonitor {
     }
 
     /// `body` redacted as ``redacted(body:)`` does, members named like `credentialHeaders` included.
-    func redacted(body: Data, credentialHeaders: Set<String>) -> Data {
+    package func redacted(body: Data, credentialHeaders: Set<String>) -> Data {
         guard redactsBodies, let text = String(data: body, encoding: .utf8) else { return body }
         let names =
             credentialHeaders.isEmpty
