@@ -74,22 +74,6 @@ final class ResumableUploadTests: XCTestCase {
             TransferProgress(completedBytes: Int64(Self.size), expectedBytes: Int64(Self.size)))
     }
 
-    func testAppendsSentNativelyAsOnApplePlatformsResumeByteExact() throws {
-        let (server, tus) = try tusServer()
-        let (data, file) = try source(seed: 46)
-        tus.cutNextAppend(afterBytes: Self.size / 2)
-        let network = NetworkLayer(baseURL: server.baseURL, sessionConfiguration: .ephemeral)
-        network.sendsUploadsNatively = true
-
-        let result = send(.upload(urlString: "files", fileURL: file, resumable: .tus), on: network)
-
-        XCTAssertNotNil(result?.value, String(describing: result))
-        XCTAssertEqual(tus.appends.map(\.offset), [0, Int64(Self.size / 2)])
-        XCTAssertTrue(
-            try Data(contentsOf: try XCTUnwrap(tus.storedFiles.first)) == data,
-            "the stored bytes differ from the source's")
-    }
-
     func testAServerErrorIsFollowedByAskingTheOffsetAndAppendingAgain() throws {
         let (server, tus) = try tusServer()
         let (data, file) = try source(seed: 38)
