@@ -36,45 +36,55 @@ final class SharingIdentityTests: XCTestCase {
         network.send(request, successHandler: success, errorHandler: failure)
     }
 
+    /// Sends a `GET /me` on `network`, held by the server; runs `switchUser`; sends the identical `GET`.
+    /// The second must reach the server on its own, carrying `field` as `values.after`, and each caller get
+    /// the reply to its own request.
+    private func assertASwitchMidFlightKeepsCallersApart(
+        _ gated: GatedServer, _ network: NetworkLayer, field: String, values: (before: String, after: String),
+        switchUser: () throws -> Void, file: StaticString = #filePath, line: UInt = #line
+    ) rethrows {
+        let outcomes = CallerOutcomes<[String]>(expectation(description: "2 outcomes"), count: 2)
+        send(on: network, as: 0, to: outcomes)
+        let first = gated.server.takeRequest(timeout: 5)
+        XCTAssertEqual(first?.header(field) ?? "none", values.before, file: file, line: line)
+
+        try switchUser()
+        send(on: network, as: 1, to: outcomes)
+        XCTAssertEqual(
+            gated.server.takeRequest(timeout: 5)?.header(field), values.after,
+            "the second caller's GET reaches the server with its own \(field)", file: file, line: line)
+        gated.open()
+        wait(for: [outcomes.expectation], timeout: 10)
+        XCTAssertEqual(
+            outcomes.all[0]?.first.flatMap { try? $0.get() }, [values.before], file: file, line: line)
+        XCTAssertEqual(
+            outcomes.all[1]?.first.flatMap { try? $0.get() }, [values.after], file: file, line: line)
+        XCTAssertEqual(gated.server.requestCount, 2, file: file, line: line)
+    }
+
     func testAfterASwitchOfTokensMidFlightTheNewUsersGETGoesOnItsOwnAndGetsItsOwnReply() throws {
         let gated = try echoing("Authorization")
         let authenticator = BearerTokenAuthenticator(accessToken: "token-a") { completion in
             completion(.failure(.invalidRequest("no refresh in this test")))
         }
         let network = layer(gated.server, interceptors: [authenticator])
-        let outcomes = CallerOutcomes<[String]>(expectation(description: "2 outcomes"), count: 2)
-        send(on: network, as: 0, to: outcomes)
-        XCTAssertEqual(gated.server.takeRequest(timeout: 5)?.header("Authorization"), "Bearer token-a")
-
-        authenticator.setAccessToken(nil)  // sign-out
-        authenticator.setAccessToken("token-b")  // sign-in as another user, no account named
-        send(on: network, as: 1, to: outcomes)
-        XCTAssertEqual(
-            gated.server.takeRequest(timeout: 5)?.header("Authorization"), "Bearer token-b",
-            "the second user's GET reaches the server with its own token")
-        gated.open()
-        wait(for: [outcomes.expectation], timeout: 10)
-        XCTAssertEqual(try outcomes.all[0]?[0].get(), ["Bearer token-a"])
-        XCTAssertEqual(try outcomes.all[1]?[0].get(), ["Bearer token-b"])
-        XCTAssertEqual(gated.server.requestCount, 2)
+        assertASwitchMidFlightKeepsCallersApart(
+            gated, network, field: "Authorization", values: ("Bearer token-a", "Bearer token-b")
+        ) {
+            authenticator.setAccessToken(nil)  // sign-out
+            authenticator.setAccessToken("token-b")  // sign-in as another user, no account named
+        }
     }
 
     func testAnAPIKeyALayerInterceptorAddsForTheSignedInUserSplitsRequestsAcrossASwitch() throws {
         let gated = try echoing("X-Api-Key")
         let key = SignedInKey("key-a")
         let network = layer(gated.server, interceptors: [key])
-        let outcomes = CallerOutcomes<[String]>(expectation(description: "2 outcomes"), count: 2)
-        send(on: network, as: 0, to: outcomes)
-        XCTAssertEqual(gated.server.takeRequest(timeout: 5)?.header("X-Api-Key"), "key-a")
-
-        key.current.withLock { $0 = "key-b" }
-        send(on: network, as: 1, to: outcomes)
-        XCTAssertEqual(gated.server.takeRequest(timeout: 5)?.header("X-Api-Key"), "key-b")
-        gated.open()
-        wait(for: [outcomes.expectation], timeout: 10)
-        XCTAssertEqual(try outcomes.all[0]?[0].get(), ["key-a"])
-        XCTAssertEqual(try outcomes.all[1]?[0].get(), ["key-b"])
-        XCTAssertEqual(gated.server.requestCount, 2)
+        assertASwitchMidFlightKeepsCallersApart(
+            gated, network, field: "X-Api-Key", values: ("key-a", "key-b")
+        ) {
+            key.current.withLock { $0 = "key-b" }
+        }
     }
 
     func testACookieStoredBetweenTwoIdenticalGETsKeepsThemApart() throws {
@@ -83,20 +93,14 @@ final class SharingIdentityTests: XCTestCase {
         let configuration = URLSessionConfiguration.ephemeral
         let storage = try XCTUnwrap(configuration.httpCookieStorage)
         let network = layer(gated.server, configuration: configuration)
-        let outcomes = CallerOutcomes<[String]>(expectation(description: "2 outcomes"), count: 2)
-        send(on: network, as: 0, to: outcomes)
-        XCTAssertNotNil(gated.server.takeRequest(timeout: 5))
-
-        let url = try XCTUnwrap(gated.server.baseURL)
-        let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": "session=b; Path=/"], for: url)
-        storage.setCookies(cookies, for: url, mainDocumentURL: nil)
-        send(on: network, as: 1, to: outcomes)
-        XCTAssertEqual(gated.server.takeRequest(timeout: 5)?.header("Cookie"), "session=b")
-        gated.open()
-        wait(for: [outcomes.expectation], timeout: 10)
-        XCTAssertEqual(try outcomes.all[0]?[0].get(), ["none"])
-        XCTAssertEqual(try outcomes.all[1]?[0].get(), ["session=b"])
-        XCTAssertEqual(gated.server.requestCount, 2)
+        try assertASwitchMidFlightKeepsCallersApart(
+            gated, network, field: "Cookie", values: ("none", "session=b")
+        ) {
+            let url = try XCTUnwrap(gated.server.baseURL)
+            let cookies = HTTPCookie.cookies(
+                withResponseHeaderFields: ["Set-Cookie": "session=b; Path=/"], for: url)
+            storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+        }
     }
 
     func testIdenticalGETsOfOneUserStillShareOneRequest() throws {
@@ -110,7 +114,9 @@ final class SharingIdentityTests: XCTestCase {
         waitUntil("every caller joined", timeout: 5) { network.sharingCallerCount == 5 }
         gated.open()
         wait(for: [outcomes.expectation], timeout: 10)
-        XCTAssertEqual(outcomes.all.values.compactMap { try? $0[0].get() }, Array(repeating: ["Bearer token-a"], count: 5))
+        XCTAssertEqual(
+            outcomes.all.values.compactMap { try? $0[0].get() },
+            Array(repeating: ["Bearer token-a"], count: 5))
         XCTAssertEqual(gated.server.requestCount, 1)
     }
 
@@ -126,7 +132,8 @@ final class SharingIdentityTests: XCTestCase {
         waitUntil("every caller joined", timeout: 5) { network.sharingCallerCount == 3 }
         gated.open()
         wait(for: [outcomes.expectation], timeout: 10)
-        XCTAssertEqual(outcomes.all.values.compactMap { try? $0[0].get() }, Array(repeating: ["ios"], count: 3))
+        XCTAssertEqual(
+            outcomes.all.values.compactMap { try? $0[0].get() }, Array(repeating: ["ios"], count: 3))
         XCTAssertEqual(gated.server.requestCount, 1)
     }
 
@@ -150,7 +157,8 @@ final class SharingIdentityTests: XCTestCase {
         gated.open()
         wait(for: [outcomes.expectation], timeout: 10)
         XCTAssertEqual(refresh.calls.value, 1, "one refresh for five 401s")
-        XCTAssertEqual(outcomes.all.values.compactMap { try? $0[0].get() }, Array(repeating: ["/me"], count: 5))
+        XCTAssertEqual(
+            outcomes.all.values.compactMap { try? $0[0].get() }, Array(repeating: ["/me"], count: 5))
         XCTAssertEqual(gated.server.authorizations, ["Bearer old", "Bearer new"])
     }
 }
