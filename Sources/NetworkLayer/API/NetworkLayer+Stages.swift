@@ -9,52 +9,21 @@ extension NetworkLayer {
     /// first is the call, which monitors the request and delivers its outcome; below the last, the
     /// transport. A stage a request doesn't need is not built.
     ///
-    /// Sharing comes first, so identical requests share their policies' work too: one refresh, one retry.
-    /// The cache sits below the policies: a request that names no account is keyed by the credentials the
-    /// interceptors add, which exist only there. Moving the cache's line above the policies' is the whole
-    /// change once every cached request has an account (its attempts then begin below it, so a cached
-    /// reply is no longer an attempt the monitors see). The origin's gate is last: a stored reply waits
-    /// for nothing.
+    /// Sharing sits below the policies and the attempt's bookkeeping, so it keys each attempt as it goes
+    /// on the wire: after every interceptor (the layer's, the request's, the authenticator) adapted it, with
+    /// the cookie the session adds. A caller never receives a reply fetched with credentials its own request
+    /// would not have carried. Each caller runs its own policies: a 401 its sharers all see makes one
+    /// refresh (the authenticator coalesces them), then each caller's retry, shared when identical and in
+    /// flight at once. The cache sits below the policies: a request that names no account is keyed by the
+    /// credentials the interceptors add, which exist only there. Moving the cache's line above the
+    /// policies' is the whole change once every cached request has an account (its attempts then begin
+    /// below it, so a cached reply is no longer an attempt the monitors see). The origin's gate is last: a
+    /// stored reply waits for nothing. A shared request runs the cache and the gate on a call of its own.
     func stages<Value>(
         for request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute,
         expecting expectation: ReplyExpectation, stream: StreamSetup?, call: RequestCall
     ) -> [any RequestStage] {
         let scheduling = request.scheduling ?? scheduling
-        // The request's fields are read when its (or its shared request's) call builds the stages below,
-        // once, from a copy no one changes; its closures are the caller's and aren't called there.
-        let described = UncheckedSendable(value: request)
-        let below = { @Sendable (call: RequestCall) in
-            self.stagesBelowSharing(
-                for: described.value, built: built, route: route, expecting: expectation, stream: stream,
-                call: call,
-                scheduling: scheduling)
-        }
-        guard scheduling.sharesIdenticalRequests, stream == nil, request.transfer == nil,
-            request.interceptors.isEmpty, case .data(let limit) = route,
-            built.httpBody == nil, built.httpBodyStream == nil,
-            ["GET", "HEAD"].contains(built.httpMethod ?? "GET")
-        else { return below(call) }
-        // What decides what the shared reply becomes below sharing, besides the request itself.
-        let shaping = SharingKey.Shaping(
-            sizeLimit: limit, timeout: built.timeoutInterval,
-            redirectPolicy: request.redirectPolicy ?? redirectPolicy, cachePolicy: request.cachePolicy,
-            retryPolicy: request.retryPolicy ?? retryPolicy,
-            acceptableStatusCodes: expectation.acceptableStatusCodes,
-            acceptableContentTypes: expectation.acceptableContentTypes,
-            deliversImmediately: call.deliversImmediately, waitsForRateLimits: scheduling.waitsForRateLimits)
-        let key = SharingKey(built, account: cacheAccountReader(for: request)(), shaping: shaping)
-        return [
-            SharingStage(
-                flights: parts.flights, scheduler: parts.origins, key: key, call: call,
-                waitsForRateLimit: scheduling.waitsForRateLimits, stagesBelow: below)
-        ]
-    }
-
-    private func stagesBelowSharing<Value>(
-        for request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute,
-        expecting expectation: ReplyExpectation, stream: StreamSetup?, call: RequestCall,
-        scheduling: RequestScheduling
-    ) -> [any RequestStage] {
         let cache = cacheStage(for: request, stream: stream)
         var stages: [any RequestStage] = []
         // The cache's fallback: a named account's stored reply when the policies fail offline (a refresh
@@ -68,14 +37,29 @@ extension NetworkLayer {
         }
         // Each attempt begun on the call's task, metered and told to the monitors.
         stages.append(AttemptStage(call: call))
+        let gate = OriginGate(
+            scheduler: parts.origins, call: call,
+            // Streams hold a connection as long as they live; a request's own scheduling may exempt it.
+            counts: stream == nil && scheduling.maximumRequestsPerOrigin != nil,
+            waitsForRateLimit: scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits,
+            observesRateLimits: self.scheduling.waitsForRateLimits)
+        if scheduling.sharesIdenticalRequests, stream == nil, request.transfer == nil,
+            case .data(let limit) = route, SharingKey.mayShare(built)
+        {
+            // What decides the shared reply below sharing, besides the attempt itself.
+            let shaping = SharingKey.Shaping(
+                sizeLimit: limit, redirectPolicy: request.redirectPolicy ?? redirectPolicy,
+                cachePolicy: request.cachePolicy, waitsForRateLimits: gate.waitsForRateLimit,
+                countsAgainstBudget: gate.counts)
+            stages.append(
+                SharingStage(
+                    flights: parts.flights, call: call, account: cache?.account, shaping: shaping,
+                    cache: cache,
+                    gate: gate))
+            return stages
+        }
         if let cache { stages.append(cache) }
-        stages.append(
-            OriginGate(
-                scheduler: parts.origins, call: call,
-                // Streams hold a connection as long as they live; a request's own scheduling may exempt it.
-                counts: stream == nil && scheduling.maximumRequestsPerOrigin != nil,
-                waitsForRateLimit: scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits,
-                observesRateLimits: self.scheduling.waitsForRateLimits))
+        stages.append(gate)
         return stages
     }
 

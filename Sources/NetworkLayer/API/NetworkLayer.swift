@@ -79,6 +79,9 @@ open class NetworkLayer: @unchecked Sendable {
     /// Requests the scheduler keeps: shared requests in flight, requests counted against a budget or
     /// waiting for their origin, and origins held by a pause. 0 when all have ended; tests read it.
     package var scheduledCount: Int { parts.flights.count + parts.origins.count }
+    /// The callers waiting for shared requests in flight, all flights together; tests read it to know every
+    /// caller has joined before a reply goes.
+    package var sharingCallerCount: Int { parts.flights.waiterCount }
 
     /// The requests started and not yet answered, for ``cancelAll()``.
     package let runningRequests = RunningRequests()

@@ -188,19 +188,30 @@ final class SharingTests: XCTestCase {
         XCTAssertEqual(gated.server.requestCount, 1)
     }
 
-    func testARetryOfTheSharedRequestIsOneRetry() throws {
-        let server = try MockServer.started(in: self)
-        server.enqueue(MockResponse(status: 503, headers: ["Retry-After": "1"]))
-        server.enqueue(try .json(["ann"]))
+    /// Each caller runs its own retry policy (sharing sits below the policies, issue 44); their retries,
+    /// identical and in flight at once, share again: ten callers still make one retry.
+    func testIdenticalRetriesInFlightAtOnceShareAgain() throws {
+        let gated = try GatedServer(in: self) { request in
+            request.sequenceNumber == 0
+                ? MockResponse(status: 503, headers: ["Retry-After": "1"]) : try .json(["ann"])
+        }
         let clock = TestClock()
         let network = layer(
-            server, clock: clock, retryPolicy: RetryPolicy(maximumAttempts: 2, maximumDelay: 5))
+            gated.server, clock: clock, retryPolicy: RetryPolicy(maximumAttempts: 2, maximumDelay: 5))
         let outcomes = CallerOutcomes<[String]>(expectation(description: "10 outcomes"), count: 10)
         send(10, on: network, to: outcomes)
-        XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - 1) < 0.001 } }, "the retry's wait")
+        XCTAssertTrue(clock.wait { _ in network.sharingCallerCount == 10 }, "every caller joined")
+        gated.releaseOne()  // the 503
+        XCTAssertTrue(
+            clock.wait { $0.pendingDeadlines.filter { abs($0 - 1) < 0.001 }.count == 10 },
+            "each caller's own retry wait")
         clock.advance(by: 1)
+        XCTAssertTrue(
+            clock.wait { _ in gated.server.requestCount == 2 && network.sharingCallerCount == 10 },
+            "every caller's retry joined one")
+        gated.open()
         wait(for: [outcomes.expectation], timeout: 10)
-        XCTAssertEqual(server.requestCount, 2, "one first attempt and one retry for all ten callers")
+        XCTAssertEqual(gated.server.requestCount, 2, "one first attempt and one retry for all ten callers")
         XCTAssertEqual(outcomes.all.values.compactMap { try? $0[0].get() }.count, 10)
     }
 

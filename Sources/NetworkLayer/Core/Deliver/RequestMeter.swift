@@ -56,11 +56,8 @@ package final class RequestMeter: Sendable {
         counts.withLock { $0.queued += nanoseconds }
     }
 
-    /// The request's attempts were `shared`'s: a request that shared another's network request reports it.
-    func adopt(_ shared: RequestMeter) {
-        let theirs = shared.counts.withLock { $0 }
-        counts.withLock { $0 = theirs }
-    }
+    /// How long the request waited for its server so far: a shared request's time, for each of its callers.
+    var queuedNanoseconds: UInt64 { counts.withLock { $0.queued } }
 
     package var metrics: RequestMetrics {
         let now = clock.now.uptimeNanoseconds

@@ -22,6 +22,9 @@ final class InFlightRequests<Key: Hashable & Sendable, Result: Sendable>: Sendab
     /// The number of sends under way, for tests.
     var count: Int { state.withLock { $0.flights.count } }
 
+    /// The number of waiters of every send under way, for tests.
+    var waiterCount: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiters.count } } }
+
     /// Joins the send for `key`, started by `start` unless one is under way; returns what leaves the flight.
     /// `onLeave` runs when that leaves before the result came, instead of `completion`.
     func join(

@@ -13,8 +13,8 @@ struct OriginGate: RequestStage {
     /// The layer's: one budget and one pause per origin, whatever the request.
     let scheduler: OriginScheduler
     /// The task (its priority and deadline) and meter (the time queued) of the call, or of a shared
-    /// request.
-    let call: RequestCall
+    /// request (``SharingStage`` sets its own).
+    var call: RequestCall
     /// Whether the attempt counts against the budget: streams don't.
     let counts: Bool
     let waitsForRateLimit: Bool

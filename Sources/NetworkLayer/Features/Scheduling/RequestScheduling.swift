@@ -10,11 +10,14 @@
 /// Sharing and the rate-limit wait are on by default; the budget is off (no limit). A request's own
 /// ``NetworkRequest/scheduling`` replaces the layer's for that request.
 public struct RequestScheduling: Sendable, Equatable {
-    /// Whether identical `GET` and `HEAD` requests in flight at once share one network request: the same
-    /// method, URL (without its fragment), account and header fields, except
-    /// ``headerFieldsIgnoredForSharing``. Each caller decodes the shared bytes into its own type, gets its
-    /// own handler call, and can cancel or time out without ending the others. Requests with a body,
-    /// downloads, uploads, streams, and requests with interceptors of their own never share.
+    /// Whether identical `GET` and `HEAD` requests in flight at once share one network request: identical
+    /// as they go on the wire, after every interceptor adapted them and with the cookies the session adds
+    /// (the same method, URL without its fragment, header fields except ``headerFieldsIgnoredForSharing``,
+    /// cookies), for the same account, limits and cache policy. A caller never receives a reply fetched with
+    /// credentials its own request would not have carried. Each caller runs its own interceptors and
+    /// retries, decodes the shared bytes into its own type, gets its own handler call, and can cancel or
+    /// time out without ending the others. Requests with a body, downloads, uploads and streams never
+    /// share.
     public var sharesIdenticalRequests: Bool
     /// Whether a `429` or `503` with `Retry-After`, or `RateLimit` fields saying nothing remains, hold
     /// every request of the layer to that origin until the time given: they wait instead of reaching the
@@ -47,7 +50,8 @@ public struct RequestScheduling: Sendable, Equatable {
     public static let disabled = RequestScheduling(sharesIdenticalRequests: false, waitsForRateLimits: false)
 
     /// Header fields that can't change a reply, so requests that differ only in them still share: tracing
-    /// and correlation ids. Compared without case.
+    /// and correlation ids, as the request and its interceptors set them. Compared without case; never a
+    /// credential.
     public static let headerFieldsIgnoredForSharing: Set<String> = [
         "traceparent", "tracestate", "baggage", "x-request-id", "x-correlation-id", "request-id",
         "x-b3-traceid", "x-b3-spanid", "x-b3-parentspanid", "x-b3-sampled", "b3", "x-amzn-trace-id",

@@ -4,50 +4,54 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The first stage of a request that may share (see ``RequestScheduling/sharesIdenticalRequests``):
-/// identical requests in flight at once share one network request. It runs the stages below on a call of
-/// its own (a task no caller's cancel or time limit ends, a meter, no deadline), so a retry is one retry
-/// for all, and ends when its last caller leaves. The caller who started it lends it its monitors, which
-/// see its attempts; every caller's monitors see that caller's request start and finish, and each caller's
-/// metrics are the shared request's.
+/// The stage below a caller's attempt, for a request that may share (see
+/// ``RequestScheduling/sharesIdenticalRequests``): an attempt identical on the wire to one in flight (see
+/// ``SharingKey``) waits for that one's reply instead of going out. Each caller's policies and attempt
+/// bookkeeping sit above, so its interceptors, retries and monitors are its own.
+///
+/// The shared request (the cache, the origin's gate, the transport) runs on a call of its own: a task no
+/// caller's cancel or time limit ends, a meter, no monitors. It ends when its last caller leaves. Each
+/// caller's metrics count its own attempts, and the time the shared request waited for its origin.
 struct SharingStage: RequestStage {
     let flights: InFlightRequests<SharingKey, SharedReply>
-    let scheduler: OriginScheduler
-    /// The request's identity.
-    let key: SharingKey
-    /// The caller's call.
+    /// The caller's call: its time limit decides a rate-limit refusal; its priority, the shared request's.
     let call: RequestCall
-    let waitsForRateLimit: Bool
-    /// The stages below sharing, for the shared request's call.
-    let stagesBelow: @Sendable (RequestCall) -> [any RequestStage]
+    /// The cache partition the stage below reads and writes (read before the interceptors ran).
+    let account: String?
+    /// What else decides the reply below this stage.
+    let shaping: SharingKey.Shaping
+    /// The stages below, as the caller runs them alone; a shared request runs the gate on its own call.
+    let cache: CacheStage?
+    let gate: OriginGate
 
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        let task = call.task
+        // An interceptor gave the attempt a body or another method: it goes on its own.
+        guard SharingKey.mayShare(request) else {
+            return proceed(request, below: chain, gate: gate, completion: completion)
+        }
         // A caller that can't wait for its origin's pause fails now, whoever else waits.
-        if waitsForRateLimit, !scheduler.isIdle, let origin = request.url.flatMap(Origin.init),
-            let until = scheduler.refusal(origin, deadline: task.deadline)
+        let scheduler = gate.scheduler
+        if gate.waitsForRateLimit, !scheduler.isIdle, let origin = request.url.flatMap(Origin.init),
+            let until = scheduler.refusal(origin, deadline: call.task.deadline)
         {
             completion(TransferResult(failure: .rateLimited(until: until)))
             return {}
         }
-        guard let number = task.beginAttempt() else {
-            completion(TransferResult(failure: .cancelled))
-            return {}
-        }
+        let key = SharingKey(
+            request, sessionCookie: chain.transport.addedCookieHeader(for: request), account: account,
+            shaping: shaping)
         let meter = call.meter
-        let leave = flights.join(
+        // The caller's attempt stage links the returned leave to the caller's task.
+        return flights.join(
             key,
             completion: { shared in
-                meter.adopt(shared.meter)
-                task.transportFinished()
+                meter.addQueued(nanoseconds: shared.queuedNanoseconds)
                 completion(shared.result)
             },
             onLeave: { completion(TransferResult(failure: .cancelled)) },
             start: { startShared(request, chain: chain, finish: $0) })
-        task.attach(cancellingWith: leave, toAttempt: number)
-        return leave
     }
 
     private func startShared(
@@ -58,63 +62,32 @@ struct SharingStage: RequestStage {
         // It goes out at its starter's priority, which may still change while it waits.
         caller.task.observePriority { task.priority = $0 }
         let meter = RequestMeter(eventCount: nil, clock: caller.deadlines.clock)
-        let shared = RequestCall(
-            task: task, meter: meter, observer: caller.observer, deadlines: caller.deadlines,
+        var gate = gate
+        gate.call = RequestCall(
+            task: task, meter: meter, observer: nil, deadlines: caller.deadlines,
             deliversImmediately: caller.deliversImmediately)
-        var below = chain
-        below.stages = stagesBelow(shared)[...]
-        // The task stops the attempt under way and any later one; the chain's cancel, a wait between them.
-        let cancelChain = below.proceed(request) { finish(SharedReply(result: $0, meter: meter)) }
+        let cancel = proceed(request, below: chain, gate: gate) { result in
+            finish(SharedReply(result: result, queuedNanoseconds: meter.queuedNanoseconds))
+        }
         return {
             task.cancel()
-            cancelChain()
+            cancel()
         }
+    }
+
+    /// Sends `request` through the cache and `gate` to the transport.
+    private func proceed(
+        _ request: URLRequest, below chain: RequestChain, gate: OriginGate,
+        completion: @escaping @Sendable (TransferResult) -> Void
+    ) -> @Sendable () -> Void {
+        var below = chain
+        below.stages = cache.map { [$0, gate] } ?? [gate]
+        return below.proceed(request, completion: completion)
     }
 }
 
-/// The identity of a request for sharing: method, URL without its fragment, the account it is for (`nil`
-/// when none is named: then the credentials it carries, among its fields, tell callers apart), every
-/// header field but ``RequestScheduling/headerFieldsIgnoredForSharing``, and what else decides what its
-/// reply becomes below sharing (`shaping`: limits and policies). Hashed, never formatted: it is made for
-/// every request that may share.
-struct SharingKey: Hashable, Sendable {
-    let method: String
-    let url: String
-    let account: String?
-    let fields: [String: String]
-    let shaping: Shaping
-
-    /// What decides what a reply becomes below sharing, besides the request itself.
-    struct Shaping: Hashable, Sendable {
-        let sizeLimit: Int
-        let timeout: TimeInterval
-        let redirectPolicy: RedirectPolicy
-        let cachePolicy: CachePolicy
-        let retryPolicy: RetryPolicy
-        let acceptableStatusCodes: Set<Int>?
-        let acceptableContentTypes: [String]?
-        let deliversImmediately: Bool
-        let waitsForRateLimits: Bool
-    }
-
-    init(_ request: URLRequest, account: String?, shaping: Shaping) {
-        method = request.httpMethod ?? "GET"
-        // Without its fragment, as the cache keys it.
-        url = request.url.map(CacheKey.normalized) ?? ""
-        self.account = account
-        let ignored = RequestScheduling.headerFieldsIgnoredForSharing
-        var fields: [String: String] = [:]
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            let name = name.lowercased()
-            if !ignored.contains(name) { fields[name] = value }
-        }
-        self.fields = fields
-        self.shaping = shaping
-    }
-}
-
-/// What a shared request hands each caller: its result, and its meter, for the caller's metrics.
+/// What a shared request hands each caller: its result, and how long it waited for its origin.
 struct SharedReply: Sendable {
     let result: TransferResult
-    let meter: RequestMeter
+    let queuedNanoseconds: UInt64
 }
