@@ -171,7 +171,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     /// - Parameters:
     ///   - accessToken: The new token, or `nil`.
     ///   - expiresAt: When it expires, if known; a request then refreshes it first once it expires within
-    ///     the `refreshWindow` given to the initializer.
+    ///     the `refreshWindow` given to the initializer, or within half its lifetime if that is shorter.
     public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
         let now = adoptedClockDate
         let (waiters, signOut): ([Waiter], () -> Void) = state.withLock { state in
