@@ -63,6 +63,25 @@ extension CacheEndToEndTests {
         XCTAssertEqual(cache.currentDiskUsage, 0, "nothing on disk, as before")
     }
 
+    /// A layer without monitors sharing the cache doesn't use up the one warning.
+    func testALayerWithoutMonitorsLeavesTheWarningToOneWithMonitors() {
+        let watched = signedInWithDiskCache()
+        let unwatched = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, callbackQueue: .global(), timeout: 5,
+            interceptors: [BearerTokenAuthenticator(accessToken: "t9") { $0(.success("t10")) }], cache: cache)
+        let watchedLayer = network
+        network = unwatched
+        XCTAssertEqual(body(load("quiet")), "feed")
+        network = watchedLayer
+        let finished = watched.recorder.expectFinishes(1, self)
+
+        XCTAssertEqual(body(load("feed")), "feed")
+
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(warnings(watched).events.map(\.summary), ["memory only credentials"])
+        XCTAssertEqual(warnings(watched).lines.count, 1, watched.lines.text)
+    }
+
     func testADiskCacheWithAFingerprintKeyKeepsSignedInRepliesAndSaysNothing() throws {
         let watched = signedInWithDiskCache(fingerprintKey: Data(repeating: 7, count: 32))
         let finished = watched.recorder.expectFinishes(1, self)

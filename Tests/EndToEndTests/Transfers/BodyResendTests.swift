@@ -9,9 +9,9 @@ import XCTest
 
     /// libcurl sends a request again by itself when the kept-alive connection it sent on turns out closed.
     /// With a body, FoundationNetworking asks the layer for it again, and the layer says so: in the
-    /// metrics, to the monitors and in the logger. Reproduced for real: one request opens a kept-alive
-    /// connection, and the server reads the next one on it and drops it without answering, as a server
-    /// closing an idle connection would (the same reproduction as ``RetransmissionTests``).
+    /// metrics, to the monitors and in the logger. Reproduced for real, not by calling the delegate:
+    /// one request opens a kept-alive connection, and the server reads the next one on it and drops it
+    /// without answering, as a server closing an idle connection would (as ``RetransmissionTests`` does).
     final class BodyResendTests: XCTestCase {
         private struct Setup {
             let server: MockServer
@@ -27,13 +27,7 @@ import XCTest
             let network = NetworkLayer(
                 baseURL: server.baseURL, sessionConfiguration: .ephemeral, timeout: timeout,
                 monitors: [recorder, NetworkLogger(level: .requests, sink: lines.sink)])
-            XCTAssertNotNil(
-                try outcome(of: Echo.self) { recorder in
-                    network.get(
-                        urlString: "warm-up", successHandler: recorder.success, errorHandler: recorder.failure
-                    )
-                }?.get())
-            server.enqueue(MockResponse(text: "never sent").withFault(.disconnectAfterRequest))
+            try dropNextRequestOnAKeptAliveConnection(of: network, to: server)
             return Setup(server: server, network: network, recorder: recorder, lines: lines)
         }
 

@@ -44,16 +44,25 @@ final class ShortLivedTokenTests: XCTestCase {
             ["Bearer t0", "Bearer t0", "Bearer t0", "Bearer t1", "Bearer t1"])
     }
 
-    func testASignedInThirtySecondTokenIsUsedBeforeItIsRefreshed() {
-        let clock = TestClock()
-        let refreshes = Locked(0)
+    /// A dummy layer on `clock` with an authenticator signed in with a token that lives `lifetime`
+    /// seconds; its refresh brings tokens without an expiry, and counts itself in `refreshes`.
+    private func signedIn(
+        for lifetime: TimeInterval, clock: TestClock, refreshes: Locked<Int>
+    ) -> DummyNetworkLayer {
         let authenticator = BearerTokenAuthenticator(accessToken: nil, origins: [origin]) { completion in
             refreshes.withLock { $0 += 1 }
             completion(.success("refreshed"))
         }
         let network = DummyNetworkLayer(interceptors: [authenticator], clock: clock)
         network.stub(.get, items, returning: "ok")
-        authenticator.setAccessToken("signed-in", expiresAt: clock.date + 30)
+        authenticator.setAccessToken("signed-in", expiresAt: clock.date + lifetime)
+        return network
+    }
+
+    func testASignedInThirtySecondTokenIsUsedBeforeItIsRefreshed() {
+        let clock = TestClock()
+        let refreshes = Locked(0)
+        let network = signedIn(for: 30, clock: clock, refreshes: refreshes)
 
         _ = sendFive(on: network, clock: clock)
 
@@ -69,13 +78,7 @@ final class ShortLivedTokenTests: XCTestCase {
     func testAnHoursTokenKeepsTheConfiguredWindow() {
         let clock = TestClock()
         let refreshes = Locked(0)
-        let authenticator = BearerTokenAuthenticator(accessToken: nil, origins: [origin]) { completion in
-            refreshes.withLock { $0 += 1 }
-            completion(.success("refreshed"))
-        }
-        let network = DummyNetworkLayer(interceptors: [authenticator], clock: clock)
-        network.stub(.get, items, returning: "ok")
-        authenticator.setAccessToken("signed-in", expiresAt: clock.date + 3_600)
+        let network = signedIn(for: 3_600, clock: clock, refreshes: refreshes)
         let got = Captured<String>()
 
         clock.advance(by: 3_600 - 61)
