@@ -7,8 +7,8 @@ import Foundation
 /// One request on the session: its task, idle deadline, stops (cancel, timeout, size limit) and exactly
 /// one completion; ``TransferLifecycle`` decides what happens when, the sink takes the reply.
 /// Runs on the session's serial delegate queue (only the body source is rewound on libcurl's thread, and
-/// the count of those rewinds is the one locked state). Why: stopping there orders a stop against the task's completion and redirects,
-/// out of reach of FoundationNetworking's traps; see <doc:LinuxNotes>.
+/// the count of those rewinds is the one locked state). Why: stopping there orders a stop against the
+/// task's completion and redirects, out of reach of FoundationNetworking's traps; see <doc:LinuxNotes>.
 final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     typealias Completion = @Sendable (TransferResult) -> Void
 
