@@ -1,5 +1,6 @@
 import Foundation
 import NetworkLayer
+import NetworkTestSupport
 import TestKit
 import XCTest
 
@@ -136,11 +137,15 @@ final class BearerTokenRefreshFailureTests: XCTestCase {
     }
 
     /// The simpler initializer refreshes a token set with an expiry a minute ahead of it, as the other
-    /// one does, instead of sending it until the very moment it expires.
+    /// one does, instead of sending it until the very moment it expires. On a test clock: an hour's token,
+    /// 30 s before its expiry (the window is never more than half the lifetime).
     func testATokenSetWithAnExpiryIsRefreshedWithinTheDefaultWindow() throws {
         let refresh = ManualRefresh()
+        let clock = TestClock()
         let authenticator = BearerTokenAuthenticator(accessToken: nil, refresh: refresh.start)
-        authenticator.setAccessToken("soon", expiresAt: Date().addingTimeInterval(30))
+        _ = DummyNetworkLayer(interceptors: [authenticator], clock: clock)
+        authenticator.setAccessToken("soon", expiresAt: clock.date.addingTimeInterval(3_600))
+        clock.advance(by: 3_600 - 30)
         let adapting = Box<Result<URLRequest, NetworkError>>()
         authenticator.adapt(Self.request) { adapting.add($0) }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkLayer
+import NetworkTestSupport
 import TestKit
 import XCTest
 
@@ -56,16 +57,21 @@ final class BearerTokenSessionEndTests: XCTestCase {
         XCTAssertEqual(Helpers.errors(waiting).map { $0?.statusCode }, [400, 400])
     }
 
+    /// On a test clock, 200 s before the expiry of a token that lives 1,000 s (the window is never more
+    /// than half the lifetime).
     func testTheSimplerInitializerTakesTheRefreshWindow() {
         let refresh = Helpers.ManualRefresh()
+        let clock = TestClock()
         let authenticator = BearerTokenAuthenticator(
             accessToken: nil, refreshWindow: 300, refresh: refresh.start)
-        authenticator.setAccessToken("t", expiresAt: Date().addingTimeInterval(200))
+        let narrow = BearerTokenAuthenticator(accessToken: nil, refreshWindow: 0, refresh: refresh.start)
+        _ = DummyNetworkLayer(interceptors: [authenticator, narrow], clock: clock)
+        authenticator.setAccessToken("t", expiresAt: clock.date.addingTimeInterval(1_000))
+        narrow.setAccessToken("t", expiresAt: clock.date.addingTimeInterval(1_000))
+        clock.advance(by: 800)
         authenticator.adapt(Helpers.request) { _ in }
         XCTAssertEqual(refresh.calls, 1, "within the 300 s window")
 
-        let narrow = BearerTokenAuthenticator(accessToken: nil, refreshWindow: 0, refresh: refresh.start)
-        narrow.setAccessToken("t", expiresAt: Date().addingTimeInterval(200))
         let adapted = Helpers.Box<Result<URLRequest, NetworkError>>()
         narrow.adapt(Helpers.request) { adapted.add($0) }
         XCTAssertEqual(refresh.calls, 1, "not yet expired, no window")

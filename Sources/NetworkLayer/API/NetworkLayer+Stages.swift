@@ -24,7 +24,10 @@ extension NetworkLayer {
         expecting expectation: ReplyExpectation, stream: StreamSetup?, call: RequestCall
     ) -> [any RequestStage] {
         let scheduling = request.scheduling ?? scheduling
-        let cache = cacheStage(for: request, stream: stream)
+        var cache = cacheStage(for: request, stream: stream)
+        if let observer = call.observer {
+            cache?.reportMemoryOnly = { observer.cacheKeptInMemoryOnly(because: $0) }
+        }
         var stages: [any RequestStage] = []
         // The cache's fallback: a named account's stored reply when the policies fail offline (a refresh
         // that couldn't reach its server).

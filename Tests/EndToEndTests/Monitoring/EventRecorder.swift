@@ -14,6 +14,8 @@ enum MonitorEvent: @unchecked Sendable {
     case receive(HTTPURLResponse, Data, MonitoredAttempt)
     case retry(MonitoredAttempt, TimeInterval, NetworkError)
     case finish(MonitoredRequest, Result<NetworkResponse<Data>, NetworkError>, RequestMetrics)
+    case resend(MonitoredAttempt)
+    case memoryOnly(MonitoredRequest, ResponseCache.MemoryOnlyReason)
 
     /// `build 1`, `start 1`, `receive 1 503`, `retry 1`, `finish 200` or `finish <error>`: enough to
     /// compare an order.
@@ -25,6 +27,8 @@ enum MonitorEvent: @unchecked Sendable {
         case .retry(let attempt, _, _): "retry \(attempt.number)"
         case .finish(_, .success(let response), _): "finish \(response.statusCode)"
         case .finish(_, .failure(let error), _): "finish \(error)"
+        case .resend(let attempt): "resend \(attempt.number)"
+        case .memoryOnly(_, let reason): "memory only \(reason.name)"
         }
     }
 
@@ -32,9 +36,9 @@ enum MonitorEvent: @unchecked Sendable {
     var request: MonitoredRequest {
         switch self {
         case .build(_, let attempt), .start(let attempt), .receive(_, _, let attempt),
-            .retry(let attempt, _, _):
+            .retry(let attempt, _, _), .resend(let attempt):
             attempt.request
-        case .finish(let request, _, _): request
+        case .finish(let request, _, _), .memoryOnly(let request, _): request
         }
     }
 
@@ -115,6 +119,14 @@ final class EventRecorder: NetworkMonitor, @unchecked Sendable {
     ) {
         record(.finish(request, result, metrics))
     }
+
+    func didResendBody(for attempt: MonitoredAttempt) {
+        record(.resend(attempt))
+    }
+
+    func didKeepInMemoryOnly(_ request: MonitoredRequest, because reason: ResponseCache.MemoryOnlyReason) {
+        record(.memoryOnly(request, reason))
+    }
 }
 
 /// Collects a logger's lines.
@@ -154,9 +166,9 @@ extension MonitorEvent {
     var attemptNumber: Int? {
         switch self {
         case .build(_, let attempt), .start(let attempt), .receive(_, _, let attempt),
-            .retry(let attempt, _, _):
+            .retry(let attempt, _, _), .resend(let attempt):
             attempt.number
-        case .finish: nil
+        case .finish, .memoryOnly: nil
         }
     }
 }

@@ -92,18 +92,22 @@ final class TokenSafetyTests: XCTestCase {
         XCTAssertEqual(elsewhere.takeRequest(timeout: 1)?.header("Authorization"), "Bearer s3cret")
     }
 
+    /// On a test clock: the window is never more than half a token's lifetime, so the token must have
+    /// lived most of an hour for the 60 s window to apply.
     func testATokenAboutToExpireIsRefreshedBeforeItIsSent() throws {
         let server = try MockServer.echoing(in: self)
+        let clock = TestClock()
         let refreshes = Counter()
         let authenticator = BearerTokenAuthenticator(
-            token: .init("old", expiresAt: Date().addingTimeInterval(10)), refreshWindow: 60
+            token: .init("old", expiresAt: clock.date.addingTimeInterval(3_600)), refreshWindow: 60
         ) { completion in
             refreshes.increment()
-            completion(.success(.init("new", expiresAt: Date().addingTimeInterval(3_600))))
+            completion(.success(.init("new", expiresAt: clock.date.addingTimeInterval(3_600))))
         }
         let network = NetworkLayer(
-            baseURL: server.baseURL, sessionConfiguration: .ephemeral, timeout: 5,
+            clock: clock, baseURL: server.baseURL, sessionConfiguration: .ephemeral, timeout: 5,
             interceptors: [authenticator])
+        clock.advance(by: 3_600 - 10)
         _ = get(network, "a")
         _ = get(network, "b")
         XCTAssertEqual(

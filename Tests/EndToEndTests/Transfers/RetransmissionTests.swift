@@ -53,15 +53,7 @@ final class RetransmissionTests: XCTestCase {
             let server = try MockServer.echoing(in: self)
             let network = NetworkLayer(baseURL: server.baseURL, sessionConfiguration: .ephemeral)
             let file = try writeFile(body, named: "part.bin", in: makeFolder())
-            // One request to open a kept-alive connection, then the upload on it, which the server reads
-            // and drops without answering, as a server that closed an idle connection would.
-            XCTAssertNotNil(
-                try outcome(of: Echo.self) { recorder in
-                    network.get(
-                        urlString: "warm-up", successHandler: recorder.success, errorHandler: recorder.failure
-                    )
-                }?.get())
-            server.enqueue(MockResponse(text: "never sent").withFault(.disconnectAfterRequest))
+            try dropNextRequestOnAKeptAliveConnection(of: network, to: server)
 
             let result = outcome(of: Echo.self, timeout: 20) { recorder in
                 start(source, on: network, file: file, recorder: recorder)

@@ -10,6 +10,7 @@ package final class RequestMeter: Sendable {
         var bytesReceived = 0
         var attempts = 0
         var queued: UInt64 = 0
+        var bodyResends = 0
     }
 
     private let startDate: Date
@@ -43,11 +44,12 @@ package final class RequestMeter: Sendable {
     }
 
     /// The attempt ended: its response head arrived at `respondedAt` (uptime nanoseconds), with a body
-    /// of `bodyBytes`.
-    package func endAttempt(respondedAt: UInt64?, receiving bodyBytes: Int) {
+    /// of `bodyBytes`; the transport sent its body again `bodyResends` times.
+    package func endAttempt(respondedAt: UInt64?, receiving bodyBytes: Int, bodyResends: Int = 0) {
         counts.withLock {
             $0.firstByte = respondedAt
             $0.bytesReceived += bodyBytes
+            $0.bodyResends += bodyResends
         }
     }
 
@@ -70,6 +72,7 @@ package final class RequestMeter: Sendable {
             bytesSent: counts.bytesSent, bytesReceived: counts.bytesReceived,
             attempts: max(counts.attempts, 1), eventCount: eventCount?())
         metrics.queuedDuration = Self.seconds(counts.queued)
+        metrics.bodyResends = counts.bodyResends
         return metrics
     }
 

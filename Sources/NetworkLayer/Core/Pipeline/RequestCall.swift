@@ -30,7 +30,9 @@ struct RequestCall: Sendable {
         meter.endAttempt(
             respondedAt: result.respondedAt,
             // A reply from the cache received no body over the network.
-            receiving: result.cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes))
+            receiving: result.cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes),
+            bodyResends: result.bodyResends)
+        for _ in 0..<result.bodyResends { observer?.attemptResentBody(number: number) }
         // Only a reply that arrived in full: not one cut off by a cancel, a timeout or the size limit.
         if let observer, result.error == nil, let response = result.response as? HTTPURLResponse {
             observer.attemptReceived(response, body: result.body, number: number)
@@ -50,6 +52,11 @@ protocol AttemptObserver: Sendable {
     /// A reply arrived in full.
     func attemptReceived(_ response: HTTPURLResponse, body: Data, number: Int)
     func attemptWillRetry(number: Int, after delay: TimeInterval, because error: NetworkError)
+    /// The transport sent the attempt's body again by itself (libcurl, on a kept-alive connection that
+    /// turned out closed).
+    func attemptResentBody(number: Int)
+    /// The call's reply went to the cache's memory only, for `reason`: said once per cache and reason.
+    func cacheKeptInMemoryOnly(because reason: ResponseCache.MemoryOnlyReason)
 }
 
 /// An attempt's bookkeeping, the last stage before the cache and the transport: the attempt begun on the

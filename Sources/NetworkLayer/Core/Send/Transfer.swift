@@ -6,9 +6,9 @@ import Foundation
 
 /// One request on the session: its task, idle deadline, stops (cancel, timeout, size limit) and exactly
 /// one completion; ``TransferLifecycle`` decides what happens when, the sink takes the reply.
-/// Runs on the session's serial delegate queue (only the body source is rewound on libcurl's thread), so
-/// nothing is locked. Why: stopping there orders a stop against the task's completion and redirects,
-/// out of reach of FoundationNetworking's traps; see <doc:LinuxNotes>.
+/// Runs on the session's serial delegate queue (only the body source is rewound on libcurl's thread, and
+/// the count of those rewinds is the one locked state). Why: stopping there orders a stop against the
+/// task's completion and redirects, out of reach of FoundationNetworking's traps; see <doc:LinuxNotes>.
 final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     typealias Completion = @Sendable (TransferResult) -> Void
 
@@ -32,6 +32,9 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private var response: URLResponse?
     private var respondedAt: UInt64?
     private var lastActivity: UInt64
+    /// How many times libcurl asked for the body again; counted on libcurl's thread, read once the task is
+    /// over, hence ``Locked``.
+    private let bodyResends = Locked(0)
 
     /// `body`: an upload's body; `nil` sends the request's own `httpBody`, if any. The request's
     /// `timeoutInterval` is the idle timeout.
@@ -166,11 +169,27 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         source?.sent(bodyBytes)
     }
 
-    /// libcurl rewinds the body (a kept-alive connection turned out closed): a fresh stream, on libcurl's
-    /// thread, which waits for it.
+    /// libcurl sends the attempt again and rewinds its body (a kept-alive connection turned out closed): a
+    /// fresh stream, on libcurl's thread, which waits for it. Counted for the metrics and the monitors: the
+    /// server may have received the request twice. A body sent as `httpBody` can't be given again
+    /// (FoundationNetworking stops the process when a stream replaces bytes, and without one it sends the
+    /// `Content-Length` without the body, then waits for the timeout): that attempt ends now, as a lost
+    /// connection. See <doc:LinuxNotes>.
     func newBodyStream() -> InputStream? {
-        source?.newStream()
+        bodyResends.withLock { $0 += 1 }
+        guard let source else {
+            stopFromAnyThread(because: Self.bodyNotResendable)
+            return nil
+        }
+        return source.newStream()
     }
+
+    private static let bodyNotResendable = URLError(
+        .networkConnectionLost,
+        userInfo: [
+            NSLocalizedDescriptionKey:
+                "The connection closed as the request went out, and its body can't be sent again on a new one."
+        ])
 
     func keepCookies(of response: URLResponse?) {
         transport.cookies?.store(from: response)
@@ -221,7 +240,16 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         if stopReason == nil, let source { failure = source.check(failure, response: response) }
         source?.discardNative()
         if stopReason != nil { sink.discard() }
-        sink.close(failure: failure, response: response, respondedAt: respondedAt, then: completion)
+        let resends = bodyResends.withLock { $0 }
+        guard resends > 0 else {
+            return sink.close(
+                failure: failure, response: response, respondedAt: respondedAt, then: completion)
+        }
+        sink.close(failure: failure, response: response, respondedAt: respondedAt) { result in
+            var result = result
+            result.bodyResends = resends
+            completion(result)
+        }
     }
 
     /// Gives back what held libcurl's thread: a paused read, this transfer's back-pressure hold.

@@ -132,4 +132,7 @@ struct TransferResult: Sendable {
     /// The reply as a stage validated it (the policies validate each attempt's, to decide on a retry),
     /// so that the end of the chain takes it as it is instead of validating it again.
     var validated: Reply?
+    /// How many times the transport asked for the body again to send the attempt once more (libcurl, on a
+    /// kept-alive connection that turned out closed); see ``RequestMetrics/bodyResends``.
+    var bodyResends = 0
 }

@@ -62,16 +62,11 @@ struct CacheKeying: Sendable {
     }
 
     /// Whether an entry for `key` may be on disk: not when keyed by this cache's random secret, nor when
-    /// its URL carries a credential (the URL is written in clear).
+    /// its URL carries a credential (the URL is written in clear). What may be written:
+    /// ``memoryOnlyReason(_:)``.
     func mayBeOnDisk(_ key: CacheKey) -> Bool {
         if case .credentials = key.partition, !hasAppKey { return false }
         return !Self.carriesCredential(key.url)
-    }
-
-    /// As ``mayBeOnDisk(_:)``, and without an app key not when the entry varies on a credential header.
-    func mayWrite(_ entry: CachedResponse) -> Bool {
-        guard mayBeOnDisk(entry.key) else { return false }
-        return hasAppKey || entry.varying.keys.allSatisfy { !Credentials.headers.contains($0) }
     }
 
     private static let credentialHeaderNames = Credentials.headers.sorted()

@@ -23,6 +23,8 @@ struct CacheStage: RequestStage {
     /// served within its `stale-while-revalidate` window; `nil`: such a reply is revalidated before it is
     /// served, as any stale one.
     var revalidate: Revalidation? = nil
+    /// Tells the call's monitors when a disk cache keeps a reply in memory only; `nil` without monitors.
+    var reportMemoryOnly: ResponseCache.MemoryOnlyReport? = nil
 
     var isForItsAccount: Bool { accountNow.map { $0() == account } ?? true }
 
@@ -190,7 +192,8 @@ struct CacheStage: RequestStage {
             cache.store(
                 statusCode: response.statusCode, headers: fields, body: result.body, url: lookup.url,
                 request: lookup.headers, ownFields: lookup.ownFields, account: account,
-                requestTime: requestTime, responseTime: now, inBackground: true)
+                requestTime: requestTime, responseTime: now, inBackground: true,
+                reportingMemoryOnly: reportMemoryOnly)
         }
         return result.marked(.network)
     }

@@ -22,6 +22,8 @@ public final class ResponseCache: Sendable {
     let keying: CacheKeying
     /// Orders disk reads, writes and removals: an invalidation is never undone by an older write.
     let diskQueue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", target: Queues.disk)
+    /// The reasons for keeping replies off the disk this cache has told a monitor of, each once.
+    private let toldReasons = Locked(Set<MemoryOnlyReason>())
 
     /// A cache with these capacities.
     ///
@@ -150,7 +152,7 @@ public final class ResponseCache: Sendable {
     func store(
         statusCode: Int, headers: [String: String], body: Data, url: URL, request: HeaderFields,
         ownFields: HeaderFields? = nil, account: String? = nil, requestTime: Date, responseTime: Date,
-        inBackground: Bool = false
+        inBackground: Bool = false, reportingMemoryOnly report: MemoryOnlyReport? = nil
     ) {
         let response = HeaderFields(headers)
         let isPrivate = CacheControl(response["Cache-Control"]).isPrivate
@@ -165,8 +167,12 @@ public final class ResponseCache: Sendable {
             varying: CacheRules.varying(
                 request: request, response: response, partition: partition, keying: keying),
             partition: partition)
-        store(entry, inBackground: inBackground)
+        store(entry, inBackground: inBackground, reportingMemoryOnly: report)
     }
+
+    /// Told why a reply stays off the disk, the first time a reason comes up (see
+    /// ``NetworkMonitor/didKeepInMemoryOnly(_:because:)``).
+    typealias MemoryOnlyReport = @Sendable (MemoryOnlyReason) -> Void
 
     /// Removes the replies stored for `url` in this request's partitions, in the background.
     func removeResponseInBackground(
@@ -179,11 +185,18 @@ public final class ResponseCache: Sendable {
     }
 
     /// Stores in memory, then on disk: in the background when the caller is the delegate queue, which
-    /// every other request waits on.
-    func store(_ entry: CachedResponse, inBackground: Bool = false) {
+    /// every other request waits on. A reply a disk cache keeps in memory only is reported to `report`,
+    /// once per reason for the cache's life: an app that loses its offline replies hears why, once. Only
+    /// a request someone watches consumes the report, so a layer without monitors leaves it to one with.
+    func store(
+        _ entry: CachedResponse, inBackground: Bool = false,
+        reportingMemoryOnly report: MemoryOnlyReport? = nil
+    ) {
         memory.store(entry)
-        let writes = keying.mayWrite(entry)
-        onDisk(inBackground: inBackground) { writes ? $0.store(entry) : $0.remove(entry.key) }
+        guard disk != nil else { return }
+        let reason = keying.memoryOnlyReason(entry)
+        if let reason, let report, toldReasons.withLock({ $0.insert(reason).inserted }) { report(reason) }
+        onDisk(inBackground: inBackground) { reason == nil ? $0.store(entry) : $0.remove(entry.key) }
     }
 
     func remove(_ key: CacheKey, inBackground: Bool = false) {

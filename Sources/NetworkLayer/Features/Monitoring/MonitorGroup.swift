@@ -55,6 +55,11 @@ package final class MonitorGroup: Sendable {
 
         package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
             guard group.wantsAttemptEvents else { return }
+            warn(event)
+        }
+
+        /// An event every monitor is sent, whether or not it observes attempts: a warning.
+        package func warn(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
             group.queue.async { [self] in
                 guard !isFinished.withLock({ $0 }) else { return }
                 for monitor in group.monitors { event(monitor) }
@@ -129,6 +134,16 @@ struct MonitoredCall: AttemptObserver {
     func attemptWillRetry(number: Int, after delay: TimeInterval, because error: NetworkError) {
         let attempt = MonitoredAttempt(of: request, number: number)
         channel.emit { $0.willRetry(attempt, after: delay, because: error) }
+    }
+
+    func attemptResentBody(number: Int) {
+        let attempt = MonitoredAttempt(of: request, number: number)
+        channel.warn { $0.didResendBody(for: attempt) }
+    }
+
+    func cacheKeptInMemoryOnly(because reason: ResponseCache.MemoryOnlyReason) {
+        let request = request
+        channel.warn { $0.didKeepInMemoryOnly(request, because: reason) }
     }
 }
 

@@ -54,7 +54,8 @@ public struct NetworkLogger: NetworkMonitor {
     /// ``redactedQueryItems`` and ``redactedHeaders`` as ``Credentials/comparable(_:)`` writes them.
     private let redactedMembers: Set<String>
     private let redactedQueryNames: Set<String>
-    private let sink: @Sendable (String) -> Void
+    /// Where lines go; internal for the warnings' extension.
+    let sink: @Sendable (String) -> Void
     /// Each request's latest attempt, for its URL as sent and the curl command of a failure; locked, as
     /// one logger may serve several layers' queues.
     private let lastAttempts = Locked([UInt64: URLRequest]())

@@ -6,14 +6,16 @@ import Foundation
 
 /// Watches what the layer does, request by request: for logging, analytics and debugging.
 ///
-/// Five events, each with an empty default, so a monitor implements only what it needs:
+/// Seven events, each with an empty default, so a monitor implements only what it needs:
 ///
 /// | event | when |
 /// |---|---|
 /// | ``didBuild(_:for:)`` | an attempt's request is final (after the interceptors): what goes on the wire |
 /// | ``didStart(_:)`` | the attempt is handed to the transport |
+/// | ``didResendBody(for:)`` | the transport sent the attempt again by itself, body and all (a warning) |
 /// | ``didReceive(_:body:for:)`` | a response arrived: status, headers and body |
 /// | ``willRetry(_:after:because:)`` | a failed attempt will be sent again after a delay |
+/// | ``didKeepInMemoryOnly(_:because:)`` | a disk cache keeps such replies in memory only (a warning, said once) |
 /// | ``didFinish(_:with:metrics:)`` | the request is over: its outcome and its metrics |
 ///
 /// Events arrive in order on a serial queue of the layer's (never main, never the delegate queue);
@@ -56,8 +58,28 @@ public protocol NetworkMonitor: Sendable {
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics)
 
-    /// Whether this monitor wants the attempt events; `true` by default. When every monitor says `false`,
-    /// the layer skips them: one hop per request instead of three.
+    /// The transport sent the attempt again by itself, on a new connection, with its body rewound:
+    /// libcurl found the kept-alive connection it had sent on closed. The server may have received the
+    /// request twice. Told when the attempt ends, before its reply; counted in
+    /// ``RequestMetrics/bodyResends``. A request without a body is sent again unseen, and gets no call.
+    ///
+    /// - Parameter attempt: The attempt that went out again.
+    func didResendBody(for attempt: MonitoredAttempt)
+    /// A disk cache keeps `request`'s reply, and every reply like it, in memory only: after a relaunch it
+    /// is gone. Told once per cache and reason, for the first request it happens to; the reason's
+    /// description names the fix (an account, or the cache's `fingerprintKey`). See
+    /// <doc:CachingAndOffline>.
+    ///
+    /// - Parameters:
+    ///   - request: The request whose reply stayed off the disk.
+    ///   - reason: Why, and what to change.
+    func didKeepInMemoryOnly(_ request: MonitoredRequest, because reason: ResponseCache.MemoryOnlyReason)
+
+    /// Whether this monitor wants the attempt events (``didBuild(_:for:)``, ``didStart(_:)``,
+    /// ``didReceive(_:body:for:)``, ``willRetry(_:after:because:)``); `true` by default. When every
+    /// monitor says `false`, the layer skips them: one hop per request instead of three. The warnings
+    /// (``didResendBody(for:)``, ``didKeepInMemoryOnly(_:because:)``) and ``didFinish(_:with:metrics:)``
+    /// come either way.
     var observesAttempts: Bool { get }
 }
 
@@ -90,6 +112,18 @@ extension NetworkMonitor {
     ///   - error: Why the attempt failed.
     public func willRetry(_ attempt: MonitoredAttempt, after delay: TimeInterval, because error: NetworkError)
     {}
+    /// Does nothing.
+    ///
+    /// - Parameter attempt: The attempt that went out again.
+    public func didResendBody(for attempt: MonitoredAttempt) {}
+    /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - request: The request whose reply stayed off the disk.
+    ///   - reason: Why, and what to change.
+    public func didKeepInMemoryOnly(
+        _ request: MonitoredRequest, because reason: ResponseCache.MemoryOnlyReason
+    ) {}
     /// Does nothing.
     ///
     /// - Parameters:

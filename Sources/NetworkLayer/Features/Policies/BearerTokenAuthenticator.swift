@@ -55,6 +55,9 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 
     private struct State {
         var token: Token?
+        /// When ``token`` became the authenticator's, on the layer's clock: its lifetime bounds its refresh
+        /// window. A token from the initializer is stamped when the authenticator first reads a clock.
+        var tokenSetAt: Date?
         var refreshing: Refreshing?
         var refreshCount = 0
         var origins: Set<Origin>
@@ -100,7 +103,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ///   - origins: The URLs whose origins get the token; `nil`: the base URL of each layer this is given
     ///     to (for a layer without one, the first request's origin).
     ///   - refreshWindow: How long before its expiry a token set with one (through
-    ///     ``setAccessToken(_:expiresAt:)``) is refreshed instead of sent.
+    ///     ``setAccessToken(_:expiresAt:)``) is refreshed instead of sent; never more than half the token's
+    ///     lifetime, its expiry minus when it was set (see <doc:PoliciesAndAuthentication>).
     ///   - refreshTimeout: How long a refresh may take before its waiting requests fail.
     ///   - refresh: Gets a new token; called once per refresh, never while another runs.
     public convenience init(
@@ -121,7 +125,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ///   - token: The token to start with (`nil`: refresh before the first request).
     ///   - origins: The URLs whose origins get the token; `nil`: the base URL of each layer this is given
     ///     to (for a layer without one, the first request's origin).
-    ///   - refreshWindow: How long before a token's expiry it is refreshed instead of sent.
+    ///   - refreshWindow: How long before a token's expiry it is refreshed instead of sent; never more than
+    ///     half the token's lifetime, its expiry minus when it was set (see <doc:PoliciesAndAuthentication>).
     ///   - refreshTimeout: How long a refresh may take before its waiting requests fail.
     ///   - refresh: Gets a new token; called once per refresh, never while another runs.
     public init(
@@ -166,10 +171,12 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     /// - Parameters:
     ///   - accessToken: The new token, or `nil`.
     ///   - expiresAt: When it expires, if known; a request then refreshes it first once it expires within
-    ///     the `refreshWindow` given to the initializer.
+    ///     the `refreshWindow` given to the initializer, or within half its lifetime if that is shorter.
     public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
+        let now = adoptedClockDate
         let (waiters, signOut): ([Waiter], () -> Void) = state.withLock { state in
             state.token = accessToken.map { Token($0, expiresAt: expiresAt) }
+            state.tokenSetAt = now
             state.sessionEnded = accessToken == nil
             guard accessToken != nil else {
                 state.refreshing?.signedOut = true
@@ -197,10 +204,13 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         let afterRefresh: Waiter = { result in completion(result.map { Self.authorized(request, with: $0) }) }
         let now = policyDeadlines.clock.date
         let refreshWindow = refreshWindow
-        let usable = { (token: Token) in
-            token.expiresAt.map { $0.timeIntervalSince(now) > refreshWindow } ?? true
+        let usable = { (token: Token, setAt: Date) in
+            guard let expiresAt = token.expiresAt else { return true }
+            let window = Self.effectiveRefreshWindow(
+                refreshWindow, lifetime: expiresAt.timeIntervalSince(setAt))
+            return expiresAt.timeIntervalSince(now) > window
         }
-        if let current = token(ifUsable: usable, orAfterRefresh: afterRefresh) {
+        if let current = token(ifUsable: usable, now: now, orAfterRefresh: afterRefresh) {
             completion(.success(Self.authorized(request, with: current)))
         }
     }
@@ -226,7 +236,12 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             case .failure(let error): completion(.fail(error))
             }
         }
-        if token(ifUsable: { "Bearer \($0.value)" != header }, orAfterRefresh: afterRefresh) != nil {
+        let now = policyDeadlines.clock.date
+        if token(
+            ifUsable: { token, _ in "Bearer \(token.value)" != header }, now: now,
+            orAfterRefresh: afterRefresh)
+            != nil
+        {
             completion(.retry)
         }
     }
@@ -238,6 +253,9 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         state.withLock { state in
             if let origin { state.origins.insert(origin) }
             if let cache { state.caches.append(WeakCache(cache: cache)) }
+            if state.deadlines == nil, state.token != nil, state.tokenSetAt == nil {
+                state.tokenSetAt = deadlines.clock.date
+            }
             state.deadlines = state.deadlines ?? deadlines
         }
     }
@@ -250,6 +268,12 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
+    /// Now on the clock the authenticator keeps, once it has one; `nil` before: a token set then is stamped
+    /// on the first layer's clock, not pinned to the system's.
+    private var adoptedClockDate: Date? {
+        state.withLock { $0.deadlines }?.clock.date
+    }
+
     /// The first origin seen becomes the token's when none was given or adopted from a layer.
     private func isOwnOrigin(_ url: URL?) -> Bool {
         guard let origin = url.flatMap(Origin.init) else { return false }
@@ -259,15 +283,22 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
-    /// The current token if no refresh runs and `usable` accepts it; else `nil`, and `then` joins the refresh
-    /// under way or one started now, under the same lock: a refresh ending in between can't start another.
-    private func token(ifUsable usable: (Token) -> Bool, orAfterRefresh then: @escaping Waiter) -> String? {
+    /// The current token if no refresh runs and `usable` accepts it (given when it was set); else `nil`, and
+    /// `then` joins the refresh under way or one started now, under the same lock: a refresh ending in
+    /// between can't start another.
+    private func token(
+        ifUsable usable: (Token, _ setAt: Date) -> Bool, now: Date, orAfterRefresh then: @escaping Waiter
+    ) -> String? {
         let (current, begins): (String?, Int?) = state.withLock { state in
             guard state.refreshing == nil else {
                 state.refreshing?.waiters.append(then)
                 return (nil, nil)
             }
-            if let token = state.token, usable(token) { return (token.value, nil) }
+            if let token = state.token {
+                let setAt = state.tokenSetAt ?? now
+                state.tokenSetAt = setAt
+                if usable(token, setAt) { return (token.value, nil) }
+            }
             state.refreshCount += 1
             state.refreshing = Refreshing(number: state.refreshCount, waiters: [then])
             return (nil, state.refreshCount)
@@ -287,6 +318,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     }
 
     private func finishRefresh(_ number: Int, with result: Result<Token, NetworkError>) {
+        let now = adoptedClockDate
         let (waiters, outcome, endSession) = state.withLock {
             state -> ([Waiter], Result<String, NetworkError>, () -> Void) in
             // A second call of this refresh's completion, maybe while a later refresh runs.
@@ -299,6 +331,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
                 // The app signed out meanwhile: its sign-out stands, and the requests it left end.
                 guard !refreshing.signedOut else { return (refreshing.waiters, .failure(.cancelled), {}) }
                 state.token = token
+                state.tokenSetAt = now
                 state.sessionEnded = false
             case .failure(let error) where Self.isRejection(error):
                 state.token = nil

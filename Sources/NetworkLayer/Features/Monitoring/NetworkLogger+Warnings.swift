@@ -1,0 +1,30 @@
+import Foundation
+
+extension NetworkLogger {
+    /// At every level but ``Level/errors`` (the request may well succeed): a line saying that the transport
+    /// sent the attempt again by itself, so that the server may have received it twice.
+    ///
+    /// - Parameter attempt: The attempt that went out again.
+    public func didResendBody(for attempt: MonitoredAttempt) {
+        guard level != .errors else { return }
+        let request = attempt.request
+        sink(
+            "⚠ #\(request.id).\(attempt.number) \(request.method.rawValue) \(redacted(request.url)): the "
+                + "connection closed as it went out, and the transport sent it again with its body on a new one; "
+                + "the server may have received it twice (send an idempotency key)")
+    }
+
+    /// At every level, once per cache and reason: a line saying that the disk cache keeps such replies in
+    /// memory only, and what to change.
+    ///
+    /// - Parameters:
+    ///   - request: The request whose reply stayed off the disk.
+    ///   - reason: Why, and the fix the line names.
+    public func didKeepInMemoryOnly(
+        _ request: MonitoredRequest, because reason: ResponseCache.MemoryOnlyReason
+    ) {
+        sink(
+            "⚠ #\(request.id) \(request.method.rawValue) \(redacted(request.url)): the disk cache keeps this "
+                + "reply in memory only, gone after a relaunch. \(reason.description)")
+    }
+}
