@@ -292,6 +292,43 @@ final class ResumableUploadTests: XCTestCase {
         XCTAssertEqual(server.recordedRequests.map(\.method), ["POST", "PATCH"], "no HEAD after the cancel")
     }
 
+    /// The upload is one call: the request's `resourceTimeout` ends it, whatever step or wait it is in.
+    func testTheRequestsTotalTimeLimitEndsAnUploadWaitingToResume() throws {
+        let (server, tus) = try tusServer()
+        let (_, file) = try source(seed: 50)
+        tus.failNextAppend(status: 503)
+        let clock = TestClock()
+        let queue = DispatchQueue(label: "resumable.callbacks")
+        let network = NetworkLayer(
+            clock: clock, baseURL: server.baseURL, callbackQueue: queue,
+            retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: 60, maximumDelay: 60))
+        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tus)
+        request.resourceTimeout = 30
+        let ended = expectation(description: "the upload ends")
+        let outcomes = Locked<[Result<URL, NetworkError>]>([])
+
+        network.send(
+            request,
+            successHandler: { response in
+                outcomes.withLock { $0.append(.success(response.value)) }
+                ended.fulfill()
+            },
+            errorHandler: { error in
+                outcomes.withLock { $0.append(.failure(error)) }
+                ended.fulfill()
+            })
+        XCTAssertTrue(clock.wait { $0.waits.count == 1 }, "the resume waits for the clock")
+        clock.advance(by: 30)
+        wait(for: [ended], timeout: 10)
+        _ = clock.advanceUntilIdle()
+        queue.sync {}
+
+        let ends = outcomes.withLock { $0 }
+        XCTAssertEqual(ends.count, 1)
+        XCTAssertTrue(ends.first?.error?.isTimedOut == true, "expected timedOut, got \(ends)")
+        XCTAssertEqual(server.recordedRequests.map(\.method), ["POST", "PATCH"], "no HEAD after the limit")
+    }
+
     func testTheAsyncFormResumesToo() async throws {
         let (server, tus) = try tusServer()
         let data = TestData.bytes(Self.mebibyte, seed: 48)
