@@ -137,17 +137,32 @@ final class ComposedCall: NetworkTask, Sendable {
         }
         guard let number = task.beginAttempt() else { return }
         let task = task
+        // Taken by the first to run. Why: the transport may hold a finished step's closures a moment after
+        // it reported, and must not keep the feature (and what it holds, a store's journal) alive so.
+        let handlers = Locked<StepHandlers<T>?>(StepHandlers(success: successHandler, failure: errorHandler))
         let child = layer.send(
             request,
             successHandler: { response in
+                let taken = handlers.withLock { StepHandlers.take(&$0) }
                 task.transportFinished()
-                if !task.isSettled { successHandler(response) }
+                if !task.isSettled { taken?.success(response) }
             },
             errorHandler: { error in
+                let taken = handlers.withLock { StepHandlers.take(&$0) }
                 task.transportFinished()
-                if !task.isSettled { errorHandler(error) }
+                if !task.isSettled { taken?.failure(error) }
             })
         task.attach(cancellingWith: { child.cancel() }, toAttempt: number)
+    }
+
+    private struct StepHandlers<T> {
+        let success: (NetworkResponse<T>) -> Void
+        let failure: (NetworkError) -> Void
+
+        static func take(_ slot: inout StepHandlers?) -> StepHandlers? {
+            defer { slot = nil }
+            return slot
+        }
     }
 
     /// Sends `step` after the call ended (a cancelled upload's `DELETE`), outside the latch: nothing
