@@ -162,7 +162,8 @@ final class ComposedCallTests: XCTestCase {
         request.interceptors = [SettingHeader(name: "X-Signed", value: "yes")]
         let call = makeCall(request, on: network, journal: Journal())
 
-        let home = try call.request(.head, "upload/1", headers: ["Tus-Resumable": "1.0.0"], as: Data.self).get()
+        let home = try call.request(.head, "upload/1", headers: ["Tus-Resumable": "1.0.0"], as: Data.self)
+            .get()
         let away = try call.request(
             .head, "https://uploads.example.com/u/1", headers: ["Tus-Resumable": "1.0.0", "Cookie": "step"],
             as: Data.self

@@ -10,11 +10,15 @@ final class OriginRuleTests: XCTestCase {
     private let source = URL(string: "https://api.example.com/files?x=1")!
 
     private func rule(_ policy: RedirectPolicy = .default) -> OriginRule {
-        OriginRule(source: source, credentials: CredentialHeaderNames(adding: ["X-Layer-Secret"]), redirectPolicy: policy)
+        OriginRule(
+            source: source, credentials: CredentialHeaderNames(adding: ["X-Layer-Secret"]),
+            redirectPolicy: policy)
     }
 
     func testTheCreatingOriginInAnySpellingIsTheSameOrigin() {
-        for url in ["https://API.example.com/u/1", "https://api.example.com:443/u/1", "https://a:b@api.example.com/"] {
+        for url in [
+            "https://API.example.com/u/1", "https://api.example.com:443/u/1", "https://a:b@api.example.com/",
+        ] {
             guard case .sameOrigin = rule().hop(to: URL(string: url)!) else { return XCTFail(url) }
         }
     }
@@ -39,12 +43,15 @@ final class OriginRuleTests: XCTestCase {
         let plain = OriginRule(
             source: URL(string: "http://api.example.com/files"), credentials: CredentialHeaderNames(),
             redirectPolicy: .default)
-        guard case .otherOrigin = plain.hop(to: target) else { return XCTFail("http after http is no downgrade") }
+        guard case .otherOrigin = plain.hop(to: target) else {
+            return XCTFail("http after http is no downgrade")
+        }
     }
 
     func testCredentialsFromTheOneListGoOnlyToTheCreatingOrigin() {
         let headers = [
-            "authorization": "a", "Cookie": "c", "X-API-Key": "k", "X-Layer-Secret": "l", "X-Request-Secret": "r",
+            "authorization": "a", "Cookie": "c", "X-API-Key": "k", "X-Layer-Secret": "l",
+            "X-Request-Secret": "r",
             "X-Trace": "t",
         ]
         let rule = rule(RedirectPolicy(credentialHeaders: ["x-request-secret"]))

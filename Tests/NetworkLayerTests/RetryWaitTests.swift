@@ -79,7 +79,9 @@ final class RetryWaitTests: XCTestCase {
         let task = network.send(
             NetworkRequest<Data>(urlString: "https://api.example.com/feed"),
             successHandler: { _ in outcomes.withLock { $0.append("success") } },
-            errorHandler: { error in outcomes.withLock { $0.append(error.isCancelled ? "cancelled" : error.message) } })
+            errorHandler: { error in
+                outcomes.withLock { $0.append(error.isCancelled ? "cancelled" : error.message) }
+            })
         XCTAssertEqual(clock.waits, [30])
         task.cancel()
         XCTAssertTrue(clock.wait { $0.pendingDeadlines.isEmpty }, "\(clock.pendingDeadlines)")

@@ -81,7 +81,8 @@ final class CrossOriginUploadTests: XCTestCase {
         return request
     }
 
-    private func send(_ request: NetworkRequest<URL>, on network: NetworkLayer) -> Result<URL, NetworkError>? {
+    private func send(_ request: NetworkRequest<URL>, on network: NetworkLayer) -> Result<URL, NetworkError>?
+    {
         outcome(of: URL.self, timeout: 60) { recorder in
             network.send(
                 request, successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
@@ -89,7 +90,8 @@ final class CrossOriginUploadTests: XCTestCase {
     }
 
     private func assertNoCredentials(
-        _ requests: [MockServerRequest], _ dialect: Dialect, file: StaticString = #filePath, line: UInt = #line
+        _ requests: [MockServerRequest], _ dialect: Dialect, file: StaticString = #filePath,
+        line: UInt = #line
     ) {
         XCTAssertFalse(requests.isEmpty, "nothing reached the upload server", file: file, line: line)
         for request in requests {
@@ -109,7 +111,8 @@ final class CrossOriginUploadTests: XCTestCase {
         XCTAssertFalse(requests.isEmpty, file: file, line: line)
         for request in requests {
             for (name, value) in Self.credentials.merging(Self.neutral, uniquingKeysWith: { $1 }) {
-                XCTAssertEqual(request.header(name), value, "\(name) on \(request.method)", file: file, line: line)
+                XCTAssertEqual(
+                    request.header(name), value, "\(name) on \(request.method)", file: file, line: line)
             }
         }
     }
@@ -139,7 +142,8 @@ final class CrossOriginUploadTests: XCTestCase {
         let sent = servers.uploads.recordedRequests
         XCTAssertEqual(sent.map(\.method), ["PATCH", "HEAD", "PATCH"], line: line)
         assertNoCredentials(sent, dialect, line: line)
-        XCTAssertEqual(sent.compactMap { $0.header("Upload-Offset") }, ["0", String(Self.size / 2)], line: line)
+        XCTAssertEqual(
+            sent.compactMap { $0.header("Upload-Offset") }, ["0", String(Self.size / 2)], line: line)
     }
 
     func testACancelledDraftUploadIsDeletedOnAnotherOriginWithoutTheCallersCredentials() throws {
@@ -228,7 +232,8 @@ final class CrossOriginUploadTests: XCTestCase {
 
     // MARK: - A downgrade, and user-info (answered in process: no TLS server here)
 
-    private func stubbedUpload(naming location: String) throws -> (StubTransport, Result<URL, NetworkError>?) {
+    private func stubbedUpload(naming location: String) throws -> (StubTransport, Result<URL, NetworkError>?)
+    {
         let transport = StubTransport()
         transport.stub(
             .post, .exact("https://api.example.com/files"),
@@ -250,7 +255,8 @@ final class CrossOriginUploadTests: XCTestCase {
             return XCTFail("expected invalidRequest, got \(String(describing: result))")
         }
         XCTAssertTrue(reason.contains("plain http"), reason)
-        XCTAssertEqual(transport.recordedRequests.map(\.url.absoluteString), ["https://api.example.com/files"])
+        XCTAssertEqual(
+            transport.recordedRequests.map(\.url.absoluteString), ["https://api.example.com/files"])
     }
 
     func testUserInfoInAnUploadURLOnAnotherOriginIsDropped() throws {

@@ -40,12 +40,14 @@ final class ComposedCall: NetworkTask, Sendable {
     ///   - layer: Where every step is sent.
     ///   - errorHandler: The caller's error handler.
     init<Value>(
-        _ request: NetworkRequest<Value>, on layer: NetworkLayer, errorHandler: @escaping (NetworkError) -> Void
+        _ request: NetworkRequest<Value>, on layer: NetworkLayer,
+        errorHandler: @escaping (NetworkError) -> Void
     ) {
         self.layer = layer
         caller = Caller(
             headers: request.headers, timeout: request.timeout, interceptors: request.interceptors,
-            monitors: request.monitors, redirectPolicy: request.redirectPolicy, scheduling: request.scheduling,
+            monitors: request.monitors, redirectPolicy: request.redirectPolicy,
+            scheduling: request.scheduling,
             account: request.account, deliversImmediately: request.deliversImmediately)
         rule = OriginRule(
             source: try? layer.builder.url(for: request), credentials: layer.credentialHeaders,
@@ -55,7 +57,8 @@ final class ComposedCall: NetworkTask, Sendable {
         task = RequestTask(
             delivery: immediate ? .immediate : CallbackDelivery(queue: layer.callbackQueue),
             failureHandler: errorHandler, priority: request.priority)
-        task.limitTotalTime(to: layer.totalTimeLimit(for: request, isStream: false), on: layer.policyDeadlines)
+        task.limitTotalTime(
+            to: layer.totalTimeLimit(for: request, isStream: false), on: layer.policyDeadlines)
     }
 
     var priority: RequestPriority {
@@ -99,7 +102,8 @@ final class ComposedCall: NetworkTask, Sendable {
     )
         -> Result<NetworkRequest<T>, NetworkError>
     {
-        var step = NetworkRequest<T>(method: method, urlString: urlString, headers: [:], timeout: caller.timeout)
+        var step = NetworkRequest<T>(
+            method: method, urlString: urlString, headers: [:], timeout: caller.timeout)
         // `nil`: a URL the builder can't resolve, which the layer refuses.
         let hop = (try? layer.builder.url(for: step)).map(rule.hop)
         switch hop {

@@ -118,10 +118,12 @@ final class ResumableUploadTask<Value>: NetworkTask {
         let (file, total, progress) = (file, length, request.value.progressHandler)
         let patch = step(.patch, url.absoluteString, headers: headers).map { step in
             var patch = step
-            patch.transfer = .upload(.fileRemainder(file, from: offset, contentType: dialect.appendContentType))
+            patch.transfer = .upload(
+                .fileRemainder(file, from: offset, contentType: dialect.appendContentType))
             if let progress {
                 patch.progressHandler = { sent in
-                    progress(TransferProgress(completedBytes: offset + sent.completedBytes, expectedBytes: total))
+                    progress(
+                        TransferProgress(completedBytes: offset + sent.completedBytes, expectedBytes: total))
                 }
             }
             return patch
