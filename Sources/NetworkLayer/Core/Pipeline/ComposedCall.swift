@@ -66,9 +66,6 @@ final class ComposedCall: NetworkTask, Sendable {
         set { task.priority = newValue }
     }
 
-    /// Whether the call has ended (its outcome is settled).
-    var hasEnded: Bool { task.isSettled }
-
     func cancel() {
         task.cancel()
     }
