@@ -119,11 +119,7 @@ extension NetworkLayer {
             } ?? errorHandler,
             report: report, cancelWaitsForTransport: request.transfer?.isDownload == true,
             priority: request.priority)
-        task.limitTotalTime(
-            to: Self.usableLimit(request.resourceTimeout)
-                ?? (stream == nil && request.transfer == nil
-                    ? Self.usableLimit(resourceTimeout) ?? Self.defaultResourceTimeout : nil),
-            on: policyDeadlines)
+        task.limitTotalTime(to: totalTimeLimit(for: request, isStream: stream != nil), on: policyDeadlines)
         let observer = monitors.flatMap { channel in
             monitored.map { MonitoredCall(channel: channel, request: $0) }
         }
@@ -141,6 +137,15 @@ extension NetworkLayer {
     ) -> [any RequestInterceptor] {
         guard let reconnection, !layer.isEmpty || retries || reconnection.reconnects else { return layer }
         return layer + [reconnection]
+    }
+
+    /// A call's total time limit (see ``RequestTask/limitTotalTime(to:on:)``), for a request and for a
+    /// call composed of several (``ComposedCall``): the request's `resourceTimeout` when usable; else, for
+    /// an ordinary request, the layer's (or the default); a stream or a transfer has only its own.
+    func totalTimeLimit<Value>(for request: NetworkRequest<Value>, isStream: Bool) -> TimeInterval? {
+        Self.usableLimit(request.resourceTimeout)
+            ?? (!isStream && request.transfer == nil
+                ? Self.usableLimit(resourceTimeout) ?? Self.defaultResourceTimeout : nil)
     }
 
     /// `nil` for a value that can't be a time limit (zero, negative, NaN), as for a request's timeout.

@@ -242,8 +242,33 @@ final class ResumableUploadTests: XCTestCase {
     }
 
     func testACancelWhileWaitingToResumeEndsItExactlyOnceAndNothingMoreIsSent() throws {
+        let (ends, methods) = try endWhileWaitingToResume(seed: 47) { task, _ in task.cancel() }
+
+        XCTAssertEqual(ends.count, 1)
+        guard case .cancelled? = ends.first?.error else { return XCTFail("expected cancelled, got \(ends)") }
+        XCTAssertEqual(methods, ["POST", "PATCH"], "no HEAD after the cancel")
+    }
+
+    /// The upload is one call: the request's `resourceTimeout` ends it, whatever step or wait it is in.
+    func testTheRequestsTotalTimeLimitEndsAnUploadWaitingToResume() throws {
+        let (ends, methods) = try endWhileWaitingToResume(seed: 50, resourceTimeout: 30) { _, clock in
+            clock.advance(by: 30)
+        }
+
+        XCTAssertEqual(ends.count, 1)
+        XCTAssertTrue(ends.first?.error?.isTimedOut == true, "expected timedOut, got \(ends)")
+        XCTAssertEqual(methods, ["POST", "PATCH"], "no HEAD after the limit")
+    }
+
+    /// Uploads a file whose first append fails with a 503 on a layer that waits 60 s on a test clock to
+    /// resume, and runs `end` during that wait.
+    ///
+    /// - Returns: Every outcome delivered, and the methods the server received.
+    private func endWhileWaitingToResume(
+        seed: UInt64, resourceTimeout: TimeInterval? = nil, end: (any NetworkTask, TestClock) -> Void
+    ) throws -> (outcomes: [Result<URL, NetworkError>], methods: [String]) {
         let (server, tus) = try tusServer()
-        let (_, file) = try source(seed: 47)
+        let (_, file) = try source(seed: seed)
         tus.failNextAppend(status: 503)
         let clock = TestClock()
         // Not the main queue: this test waits for the clock on it.
@@ -251,11 +276,13 @@ final class ResumableUploadTests: XCTestCase {
         let network = NetworkLayer(
             clock: clock, baseURL: server.baseURL, callbackQueue: queue,
             retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: 60, maximumDelay: 60))
+        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tus)
+        request.resourceTimeout = resourceTimeout
         let ended = expectation(description: "the upload ends")
         let outcomes = Locked<[Result<URL, NetworkError>]>([])
 
         let task = network.send(
-            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            request,
             successHandler: { response in
                 outcomes.withLock { $0.append(.success(response.value)) }
                 ended.fulfill()
@@ -265,15 +292,11 @@ final class ResumableUploadTests: XCTestCase {
                 ended.fulfill()
             })
         XCTAssertTrue(clock.wait { $0.waits.count == 1 }, "the resume waits for the clock")
-        task.cancel()
+        end(task, clock)
         wait(for: [ended], timeout: 10)
         _ = clock.advanceUntilIdle()
         queue.sync {}
-
-        let ends = outcomes.withLock { $0 }
-        XCTAssertEqual(ends.count, 1)
-        guard case .cancelled? = ends.first?.error else { return XCTFail("expected cancelled, got \(ends)") }
-        XCTAssertEqual(server.recordedRequests.map(\.method), ["POST", "PATCH"], "no HEAD after the cancel")
+        return (outcomes.withLock { $0 }, server.recordedRequests.map(\.method))
     }
 
     func testTheAsyncFormResumesToo() async throws {

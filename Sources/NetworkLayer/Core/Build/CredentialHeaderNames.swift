@@ -12,6 +12,12 @@ package struct CredentialHeaderNames: Sendable, Hashable {
         self.extra = Set(extra.map { $0.lowercased() }).subtracting(Credentials.headers)
     }
 
+    /// This list with `names` (any case) added: a request's own ``RedirectPolicy/credentialHeaders`` on
+    /// top of its layer's.
+    package func adding(_ names: some Sequence<String>) -> CredentialHeaderNames {
+        CredentialHeaderNames(adding: extra.union(names.map { $0.lowercased() }))
+    }
+
     /// Every name on the list, lowercased and sorted.
     package var all: [String] { Credentials.headers.union(extra).sorted() }
 

@@ -118,6 +118,16 @@ final class RequestTask: NetworkTask, Sendable {
     }
 
     func cancel() {
+        endByCancelling()
+    }
+
+    /// Cancels as ``cancel()`` does.
+    ///
+    /// - Returns: Whether this cancel ended a running call; `false` when an outcome was settled before it
+    ///   (a cancel still replaces one not yet delivered). A composed call undoes its work on the server
+    ///   only when its own cancel ended it (a resumable upload's `DELETE`).
+    @discardableResult
+    func endByCancelling() -> Bool {
         settle(.failure(.cancelled), replacingSettled: true, stopsTransport: true)
     }
 
@@ -139,28 +149,34 @@ final class RequestTask: NetworkTask, Sendable {
 
     /// A cancel replaces an outcome not yet delivered (the caller no longer wants it); a time limit doesn't.
     /// Both stop the attempt under way.
-    private func settle(_ outcome: Outcome, replacingSettled: Bool = false, stopsTransport: Bool = false) {
+    /// - Returns: Whether this outcome ended a running call.
+    @discardableResult
+    private func settle(_ outcome: Outcome, replacingSettled: Bool = false, stopsTransport: Bool = false)
+        -> Bool
+    {
         // One critical section: an attempt attached in between would run on after `.cancelled` was told.
-        let (schedule, cancelTransport) = state.withLock { state in
+        let (wasRunning, schedule, cancelTransport) = state.withLock { state in
             var schedule = false
             switch state.phase {
             case .running: schedule = true
             case .settled where replacingSettled: break
-            case .settled, .delivered: return (false, stopsTransport ? state.cancelTransport : nil)
+            case .settled, .delivered: return (false, false, stopsTransport ? state.cancelTransport : nil)
             }
+            let wasRunning = schedule
             state.phase = .settled(outcome)
-            guard stopsTransport else { return (schedule, nil) }
+            guard stopsTransport else { return (wasRunning, schedule, nil) }
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
             if schedule, cancelWaitsForTransport, state.attempt > 0, !state.attemptEnded {
                 state.deliveryAwaitsTransport = true
                 schedule = false
             }
-            return (schedule, state.cancelTransport)
+            return (wasRunning, schedule, state.cancelTransport)
         }
         // The transport first: one that answers in place forgets the request before an in-place handler
         // looks for it.
         cancelTransport?()
         if schedule { delivery.run { self.deliver() } }
+        return wasRunning
     }
 
     private func deliver() {

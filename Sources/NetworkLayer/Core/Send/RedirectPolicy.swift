@@ -66,8 +66,7 @@ public struct RedirectPolicy: Sendable, Hashable {
         following response: HTTPURLResponse, to proposed: URLRequest, from original: URLRequest?
     ) -> URLRequest? {
         guard followsRedirects, let target = proposed.url, Origin(target) != nil else { return nil }
-        let fromHTTPS = [response.url, original?.url].contains { $0?.scheme?.lowercased() == "https" }
-        if !allowsInsecureRedirects && fromHTTPS && target.scheme?.lowercased() == "http" { return nil }
+        if refusesDowngrade(to: target, after: [response.url, original?.url]) { return nil }
         if PlatformSession.losesRedirectedBodies && Self.hasBody(original)
             && !Self.becomesBodilessGet(response, proposed, original)
         {
@@ -80,19 +79,33 @@ public struct RedirectPolicy: Sendable, Hashable {
         return proposed
     }
 
-    /// Also drops user-info from the URL: a scheme-relative `Location` keeps the first URL's
-    /// `alice:secret@`, which libcurl would send on as `Authorization: Basic`.
+    /// Whether going to `target` after any of `sources` was `https` would downgrade to plain `http`, which
+    /// the policy refuses unless it ``allowsInsecureRedirects``. Redirects and every hop of a composed call
+    /// (a URL a server named) ask it.
+    func refusesDowngrade(to target: URL, after sources: [URL?]) -> Bool {
+        guard !allowsInsecureRedirects, target.scheme?.lowercased() == "http" else { return false }
+        return sources.contains { $0?.scheme?.lowercased() == "https" }
+    }
+
+    /// `url` without user-info, for a request to another origin: a scheme-relative `Location` keeps the
+    /// first URL's `alice:secret@`, which libcurl would send on as `Authorization: Basic`.
+    static func withoutUserInfo(_ url: URL) -> URL {
+        guard url.user != nil || url.password != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        else { return url }
+        components.percentEncodedUser = nil
+        components.percentEncodedPassword = nil
+        return components.url ?? url
+    }
+
+    /// Also drops user-info from the URL (see ``withoutUserInfo(_:)``).
     private func withoutCallerHeaders(_ proposed: URLRequest) -> URLRequest {
         var request = proposed
         for name in (proposed.allHTTPHeaderFields ?? [:]).keys where !keepsAcrossOrigins(name) {
             request.setValue(nil, forHTTPHeaderField: name)
         }
-        if let url = proposed.url, url.user != nil || url.password != nil,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        {
-            components.percentEncodedUser = nil
-            components.percentEncodedPassword = nil
-            request.url = components.url ?? url
+        if let url = proposed.url, url.user != nil || url.password != nil {
+            request.url = Self.withoutUserInfo(url)
         }
         return request
     }

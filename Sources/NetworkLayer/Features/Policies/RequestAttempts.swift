@@ -169,7 +169,8 @@ final class RequestAttempts: @unchecked Sendable {
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval) {
         stage.call.retryReporter?(failed, delay)
         guard delay > 0, delay.isFinite else { return attempt() }
-        deadlines.clock.run(after: delay, on: PolicyQueue.queue) { [self] in attempt() }
+        // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
+        stage.call.task.wait(delay, on: deadlines.clock, queue: PolicyQueue.queue) { [self] in attempt() }
     }
 }
 

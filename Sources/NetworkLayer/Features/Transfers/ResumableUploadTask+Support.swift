@@ -1,56 +1,30 @@
 import Foundation
 
 extension ResumableUploadTask {
-    /// One exchange of the upload, with the caller's headers, interceptors, monitors and limits. Each is
-    /// tried once: the upload decides what follows a failure, by the caller's retry policy.
-    func step<T: Decodable & SendableMetatype>(
-        _ method: HTTPMethod, _ urlString: String, headers: [String: String], as type: T.Type
-    ) -> NetworkRequest<T> {
-        let outer = request.value
-        var step = NetworkRequest<T>(
-            method: method, urlString: urlString,
-            headers: outer.headers.merging(headers) { $1 }.merging(dialect.versionHeaders) { $1 },
-            timeout: outer.timeout)
-        step.interceptors = outer.interceptors
-        step.monitors = outer.monitors
-        step.redirectPolicy = outer.redirectPolicy
-        step.priority = outer.priority
-        step.scheduling = outer.scheduling
-        step.account = outer.account
-        step.deliversImmediately = outer.deliversImmediately
-        step.cachePolicy = .reloadIgnoringCache
-        step.retryPolicy = RetryPolicy.none
-        return step
-    }
-
-    /// Begins a step as the current one; none begins after the upload ended, and one begun as it ends is
-    /// cancelled at once.
-    func run(_ start: () -> any NetworkTask) {
-        let number = state.withLock { state -> Int? in
-            guard !state.isFinished else { return nil }
-            state.steps += 1
-            return state.steps
+    /// One exchange of the upload: the protocol's `headers` and version, and what the call's origin rule
+    /// lets through of the caller's request. Each is tried once and never answered from the cache: the
+    /// upload decides what follows a failure, by the caller's retry policy.
+    func step(_ method: HTTPMethod, _ urlString: String, headers: [String: String])
+        -> Result<NetworkRequest<EmptyResponse>, NetworkError>
+    {
+        call.request(
+            method, urlString, headers: headers.merging(dialect.versionHeaders) { $1 }, as: EmptyResponse.self
+        ).map { step in
+            var step = step
+            step.cachePolicy = .reloadIgnoringCache
+            step.retryPolicy = RetryPolicy.none
+            return step
         }
-        guard let number else { return }
-        let task = start()
-        let isLate = state.withLock { state in
-            if state.steps == number, !state.isFinished { state.current = task }
-            return state.isFinished
-        }
-        if isLate { task.cancel() }
     }
 
     /// After a failed step: the next one (`then`) after the policy's wait, or the end. A server that
     /// forgot the upload (404, 410) or holds a different offset (409) is asked again at once, within the
     /// policy's attempts; a forgotten upload starts over.
     func retry(after error: NetworkError, of method: HTTPMethod, then next: @escaping @Sendable () -> Void) {
-        if case .cancelled = error {
-            finish(.failure(error))
-            return
-        }
+        if case .cancelled = error { return call.fail(error) }
         var status = 0
         if case .unacceptableStatusCode(let code, _, _) = error { status = code }
-        let now = layer.clock.date
+        let now = call.layer.clock.date
         let delay: TimeInterval? = state.withLock { state in
             state.failures += 1
             if [404, 410].contains(status), method != .post {
@@ -62,19 +36,8 @@ extension ResumableUploadTask {
             }
             return policy.delay(afterAttempt: state.failures, of: method, failingWith: error, now: now)
         }
-        guard let delay else {
-            finish(.failure(error))
-            return
-        }
-        let timer = layer.clock.run(after: delay, on: Queues.work) { [self] in
-            guard !state.withLock({ $0.isFinished }) else { return }
-            next()
-        }
-        let isLate = state.withLock { state in
-            if !state.isFinished { state.wait = timer }
-            return state.isFinished
-        }
-        if isLate { timer.cancel() }
+        guard let delay else { return call.fail(error) }
+        call.wait(delay, then: next)
     }
 
     /// The server has `offset` bytes; moving forward starts the policy's count afresh.
@@ -87,55 +50,21 @@ extension ResumableUploadTask {
     }
 
     func succeed(_ response: NetworkResponse<EmptyResponse>, at url: URL) {
-        guard let value = url as? Value else {
-            finish(.failure(.invalidResponse))
-            return
-        }
-        finish(.success(response.map { _ in value }))
+        guard let value = url as? Value else { return call.fail(.invalidResponse) }
+        let handler = successHandler
+        call.succeed { handler.value(response.map { _ in value }) }
     }
 
-    /// The server doesn't speak the protocol: the caller's fallback.
+    /// The server doesn't speak the protocol: the caller's fallback, its own request sent as it is.
     func unsupported(status: Int) {
         guard request.value.resumable?.fallback == .plainUpload else {
-            finish(.failure(.resumableUploadUnsupported(protocolName: dialect.name, status: status)))
-            return
+            return call.fail(.resumableUploadUnsupported(protocolName: dialect.name, status: status))
         }
         var plain = request.value
         plain.resumable = nil
-        run { [self] in
-            layer.send(
-                plain, successHandler: { [self] in finish(.success($0)) },
-                errorHandler: { [self] in finish(.failure($0)) })
-        }
-    }
-
-    /// Ends the upload once: the current step and wait are cancelled, the caller's handler runs on the
-    /// callback queue (where it was settled, for a request that delivers immediately).
-    ///
-    /// - Returns: Whether this call ended it.
-    @discardableResult
-    func finish(_ result: Result<NetworkResponse<Value>, NetworkError>) -> Bool {
-        let leftovers = state.withLock { state -> ((any NetworkTask)?, (any ClockTimer)?)? in
-            guard !state.isFinished else { return nil }
-            state.isFinished = true
-            defer { (state.current, state.wait) = (nil, nil) }
-            return (state.current, state.wait)
-        }
-        guard let (task, wait) = leftovers else { return false }
-        task?.cancel()
-        wait?.cancel()
-        let (handlers, outcome) = (handlers, UncheckedSendable(value: result))
-        let deliver = { @Sendable in
-            switch outcome.value {
-            case .success(let response): handlers.value.success(response)
-            case .failure(let error): handlers.value.failure(error)
-            }
-        }
-        if request.value.deliversImmediately {
-            deliver()
-        } else {
-            layer.callbackQueue.async(execute: deliver)
-        }
-        return true
+        let handler = successHandler
+        call.send(
+            .success(plain), successHandler: { [call] response in call.succeed { handler.value(response) } },
+            errorHandler: { [call] in call.fail($0) })
     }
 }

@@ -1,16 +1,13 @@
 import Foundation
 
 /// One resumable upload, tus 1.0 or the IETF draft (their differences in ``UploadDialect``): created with
-/// `POST`, appended to with `PATCH`, its offset asked with `HEAD` after an interruption. Each exchange is a
-/// request of its own through the layer's `send`, so monitors, interceptors and metrics see every one. One
-/// step runs at a time, each begun from the previous one's handler; the lock guards only which step is
-/// current and whether the upload has ended.
+/// `POST`, appended to with `PATCH`, its offset asked with `HEAD` after an interruption. It is a
+/// ``ComposedCall``: each exchange is a step of its own through the layer's `send`, under the call's
+/// origin rule (an upload URL on another origin gets none of the caller's credentials), its total limit
+/// and its cancel. One step or wait runs at a time, each begun from the previous one's handler; the lock
+/// guards what the server is known to have.
 final class ResumableUploadTask<Value>: NetworkTask {
     struct State {
-        var isFinished = false
-        var steps = 0
-        var current: (any NetworkTask)?
-        var wait: (any ClockTimer)?
         var uploadURL: URL?
         /// What the server is known to have.
         var offset: Int64 = 0
@@ -18,14 +15,10 @@ final class ResumableUploadTask<Value>: NetworkTask {
         var failures = 0
     }
 
-    typealias Handlers = (
-        success: (NetworkResponse<Value>) -> Void, failure: (NetworkError) -> Void
-    )
-
-    let layer: NetworkLayer
-    // The caller's request and handlers: read by one step at a time (see the type's comment).
+    let call: ComposedCall
+    // The caller's request and success handler: read by one step at a time (see the type's comment).
     let request: UncheckedSendable<NetworkRequest<Value>>
-    let handlers: UncheckedSendable<Handlers>
+    let successHandler: UncheckedSendable<(NetworkResponse<Value>) -> Void>
     let file: URL
     let length: Int64
     let policy: RetryPolicy
@@ -33,11 +26,13 @@ final class ResumableUploadTask<Value>: NetworkTask {
     let state = Locked(State())
 
     private init(
-        layer: NetworkLayer, request: NetworkRequest<Value>, handlers: Handlers, file: URL, length: Int64
+        layer: NetworkLayer, request: NetworkRequest<Value>,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void, file: URL, length: Int64
     ) {
-        self.layer = layer
+        call = ComposedCall(request, on: layer, errorHandler: errorHandler)
         self.request = UncheckedSendable(value: request)
-        self.handlers = UncheckedSendable(value: handlers)
+        self.successHandler = UncheckedSendable(value: successHandler)
         self.file = file
         self.length = length
         policy = request.retryPolicy ?? layer.retryPolicy
@@ -60,10 +55,10 @@ final class ResumableUploadTask<Value>: NetworkTask {
             checked = .invalidRequest("A resumable upload sends a file.")
         }
         let upload = ResumableUploadTask(
-            layer: layer, request: request, handlers: (successHandler, errorHandler), file: file,
-            length: length)
+            layer: layer, request: request, successHandler: successHandler, errorHandler: errorHandler,
+            file: file, length: length)
         if let checked {
-            upload.finish(.failure(checked))
+            upload.call.fail(checked)
         } else if let point = request.uploadJournal?.resumePoint {
             // A stored upload: the server is asked how much it kept rather than the file created again.
             upload.state.withLock { ($0.uploadURL, $0.offset) = (point.uploadURL, point.offset) }
@@ -74,107 +69,97 @@ final class ResumableUploadTask<Value>: NetworkTask {
         return upload
     }
 
+    var priority: RequestPriority {
+        get { call.priority }
+        set { call.priority = newValue }
+    }
+
     func cancel() {
         let url = state.withLock { $0.uploadURL }
         // Only the cancel that ended the upload removes it: one that lost to the last reply leaves the
         // finished upload alone. A stored upload stays on the server, for the store's `resume`.
-        guard finish(.failure(.cancelled)), dialect.deletesWhenCancelled, request.value.uploadJournal == nil,
+        guard call.endByCancelling(), dialect.deletesWhenCancelled, request.value.uploadJournal == nil,
             let url
         else { return }
-        layer.send(
-            step(.delete, url.absoluteString, headers: [:], as: EmptyResponse.self),
-            successHandler: { _ in }, errorHandler: { _ in })
+        call.sendAfterEnd(step(.delete, url.absoluteString, headers: [:]))
     }
 
     // MARK: - The steps
 
     private func create() {
-        let creation = step(
-            .post, request.value.urlString, headers: dialect.creationHeaders(length), as: EmptyResponse.self)
-        run { [self] in
-            layer.send(
-                creation,
-                successHandler: { [self] response in
-                    guard dialect.recognizes(response.headers),
-                        let location = response.headers["Location"],
-                        let url = URL(string: location, relativeTo: response.url)?.absoluteURL
-                    else { return unsupported(status: response.statusCode) }
-                    state.withLock { state in
-                        state.uploadURL = url
-                        state.offset = 0
-                    }
-                    request.value.uploadJournal?.created(url)
-                    // An empty file is complete once created.
-                    guard length > 0 else { return succeed(response, at: url) }
-                    append()
-                },
-                errorHandler: { [self] error in
-                    if case .unacceptableStatusCode(let status, _, _) = error,
-                        [404, 405, 501].contains(status)
-                    {
-                        return unsupported(status: status)
-                    }
-                    retry(after: error, of: .post) { [self] in create() }
-                })
-        }
+        call.send(
+            step(.post, request.value.urlString, headers: dialect.creationHeaders(length)),
+            successHandler: { [self] response in
+                guard dialect.recognizes(response.headers),
+                    let location = response.headers["Location"],
+                    let url = URL(string: location, relativeTo: response.url)?.absoluteURL
+                else { return unsupported(status: response.statusCode) }
+                state.withLock { state in
+                    state.uploadURL = url
+                    state.offset = 0
+                }
+                request.value.uploadJournal?.created(url)
+                // An empty file is complete once created.
+                guard length > 0 else { return succeed(response, at: url) }
+                append()
+            },
+            errorHandler: { [self] error in
+                if case .unacceptableStatusCode(let status, _, _) = error, [404, 405, 501].contains(status) {
+                    return unsupported(status: status)
+                }
+                retry(after: error, of: .post) { [self] in create() }
+            })
     }
 
     private func append() {
         let (url, offset) = state.withLock { ($0.uploadURL, $0.offset) }
         guard let url else { return create() }
         let headers = dialect.appendHeaders.merging(["Upload-Offset": String(offset)]) { $1 }
-        var patch = step(.patch, url.absoluteString, headers: headers, as: EmptyResponse.self)
-        patch.transfer = .upload(.fileRemainder(file, from: offset, contentType: dialect.appendContentType))
-        if let progress = request.value.progressHandler {
-            let total = length
-            patch.progressHandler = { sent in
-                progress(TransferProgress(completedBytes: offset + sent.completedBytes, expectedBytes: total))
+        let (file, total, progress) = (file, length, request.value.progressHandler)
+        let patch = step(.patch, url.absoluteString, headers: headers).map { step in
+            var patch = step
+            patch.transfer = .upload(
+                .fileRemainder(file, from: offset, contentType: dialect.appendContentType))
+            if let progress {
+                patch.progressHandler = { sent in
+                    progress(
+                        TransferProgress(completedBytes: offset + sent.completedBytes, expectedBytes: total))
+                }
             }
+            return patch
         }
-        run { [self] in
-            layer.send(
-                patch,
-                successHandler: { [self] response in
-                    if dialect.appendCompletes { return succeed(response, at: url) }
-                    guard let reached = response.headers["Upload-Offset"].flatMap(Int64.init),
-                        reached > offset
-                    else {
-                        finish(.failure(.invalidResponse))
-                        return
-                    }
-                    guard reached < length else { return succeed(response, at: url) }
-                    advance(to: reached)
-                    append()
-                },
-                errorHandler: { [self] error in
-                    retry(after: error, of: .put) { [self] in askOffset() }
-                })
-        }
+        call.send(
+            patch,
+            successHandler: { [self] response in
+                if dialect.appendCompletes { return succeed(response, at: url) }
+                guard let reached = response.headers["Upload-Offset"].flatMap(Int64.init), reached > offset
+                else { return call.fail(.invalidResponse) }
+                guard reached < length else { return succeed(response, at: url) }
+                advance(to: reached)
+                append()
+            },
+            errorHandler: { [self] error in
+                retry(after: error, of: .put) { [self] in askOffset() }
+            })
     }
 
     private func askOffset() {
         guard let url = state.withLock({ $0.uploadURL }) else { return create() }
-        let head = step(.head, url.absoluteString, headers: [:], as: EmptyResponse.self)
-        run { [self] in
-            layer.send(
-                head,
-                successHandler: { [self] response in
-                    // A negative offset is a hostile or broken server's: nothing to resume from.
-                    guard let offset = response.headers["Upload-Offset"].flatMap(Int64.init),
-                        (0...length).contains(offset)
-                    else {
-                        finish(.failure(.invalidResponse))
-                        return
-                    }
-                    advance(to: offset)
-                    // The last append's reply was lost after the server stored it all: nothing is left to
-                    // send, and an empty append would be refused.
-                    guard offset < length else { return succeed(response, at: url) }
-                    append()
-                },
-                errorHandler: { [self] error in
-                    retry(after: error, of: .head) { [self] in askOffset() }
-                })
-        }
+        call.send(
+            step(.head, url.absoluteString, headers: [:]),
+            successHandler: { [self] response in
+                // A negative offset is a hostile or broken server's: nothing to resume from.
+                guard let offset = response.headers["Upload-Offset"].flatMap(Int64.init),
+                    (0...length).contains(offset)
+                else { return call.fail(.invalidResponse) }
+                advance(to: offset)
+                // The last append's reply was lost after the server stored it all: nothing is left to
+                // send, and an empty append would be refused.
+                guard offset < length else { return succeed(response, at: url) }
+                append()
+            },
+            errorHandler: { [self] error in
+                retry(after: error, of: .head) { [self] in askOffset() }
+            })
     }
 }
