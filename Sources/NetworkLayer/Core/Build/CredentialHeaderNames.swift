@@ -36,12 +36,6 @@ package struct CredentialHeaderNames: Sendable, Hashable {
         headers.filter { !contains($0.key) }
     }
 
-    /// This list and `more` (any case): a request's own ``RedirectPolicy/credentialHeaders`` on top of its
-    /// layer's.
-    package func adding(_ more: some Sequence<String>) -> CredentialHeaderNames {
-        CredentialHeaderNames(adding: extra.union(more.map { $0.lowercased() }))
-    }
-
     /// Why a store that outlives the process (`what`: "The outbox") refuses a request carrying the
     /// credential headers `names`, and the route that works. One sentence for the outbox and the transfer
     /// store, so the advice can't drift. Why refuse rather than drop: a credential left out in silence
