@@ -72,7 +72,8 @@ extension NetworkLayer {
         let accountNow = cacheAccountReader(for: request)
         return CacheStage(
             cache: cache, policy: request.cachePolicy, clock: clock, account: accountNow(),
-            accountNow: accountNow, revalidate: backgroundRevalidation(for: request))
+            accountNow: accountNow, revalidate: backgroundRevalidation(for: request),
+            credentials: credentialHeaders.adding(request.redirectPolicy?.credentialHeaders ?? []))
     }
 
     /// For a request something may adapt or retry: a stream's progress starts its attempts afresh, and its

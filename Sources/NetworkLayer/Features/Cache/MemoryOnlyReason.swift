@@ -46,7 +46,7 @@ extension CacheKeying {
         if Self.carriesCredential(entry.key.url) { return .credentialInURL }
         guard !hasAppKey else { return nil }
         if case .credentials = entry.key.partition { return .credentials }
-        let varies = entry.varying.keys.contains { Credentials.headers.contains($0) }
+        let varies = entry.varying.keys.contains { credentials.contains($0) }
         return varies ? .varyOnCredentials : nil
     }
 }
