@@ -71,7 +71,8 @@ struct CacheStage: RequestStage {
         let stored =
             isForItsAccount
             ? cache.entry(
-                for: url, request: headers, ownFields: lookup.ownFields, account: account, credentials: credentials)
+                for: url, request: headers, ownFields: lookup.ownFields, account: account,
+                credentials: credentials)
             : nil
         if Self.updatesStoredReply(request) {
             return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)

@@ -110,7 +110,8 @@ public final class ResponseCache: Sendable {
         let keying = keying.scoped(to: credentials)
         let (partition, own) = Self.partitions(
             request: request, ownFields: ownFields, account: account, keying: keying)
-        if let found = entry(for: CacheKey(url: url, partition: partition), request: request, keying: keying) {
+        if let found = entry(for: CacheKey(url: url, partition: partition), request: request, keying: keying)
+        {
             return found
         }
         guard let own,
