@@ -26,7 +26,7 @@ extension NetworkLayer {
         let scheduling = request.scheduling ?? scheduling
         var cache = cacheStage(for: request, stream: stream)
         if let observer = call.observer {
-            cache?.reportMemoryOnly = { observer.cacheKeptInMemoryOnly(because: $0) }
+            cache?.reportMemoryOnly = { observer.cacheKeptInMemoryOnly(because: $0, claim: $1) }
         }
         var stages: [any RequestStage] = []
         // The cache's fallback: a named account's stored reply when the policies fail offline (a refresh

@@ -179,9 +179,13 @@ public final class ResponseCache: Sendable {
         store(entry, credentials: credentials, inBackground: inBackground, reportingMemoryOnly: report)
     }
 
-    /// Told why a reply stays off the disk, the first time a reason comes up (see
-    /// ``NetworkMonitor/didKeepInMemoryOnly(_:because:)``).
-    typealias MemoryOnlyReport = @Sendable (MemoryOnlyReason) -> Void
+    /// Told why a reply stays off the disk until a monitor heard it (see
+    /// ``NetworkMonitor/didKeepInMemoryOnly(_:because:)``): the report calls `claim` once the warning reaches
+    /// monitors still listening, and tells them only if it returns `true` (the first to claim the reason).
+    typealias MemoryOnlyReport =
+        @Sendable (
+            _ reason: MemoryOnlyReason, _ claim: @escaping @Sendable () -> Bool
+        ) -> Void
 
     /// Removes the replies stored for `url` in this request's partitions, in the background.
     func removeResponseInBackground(
@@ -198,7 +202,9 @@ public final class ResponseCache: Sendable {
     /// Stores in memory, then on disk: in the background when the caller is the delegate queue, which
     /// every other request waits on. A reply a disk cache keeps in memory only is reported to `report`,
     /// once per reason for the cache's life: an app that loses its offline replies hears why, once. Only
-    /// a request someone watches consumes the report, so a layer without monitors leaves it to one with.
+    /// a request someone watches, and whose monitors still listen, uses the report up: a layer without
+    /// monitors, or a request that finished (a shared request storing for a caller who cancelled), leaves
+    /// it to the next.
     func store(
         _ entry: CachedResponse, credentials: CredentialHeaderNames = CredentialHeaderNames(),
         inBackground: Bool = false, reportingMemoryOnly report: MemoryOnlyReport? = nil
@@ -206,7 +212,9 @@ public final class ResponseCache: Sendable {
         memory.store(entry)
         guard disk != nil else { return }
         let reason = keying.scoped(to: credentials).memoryOnlyReason(entry)
-        if let reason, let report, toldReasons.withLock({ $0.insert(reason).inserted }) { report(reason) }
+        if let reason, let report, !toldReasons.withLock({ $0.contains(reason) }) {
+            report(reason) { [toldReasons] in toldReasons.withLock { $0.insert(reason).inserted } }
+        }
         onDisk(inBackground: inBackground) { reason == nil ? $0.store(entry) : $0.remove(entry.key) }
     }
 
