@@ -64,6 +64,8 @@ struct CacheStage: RequestStage {
         else {
             return sendUncached(request, chain: chain, completion: completion)
         }
+        // Keyed by the cookie read now, which the attempt then carries, however long it waits below.
+        let chain = chain.pinningCookie(for: request)
         let lookup = Self.lookup(request, url: url, chain: chain)
         let headers = lookup.headers
         let now = clock.date
@@ -236,20 +238,18 @@ struct CacheStage: RequestStage {
 
     /// The request as the cache keys it.
     private static func lookup(_ request: URLRequest, url: URL, chain: RequestChain) -> Lookup {
-        let sessionCookie = chain.transport.addedCookieHeader(for: request)
+        let sessionCookie = chain.cookie?.header
         return Lookup(
             url: url, headers: headersAsSent(request, adding: sessionCookie),
             ownFields: sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:]))
     }
 
-    /// A request's fields as the server receives them, with the transport's `Cookie` folded in: it keys
-    /// the entry and matches `Vary: Cookie`.
+    /// A request's fields as the server receives them, with the transport's `Cookie`, which replaces the
+    /// request's own as the transport does (``SessionCookies/header(for:)``): it keys the entry and matches
+    /// `Vary: Cookie`.
     private static func headersAsSent(_ request: URLRequest, adding cookie: String?) -> HeaderFields {
         var fields = request.allHTTPHeaderFields ?? [:]
-        if let cookie {
-            let own = fields.first { $0.key.caseInsensitiveCompare("Cookie") == .orderedSame }?.value
-            fields.setField([own, cookie].compactMap { $0 }.joined(separator: "; "), named: "Cookie")
-        }
+        if let cookie { fields.setField(cookie, named: "Cookie") }
         return HeaderFields(fields)
     }
 }
