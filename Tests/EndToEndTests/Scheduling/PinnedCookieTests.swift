@@ -60,15 +60,31 @@ final class PinnedCookieTests: XCTestCase {
         server.recordedRequests.filter { $0.path == path }.map { $0.header("Cookie") ?? "none" }
     }
 
+    /// Sends `GET /slow` (held by the server, so it takes the budget of one), then user A's `GET /me` as
+    /// caller 1, and returns once that one waits at the origin's gate (`scheduled` requests and flights).
+    private func holdAsGETBehindTheBudget(
+        _ gated: GatedServer, _ network: NetworkLayer, _ outcomes: CallerOutcomes<Data>, scheduled: Int
+    ) {
+        send("slow", on: network, as: 0, to: outcomes)
+        XCTAssertEqual(gated.server.takeRequest(timeout: 5)?.path, "/slow")
+        send("me", on: network, as: 1, to: outcomes)
+        waitUntil("A's GET waits at the gate", timeout: 5) { network.scheduledCount == scheduled }
+    }
+
+    /// The body of a `GET` of `path` sent alone.
+    private func load(_ path: String, on network: NetworkLayer) -> String? {
+        let outcomes = CallerOutcomes<Data>(expectation(description: "one outcome"), count: 1)
+        send(path, on: network, as: 0, to: outcomes)
+        wait(for: [outcomes.expectation], timeout: 10)
+        return text(outcomes, 0)
+    }
+
     func testASharedGETHeldAtTheOriginGateCarriesTheCookieItsKeyRecorded() throws {
         let gated = try echoingCookies()
         let (network, storage) = try layer(gated.server, cache: nil, sharing: true, session: "a")
         let outcomes = CallerOutcomes<Data>(expectation(description: "3 outcomes"), count: 3)
-        send("slow", on: network, as: 0, to: outcomes)
-        XCTAssertEqual(gated.server.takeRequest(timeout: 5)?.path, "/slow")
-        // User A's GET waits behind /slow for the budget.
-        send("me", on: network, as: 1, to: outcomes)
-        waitUntil("A's GET waits at the gate", timeout: 5) { network.scheduledCount == 4 }
+        // Flights and origin entries: /slow's and A's /me's.
+        holdAsGETBehindTheBudget(gated, network, outcomes, scheduled: 4)
 
         try setCookie("b", in: storage, for: gated.server)  // A signs out, B signs in
         send("me", on: network, as: 2, to: outcomes)
@@ -86,11 +102,8 @@ final class PinnedCookieTests: XCTestCase {
         let cache = ResponseCache(memoryCapacity: 1_000_000)
         let (network, storage) = try layer(gated.server, cache: cache, sharing: false, session: "a")
         let outcomes = CallerOutcomes<Data>(expectation(description: "2 outcomes"), count: 2)
-        send("slow", on: network, as: 0, to: outcomes)
-        XCTAssertEqual(gated.server.takeRequest(timeout: 5)?.path, "/slow")
         // The cache looks /me up for A's cookie, then the GET waits behind /slow for the budget.
-        send("me", on: network, as: 1, to: outcomes)
-        waitUntil("A's GET waits at the gate", timeout: 5) { network.scheduledCount == 2 }
+        holdAsGETBehindTheBudget(gated, network, outcomes, scheduled: 2)
 
         try setCookie("b", in: storage, for: gated.server)
         gated.open()
@@ -99,14 +112,8 @@ final class PinnedCookieTests: XCTestCase {
         XCTAssertEqual(cookies(gated.server, at: "/me"), ["session=a"])
 
         // B's lookup must not find a reply stored for A's cookie with B's data, nor A's for B.
-        let again = CallerOutcomes<Data>(expectation(description: "B's outcome"), count: 1)
-        send("me", on: network, as: 0, to: again)
-        wait(for: [again.expectation], timeout: 10)
-        XCTAssertEqual(text(again, 0), "session=b")
+        XCTAssertEqual(load("me", on: network), "session=b")
         try setCookie("a", in: storage, for: gated.server)
-        let third = CallerOutcomes<Data>(expectation(description: "A's outcome"), count: 1)
-        send("me", on: network, as: 0, to: third)
-        wait(for: [third.expectation], timeout: 10)
-        XCTAssertEqual(text(third, 0), "session=a", "A was served a reply fetched with B's cookie")
+        XCTAssertEqual(load("me", on: network), "session=a", "A was served a reply fetched with B's cookie")
     }
 }
