@@ -260,7 +260,8 @@ final class ResumableUploadTests: XCTestCase {
         XCTAssertEqual(methods, ["POST", "PATCH"], "no HEAD after the limit")
     }
 
-    /// Uploads a file whose first append fails with a 503 on a layer that waits 60 s on a test clock to
+    /// Uploads a file whose first append fails with a 503 asking for 60 s (`Retry-After`, so the wait is
+    /// exactly that: the policy's own backoff has full jitter) on a layer that waits on a test clock to
     /// resume, and runs `end` during that wait.
     ///
     /// - Returns: Every outcome delivered, and the methods the server received.
@@ -269,7 +270,19 @@ final class ResumableUploadTests: XCTestCase {
     ) throws -> (outcomes: [Result<URL, NetworkError>], methods: [String]) {
         let (server, tus) = try tusServer()
         let (_, file) = try source(seed: seed)
-        tus.failNextAppend(status: 503)
+        let appending = tus.bodyHandler
+        let failed = Locked(false)
+        server.bodyHandler = { request in
+            guard var receiver = appending(request) else { return nil }
+            let finish = receiver.finish
+            receiver.finish = { ending in
+                let response = finish(ending)
+                guard !failed.withLock({ $0 }) else { return response }
+                failed.withLock { $0 = true }
+                return MockResponse(status: 503, headers: ["Retry-After": "60", "Tus-Resumable": "1.0.0"])
+            }
+            return receiver
+        }
         let clock = TestClock()
         // Not the main queue: this test waits for the clock on it.
         let queue = DispatchQueue(label: "resumable.callbacks")
