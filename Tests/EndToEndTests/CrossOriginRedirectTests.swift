@@ -67,6 +67,35 @@ final class CrossOriginRedirectTests: XCTestCase {
         XCTAssertNil(echo.headers["cookie"])
     }
 
+    /// A request with a redirect policy of its own keeps the layer's credential names: they are the one
+    /// list's, not the layer's policy's alone.
+    func testARequestsOwnPolicyStillWithholdsTheLayersCredentialNames() throws {
+        let target = try MockServer.echoing(in: self)
+        let origin = try MockServer.started(in: self)
+        origin.enqueue(
+            MockResponse(
+                status: 302, headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString]))
+        let network = NetworkLayer(
+            baseURL: origin.baseURL, defaultHeaders: ["X-Layer-Secret": "layer", "X-Client": "app"],
+            redirectPolicy: RedirectPolicy(credentialHeaders: ["X-Layer-Secret"]))
+        var request = NetworkRequest<Echo>(
+            urlString: "start", headers: ["X-Own-Secret": "own", "X-Custom": "mine"])
+        request.redirectPolicy = RedirectPolicy(
+            forwardsHeadersAcrossOrigins: true, credentialHeaders: ["X-Own-Secret"])
+
+        let result = outcome(of: Echo.self) { recorder in
+            network.send(
+                request, successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
+        }
+
+        let echo = try XCTUnwrap(result?.value, String(describing: result))
+        XCTAssertEqual(echo.headers["x-client"], "app")
+        XCTAssertEqual(echo.headers["x-custom"], "mine")
+        XCTAssertNil(echo.headers["x-layer-secret"], "the layer's credential name")
+        XCTAssertNil(echo.headers["x-own-secret"], "the request's own credential name")
+        XCTAssertEqual(try XCTUnwrap(origin.takeRequest(timeout: 1)).header("X-Layer-Secret"), "layer")
+    }
+
     func testTheSameOriginStillGetsEveryHeader() throws {
         let server = try MockServer.echoing(in: self)
         server.enqueue(MockResponse(status: 302, headers: ["Location": "/elsewhere"]))
