@@ -15,11 +15,7 @@ final class CrossOriginRedirectTests: XCTestCase {
     func testAnotherOriginSeesNoCallerHeaderButAccept() throws {
         for status in [301, 302, 303, 307, 308] {
             let target = try MockServer.echoing(in: self)
-            let origin = try MockServer.started(in: self)
-            origin.enqueue(
-                MockResponse(
-                    status: status,
-                    headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString]))
+            let origin = try MockServer.redirecting(with: status, to: target, in: self)
             let network = NetworkLayer(
                 baseURL: origin.baseURL,
                 defaultHeaders: ["Authorization": "Bearer secret", "X-Api-Key": "key", "X-Client": "app"],
@@ -43,10 +39,7 @@ final class CrossOriginRedirectTests: XCTestCase {
 
     func testALayerThatOptsInForwardsItsHeadersButNoCredentials() throws {
         let target = try MockServer.echoing(in: self)
-        let origin = try MockServer.started(in: self)
-        origin.enqueue(
-            MockResponse(
-                status: 302, headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString]))
+        let origin = try MockServer.redirecting(with: 302, to: target, in: self)
         let network = NetworkLayer(
             baseURL: origin.baseURL,
             defaultHeaders: [
@@ -71,10 +64,7 @@ final class CrossOriginRedirectTests: XCTestCase {
     /// list's, not the layer's policy's alone.
     func testARequestsOwnPolicyStillWithholdsTheLayersCredentialNames() throws {
         let target = try MockServer.echoing(in: self)
-        let origin = try MockServer.started(in: self)
-        origin.enqueue(
-            MockResponse(
-                status: 302, headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString]))
+        let origin = try MockServer.redirecting(with: 302, to: target, in: self)
         let network = NetworkLayer(
             baseURL: origin.baseURL, defaultHeaders: ["X-Layer-Secret": "layer", "X-Client": "app"],
             redirectPolicy: RedirectPolicy(credentialHeaders: ["X-Layer-Secret"]))

@@ -299,7 +299,7 @@ final class CrossOriginUploadTests: XCTestCase {
         var request = NetworkRequest.upload(
             urlString: servers.api.url("files")!.absoluteString, fileURL: source, resumable: .tus)
         request.retryPolicy = RetryPolicy.none
-        let first = try storeOutcome { try store.send(request, successHandler: $0, errorHandler: $1) }
+        let first = try transferOutcome { try store.send(request, successHandler: $0, errorHandler: $1) }
         XCTAssertNotNil(first?.error, "the cut append fails the upload, which stays stored")
         // The relaunch: the records in a folder of their own (this store keeps its folder's lock).
         try FileManager.default.createDirectory(at: after, withIntermediateDirectories: true)
@@ -310,7 +310,7 @@ final class CrossOriginUploadTests: XCTestCase {
 
         let (network, relaunched) = try launch(after)
         let transfer = try XCTUnwrap(relaunched.unfinishedTransfers.first)
-        let resumed = try storeOutcome {
+        let resumed = try transferOutcome {
             try relaunched.resume(transfer, successHandler: $0, errorHandler: $1)
         }
         let later = outcome(of: Data.self) { recorder in
@@ -331,25 +331,6 @@ final class CrossOriginUploadTests: XCTestCase {
         XCTAssertEqual(last.path, "/later")
         XCTAssertEqual(last.header("Authorization"), "Bearer token-1")
         XCTAssertEqual(last.header("X-Api-Key"), "default-key")
-    }
-
-    /// Runs `start` (a transfer store's `send` or `resume`) and waits for its outcome.
-    private func storeOutcome(
-        _ start: (@escaping (NetworkResponse<URL>) -> Void, @escaping (NetworkError) -> Void) throws -> Void
-    ) throws -> Result<URL, NetworkError>? {
-        let ended = expectation(description: "a handler runs")
-        let outcome = Locked<Result<URL, NetworkError>?>(nil)
-        try start(
-            { response in
-                outcome.withLock { $0 = .success(response.value) }
-                ended.fulfill()
-            },
-            { error in
-                outcome.withLock { $0 = .failure(error) }
-                ended.fulfill()
-            })
-        wait(for: [ended], timeout: 60)
-        return outcome.withLock { $0 }
     }
 
     // MARK: - The creating origin
