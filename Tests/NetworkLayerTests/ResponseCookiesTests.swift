@@ -16,7 +16,7 @@ final class ResponseCookiesTests: XCTestCase {
         let storage = try XCTUnwrap(URLSessionConfiguration.ephemeral.httpCookieStorage)
         let response = HTTPURLResponse(
             url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
-        SessionCookies(storage: storage).store(from: response)
+        SessionCookies(storage: storage).store(from: response, pinned: true)
         return Dictionary(uniqueKeysWithValues: (storage.cookies ?? []).map { ($0.name, $0.value) })
     }
 

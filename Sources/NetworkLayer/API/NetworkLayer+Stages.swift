@@ -26,7 +26,7 @@ extension NetworkLayer {
         let scheduling = request.scheduling ?? scheduling
         var cache = cacheStage(for: request, stream: stream)
         if let observer = call.observer {
-            cache?.reportMemoryOnly = { observer.cacheKeptInMemoryOnly(because: $0) }
+            cache?.reportMemoryOnly = { observer.cacheKeptInMemoryOnly(because: $0, claim: $1) }
         }
         var stages: [any RequestStage] = []
         // The cache's fallback: a named account's stored reply when the policies fail offline (a refresh
@@ -72,7 +72,8 @@ extension NetworkLayer {
         let accountNow = cacheAccountReader(for: request)
         return CacheStage(
             cache: cache, policy: request.cachePolicy, clock: clock, account: accountNow(),
-            accountNow: accountNow, revalidate: backgroundRevalidation(for: request))
+            accountNow: accountNow, revalidate: backgroundRevalidation(for: request),
+            credentials: credentialHeaders.adding(request.redirectPolicy?.credentialHeaders ?? []))
     }
 
     /// For a request something may adapt or retry: a stream's progress starts its attempts afresh, and its

@@ -20,12 +20,13 @@ public struct RequestMetrics: Sendable, Equatable {
     /// Seconds the request waited for its server before an attempt, over all attempts: behind the
     /// per-origin budget, or for a rate limit to end (see ``RequestScheduling``). Part of ``duration``.
     public var queuedDuration: TimeInterval = 0
-    /// How many times the transport sent an attempt's body again by itself, over all attempts: libcurl,
-    /// finding the kept-alive connection it sent on closed, sends the request once more on a new one. Each
-    /// time, the server may have received the request twice; send an idempotency key with anything it
-    /// must not act on twice. A request without a body (a `GET`) is sent again unseen and not counted; a
-    /// body sent as `httpBody` can't be sent again, and its attempt fails with `networkConnectionLost`
-    /// instead. Not part of ``attempts``. See <doc:LinuxNotes>.
+    /// How many times the transport asked for an attempt's body again, over all attempts: libcurl, finding
+    /// the kept-alive connection it sent on closed, sends the request once more on a new one. A body from a
+    /// file or a stream goes out again, so the server may have received the request twice: send an
+    /// idempotency key with anything it must not act on twice. A body sent as `httpBody` can't be given
+    /// again: it is counted too, and that attempt fails with `networkConnectionLost` (the server may have
+    /// received it once). A request without a body (a `GET`) is sent again unseen and not counted. Not part
+    /// of ``attempts``. See <doc:LinuxNotes>.
     public var bodyResends = 0
 
     /// Metrics with these values; test doubles and adapters make them.

@@ -55,8 +55,10 @@ protocol AttemptObserver: Sendable {
     /// The transport sent the attempt's body again by itself (libcurl, on a kept-alive connection that
     /// turned out closed).
     func attemptResentBody(number: Int)
-    /// The call's reply went to the cache's memory only, for `reason`: said once per cache and reason.
-    func cacheKeptInMemoryOnly(because reason: ResponseCache.MemoryOnlyReason)
+    /// The call's reply went to the cache's memory only, for `reason`: said once per cache and reason, by
+    /// the first call whose monitors hear it, which `claim` tells (see ``ResponseCache/MemoryOnlyReport``).
+    func cacheKeptInMemoryOnly(
+        because reason: ResponseCache.MemoryOnlyReason, claim: @escaping @Sendable () -> Bool)
 }
 
 /// An attempt's bookkeeping, the last stage before the cache and the transport: the attempt begun on the

@@ -27,6 +27,18 @@ struct RequestChain: Sendable {
     let redirectPolicy: RedirectPolicy
     /// Passed to the transport (`URLSessionTask.priority` on Apple platforms); the origin's gate sets it.
     var priority = RequestPriority.default
+    /// The cookie the attempt carries, once a stage that keys by it read it (``pinningCookie(for:)``).
+    var cookie: PinnedCookie?
+
+    /// This chain with the cookie `request` carries read now, unless a stage above already did. Sharing
+    /// and the cache key an attempt by its cookie before the origin's gate, where it may wait across a
+    /// sign-out and sign-in: the transport then sends this cookie, not the storage's when it goes out.
+    func pinningCookie(for request: URLRequest) -> RequestChain {
+        guard cookie == nil else { return self }
+        var pinned = self
+        pinned.cookie = transport.pinnedCookie(for: request)
+        return pinned
+    }
 
     /// Hands `request` to the next stage, or to the transport after the last.
     func proceed(
@@ -34,7 +46,7 @@ struct RequestChain: Sendable {
     ) -> @Sendable () -> Void {
         guard let next = stages.first else {
             return transport.send(
-                request, route: route, redirectPolicy: redirectPolicy, priority: priority,
+                request, route: route, redirectPolicy: redirectPolicy, priority: priority, cookie: cookie,
                 completion: completion)
         }
         var rest = self

@@ -10,13 +10,15 @@ protocol AttemptTransport: Sendable {
     /// Why nothing can be sent at all; every request then fails with ``NetworkError/invalidRequest(_:)``.
     var refusal: String? { get }
 
-    /// The `Cookie` field the transport adds while sending (a session's storage); `nil` for none.
-    func addedCookieHeader(for request: URLRequest) -> String?
+    /// The `Cookie` field the transport adds to `request` (a session's storage), read now, to be passed
+    /// back to ``send(_:route:redirectPolicy:priority:cookie:completion:)``; `nil` when it adds none.
+    func pinnedCookie(for request: URLRequest) -> PinnedCookie?
 
-    /// Starts `request` by `route`; `completion` runs once. Returns a cancel, callable anywhere, repeatedly.
+    /// Starts `request` by `route`, carrying `cookie` (else whatever the transport adds when it goes out);
+    /// `completion` runs once. Returns a cancel, callable anywhere, repeatedly.
     func send(
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        priority: RequestPriority,
+        priority: RequestPriority, cookie: PinnedCookie?,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void
 }
@@ -41,17 +43,17 @@ struct LayerSession: AttemptTransport {
 
     var refusal: String? { session.refusal }
 
-    func addedCookieHeader(for request: URLRequest) -> String? {
-        session.cookies?.header(for: request)
+    func pinnedCookie(for request: URLRequest) -> PinnedCookie? {
+        session.cookies?.pinned(for: request)
     }
 
     func send(
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        priority: RequestPriority,
+        priority: RequestPriority, cookie: PinnedCookie?,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         session.send(
             request, route: route, redirectPolicy: redirectPolicy, priority: priority, deadlines: deadlines,
-            completion: completion)
+            cookie: cookie, completion: completion)
     }
 }

@@ -25,11 +25,11 @@ package struct InProcessTransport: AttemptTransport {
     }
 
     var refusal: String? { nil }
-    func addedCookieHeader(for request: URLRequest) -> String? { nil }
+    func pinnedCookie(for request: URLRequest) -> PinnedCookie? { nil }
 
     func send(
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        priority: RequestPriority,
+        priority: RequestPriority, cookie: PinnedCookie?,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let once = Once()

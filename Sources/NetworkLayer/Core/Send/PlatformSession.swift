@@ -42,18 +42,34 @@ enum PlatformSession {
         #endif
     }
 
-    /// Whether the layer stores the cookies replies set: on Linux it does (``SessionCookies``), switching off
-    /// FoundationNetworking's parsing of every header line; on Apple platforms URLSession does.
-    static func keepsCookies(of configuration: URLSessionConfiguration) -> Bool {
+    /// Whether the layer sends every request's cookies and stores every reply's (``SessionCookies``): on
+    /// Linux, where FoundationNetworking's handling is switched off (it parses every header line); on Apple
+    /// platforms URLSession does, but for an attempt whose cookie the layer pinned.
+    #if canImport(FoundationNetworking)
+        static let layerHandlesCookies = true
+    #else
+        static let layerHandlesCookies = false
+    #endif
+
+    /// Switches the session's own cookie handling off where the layer handles cookies: it neither parses
+    /// replies for cookies (`httpCookieAcceptPolicy` `.never`) nor adds the storage's cookies when a task
+    /// is created (`httpShouldSetCookies`), so the cookie an attempt was keyed by is the one it carries.
+    static func handOverCookies(of configuration: URLSessionConfiguration) {
         #if canImport(FoundationNetworking)
-            guard configuration.httpCookieAcceptPolicy != .never, configuration.httpCookieStorage != nil
-            else {
-                return false
-            }
+            guard configuration.httpCookieStorage != nil else { return }
             configuration.httpCookieAcceptPolicy = .never
+            configuration.httpShouldSetCookies = false
+        #endif
+    }
+
+    /// Whether the session adds the storage's cookies to `request`: FoundationNetworking always does,
+    /// replacing the request's own `Cookie` field; URLSession unless the request declines them
+    /// (`httpShouldHandleCookies`) or has its own `Cookie` field, which then overrides the storage's.
+    static func addsStoredCookies(to request: URLRequest) -> Bool {
+        #if canImport(FoundationNetworking)
             return true
         #else
-            return false
+            return request.httpShouldHandleCookies && request.value(forHTTPHeaderField: "Cookie") == nil
         #endif
     }
 

@@ -4,45 +4,78 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The session's cookie storage as the layer uses it: the cookies a request will carry (URLSession adds
-/// them while sending, so the cache keys `private` replies by ``header(for:)``), and on Linux the
-/// cookies replies set, stored by the layer on the delegate queue before the transfer goes on (so a
-/// request from the handler carries them). Why: FoundationNetworking parses every header line as a
-/// cookie, so its parsing is switched off; see <doc:LinuxNotes>. Unlike it, `set-cookie` counts too.
+/// The session's cookie storage as the layer uses it. The cookie an attempt carries is read once, before
+/// the origin's gate (``pinned(for:)``): sharing and the cache key the attempt by it, and it is the one sent,
+/// however long the attempt waits for its origin and whatever a sign-out or sign-in meanwhile stores. On
+/// Linux the layer sends every request's cookies and stores the cookies every reply sets, on the delegate
+/// queue before the transfer goes on (so a request from the handler carries them): FoundationNetworking
+/// parses every header line as a cookie, so its handling is switched off; see <doc:LinuxNotes>. Unlike it,
+/// `set-cookie` counts too. On Apple platforms URLSession does both, but for a pinned attempt, which the
+/// layer sends and whose reply's cookies it stores.
 final class SessionCookies: Sendable {
     /// HTTPCookieStorage serializes itself, but not every SDK declares it `Sendable`.
     private let box: UncheckedSendable<HTTPCookieStorage>
     private var storage: HTTPCookieStorage { box.value }
     private let sendsCookies: Bool
+    /// Whether the configuration accepts the cookies replies set.
+    private let acceptsCookies: Bool
+    /// Whether the layer stores the cookies of every reply, not only of pinned attempts.
     private let keepsReplyCookies: Bool
 
-    init(storage: HTTPCookieStorage, sendsCookies: Bool = true, keepsReplyCookies: Bool = true) {
+    init(storage: HTTPCookieStorage, sendsCookies: Bool = true, acceptsCookies: Bool = true) {
         box = UncheckedSendable(value: storage)
         self.sendsCookies = sendsCookies
-        self.keepsReplyCookies = keepsReplyCookies
+        self.acceptsCookies = acceptsCookies
+        keepsReplyCookies = acceptsCookies && PlatformSession.layerHandlesCookies
     }
 
-    /// `nil` when the layer has nothing to do with the cookies (no storage, none sent, none kept).
-    convenience init?(configuration: URLSessionConfiguration, keepsReplyCookies: Bool) {
-        guard let storage = configuration.httpCookieStorage,
-            configuration.httpShouldSetCookies || keepsReplyCookies
+    /// `nil` when the session has nothing to do with cookies (no storage, none sent, none accepted). Read
+    /// before ``PlatformSession/handOverCookies(of:)`` switches the session's own handling off.
+    convenience init?(configuration: URLSessionConfiguration) {
+        let accepts = configuration.httpCookieAcceptPolicy != .never
+        guard let storage = configuration.httpCookieStorage, configuration.httpShouldSetCookies || accepts
         else { return nil }
-        self.init(
-            storage: storage, sendsCookies: configuration.httpShouldSetCookies,
-            keepsReplyCookies: keepsReplyCookies)
+        self.init(storage: storage, sendsCookies: configuration.httpShouldSetCookies, acceptsCookies: accepts)
     }
 
-    /// The `Cookie` field the session sends with `request`. A request's `httpShouldHandleCookies` is ignored,
-    /// as FoundationNetworking does; a cookie counted but not sent costs only a cache miss.
+    /// The `Cookie` field the session would add to `request` now; `nil` for none. A field the session adds
+    /// replaces the request's own (FoundationNetworking's rule); on Apple platforms a request with its
+    /// own `Cookie` field gets none from the storage.
     func header(for request: URLRequest) -> String? {
-        guard sendsCookies, let url = request.url, let cookies = storage.cookies(for: url), !cookies.isEmpty
+        guard sendsCookies, PlatformSession.addsStoredCookies(to: request), let url = request.url,
+            let cookies = storage.cookies(for: url), !cookies.isEmpty
         else { return nil }
         return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
     }
 
-    func store(from response: URLResponse?) {
-        guard keepsReplyCookies, let response = response as? HTTPURLResponse, let url = response.url,
-            response.value(forHTTPHeaderField: "Set-Cookie") != nil
+    /// The cookie `request` will carry, read now; `nil` when the session adds it none whatever the storage
+    /// holds (nothing then to pin).
+    func pinned(for request: URLRequest) -> PinnedCookie? {
+        guard sendsCookies, PlatformSession.addsStoredCookies(to: request) else { return nil }
+        return PinnedCookie(header: header(for: request))
+    }
+
+    /// `request` as it goes on the wire: with `pinned`'s cookie, else (on Linux) the storage's now.
+    func attaching(_ pinned: PinnedCookie?, to request: URLRequest) -> URLRequest {
+        var request = request
+        if PlatformSession.layerHandlesCookies {
+            // Pinned without a cookie: the attempt goes without one, whatever the storage holds now.
+            if let header = pinned == nil ? header(for: request) : pinned?.header {
+                request.setValue(header, forHTTPHeaderField: "Cookie")
+            }
+        } else if let pinned {
+            // URLSession neither adds the storage's cookies nor stores the reply's: ``store(from:pinned:)``.
+            if let header = pinned.header { request.setValue(header, forHTTPHeaderField: "Cookie") }
+            request.httpShouldHandleCookies = false
+        }
+        return request
+    }
+
+    /// Stores the cookies `response` sets, when the layer keeps them: on Linux always, on Apple platforms
+    /// for a `pinned` attempt; never when the configuration accepts none.
+    func store(from response: URLResponse?, pinned: Bool = false) {
+        guard keepsReplyCookies || (pinned && acceptsCookies), let response = response as? HTTPURLResponse,
+            let url = response.url, response.value(forHTTPHeaderField: "Set-Cookie") != nil
         else { return }
         // Each spelling of the field is kept apart; a repeated one arrives folded.
         for (name, value) in response.allHeaderFields {
@@ -75,4 +108,11 @@ final class SessionCookies: Sendable {
         fields.append(value[start...])
         return fields
     }
+}
+
+/// The `Cookie` field the session adds to an attempt, read from the storage once, before the origin's gate:
+/// sharing and the cache key the attempt by it, and the transport sends it rather than reading the storage
+/// again when the attempt goes out. `header` `nil`: the attempt goes without the storage's cookies.
+struct PinnedCookie: Sendable, Hashable {
+    let header: String?
 }

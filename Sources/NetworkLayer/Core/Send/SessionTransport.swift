@@ -58,8 +58,8 @@ final class SessionTransport: Sendable {
         let given = refusal == nil ? configuration : .ephemeral
         let safe = given.copy() as? URLSessionConfiguration ?? given
         PlatformSession.adapt(safe)
-        let keepsReplyCookies = PlatformSession.keepsCookies(of: safe)
-        cookies = SessionCookies(configuration: safe, keepsReplyCookies: keepsReplyCookies)
+        cookies = SessionCookies(configuration: safe)
+        PlatformSession.handOverCookies(of: safe)
         session = URLSession(configuration: safe, delegate: delegate, delegateQueue: delegateQueue)
     }
 
@@ -70,15 +70,18 @@ final class SessionTransport: Sendable {
     ///   - redirectPolicy: Which redirects to follow, and with which headers.
     ///   - priority: The task's priority on Apple platforms.
     ///   - deadlines: Keeps the idle deadline, on the clock of the layer that sends the request.
+    ///   - cookie: The cookie read for the request before it waited, which it carries; `nil`: the
+    ///     storage's when it goes out.
     /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
     func send(
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        priority: RequestPriority = .default, deadlines: DeadlineRegistry,
+        priority: RequestPriority = .default, deadlines: DeadlineRegistry, cookie: PinnedCookie? = nil,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let transfer = Transfer(
             request, sink: route.makeSink(for: request, on: self), body: route.makeBody(),
-            redirectPolicy: redirectPolicy, transport: self, deadlines: deadlines, completion: completion)
+            redirectPolicy: redirectPolicy, transport: self, deadlines: deadlines, cookie: cookie,
+            completion: completion)
         transfer.priority = priority.rawValue
         transfer.start()
         return { transfer.stopFromAnyThread(because: nil) }

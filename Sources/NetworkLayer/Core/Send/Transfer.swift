@@ -21,6 +21,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private let transport: SessionTransport
     /// Keeps the idle deadline on the sending layer's clock; swept on the delegate queue.
     private let deadlines: DeadlineRegistry
+    /// The cookie the request was keyed by, which it carries; `nil`: the storage's when a task is made.
+    private let cookie: PinnedCookie?
 
     /// Read by the delegate: a stopped transfer's redirect or challenge is left unanswered.
     private(set) var lifecycle = TransferLifecycle()
@@ -41,7 +43,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     init(
         _ request: URLRequest, sink: any TransferSink, body: (any TransferBody)?,
         redirectPolicy: RedirectPolicy, transport: SessionTransport, deadlines: DeadlineRegistry,
-        completion: @escaping Completion
+        cookie: PinnedCookie? = nil, completion: @escaping Completion
     ) {
         self.request = request
         self.sink = sink
@@ -49,6 +51,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         self.redirectPolicy = redirectPolicy
         self.transport = transport
         self.deadlines = deadlines
+        self.cookie = cookie
         self.completion = completion
         idleTimeout = request.timeoutInterval
         lastActivity = deadlines.now.uptimeNanoseconds
@@ -93,6 +96,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// events may arrive on the delegate queue at once.
     private func begin(_ request: URLRequest) {
         var request = SessionTransport.withBackstopTimeout(request, bodyIdleTimeout: sink.bodyIdleTimeout)
+        if let cookies = transport.cookies { request = cookies.attaching(cookie, to: request) }
         let file = source?.attach(to: &request)
         transport.delegateQueue.withoutWaiting {
             let task =
@@ -192,7 +196,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         ])
 
     func keepCookies(of response: URLResponse?) {
-        transport.cookies?.store(from: response)
+        transport.cookies?.store(from: response, pinned: cookie != nil)
     }
 
     /// The server's redirect is being followed: what arrived so far belonged to the 3xx.

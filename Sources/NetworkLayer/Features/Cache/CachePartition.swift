@@ -33,6 +33,10 @@ struct CacheKeying: Sendable {
     private let persistentKey: [UInt8]
     /// Whether the secret is the app's, kept outside the directory and the same at every launch.
     let hasAppKey: Bool
+    /// The header names that carry credentials, for the request at hand: its layer's list
+    /// (``scoped(to:)``). Why not the cache's own: several layers, each with its own list, may share a
+    /// cache.
+    private(set) var credentials = CredentialHeaderNames()
 
     private static let fixedKey = Array("NetworkLayer.ResponseCache.persistent".utf8)
     /// 128 bits of hex.
@@ -45,6 +49,13 @@ struct CacheKeying: Sendable {
         persistentKey = hasAppKey ? appKey : Self.fixedKey
     }
 
+    /// This keying for a request whose layer treats `credentials` as credential headers.
+    func scoped(to credentials: CredentialHeaderNames) -> CacheKeying {
+        var scoped = self
+        scoped.credentials = credentials
+        return scoped
+    }
+
     private static func fingerprint(_ key: [UInt8], _ parts: [String]) -> String {
         let message = Array(parts.joined(separator: "\u{0}").utf8)
         return String(SHA256.hex(SHA256.hmac(key: key, message: message)).prefix(fingerprintLength))
@@ -52,13 +63,13 @@ struct CacheKeying: Sendable {
 
     func partition(account: String?, request: HeaderFields) -> CachePartition {
         if let account { return .account(Self.fingerprint(persistentKey, ["account", account])) }
-        let sent = Self.credentialHeaderNames.compactMap { name in request[name].map { [name, $0] } }
+        let sent = credentials.all.compactMap { name in request[name].map { [name, $0] } }
         return sent.isEmpty
             ? .shared : .credentials(Self.fingerprint(secret, ["credentials"] + sent.flatMap { $0 }))
     }
 
     func varyFingerprint(name: String, value: String) -> String {
-        Self.fingerprint(Credentials.headers.contains(name) ? secret : persistentKey, ["vary", name, value])
+        Self.fingerprint(credentials.contains(name) ? secret : persistentKey, ["vary", name, value])
     }
 
     /// Whether an entry for `key` may be on disk: not when keyed by this cache's random secret, nor when
@@ -69,7 +80,6 @@ struct CacheKeying: Sendable {
         return !Self.carriesCredential(key.url)
     }
 
-    private static let credentialHeaderNames = Credentials.headers.sorted()
     private static let credentialParameters = Set(Credentials.parameters.map(Credentials.comparable))
 
     /// Whether a URL names a password or a credential query item (`access_token`, `api_key`, ...).

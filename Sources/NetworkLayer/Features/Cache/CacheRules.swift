@@ -36,7 +36,7 @@ enum CacheRules {
     ) -> [String: String] {
         var result: [String: String] = [:]
         for name in varyNames(response) where name != "*" {
-            guard !partition.isAccount || !Credentials.headers.contains(name) else { continue }
+            guard !partition.isAccount || !keying.credentials.contains(name) else { continue }
             result[name] = request[name].map { keying.varyFingerprint(name: name, value: normalized($0)) }
         }
         return result

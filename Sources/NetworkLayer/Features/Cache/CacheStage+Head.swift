@@ -27,12 +27,12 @@ extension CacheStage {
                 if CacheRules.headReply(HeaderFields(fields), describes: stored) {
                     let merged = CacheRules.merging(
                         notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
-                        responseTime: clock.date, keying: cache.keying)
+                        responseTime: clock.date, keying: cache.keying.scoped(to: credentials))
                     let keeps = CacheRules.canStore(
                         method: "GET", statusCode: merged.statusCode, request: lookup.headers,
                         response: merged.fields)
                     if keeps {
-                        cache.store(merged, inBackground: true)
+                        cache.store(merged, credentials: credentials, inBackground: true)
                     } else {
                         cache.remove(merged.key, inBackground: true)
                     }

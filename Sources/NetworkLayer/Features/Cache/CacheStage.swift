@@ -23,6 +23,9 @@ struct CacheStage: RequestStage {
     /// served within its `stale-while-revalidate` window; `nil`: such a reply is revalidated before it is
     /// served, as any stale one.
     var revalidate: Revalidation? = nil
+    /// The request's credential headers: its layer's list, plus its own redirect policy's. Passed with every
+    /// lookup and store, not kept by the cache: layers with different lists may share one.
+    var credentials = CredentialHeaderNames()
     /// Tells the call's monitors when a disk cache keeps a reply in memory only; `nil` without monitors.
     var reportMemoryOnly: ResponseCache.MemoryOnlyReport? = nil
 
@@ -61,13 +64,18 @@ struct CacheStage: RequestStage {
         else {
             return sendUncached(request, chain: chain, completion: completion)
         }
+        // Keyed by the cookie read now, which the attempt then carries, however long it waits below.
+        let chain = chain.pinningCookie(for: request)
         let lookup = Self.lookup(request, url: url, chain: chain)
         let headers = lookup.headers
         let now = clock.date
         // Read after the interceptors ran, so that the token they added belongs to the account.
         let stored =
             isForItsAccount
-            ? cache.entry(for: url, request: headers, ownFields: lookup.ownFields, account: account) : nil
+            ? cache.entry(
+                for: url, request: headers, ownFields: lookup.ownFields, account: account,
+                credentials: credentials)
+            : nil
         if Self.updatesStoredReply(request) {
             return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)
         }
@@ -170,14 +178,14 @@ struct CacheStage: RequestStage {
             }
             let merged = CacheRules.merging(
                 notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
-                responseTime: now, keying: cache.keying)
+                responseTime: now, keying: cache.keying.scoped(to: credentials))
             // The 304 may say the reply must no longer be kept (`no-store`, `Vary: *`).
             if !CacheRules.canStore(
                 method: "GET", statusCode: merged.statusCode, request: lookup.headers, response: merged.fields
             ) {
                 cache.remove(merged.key, inBackground: true)
             } else if stores {
-                cache.store(merged, inBackground: true)
+                cache.store(merged, credentials: credentials, inBackground: true)
             }
             return Self.reply(from: merged, now: now).marked(.revalidated)
         }
@@ -186,13 +194,14 @@ struct CacheStage: RequestStage {
         // target stored may be older than the body just fetched: it goes too.
         if let target = response.url, CacheKey.normalized(target) != CacheKey.normalized(lookup.url) {
             cache.removeResponseInBackground(
-                for: lookup.url, request: lookup.headers, ownFields: lookup.ownFields, account: account)
+                for: lookup.url, request: lookup.headers, ownFields: lookup.ownFields, account: account,
+                credentials: credentials)
             cache.removeResponses(for: target, inBackground: true)
         } else if stores {
             cache.store(
                 statusCode: response.statusCode, headers: fields, body: result.body, url: lookup.url,
                 request: lookup.headers, ownFields: lookup.ownFields, account: account,
-                requestTime: requestTime, responseTime: now, inBackground: true,
+                credentials: credentials, requestTime: requestTime, responseTime: now, inBackground: true,
                 reportingMemoryOnly: reportMemoryOnly)
         }
         return result.marked(.network)
@@ -229,20 +238,18 @@ struct CacheStage: RequestStage {
 
     /// The request as the cache keys it.
     private static func lookup(_ request: URLRequest, url: URL, chain: RequestChain) -> Lookup {
-        let sessionCookie = chain.transport.addedCookieHeader(for: request)
+        let sessionCookie = chain.cookie?.header
         return Lookup(
             url: url, headers: headersAsSent(request, adding: sessionCookie),
             ownFields: sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:]))
     }
 
-    /// A request's fields as the server receives them, with the transport's `Cookie` folded in: it keys
-    /// the entry and matches `Vary: Cookie`.
+    /// A request's fields as the server receives them, with the transport's `Cookie`, which replaces the
+    /// request's own as the transport does (``SessionCookies/header(for:)``): it keys the entry and matches
+    /// `Vary: Cookie`.
     private static func headersAsSent(_ request: URLRequest, adding cookie: String?) -> HeaderFields {
         var fields = request.allHTTPHeaderFields ?? [:]
-        if let cookie {
-            let own = fields.first { $0.key.caseInsensitiveCompare("Cookie") == .orderedSame }?.value
-            fields.setField([own, cookie].compactMap { $0 }.joined(separator: "; "), named: "Cookie")
-        }
+        if let cookie { fields.setField(cookie, named: "Cookie") }
         return HeaderFields(fields)
     }
 }

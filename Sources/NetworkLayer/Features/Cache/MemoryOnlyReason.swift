@@ -12,9 +12,10 @@ extension ResponseCache {
         /// What happened and what to change.
         public let description: String
 
-        /// The request carried credentials (`Authorization`, `Cookie`, `X-Api-Key`, …) and named no account,
-        /// and the cache has no `fingerprintKey`: its key for the credentials is random, made anew at each
-        /// launch, so a file written under it could never be found again.
+        /// The request carried credentials (`Authorization`, `Cookie`, `X-Api-Key`, …, or a header its
+        /// layer's ``RedirectPolicy/credentialHeaders`` names) and named no account, and the cache has no
+        /// `fingerprintKey`: its key for the credentials is random, made anew at each launch, so a file
+        /// written under it could never be found again.
         public static let credentials = MemoryOnlyReason(
             name: "credentials",
             description:
@@ -42,11 +43,12 @@ extension ResponseCache {
 
 extension CacheKeying {
     /// Why `entry` may not be written to disk; `nil` when it may. ``mayBeOnDisk(_:)`` for lookups agrees.
+    /// Which `Vary` names are credentials: ``credentials``, the request's layer's list.
     func memoryOnlyReason(_ entry: CachedResponse) -> ResponseCache.MemoryOnlyReason? {
         if Self.carriesCredential(entry.key.url) { return .credentialInURL }
         guard !hasAppKey else { return nil }
         if case .credentials = entry.key.partition { return .credentials }
-        let varies = entry.varying.keys.contains { Credentials.headers.contains($0) }
+        let varies = entry.varying.keys.contains { credentials.contains($0) }
         return varies ? .varyOnCredentials : nil
     }
 }

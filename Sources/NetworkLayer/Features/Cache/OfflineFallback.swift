@@ -51,7 +51,8 @@ struct OfflineFallback: RequestStage {
     /// The stored reply, marked stale by `error`, when the policy allows one and the request accepts it.
     func reply(after error: NetworkError) -> TransferResult? {
         guard stage.isForItsAccount,
-            let stored = stage.cache.entry(for: url, request: headers, account: account)
+            let stored = stage.cache.entry(
+                for: url, request: headers, account: account, credentials: stage.credentials)
         else { return nil }
         let now = stage.clock.date
         guard CacheStrategy.fallsBack(on: stored, policy: stage.policy, request: headers, now: now)

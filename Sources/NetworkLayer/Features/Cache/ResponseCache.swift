@@ -101,14 +101,21 @@ public final class ResponseCache: Sendable {
     /// served that reply meanwhile join it instead of sending their own.
     let revalidations = InFlightRequests<String, Void>()
 
+    /// The stored reply for a request, whose layer's list of credential headers is `credentials` (it
+    /// decides the partition and which `Vary` values are credentials).
     func entry(
-        for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil
+        for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil,
+        credentials: CredentialHeaderNames = CredentialHeaderNames()
     ) -> CachedResponse? {
-        let (partition, own) = partitions(request: request, ownFields: ownFields, account: account)
-        if let found = entry(for: CacheKey(url: url, partition: partition), request: request) {
+        let keying = keying.scoped(to: credentials)
+        let (partition, own) = Self.partitions(
+            request: request, ownFields: ownFields, account: account, keying: keying)
+        if let found = entry(for: CacheKey(url: url, partition: partition), request: request, keying: keying)
+        {
             return found
         }
-        guard let own, let shared = entry(for: CacheKey(url: url, partition: own), request: request),
+        guard let own,
+            let shared = entry(for: CacheKey(url: url, partition: own), request: request, keying: keying),
             !CacheControl(shared.fields["Cache-Control"]).isPrivate
         else { return nil }
         return shared
@@ -116,16 +123,16 @@ public final class ResponseCache: Sendable {
 
     /// Without an account, `own` is the partition of `ownFields` (no session cookies), where a reply not
     /// marked `private` is stored.
-    private func partitions(request: HeaderFields, ownFields: HeaderFields?, account: String?) -> (
-        CachePartition, own: CachePartition?
-    ) {
+    private static func partitions(
+        request: HeaderFields, ownFields: HeaderFields?, account: String?, keying: CacheKeying
+    ) -> (CachePartition, own: CachePartition?) {
         let partition = keying.partition(account: account, request: request)
         guard account == nil, let ownFields else { return (partition, nil) }
         let own = keying.partition(account: nil, request: ownFields)
         return (partition, own == partition ? nil : own)
     }
 
-    private func entry(for key: CacheKey, request: HeaderFields) -> CachedResponse? {
+    private func entry(for key: CacheKey, request: HeaderFields, keying: CacheKeying) -> CachedResponse? {
         let disk = disk.flatMap { keying.mayBeOnDisk(key) ? $0 : nil }
         let inMemory = memory.entry(for: key, toldToDisk: disk != nil)
         var found = inMemory?.entry
@@ -151,9 +158,11 @@ public final class ResponseCache: Sendable {
     /// miss (`Vary: Cookie` still matches). An `account` names the partition outright.
     func store(
         statusCode: Int, headers: [String: String], body: Data, url: URL, request: HeaderFields,
-        ownFields: HeaderFields? = nil, account: String? = nil, requestTime: Date, responseTime: Date,
+        ownFields: HeaderFields? = nil, account: String? = nil,
+        credentials: CredentialHeaderNames = CredentialHeaderNames(), requestTime: Date, responseTime: Date,
         inBackground: Bool = false, reportingMemoryOnly report: MemoryOnlyReport? = nil
     ) {
+        let keying = keying.scoped(to: credentials)
         let response = HeaderFields(headers)
         let isPrivate = CacheControl(response["Cache-Control"]).isPrivate
         let partition = keying.partition(
@@ -167,18 +176,24 @@ public final class ResponseCache: Sendable {
             varying: CacheRules.varying(
                 request: request, response: response, partition: partition, keying: keying),
             partition: partition)
-        store(entry, inBackground: inBackground, reportingMemoryOnly: report)
+        store(entry, credentials: credentials, inBackground: inBackground, reportingMemoryOnly: report)
     }
 
-    /// Told why a reply stays off the disk, the first time a reason comes up (see
-    /// ``NetworkMonitor/didKeepInMemoryOnly(_:because:)``).
-    typealias MemoryOnlyReport = @Sendable (MemoryOnlyReason) -> Void
+    /// Told why a reply stays off the disk until a monitor heard it (see
+    /// ``NetworkMonitor/didKeepInMemoryOnly(_:because:)``): the report calls `claim` once the warning reaches
+    /// monitors still listening, and tells them only if it returns `true` (the first to claim the reason).
+    typealias MemoryOnlyReport =
+        @Sendable (
+            _ reason: MemoryOnlyReason, _ claim: @escaping @Sendable () -> Bool
+        ) -> Void
 
     /// Removes the replies stored for `url` in this request's partitions, in the background.
     func removeResponseInBackground(
-        for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil
+        for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil,
+        credentials: CredentialHeaderNames = CredentialHeaderNames()
     ) {
-        let (partition, own) = partitions(request: request, ownFields: ownFields, account: account)
+        let (partition, own) = Self.partitions(
+            request: request, ownFields: ownFields, account: account, keying: keying.scoped(to: credentials))
         for partition in [partition, own].compactMap({ $0 }) {
             remove(CacheKey(url: url, partition: partition), inBackground: true)
         }
@@ -187,15 +202,19 @@ public final class ResponseCache: Sendable {
     /// Stores in memory, then on disk: in the background when the caller is the delegate queue, which
     /// every other request waits on. A reply a disk cache keeps in memory only is reported to `report`,
     /// once per reason for the cache's life: an app that loses its offline replies hears why, once. Only
-    /// a request someone watches consumes the report, so a layer without monitors leaves it to one with.
+    /// a request someone watches, and whose monitors still listen, uses the report up: a layer without
+    /// monitors, or a request that finished (a shared request storing for a caller who cancelled), leaves
+    /// it to the next.
     func store(
-        _ entry: CachedResponse, inBackground: Bool = false,
-        reportingMemoryOnly report: MemoryOnlyReport? = nil
+        _ entry: CachedResponse, credentials: CredentialHeaderNames = CredentialHeaderNames(),
+        inBackground: Bool = false, reportingMemoryOnly report: MemoryOnlyReport? = nil
     ) {
         memory.store(entry)
         guard disk != nil else { return }
-        let reason = keying.memoryOnlyReason(entry)
-        if let reason, let report, toldReasons.withLock({ $0.insert(reason).inserted }) { report(reason) }
+        let reason = keying.scoped(to: credentials).memoryOnlyReason(entry)
+        if let reason, let report, !toldReasons.withLock({ $0.contains(reason) }) {
+            report(reason) { [toldReasons] in toldReasons.withLock { $0.insert(reason).inserted } }
+        }
         onDisk(inBackground: inBackground) { reason == nil ? $0.store(entry) : $0.remove(entry.key) }
     }
 

@@ -58,10 +58,15 @@ package final class MonitorGroup: Sendable {
             warn(event)
         }
 
-        /// An event every monitor is sent, whether or not it observes attempts: a warning.
-        package func warn(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
+        /// An event every monitor is sent, whether or not it observes attempts: a warning. With `claim`,
+        /// sent only if it returns `true`, called only once the request is known not to have finished: a
+        /// warning told once (per cache and reason) is used up only when monitors hear it.
+        package func warn(
+            claiming claim: (@Sendable () -> Bool)? = nil,
+            _ event: @escaping @Sendable (any NetworkMonitor) -> Void
+        ) {
             group.queue.async { [self] in
-                guard !isFinished.withLock({ $0 }) else { return }
+                guard !isFinished.withLock({ $0 }), claim?() ?? true else { return }
                 for monitor in group.monitors { event(monitor) }
             }
         }
@@ -139,9 +144,11 @@ struct MonitoredCall: AttemptObserver {
         channel.warn { $0.didResendBody(for: attempt) }
     }
 
-    func cacheKeptInMemoryOnly(because reason: ResponseCache.MemoryOnlyReason) {
+    func cacheKeptInMemoryOnly(
+        because reason: ResponseCache.MemoryOnlyReason, claim: @escaping @Sendable () -> Bool
+    ) {
         let request = request
-        channel.warn { $0.didKeepInMemoryOnly(request, because: reason) }
+        channel.warn(claiming: claim) { $0.didKeepInMemoryOnly(request, because: reason) }
     }
 }
 

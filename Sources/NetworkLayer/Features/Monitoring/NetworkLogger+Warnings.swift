@@ -2,7 +2,8 @@ import Foundation
 
 extension NetworkLogger {
     /// At every level but ``Level/errors`` (the request may well succeed): a line saying that the transport
-    /// sent the attempt again by itself, so that the server may have received it twice.
+    /// had to send the attempt again by itself, so that the server may have received it twice (or, for a
+    /// body that can't be given again, once, before the attempt failed).
     ///
     /// - Parameter attempt: The attempt that went out again.
     public func didResendBody(for attempt: MonitoredAttempt) {
@@ -10,8 +11,8 @@ extension NetworkLogger {
         let request = attempt.request
         sink(
             "⚠ #\(request.id).\(attempt.number) \(request.method.rawValue) \(redacted(request.url)): the "
-                + "connection closed as it went out, and the transport sent it again with its body on a new one; "
-                + "the server may have received it twice (send an idempotency key)")
+                + "connection closed as it went out, and the transport asked for its body to send it again on a "
+                + "new one; the server may have received it already (send an idempotency key)")
     }
 
     /// At every level, once per cache and reason: a line saying that the disk cache keeps such replies in

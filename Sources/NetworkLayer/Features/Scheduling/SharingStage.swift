@@ -39,9 +39,10 @@ struct SharingStage: RequestStage {
             completion(TransferResult(failure: .rateLimited(until: until)))
             return {}
         }
+        // The cookie is read once, here: the shared request carries it, however long it waits below.
+        let chain = chain.pinningCookie(for: request)
         let key = SharingKey(
-            request, sessionCookie: chain.transport.addedCookieHeader(for: request), account: account,
-            shaping: shaping)
+            request, sessionCookie: chain.cookie?.header, account: account, shaping: shaping)
         let meter = call.meter
         // The caller's attempt stage links the returned leave to the caller's task.
         return flights.join(
