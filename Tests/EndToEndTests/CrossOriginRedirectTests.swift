@@ -15,11 +15,7 @@ final class CrossOriginRedirectTests: XCTestCase {
     func testAnotherOriginSeesNoCallerHeaderButAccept() throws {
         for status in [301, 302, 303, 307, 308] {
             let target = try MockServer.echoing(in: self)
-            let origin = try MockServer.started(in: self)
-            origin.enqueue(
-                MockResponse(
-                    status: status,
-                    headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString]))
+            let origin = try MockServer.redirecting(with: status, to: target, in: self)
             let network = NetworkLayer(
                 baseURL: origin.baseURL,
                 defaultHeaders: ["Authorization": "Bearer secret", "X-Api-Key": "key", "X-Client": "app"],
@@ -43,10 +39,7 @@ final class CrossOriginRedirectTests: XCTestCase {
 
     func testALayerThatOptsInForwardsItsHeadersButNoCredentials() throws {
         let target = try MockServer.echoing(in: self)
-        let origin = try MockServer.started(in: self)
-        origin.enqueue(
-            MockResponse(
-                status: 302, headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString]))
+        let origin = try MockServer.redirecting(with: 302, to: target, in: self)
         let network = NetworkLayer(
             baseURL: origin.baseURL,
             defaultHeaders: [
@@ -65,6 +58,32 @@ final class CrossOriginRedirectTests: XCTestCase {
         XCTAssertNil(echo.headers["x-auth-token"])
         XCTAssertNil(echo.headers["authorization"])
         XCTAssertNil(echo.headers["cookie"])
+    }
+
+    /// A request with a redirect policy of its own keeps the layer's credential names: they are the one
+    /// list's, not the layer's policy's alone.
+    func testARequestsOwnPolicyStillWithholdsTheLayersCredentialNames() throws {
+        let target = try MockServer.echoing(in: self)
+        let origin = try MockServer.redirecting(with: 302, to: target, in: self)
+        let network = NetworkLayer(
+            baseURL: origin.baseURL, defaultHeaders: ["X-Layer-Secret": "layer", "X-Client": "app"],
+            redirectPolicy: RedirectPolicy(credentialHeaders: ["X-Layer-Secret"]))
+        var request = NetworkRequest<Echo>(
+            urlString: "start", headers: ["X-Own-Secret": "own", "X-Custom": "mine"])
+        request.redirectPolicy = RedirectPolicy(
+            forwardsHeadersAcrossOrigins: true, credentialHeaders: ["X-Own-Secret"])
+
+        let result = outcome(of: Echo.self) { recorder in
+            network.send(
+                request, successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
+        }
+
+        let echo = try XCTUnwrap(result?.value, String(describing: result))
+        XCTAssertEqual(echo.headers["x-client"], "app")
+        XCTAssertEqual(echo.headers["x-custom"], "mine")
+        XCTAssertNil(echo.headers["x-layer-secret"], "the layer's credential name")
+        XCTAssertNil(echo.headers["x-own-secret"], "the request's own credential name")
+        XCTAssertEqual(try XCTUnwrap(origin.takeRequest(timeout: 1)).header("X-Layer-Secret"), "layer")
     }
 
     func testTheSameOriginStillGetsEveryHeader() throws {

@@ -46,10 +46,7 @@ final class RedirectSafetyTests: XCTestCase {
     /// `localhost`) receives the caller's `Authorization` and `Cookie` headers.
     func testAuthorizationIsNotForwardedToAnotherOrigin() throws {
         let target = try MockServer.echoing(in: self)
-        let origin = try MockServer.started(in: self)
-        origin.enqueue(
-            MockResponse(
-                status: 302, headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString]))
+        let origin = try MockServer.redirecting(with: 302, to: target, in: self)
         let network = NetworkLayer(
             baseURL: origin.baseURL,
             defaultHeaders: ["Authorization": "Bearer secret", "Cookie": "session=1"],

@@ -3,9 +3,13 @@ import XCTest
 
 @testable import NetworkLayer
 
-/// The rule every hop of a composed call follows, on its own: the creating origin keeps the caller's
-/// credentials, another origin gets none of them and no user-info, and plain `http` after `https` is
-/// refused as a redirect is.
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The rule every hop of a composed call follows, on its own: the creating origin keeps the credentials,
+/// another origin gets none of them (its steps end with the rule's filter) and no user-info, and plain
+/// `http` after `https` is refused as a redirect is.
 final class OriginRuleTests: XCTestCase {
     private let source = URL(string: "https://api.example.com/files?x=1")!
 
@@ -48,18 +52,35 @@ final class OriginRuleTests: XCTestCase {
         }
     }
 
-    func testCredentialsFromTheOneListGoOnlyToTheCreatingOrigin() {
+    /// The filter a step to another origin ends with takes off every name on the list, whoever set it.
+    func testTheFilterTakesOffEveryHeaderOnTheListButACoveringAuthenticatorsToken() throws {
         let headers = [
             "authorization": "a", "Cookie": "c", "X-API-Key": "k", "X-Layer-Secret": "l",
-            "X-Request-Secret": "r",
-            "X-Trace": "t",
+            "X-Request-Secret": "r", "X-Trace": "t",
         ]
-        let rule = rule(RedirectPolicy(credentialHeaders: ["x-request-secret"]))
+        let uploads = URL(string: "https://uploads.example.com/u/1")!
+        let credentials = CredentialHeaderNames(adding: ["X-Layer-Secret", "x-request-secret"])
 
-        XCTAssertEqual(rule.callerHeaders(headers, on: .sameOrigin), headers)
-        XCTAssertEqual(
-            rule.callerHeaders(headers, on: .otherOrigin(URL(string: "https://uploads.example.com")!)),
-            ["X-Trace": "t"])
-        XCTAssertEqual(rule.callerHeaders(headers, on: nil), ["X-Trace": "t"])
+        for (origins, keepsToken) in [([source], false), ([source, uploads], true)] {
+            let authenticator = BearerTokenAuthenticator(accessToken: "t", origins: origins) { _ in }
+            let rule = OriginRule(
+                source: source, credentials: credentials, redirectPolicy: .default,
+                authenticators: [authenticator])
+            var request = URLRequest(url: uploads)
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+
+            let filtered = try adapted(request, by: rule.credentialFilter)
+
+            XCTAssertEqual(
+                filtered.allHTTPHeaderFields ?? [:],
+                keepsToken ? ["Authorization": "a", "X-Trace": "t"] : ["X-Trace": "t"], "\(origins)")
+        }
+    }
+
+    private func adapted(_ request: URLRequest, by interceptor: some RequestInterceptor) throws -> URLRequest
+    {
+        let result = Locked<Result<URLRequest, NetworkError>?>(nil)
+        interceptor.adapt(request) { outcome in result.withLock { $0 = outcome } }
+        return try XCTUnwrap(result.withLock { $0 }).get()
     }
 }

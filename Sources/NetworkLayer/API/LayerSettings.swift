@@ -75,10 +75,10 @@ struct LayerParts {
         for case let authenticator as BearerTokenAuthenticator in settings.interceptors {
             authenticator.adopt(baseURL: settings.baseURL, cache: settings.cache, deadlines: policyDeadlines)
         }
+        credentialHeaders = CredentialHeaderNames(adding: settings.redirectPolicy.credentialHeaders)
         builder = RequestBuilder(
             resolver: URLResolver(baseURL: settings.baseURL), defaultHeaders: settings.defaultHeaders,
-            credentialHeaders: settings.redirectPolicy.credentialHeaders, encoder: settings.encoder,
-            timeout: settings.timeout)
+            credentialHeaders: credentialHeaders, encoder: settings.encoder, timeout: settings.timeout)
         ownTransport = settings.sessionConfiguration.map { SessionTransport(configuration: $0) }
         transferDeadlines =
             ownTransport.map { LayerSession($0, clock: clock).deadlines }
@@ -88,6 +88,5 @@ struct LayerParts {
         }
         streamConfiguration = settings.sessionConfiguration?.copy() as? URLSessionConfiguration
         origins = OriginScheduler(clock: clock, budget: settings.scheduling.maximumRequestsPerOrigin)
-        credentialHeaders = CredentialHeaderNames(adding: settings.redirectPolicy.credentialHeaders)
     }
 }

@@ -61,7 +61,7 @@ extension NetworkLayer {
                 for: request, built: built, route: route, expecting: expectation, stream: stream, call: call)[
                     ...],
             transport: transport, route: route,
-            redirectPolicy: request.redirectPolicy ?? redirectPolicy)
+            redirectPolicy: redirectPolicy(for: request))
         // Not kept: the call's task cancels each attempt as it begins (see ``AttemptStage``).
         _ = chain.proceed(
             built,
@@ -84,7 +84,8 @@ extension NetworkLayer {
             layer: monitorGroup, extra: request.monitors, on: monitorsQueue)?.channel()
         let monitored = monitors.map { _ in
             MonitoredRequest(
-                request, url: try? builder.url(for: request), credentialHeaders: credentialHeaders)
+                request, url: try? builder.url(for: request),
+                credentialHeaders: credentialHeaders(for: request))
         }
         var report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
         if let monitors, let monitored {
@@ -106,8 +107,7 @@ extension NetworkLayer {
         // and a stream's completion behind its elements; any other call's where its outcome is settled
         // when it delivers immediately.
         let queue = progress?.queue ?? stream?.callbackQueue ?? callbackQueue
-        let immediate =
-            (deliversImmediately || request.deliversImmediately) && progress == nil && stream == nil
+        let immediate = deliversImmediately(request, isStream: stream != nil)
         let delivery = delivery ?? (immediate ? .immediate : CallbackDelivery(queue: queue))
         let task = RequestTask(
             delivery: delivery,
@@ -127,6 +127,15 @@ extension NetworkLayer {
             task: task, meter: meter, observer: observer, deadlines: policyDeadlines,
             deliversImmediately: delivery.isImmediate)
         return (call, progress)
+    }
+
+    /// Whether a call's outcome is delivered where it is settled (the layer or the request asks for it) rather
+    /// than on its queue: never for a transfer that reports progress or a stream, whose outcome waits behind
+    /// every progress call or element already queued. One rule for a request and for a call composed of
+    /// several (``ComposedCall``).
+    func deliversImmediately<Value>(_ request: NetworkRequest<Value>, isStream: Bool) -> Bool {
+        (deliversImmediately || request.deliversImmediately) && !isStream
+            && (request.transfer == nil || request.progressHandler == nil)
     }
 
     /// The interceptors of one request: the layer's, the request's, and a stream's reconnection last. A

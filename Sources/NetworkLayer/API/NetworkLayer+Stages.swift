@@ -51,7 +51,7 @@ extension NetworkLayer {
         {
             // What decides the shared reply below sharing, besides the attempt itself.
             let shaping = SharingKey.Shaping(
-                sizeLimit: limit, redirectPolicy: request.redirectPolicy ?? redirectPolicy,
+                sizeLimit: limit, redirectPolicy: redirectPolicy(for: request),
                 cachePolicy: request.cachePolicy, waitsForRateLimits: gate.waitsForRateLimit,
                 countsAgainstBudget: gate.counts)
             stages.append(

@@ -64,13 +64,11 @@ struct HARRedactor: Sendable {
     /// request's URL does.
     func headers(_ fields: [String: String], credentialHeaders: Set<String> = []) -> [HARArchive.Header] {
         fields.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            var shown =
-                credentialHeaders.contains(name.lowercased())
-                ? Self.marker : rules.redacted(header: name, value: value)
-            if ["location", "content-location", "referer"].contains(name.lowercased()) {
-                shown = urlString(shown)
-            }
-            return HARArchive.Header(name: name, value: shown)
+            HARArchive.Header(
+                name: name,
+                value: rules.redacted(
+                    headerValue: value, of: name, credentialHeaders: credentialHeaders,
+                    redactingURL: urlString))
         }
     }
 

@@ -35,6 +35,19 @@ extension MockServer {
         }
     }
 
+    /// A started server whose first reply redirects (`status`) to `/elsewhere` on `target`, another
+    /// origin (another port of 127.0.0.1); stopped when the test ends.
+    static func redirecting(
+        with status: Int = 302, to target: MockServer, in test: XCTestCase
+    ) throws -> MockServer {
+        let origin = try started(in: test)
+        origin.enqueue(
+            MockResponse(
+                status: status, headers: ["Location": try XCTUnwrap(target.url("/elsewhere")).absoluteString])
+        )
+        return origin
+    }
+
     /// A started server, stopped when the test ends.
     static func started(
         maxRequestBodySize: Int = 16 * 1024 * 1024, in test: XCTestCase, handler: Handler? = nil

@@ -148,18 +148,29 @@ final class CrossOriginUploadTests: XCTestCase {
 
     func testACancelledDraftUploadIsDeletedOnAnotherOriginWithoutTheCallersCredentials() throws {
         let servers = try servers(.draft)
+        let request = request(servers.api.url("files")!.absoluteString, try file(seed: 82), .draft)
+
+        let delete = try cancelledUpload(request, on: NetworkLayer(baseURL: servers.api.baseURL), servers)
+
+        assertNoCredentials([delete], .draft)
+    }
+
+    /// Sends `request` (a draft upload) and cancels it once bytes went out; the `DELETE` the upload
+    /// server got.
+    private func cancelledUpload(
+        _ request: NetworkRequest<URL>, on network: NetworkLayer, _ servers: Servers
+    ) throws -> MockServerRequest {
         let deleted = expectation(description: "the upload is deleted")
         let serving = servers.uploadsHandler
         servers.uploads.handler = { request in
             defer { if request.method == "DELETE" { deleted.fulfill() } }
             return try serving(request)
         }
-        var request = request(servers.api.url("files")!.absoluteString, try file(seed: 82), .draft)
+        var request = request
         let task = Locked<(any NetworkTask)?>(nil)
         request.progressHandler = { progress in
             if progress.completedBytes > 0 { task.withLock { $0 }?.cancel() }
         }
-        let network = NetworkLayer(baseURL: servers.api.baseURL)
 
         let result = outcome(of: URL.self, timeout: 60) { recorder in
             let started = network.send(
@@ -170,8 +181,7 @@ final class CrossOriginUploadTests: XCTestCase {
         wait(for: [deleted], timeout: 10)
 
         XCTAssertTrue(result?.error?.isCancelled == true, String(describing: result))
-        let delete = try XCTUnwrap(servers.uploads.recordedRequests.first { $0.method == "DELETE" })
-        assertNoCredentials([delete], .draft)
+        return try XCTUnwrap(servers.uploads.recordedRequests.first { $0.method == "DELETE" })
     }
 
     func testTheCallersOwnInterceptorsDontRunOnAnotherOrigin() throws {
@@ -209,17 +219,141 @@ final class CrossOriginUploadTests: XCTestCase {
         }
     }
 
+    // MARK: - What the layer's interceptors add
+
+    /// What a layer's interceptors add: a name from the library's list and one the layer's redirect policy
+    /// names a credential.
+    private static let layerCredentials = ["X-Api-Key": "layer-key", "X-Layer-Secret": "layer-secret"]
+
+    private func layerAddingCredentials(_ baseURL: URL?) -> NetworkLayer {
+        NetworkLayer(
+            baseURL: baseURL, redirectPolicy: RedirectPolicy(credentialHeaders: ["X-Layer-Secret"]),
+            interceptors: Self.layerCredentials.sorted { $0.key < $1.key }.map {
+                SettingHeader(name: $0.key, value: $0.value)
+            })
+    }
+
+    private func assertLayerCredentials(
+        _ requests: [MockServerRequest], present: Bool, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertFalse(requests.isEmpty, file: file, line: line)
+        for request in requests {
+            for (name, value) in Self.layerCredentials {
+                XCTAssertEqual(
+                    request.header(name), present ? value : nil, "\(name) on \(request.method)", file: file,
+                    line: line)
+            }
+        }
+    }
+
+    func testWhatTheLayersInterceptorsAddFromTheCredentialListStaysOnTheCreatingOrigin() throws {
+        for (seed, dialect) in [(87, Dialect.tus), (88, .draft)] {
+            let servers = try servers(dialect)
+            servers.cutNextAppend(Self.size / 2)
+            var request = NetworkRequest.upload(
+                urlString: "files", fileURL: try file(seed: UInt64(seed)), resumable: dialect.option,
+                headers: Self.neutral)
+            request.retryPolicy = Self.resuming
+
+            let result = send(request, on: layerAddingCredentials(servers.api.baseURL))
+
+            XCTAssertEqual(result?.value?.port, servers.uploads.port, String(describing: result))
+            assertLayerCredentials(servers.api.recordedRequests, present: true)
+            let sent = servers.uploads.recordedRequests
+            XCTAssertEqual(sent.map(\.method), ["PATCH", "HEAD", "PATCH"], "\(dialect)")
+            assertLayerCredentials(sent, present: false)
+            XCTAssertEqual(sent.map { $0.header("X-Trace") }, ["trace-1", "trace-1", "trace-1"])
+        }
+    }
+
+    func testACancelledUploadsDeleteOnAnotherOriginGetsNothingTheLayersInterceptorsAddFromTheList() throws {
+        let servers = try servers(.draft)
+        let request = NetworkRequest.upload(
+            urlString: "files", fileURL: try file(seed: 89), resumable: .ietfDraft, headers: Self.neutral)
+
+        let delete = try cancelledUpload(
+            request, on: layerAddingCredentials(servers.api.baseURL), servers)
+
+        assertLayerCredentials([delete], present: false)
+        XCTAssertEqual(delete.header("X-Trace"), "trace-1")
+    }
+
+    /// After a relaunch a stored upload's first request is a `HEAD` to its upload URL, on another origin:
+    /// a layer without a base URL, and an authenticator and default credentials without origins, take the
+    /// origin the upload was created on, never that one.
+    func testAResumedUploadOnAnotherOriginDoesntMakeItTheTokensOrigin() throws {
+        let servers = try servers(.tus)
+        let folder = try makeFolder()
+        let source = try writeFile(TestData.bytes(Self.size, seed: 90), named: "video.mp4", in: folder)
+        let launch = { (directory: URL) -> (NetworkLayer, TransferStore) in
+            let authenticator = BearerTokenAuthenticator(accessToken: "token-1") { $0(.failure(.cancelled)) }
+            let network = NetworkLayer(
+                defaultHeaders: ["X-Api-Key": "default-key"], interceptors: [authenticator])
+            return (network, try TransferStore(directory: directory, layer: network))
+        }
+        let (before, after) = (
+            folder.appendingPathComponent("before"), folder.appendingPathComponent("after")
+        )
+        let store = try launch(before).1
+        servers.cutNextAppend(Self.size / 2)
+        var request = NetworkRequest.upload(
+            urlString: servers.api.url("files")!.absoluteString, fileURL: source, resumable: .tus)
+        request.retryPolicy = RetryPolicy.none
+        let first = try transferOutcome { try store.send(request, successHandler: $0, errorHandler: $1) }
+        XCTAssertNotNil(first?.error, "the cut append fails the upload, which stays stored")
+        // The relaunch: the records in a folder of their own (this store keeps its folder's lock).
+        try FileManager.default.createDirectory(at: after, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: before.path) where name != "lock" {
+            try FileManager.default.copyItem(
+                at: before.appendingPathComponent(name), to: after.appendingPathComponent(name))
+        }
+
+        let (network, relaunched) = try launch(after)
+        let transfer = try XCTUnwrap(relaunched.unfinishedTransfers.first)
+        let resumed = try transferOutcome {
+            try relaunched.resume(transfer, successHandler: $0, errorHandler: $1)
+        }
+        let later = outcome(of: Data.self) { recorder in
+            network.get(
+                urlString: servers.api.url("later")!.absoluteString, successHandler: recorder.success,
+                errorHandler: recorder.failure)
+        }
+
+        XCTAssertEqual(resumed?.value?.port, servers.uploads.port, String(describing: resumed))
+        let sent = servers.uploads.recordedRequests
+        XCTAssertEqual(sent.map(\.method), ["PATCH", "HEAD", "PATCH"])
+        for request in sent {
+            XCTAssertNil(request.header("Authorization"), request.method)
+            XCTAssertNil(request.header("X-Api-Key"), request.method)
+        }
+        XCTAssertNotNil(later)
+        let last = try XCTUnwrap(servers.api.recordedRequests.last)
+        XCTAssertEqual(last.path, "/later")
+        XCTAssertEqual(last.header("Authorization"), "Bearer token-1")
+        XCTAssertEqual(last.header("X-Api-Key"), "default-key")
+    }
+
     // MARK: - The creating origin
+
+    /// One server speaking `dialect` that cuts the first append at half, its stored files removed after.
+    private func serverCuttingFirstAppend(_ dialect: Dialect) throws -> MockServer {
+        let server = try MockServer.started(maxRequestBodySize: 2 * Self.size, in: self)
+        switch dialect {
+        case .tus:
+            let tus = server.serveTus()
+            addTeardownBlock { tus.removeStoredFiles() }
+            tus.cutNextAppend(afterBytes: Self.size / 2)
+        case .draft:
+            let draft = server.serveResumableUploads()
+            addTeardownBlock { draft.removeStoredFiles() }
+            draft.cutNextAppend(afterBytes: Self.size / 2)
+        }
+        return server
+    }
 
     func testAnUploadOnTheCreatingOriginStillCarriesTheCallersCredentials() throws {
         for dialect in [Dialect.tus, .draft] {
-            let server = try MockServer.started(maxRequestBodySize: 2 * Self.size, in: self)
-            let cut: (Int) -> Void
-            switch dialect {
-            case .tus: cut = server.serveTus().cutNextAppend
-            case .draft: cut = server.serveResumableUploads().cutNextAppend
-            }
-            cut(Self.size / 2)
+            let server = try serverCuttingFirstAppend(dialect)
 
             let result = send(
                 request("files", try file(seed: 85), dialect), on: NetworkLayer(baseURL: server.baseURL))
@@ -227,6 +361,20 @@ final class CrossOriginUploadTests: XCTestCase {
             XCTAssertNotNil(result?.value, String(describing: result))
             XCTAssertEqual(server.recordedRequests.map(\.method), ["POST", "PATCH", "HEAD", "PATCH"])
             assertAllCredentials(server.recordedRequests)
+        }
+    }
+
+    func testWhatTheLayersInterceptorsAddStillGoesToTheCreatingOrigin() throws {
+        for (seed, dialect) in [(91, Dialect.tus), (92, .draft)] {
+            let server = try serverCuttingFirstAppend(dialect)
+            var request = NetworkRequest.upload(
+                urlString: "files", fileURL: try file(seed: UInt64(seed)), resumable: dialect.option)
+            request.retryPolicy = Self.resuming
+
+            XCTAssertNotNil(send(request, on: layerAddingCredentials(server.baseURL))?.value)
+
+            XCTAssertEqual(server.recordedRequests.map(\.method), ["POST", "PATCH", "HEAD", "PATCH"])
+            assertLayerCredentials(server.recordedRequests, present: true)
         }
     }
 

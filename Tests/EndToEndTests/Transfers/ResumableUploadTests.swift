@@ -241,6 +241,36 @@ final class ResumableUploadTests: XCTestCase {
         XCTAssertLessThan(tus.appends.count, 2, "no append after the cancel")
     }
 
+    /// A request that delivers immediately still gets a resumable upload's outcome after its progress calls,
+    /// as a plain upload's: a cancel from a progress call doesn't run the error handler inside that call.
+    func testAnUploadDeliveringImmediatelyEndsAfterTheProgressCallThatCancelledIt() throws {
+        let (server, _) = try tusServer()
+        let (_, file) = try source(seed: 44)
+        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tus)
+        request.deliversImmediately = true
+        let task = Locked<(any NetworkTask)?>(nil)
+        let inProgressCall = Locked(false)
+        request.progressHandler = { progress in
+            guard progress.completedBytes > 0 else { return }
+            inProgressCall.withLock { $0 = true }
+            task.withLock { $0 }?.cancel()
+            inProgressCall.withLock { $0 = false }
+        }
+        let ended = expectation(description: "the upload ends")
+        let endedInsideProgressCall = Locked<Bool?>(nil)
+
+        let started = NetworkLayer(baseURL: server.baseURL).send(
+            request, successHandler: { _ in XCTFail("cancelled") },
+            errorHandler: { _ in
+                endedInsideProgressCall.withLock { $0 = inProgressCall.withLock { $0 } }
+                ended.fulfill()
+            })
+        task.withLock { $0 = started }
+        wait(for: [ended], timeout: 60)
+
+        XCTAssertEqual(endedInsideProgressCall.withLock { $0 }, false)
+    }
+
     func testACancelWhileWaitingToResumeEndsItExactlyOnceAndNothingMoreIsSent() throws {
         let (ends, methods) = try endWhileWaitingToResume(seed: 47) { task, _ in task.cancel() }
 

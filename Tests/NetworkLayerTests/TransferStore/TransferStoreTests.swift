@@ -21,25 +21,6 @@ final class TransferStoreTests: XCTestCase {
         return (server, tus)
     }
 
-    /// Runs `start` with a success and an error handler and waits for one of them.
-    private func result(
-        _ start: (@escaping (NetworkResponse<URL>) -> Void, @escaping (NetworkError) -> Void) throws -> Void
-    ) throws -> Result<URL, NetworkError>? {
-        let ended = expectation(description: "a handler runs")
-        let outcome = Locked<Result<URL, NetworkError>?>(nil)
-        try start(
-            { response in
-                outcome.withLock { $0 = .success(response.value) }
-                ended.fulfill()
-            },
-            { error in
-                outcome.withLock { $0 = .failure(error) }
-                ended.fulfill()
-            })
-        wait(for: [ended], timeout: 30)
-        return outcome.withLock { $0 }
-    }
-
     /// An upload whose first append the server cuts at half: it fails (no retries), and stays stored.
     private func failedUpload(
         _ server: MockServer, _ tus: TusHandler
@@ -59,7 +40,7 @@ final class TransferStoreTests: XCTestCase {
         var request = NetworkRequest.upload(
             urlString: "files", fileURL: source, resumable: .tus, headers: ["X-Trace": "kept"])
         request.retryPolicy = RetryPolicy.none
-        let outcome = try result { try store.send(request, successHandler: $0, errorHandler: $1) }
+        let outcome = try transferOutcome { try store.send(request, successHandler: $0, errorHandler: $1) }
         guard case .failure = outcome else {
             XCTFail("the cut append fails the upload: \(String(describing: outcome))")
             return (store, source, directory)
@@ -86,7 +67,7 @@ final class TransferStoreTests: XCTestCase {
         XCTAssertTrue(stored.contains("tus-uploads"), "the upload URL is recorded after creation")
 
         let transfer = try XCTUnwrap(transfers.first)
-        let outcome = try result { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
+        let outcome = try transferOutcome { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
         XCTAssertNotNil(try outcome?.get())
         XCTAssertEqual(tus.storedFiles.count, 1, "not created again")
         XCTAssertEqual(tus.appends.last?.offset, Int64(Self.size / 2), "the rest only, after a HEAD")
@@ -118,7 +99,7 @@ final class TransferStoreTests: XCTestCase {
         let store = try TransferStore(directory: directory, layer: native)
         let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
 
-        let outcome = try result { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
+        let outcome = try transferOutcome { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
 
         XCTAssertNotNil(try outcome?.get())
         XCTAssertEqual(tus.appends.map(\.offset), [0, Int64(Self.size / 2)], "the rest only, after a HEAD")
@@ -140,11 +121,11 @@ final class TransferStoreTests: XCTestCase {
         draft.cutNextAppend(afterBytes: Self.size / 2)
         var request = NetworkRequest.upload(urlString: "files", fileURL: source, resumable: .ietfDraft)
         request.retryPolicy = RetryPolicy.none
-        let cut = try result { try store.send(request, successHandler: $0, errorHandler: $1) }
+        let cut = try transferOutcome { try store.send(request, successHandler: $0, errorHandler: $1) }
         guard case .failure = cut else { return XCTFail("\(String(describing: cut))") }
 
         let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
-        let outcome = try result { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
+        let outcome = try transferOutcome { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
         XCTAssertNotNil(try outcome?.get())
         XCTAssertEqual(draft.storedFiles.count, 1, "not created again")
         XCTAssertEqual(try BigFile.sha256(of: draft.storedFiles[0]), try BigFile.sha256(of: source))
@@ -181,7 +162,7 @@ final class TransferStoreTests: XCTestCase {
         wait(for: [cancelled], timeout: 10)
 
         let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
-        let outcome = try result { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
+        let outcome = try transferOutcome { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
         XCTAssertNotNil(try outcome?.get())
         let methods = server.recordedRequests.map(\.method)
         XCTAssertFalse(methods.contains("DELETE"), "a stored upload is kept for resume: \(methods)")
@@ -199,7 +180,7 @@ final class TransferStoreTests: XCTestCase {
         try handle.close()
 
         let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
-        let outcome = try result {
+        let outcome = try transferOutcome {
             try store.resume(transfer, ifSourceChanged: .fail, successHandler: $0, errorHandler: $1)
         }
         guard case .failure(.sourceFileChanged(let file)) = outcome else {
@@ -216,7 +197,7 @@ final class TransferStoreTests: XCTestCase {
         try BigFile.make(at: source, size: Self.size + 1000, seed: 7)
 
         let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
-        let outcome = try result {
+        let outcome = try transferOutcome {
             try store.resume(transfer, ifSourceChanged: .startOver, successHandler: $0, errorHandler: $1)
         }
         XCTAssertNotNil(try outcome?.get())
@@ -242,7 +223,7 @@ final class TransferStoreTests: XCTestCase {
             urlString: "file", to: destination, headers: ["X-Trace": "kept"])
         request.retryPolicy = RetryPolicy.none
 
-        let cut = try result { try store.send(request, successHandler: $0, errorHandler: $1) }
+        let cut = try transferOutcome { try store.send(request, successHandler: $0, errorHandler: $1) }
         guard case .failure = cut else { return XCTFail("\(String(describing: cut))") }
         let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
         XCTAssertEqual(transfer.kind, .download)
@@ -250,7 +231,7 @@ final class TransferStoreTests: XCTestCase {
         XCTAssertEqual(transfer.expectedBytes, Int64(data.count))
         XCTAssertEqual(transfer.remoteURL, server.baseURL.appendingPathComponent("file"))
 
-        let resumed = try result { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
+        let resumed = try transferOutcome { try store.resume(transfer, successHandler: $0, errorHandler: $1) }
         XCTAssertEqual(try resumed?.get(), destination)
         XCTAssertEqual(try Data(contentsOf: destination), data)
         let second = try XCTUnwrap(server.recordedRequests.last)
@@ -317,12 +298,12 @@ final class TransferStoreTests: XCTestCase {
         let layer = NetworkLayer(baseURL: server.baseURL)
         let request = NetworkRequest.upload(urlString: "files", fileURL: source, resumable: .tus)
         let uploaded = try XCTUnwrap(
-            try result { layer.send(request, successHandler: $0, errorHandler: $1) }?.get())
+            try transferOutcome { layer.send(request, successHandler: $0, errorHandler: $1) }?.get())
 
         // As after a kill between the last acknowledgement and the record's removal.
         var again = request
         again.uploadJournal = FixedJournal(resumePoint: (uploaded, 0))
-        let outcome = try result { layer.send(again, successHandler: $0, errorHandler: $1) }
+        let outcome = try transferOutcome { layer.send(again, successHandler: $0, errorHandler: $1) }
         XCTAssertEqual(try outcome?.get(), uploaded)
         XCTAssertEqual(tus.appends.count, 1, "nothing appended to a complete upload")
         XCTAssertEqual(tus.storedFiles.count, 1)
@@ -335,7 +316,7 @@ final class TransferStoreTests: XCTestCase {
         network.stub(.post, "/files", returning: Data())
         let store = try TransferStore(directory: folder.appendingPathComponent("store"), layer: network)
 
-        let outcome = try result {
+        let outcome = try transferOutcome {
             try store.send(
                 .upload(urlString: "files", fileURL: source, resumable: .tus), successHandler: $0,
                 errorHandler: $1)

@@ -1,8 +1,10 @@
 /// The one list of request header names that carry credentials: the library's own (``Credentials/headers``)
-/// and those an app adds through ``RedirectPolicy/credentialHeaders``. Every place that decides what a
-/// credential may do asks it: redaction (logs, curl commands, error texts), forwarding (a redirect, a hop of a
-/// composed call to another origin) and storage (the outbox, the transfer store). Why one value: three lists
-/// that disagreed let `X-Api-Key` reach the disk and another origin.
+/// and those an app adds through ``RedirectPolicy/credentialHeaders``, the layer's policy's and, for one
+/// request, its own policy's too (``NetworkLayer/credentialHeaders(for:)``). Asked by redaction (the
+/// logger's lines and curl commands, HAR archives: through ``MonitoredRequest/credentialHeaders``),
+/// forwarding (a redirect, a hop of a composed call to another origin, the origin the layer's default
+/// headers on the list go to) and storage (the outbox and the transfer store refuse them). Why one value:
+/// three lists that disagreed let `X-Api-Key` reach the disk and another origin.
 package struct CredentialHeaderNames: Sendable, Hashable {
     /// The app's names besides the library's, lowercased.
     package let extra: Set<String>

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The one origin a layer's default credential headers go to: the base URL's or, without one, the first
-/// credentialed request's (as ``BearerTokenAuthenticator`` does). Why: a default `Authorization` is for
+/// request's (as ``BearerTokenAuthenticator`` does; a call made of several, its own request's). Why: a default `Authorization` is for
 /// the layer's API, not a CDN's or a partner's absolute URL.
 final class DefaultCredentialScope: Sendable {
     /// Set by `init` from the base URL, or by the first request of a layer without one.
@@ -9,6 +9,11 @@ final class DefaultCredentialScope: Sendable {
 
     init(baseURL: URL?) {
         origin = Locked(baseURL.flatMap(Origin.init))
+    }
+
+    /// Makes `url`'s origin the one, unless there is one (see ``NetworkLayer/adoptCredentialOrigin(of:)``).
+    func adopt(_ url: URL) {
+        _ = allows(url)
     }
 
     /// Whether the default credentials go to `url`.

@@ -1,17 +1,23 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// What of a composed call's own request goes with each of its steps (``ComposedCall``), wherever the URL
 /// came from (the caller, or a server that named it): one rule for every hop, as redirects have theirs
 /// (``RedirectPolicy``).
 ///
-/// - The headers the step itself sets (a protocol's `Tus-Resumable`, `Upload-Offset`, `Content-Type`, …)
-///   always go.
-/// - The caller's headers go to the origin of the request that created the call; to another origin, all
-///   but those on the credential list (``CredentialHeaderNames``: the layer's, plus the request's own
-///   ``RedirectPolicy/credentialHeaders``).
+/// - The headers the step itself sets (a protocol's `Tus-Resumable`, `Upload-Offset`, `Content-Type`, …;
+///   none is on the credential list) always go.
+/// - Headers on the credential list (``CredentialHeaderNames``: the layer's, plus the request's own
+///   ``RedirectPolicy/credentialHeaders``) go only to the origin of the request that created the call,
+///   whoever set them: the caller, or the layer's interceptors. Another origin's steps end with
+///   ``credentialFilter``, after every interceptor ran. One exception: the `Authorization` of a layer's
+///   ``BearerTokenAuthenticator`` whose origins cover the step's URL, which its `origins:` sent there.
 /// - The caller's own interceptors (``NetworkRequest/interceptors``) run only on steps to that origin: what
 ///   they add can't be told from what the caller meant for its server. The layer's interceptors run on
-///   every step, as on every request: ``BearerTokenAuthenticator`` adds its token to the origins it names.
+///   every step, as on every request.
 /// - A URL on plain `http` named after an `https` request is refused, as a redirect is (unless the
 ///   redirect policy ``RedirectPolicy/allowsInsecureRedirects``), and user-info in a URL on another origin
 ///   is dropped.
@@ -29,20 +35,27 @@ struct OriginRule: Sendable {
     /// The URL of the request that created the call; `nil` when it has none (then no step is on its
     /// origin).
     let source: URL?
-    /// The credential header names, the request's own added.
+    /// The credential header names, the request's own included.
     let credentials: CredentialHeaderNames
     let redirectPolicy: RedirectPolicy
+    /// The layer's token authenticators, whose tokens go where their origins say.
+    let authenticators: [BearerTokenAuthenticator]
 
     /// The rule for the steps of a call created by a request to `source`.
     ///
     /// - Parameters:
     ///   - source: The resolved URL of the caller's request.
-    ///   - credentials: The layer's credential header names.
-    ///   - redirectPolicy: The request's redirect policy, else the layer's.
-    init(source: URL?, credentials: CredentialHeaderNames, redirectPolicy: RedirectPolicy) {
+    ///   - credentials: The request's credential header names (``NetworkLayer/credentialHeaders(for:)``).
+    ///   - redirectPolicy: The request's redirect policy (``NetworkLayer/redirectPolicy(for:)``).
+    ///   - authenticators: The layer's token authenticators.
+    init(
+        source: URL?, credentials: CredentialHeaderNames, redirectPolicy: RedirectPolicy,
+        authenticators: [BearerTokenAuthenticator] = []
+    ) {
         self.source = source
-        self.credentials = credentials.adding(redirectPolicy.credentialHeaders)
+        self.credentials = credentials
         self.redirectPolicy = redirectPolicy
+        self.authenticators = authenticators
     }
 
     /// Where a step to `url` goes.
@@ -57,12 +70,27 @@ struct OriginRule: Sendable {
         return .otherOrigin(RedirectPolicy.withoutUserInfo(url))
     }
 
-    /// The caller's `headers` a step that goes as `hop` carries; `nil`: a URL with no origin known.
-    func callerHeaders(_ headers: [String: String], on hop: Hop?) -> [String: String] {
-        switch hop {
-        case .sameOrigin?: headers
-        case .otherOrigin?, nil: credentials.removingCredentials(from: headers)
-        case .refused?: [:]
+    /// The last interceptor of a step to another origin: it takes off every header on the credential list,
+    /// but the token of an authenticator whose origins cover the URL. Why last: the layer's interceptors
+    /// run on every step, after the step's headers are set, and may add what the list names.
+    var credentialFilter: some RequestInterceptor {
+        CredentialFilter(credentials: credentials, authenticators: authenticators)
+    }
+
+    private struct CredentialFilter: RequestInterceptor {
+        let credentials: CredentialHeaderNames
+        let authenticators: [BearerTokenAuthenticator]
+
+        func adapt(
+            _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+        ) {
+            var request = request
+            let keepsToken = request.url.map { url in authenticators.contains { $0.sendsToken(to: url) } }
+            for name in credentials.credentials(in: request.allHTTPHeaderFields ?? [:])
+            where keepsToken != true || name.caseInsensitiveCompare("Authorization") != .orderedSame {
+                request.setValue(nil, forHTTPHeaderField: name)
+            }
+            completion(.success(request))
         }
     }
 }

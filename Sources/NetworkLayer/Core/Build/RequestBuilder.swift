@@ -79,22 +79,26 @@ package struct RequestBuilder: Sendable {
             requiringPath: request.endpoint != nil)
     }
 
-    /// - Parameter credentialHeaders: Credential header names besides ``Credentials/headers``.
+    /// - Parameter credentialHeaders: The layer's credential header names.
     init(
-        resolver: URLResolver, defaultHeaders: [String: String], credentialHeaders: Set<String> = [],
-        encoder: JSONEncoder, timeout: TimeInterval
+        resolver: URLResolver, defaultHeaders: [String: String],
+        credentialHeaders: CredentialHeaderNames = CredentialHeaderNames(), encoder: JSONEncoder,
+        timeout: TimeInterval
     ) {
         self.resolver = resolver
         self.defaultHeaders = Self.sorted(defaultHeaders)
         defaultHeadersError = Self.invalidHeaderError(in: self.defaultHeaders)
-        let extra = Set(credentialHeaders.map { $0.lowercased() })
-        defaultHeaderIsCredential = self.defaultHeaders.map {
-            Credentials.isCredentialHeader($0.key, orOneOf: extra)
-        }
+        defaultHeaderIsCredential = self.defaultHeaders.map { credentialHeaders.contains($0.key) }
         credentialScope =
             defaultHeaderIsCredential.contains(true) ? DefaultCredentialScope(baseURL: resolver.baseURL) : nil
         self.encoder = encoder
         self.timeout = timeout
+    }
+
+    /// Makes `url`'s origin the one the default credential headers go to, unless they have one (see
+    /// ``NetworkLayer/adoptCredentialOrigin(of:)``).
+    func adoptCredentialOrigin(of url: URL) {
+        credentialScope?.adopt(url)
     }
 
     /// Checks a request an interceptor changed as the builder checks its own (headers, method, `http(s)`

@@ -49,13 +49,16 @@ final class ComposedCall: NetworkTask, Sendable {
             monitors: request.monitors, redirectPolicy: request.redirectPolicy,
             scheduling: request.scheduling,
             account: request.account, deliversImmediately: request.deliversImmediately)
+        let source = try? layer.builder.url(for: request)
         rule = OriginRule(
-            source: try? layer.builder.url(for: request), credentials: layer.credentialHeaders,
-            redirectPolicy: request.redirectPolicy ?? layer.redirectPolicy)
-        // As for one request: a transfer's outcome waits its turn behind its progress on the queue.
-        let immediate = request.deliversImmediately || (layer.deliversImmediately && request.transfer == nil)
+            source: source, credentials: layer.credentialHeaders(for: request),
+            redirectPolicy: layer.redirectPolicy(for: request), authenticators: layer.authenticators)
+        // Before any step: a step to a URL a server named must not become the origin of credentials that
+        // have none yet.
+        if let source { layer.adoptCredentialOrigin(of: source) }
         task = RequestTask(
-            delivery: immediate ? .immediate : CallbackDelivery(queue: layer.callbackQueue),
+            delivery: layer.deliversImmediately(request, isStream: false)
+                ? .immediate : CallbackDelivery(queue: layer.callbackQueue),
             failureHandler: errorHandler, priority: request.priority)
         task.limitTotalTime(
             to: layer.totalTimeLimit(for: request, isStream: false), on: layer.policyDeadlines)
@@ -89,9 +92,9 @@ final class ComposedCall: NetworkTask, Sendable {
     }
 
     /// A step: `method` to `urlString` (resolved as the caller's URL is) with the `headers` the step
-    /// itself sets, which always go. The caller's headers and interceptors go as the ``OriginRule`` says;
-    /// its monitors, redirect policy, priority, scheduling, account and timeout always. Its retry and
-    /// cache policies don't: the feature sets the step's own.
+    /// itself sets, which always go. The caller's headers, its interceptors and what the layer's add go as
+    /// the ``OriginRule`` says; its monitors, redirect policy, priority, scheduling, account and timeout
+    /// always. Its retry and cache policies don't: the feature sets the step's own.
     ///
     /// - Returns: The request, or why nothing may be sent to that URL.
     func request<T: Decodable & SendableMetatype>(
@@ -106,10 +109,13 @@ final class ComposedCall: NetworkTask, Sendable {
         switch hop {
         case .refused(let error)?: return .failure(error)
         case .sameOrigin?: step.interceptors = caller.interceptors
-        case .otherOrigin(let url)?: step.urlString = url.absoluteString
+        case .otherOrigin(let url)?:
+            step.urlString = url.absoluteString
+            // A request's interceptors run after the layer's: this one sees what they all added.
+            step.interceptors = [rule.credentialFilter]
         case nil: break
         }
-        step.headers = rule.callerHeaders(caller.headers, on: hop).merging(headers) { $1 }
+        step.headers = caller.headers.merging(headers) { $1 }
         step.monitors = caller.monitors
         step.redirectPolicy = caller.redirectPolicy
         step.priority = task.priority

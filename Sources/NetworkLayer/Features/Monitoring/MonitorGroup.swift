@@ -101,14 +101,12 @@ extension MonitoredRequest {
             credentialHeaders: credentialHeaders)
     }
 
-    /// The request an event of `request`, built for `url`, belongs to; `credentialHeaders` is its layer's
-    /// list, to which the request's own redirect policy adds.
+    /// The request an event of `request`, built for `url`, belongs to; `credentialHeaders` is the
+    /// request's list (``NetworkLayer/credentialHeaders(for:)``).
     init<Value>(_ request: NetworkRequest<Value>, url: URL?, credentialHeaders: CredentialHeaderNames) {
         self.init(
             id: MonitorGroup.nextID(), method: request.method, url: url,
-            isRevalidation: request.isRevalidation,
-            credentialHeaders: credentialHeaders.adding(request.redirectPolicy?.credentialHeaders ?? []).extra
-        )
+            isRevalidation: request.isRevalidation, credentialHeaders: credentialHeaders.extra)
     }
 }
 

@@ -288,13 +288,25 @@ public struct NetworkLogger: NetworkMonitor {
         redactedHeaders.contains(name.lowercased()) ? "<redacted>" : value
     }
 
-    /// A header's value as a line or curl command writes it: `credentialHeaders` (lowercased, the
-    /// request's layer's names) are redacted too.
-    func redacted(headerValue value: String, of name: String, credentialHeaders: Set<String>) -> String {
+    /// A header's value as a line, a curl command or a HAR archive writes it: `credentialHeaders`
+    /// (lowercased, the request's layer's names) are redacted too, and the URL in `Location`,
+    /// `Content-Location` or `Referer` loses its secrets.
+    ///
+    /// - Parameters:
+    ///   - value: The header's value.
+    ///   - name: Its name, in any case.
+    ///   - credentialHeaders: More names whose values are redacted, lowercased.
+    ///   - redactingURL: How a URL-valued header's value loses its secrets; `nil`: as
+    ///     ``redacted(urlString:)`` writes it (a HAR archive keeps it a valid URL instead).
+    package func redacted(
+        headerValue value: String, of name: String, credentialHeaders: Set<String>,
+        redactingURL: ((String) -> String)? = nil
+    ) -> String {
         let shown =
             credentialHeaders.contains(name.lowercased())
             ? Redaction.marker : redacted(header: name, value: value)
-        return Self.urlHeaders.contains(name.lowercased()) ? redacted(urlString: shown) : shown
+        guard Self.urlHeaders.contains(name.lowercased()) else { return shown }
+        return redactingURL?(shown) ?? redacted(urlString: shown)
     }
 
     private static let urlHeaders: Set<String> = ["location", "content-location", "referer"]

@@ -101,7 +101,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     /// - Parameters:
     ///   - accessToken: The token to send until a 401 says it no longer works.
     ///   - origins: The URLs whose origins get the token; `nil`: the base URL of each layer this is given
-    ///     to (for a layer without one, the first request's origin).
+    ///     to (for a layer without one, the first request's origin; for a call made of several requests,
+    ///     such as a resumable upload, its own request's, never a URL a server named).
     ///   - refreshWindow: How long before its expiry a token set with one (through
     ///     ``setAccessToken(_:expiresAt:)``) is refreshed instead of sent; never more than half the token's
     ///     lifetime, its expiry minus when it was set (see <doc:PoliciesAndAuthentication>).
@@ -124,7 +125,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     /// - Parameters:
     ///   - token: The token to start with (`nil`: refresh before the first request).
     ///   - origins: The URLs whose origins get the token; `nil`: the base URL of each layer this is given
-    ///     to (for a layer without one, the first request's origin).
+    ///     to (for a layer without one, the first request's origin; for a call made of several requests,
+    ///     such as a resumable upload, its own request's, never a URL a server named).
     ///   - refreshWindow: How long before a token's expiry it is refreshed instead of sent; never more than
     ///     half the token's lifetime, its expiry minus when it was set (see <doc:PoliciesAndAuthentication>).
     ///   - refreshTimeout: How long a refresh may take before its waiting requests fail.
@@ -276,11 +278,24 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 
     /// The first origin seen becomes the token's when none was given or adopted from a layer.
     private func isOwnOrigin(_ url: URL?) -> Bool {
-        guard let origin = url.flatMap(Origin.init) else { return false }
-        return state.withLock { state in
+        adoptOrigin(of: url)
+        return sendsToken(to: url)
+    }
+
+    /// Makes `url`'s origin the token's when none was given or adopted yet: a layer's first request, or
+    /// the request of a call made of several, whose later steps may go to URLs a server named (see
+    /// ``NetworkLayer/adoptCredentialOrigin(of:)``).
+    func adoptOrigin(of url: URL?) {
+        guard let origin = url.flatMap(Origin.init) else { return }
+        state.withLock { state in
             if state.origins.isEmpty && !hasOwnOrigins { state.origins.insert(origin) }
-            return state.origins.contains(origin)
         }
+    }
+
+    /// Whether the token goes to `url`: its origin is one of the token's. Adopts none.
+    func sendsToken(to url: URL?) -> Bool {
+        guard let origin = url.flatMap(Origin.init) else { return false }
+        return state.withLock { $0.origins.contains(origin) }
     }
 
     /// The current token if no refresh runs and `usable` accepts it (given when it was set); else `nil`, and

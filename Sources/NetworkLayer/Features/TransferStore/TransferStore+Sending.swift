@@ -163,8 +163,7 @@ extension TransferStore {
 
     private func makeRecord(for request: NetworkRequest<URL>) throws(TransferStoreError) -> TransferRecord {
         // Refused, not left out: a resume after a relaunch would go without it and fail.
-        let names = layer.credentialHeaders.adding(request.redirectPolicy?.credentialHeaders ?? [])
-        let credentials = names.credentials(in: request.headers)
+        let credentials = layer.credentialHeaders(for: request).credentials(in: request.headers)
         guard credentials.isEmpty else { throw .credentialHeaders(credentials) }
         let url: String
         do {

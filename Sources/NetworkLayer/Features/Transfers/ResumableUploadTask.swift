@@ -75,11 +75,12 @@ final class ResumableUploadTask<Value>: NetworkTask {
     }
 
     func cancel() {
-        let url = state.withLock { $0.uploadURL }
         // Only the cancel that ended the upload removes it: one that lost to the last reply leaves the
         // finished upload alone. A stored upload stays on the server, for the store's `resume`.
         guard call.endByCancelling(), dialect.deletesWhenCancelled, request.value.uploadJournal == nil,
-            let url
+            // Read once the call ended, not before: a creation whose reply was handled while this cancel
+            // began has its URL here, and is deleted rather than left on the server.
+            let url = state.withLock({ $0.uploadURL })
         else { return }
         call.sendAfterEnd(step(.delete, url.absoluteString, headers: [:]))
     }
