@@ -111,7 +111,8 @@ final class RateLimitHoldTests: XCTestCase {
         let network = layer(held, clock: clock)
         wait(for: [get(network, "first").expectation], timeout: 10)
         wait(for: [get(network, other.baseURL.appendingPathComponent("first").absoluteString).expectation], timeout: 10)
-        let waiting = get(network, "waiting")
+        let waiting = get(network, "waiting", resourceTimeout: 1_000)
+        XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - 600) < 0.001 } }, "it waits")
 
         network.liftRateLimit(for: held.baseURL)
 
