@@ -61,7 +61,9 @@ final class RateLimitHoldTests: XCTestCase {
         let clock = TestClock(startingAt: Self.start)
         let network = layer(server, clock: clock, scheduling: scheduling)
         wait(for: [get(network, "first").expectation], timeout: 10)
-        defer { XCTAssertEqual(server.requestCount, 1, "the held request sent nothing", file: file, line: line) }
+        defer {
+            XCTAssertEqual(server.requestCount, 1, "the held request sent nothing", file: file, line: line)
+        }
         return hold(network, clock, file: file, line: line)
     }
 
@@ -110,7 +112,9 @@ final class RateLimitHoldTests: XCTestCase {
         let clock = TestClock(startingAt: Self.start)
         let network = layer(held, clock: clock)
         wait(for: [get(network, "first").expectation], timeout: 10)
-        wait(for: [get(network, other.baseURL.appendingPathComponent("first").absoluteString).expectation], timeout: 10)
+        wait(
+            for: [get(network, other.baseURL.appendingPathComponent("first").absoluteString).expectation],
+            timeout: 10)
         let waiting = get(network, "waiting", resourceTimeout: 1_000)
         XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - 600) < 0.001 } }, "it waits")
 
@@ -119,7 +123,8 @@ final class RateLimitHoldTests: XCTestCase {
         wait(for: [waiting.expectation], timeout: 10)
         XCTAssertEqual(waiting.results.first?.value, Data("ok".utf8))
         XCTAssertEqual(clock.elapsed, 0)
-        let stillHeld = get(network, other.baseURL.appendingPathComponent("x").absoluteString, resourceTimeout: 1)
+        let stillHeld = get(
+            network, other.baseURL.appendingPathComponent("x").absoluteString, resourceTimeout: 1)
         wait(for: [stillHeld.expectation], timeout: 10)
         guard case .failure(.rateLimited)? = stillHeld.results.first else {
             return XCTFail("the other origin stays held: \(stillHeld.results)")
@@ -208,7 +213,8 @@ final class RateLimitHoldTests: XCTestCase {
     func testARedirectTargetsRateLimitHoldsTheTargetNotTheOriginRedirected() throws {
         let first = try MockServer.started(in: self)
         let second = try MockServer.started(in: self)
-        first.enqueue(MockResponse(status: 302, headers: ["Location": try XCTUnwrap(second.url("/x")).absoluteString]))
+        first.enqueue(
+            MockResponse(status: 302, headers: ["Location": try XCTUnwrap(second.url("/x")).absoluteString]))
         first.handler = { _ in MockResponse(status: 200, text: "first") }
         second.enqueue(MockResponse(status: 429, headers: ["Retry-After": "120"]))
         second.handler = { _ in MockResponse(status: 200, text: "second") }

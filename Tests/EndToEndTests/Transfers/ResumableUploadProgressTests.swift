@@ -59,7 +59,8 @@ final class ResumableUploadProgressTests: XCTestCase {
         }
 
         XCTAssertEqual(patches.withLock { $0 }, [0, 1, 2], "three attempts, as the policy allows")
-        XCTAssertTrue(result?.error?.isTimedOut == true, "a transfer too slow to go on: \(String(describing: result))")
+        XCTAssertTrue(
+            result?.error?.isTimedOut == true, "a transfer too slow to go on: \(String(describing: result))")
     }
 
     func testTheRequestsTotalTimeLimitEndsAnUploadKeptAliveAByteAtATime() throws {
@@ -87,7 +88,8 @@ final class ResumableUploadProgressTests: XCTestCase {
         // Each byte acknowledged is a failure, followed by the policy's wait on the test clock.
         for step in 1...6 {
             guard clock.wait(until: { $0.waits.count == step }) else {
-                return XCTFail("no wait after acknowledgement \(step): \(patches.withLock { $0 }.count) PATCHes")
+                return XCTFail(
+                    "no wait after acknowledgement \(step): \(patches.withLock { $0 }.count) PATCHes")
             }
             clock.advance(by: 0.5)
         }
@@ -95,7 +97,8 @@ final class ResumableUploadProgressTests: XCTestCase {
 
         XCTAssertEqual(clock.elapsed, 3)
         XCTAssertEqual(outcomes.withLock { $0 }.count, 1)
-        XCTAssertTrue(outcomes.withLock { $0 }.first?.error?.isTimedOut == true, "\(outcomes.withLock { $0 })")
+        XCTAssertTrue(
+            outcomes.withLock { $0 }.first?.error?.isTimedOut == true, "\(outcomes.withLock { $0 })")
         XCTAssertLessThanOrEqual(patches.withLock { $0 }.count, 7, "a PATCH at most per wait")
     }
 }

@@ -116,7 +116,9 @@ final class OriginScheduler: Sendable {
     func refusal(_ origin: Origin, deadline: DispatchTime?, priority: RequestPriority) -> Date? {
         let now = clock.now
         let seconds = state.withLock { state in
-            state.origins[origin].flatMap { Self.refusal(of: $0, deadline: deadline, priority: priority, now: now) }
+            state.origins[origin].flatMap {
+                Self.refusal(of: $0, deadline: deadline, priority: priority, now: now)
+            }
         }
         return seconds.map { clock.date.addingTimeInterval($0) }
     }
@@ -186,7 +188,8 @@ final class OriginScheduler: Sendable {
     ///   - pauseOver: A pause ending then, or before, is over.
     ///   - lifts: Whether the hold is over whenever it was to end: a probe succeeded, or the app lifted it.
     func finished(
-        _ origin: Origin, counted: Bool, pause: TimeInterval?, pauseOver: DispatchTime? = nil, lifts: Bool = false
+        _ origin: Origin, counted: Bool, pause: TimeInterval?, pauseOver: DispatchTime? = nil,
+        lifts: Bool = false
     ) {
         let now = clock.now
         let (starts, reopening) = state.withLock { state in

@@ -62,7 +62,8 @@ public struct RequestScheduling: Sendable, Equatable {
         self.waitsForRateLimits = waitsForRateLimits
         self.maximumRequestsPerOrigin = maximumRequestsPerOrigin.map { max(1, $0) }
         // The scheduler adds it to a monotonic time: a year keeps that arithmetic far from its limits.
-        self.maximumRateLimitWait = maximumRateLimitWait.isNaN ? 0 : min(max(0, maximumRateLimitWait), 31_536_000)
+        self.maximumRateLimitWait =
+            maximumRateLimitWait.isNaN ? 0 : min(max(0, maximumRateLimitWait), 31_536_000)
     }
 
     /// Sharing and the rate-limit wait on, no budget.
