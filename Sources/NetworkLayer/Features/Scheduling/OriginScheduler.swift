@@ -89,7 +89,8 @@ final class OriginScheduler: Sendable {
     init(clock: any NetworkClock, budget: Int?, longestHold: TimeInterval) {
         self.clock = clock
         self.budget = budget
-        self.longestHold = longestHold
+        // Added to a monotonic time: at most a year keeps that arithmetic far from its limits.
+        self.longestHold = longestHold.isNaN ? 0 : min(max(0, longestHold), 365 * 86_400)
     }
 
     /// Requests counted or waiting: 0 once every request has ended. Tests read it.
@@ -139,7 +140,7 @@ final class OriginScheduler: Sendable {
         _ origin: Origin, counts: Bool, waitsForRateLimit: Bool, priority: RequestPriority,
         deadline: DispatchTime?, start: @escaping @Sendable () -> Void
     ) -> Entry {
-        let now = clock.now
+        let (now, date) = (clock.now, clock.date)
         let (entered, reopening) = state.withLock { state -> (Entry, DispatchTime?) in
             var entry = state.origins[origin] ?? OriginState()
             defer { state.origins[origin] = entry.isIdle ? nil : entry }
@@ -154,7 +155,7 @@ final class OriginScheduler: Sendable {
             if waitsForRateLimit,
                 let opens = Self.refusal(of: entry, deadline: deadline, priority: priority, now: now)
             {
-                return (.refused(until: clock.date.addingTimeInterval(opens)), nil)
+                return (.refused(until: date.addingTimeInterval(opens)), nil)
             }
             guard held || full else {
                 if counts { entry.running += 1 }

@@ -10,8 +10,7 @@ import Foundation
 /// ```
 ///
 /// Sharing and the rate-limit wait are on by default, a hold lasting at most an hour; the budget is off
-/// (no limit). A request's own
-/// ``NetworkRequest/scheduling`` replaces the layer's for that request.
+/// (no limit). A request's own ``NetworkRequest/scheduling`` replaces the layer's for that request.
 public struct RequestScheduling: Sendable, Equatable {
     /// Whether identical `GET` and `HEAD` requests in flight at once share one network request: identical
     /// as they go on the wire, after every interceptor adapted them and with the cookies the session adds
@@ -34,13 +33,13 @@ public struct RequestScheduling: Sendable, Equatable {
     /// by default.
     ///
     /// Why an hour: it covers the windows real APIs reset in (a minute, 15 minutes, GitHub's hour), so the
-    /// layer doesn't send what the server said it would refuse, yet a reply that asks for a year (a
+    /// layer doesn't send what the server said it would refuse; yet a reply that asks for a year (a
     /// mistake, a hostile server) stops the origin for an hour, not until the app is killed. When the
-    /// server's pause is longer, the first request after the ceiling collects the remaining pause again:
-    /// one request per hour. Work that waits for the origin (an ``Outbox``, whose items wait for the hold)
-    /// is delayed by at most this much per hold. A value below 0 (or NaN) is 0, which turns holds off while
-    /// the wait itself stays on; above a year is a year. The layer's value counts: a request's own is
-    /// ignored, as a hold is every request's.
+    /// server's pause really is longer, the first request after the hour collects what remains of it:
+    /// one request an hour. So work that waits for the origin (an ``Outbox``, whose items wait out a
+    /// hold) never stalls for ever: at most this long per hold. 0 or less (or NaN) keeps no hold; more
+    /// than a year is a year. The layer's value counts: a hold is every request's, so a request's own
+    /// ``NetworkRequest/scheduling`` doesn't change it.
     public var maximumRateLimitWait: TimeInterval
     /// The most requests in flight to one origin (scheme, host and port) at once; more wait, highest
     /// ``RequestPriority`` first. `nil`, the default, is no limit. Streams don't count; downloads and
@@ -61,9 +60,7 @@ public struct RequestScheduling: Sendable, Equatable {
         self.sharesIdenticalRequests = sharesIdenticalRequests
         self.waitsForRateLimits = waitsForRateLimits
         self.maximumRequestsPerOrigin = maximumRequestsPerOrigin.map { max(1, $0) }
-        // The scheduler adds it to a monotonic time: a year keeps that arithmetic far from its limits.
-        self.maximumRateLimitWait =
-            maximumRateLimitWait.isNaN ? 0 : min(max(0, maximumRateLimitWait), 31_536_000)
+        self.maximumRateLimitWait = maximumRateLimitWait
     }
 
     /// Sharing and the rate-limit wait on, no budget.
