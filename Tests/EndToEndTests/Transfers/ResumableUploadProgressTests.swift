@@ -71,18 +71,9 @@ final class ResumableUploadProgressTests: XCTestCase {
             retryPolicy: RetryPolicy(maximumAttempts: 1_000, initialDelay: 0.5, maximumDelay: 0.5))
         var request = NetworkRequest.upload(urlString: "files", fileURL: try file(), resumable: .tus)
         request.resourceTimeout = 3
-        let ended = expectation(description: "the upload ends")
-        let outcomes = Locked<[Result<URL, NetworkError>]>([])
+        let recorder = OutcomeRecorder<URL>(expectation(description: "the upload ends"))
         let task = network.send(
-            request,
-            successHandler: { response in
-                outcomes.withLock { $0.append(.success(response.value)) }
-                ended.fulfill()
-            },
-            errorHandler: { error in
-                outcomes.withLock { $0.append(.failure(error)) }
-                ended.fulfill()
-            })
+            request, successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
         defer { task.cancel() }
 
         // Each byte acknowledged is a failure, followed by the policy's wait on the test clock.
@@ -93,12 +84,11 @@ final class ResumableUploadProgressTests: XCTestCase {
             }
             clock.advance(by: 0.5)
         }
-        wait(for: [ended], timeout: 10)
+        wait(for: [recorder.expectation], timeout: 10)
 
         XCTAssertEqual(clock.elapsed, 3)
-        XCTAssertEqual(outcomes.withLock { $0 }.count, 1)
-        XCTAssertTrue(
-            outcomes.withLock { $0 }.first?.error?.isTimedOut == true, "\(outcomes.withLock { $0 })")
+        XCTAssertEqual(recorder.results.count, 1)
+        XCTAssertTrue(recorder.results.first?.error?.isTimedOut == true, "\(recorder.results)")
         XCTAssertLessThanOrEqual(patches.withLock { $0 }.count, 7, "a PATCH at most per wait")
     }
 }
