@@ -211,6 +211,16 @@ final class RateLimitHoldTests: XCTestCase {
     // MARK: - The answering origin
 
     func testARedirectTargetsRateLimitHoldsTheTargetNotTheOriginRedirected() throws {
+        try assertTheTargetIsHeld(scheduling: .default)
+    }
+
+    /// The same through the scheduler's queue: a budget counts every request.
+    func testARedirectTargetsRateLimitHoldsTheTargetUnderABudgetToo() throws {
+        try assertTheTargetIsHeld(scheduling: RequestScheduling(maximumRequestsPerOrigin: 4))
+    }
+
+    /// Origin 1 redirects to origin 2, which answers `429 Retry-After: 120`.
+    private func assertTheTargetIsHeld(scheduling: RequestScheduling) throws {
         let first = try MockServer.started(in: self)
         let second = try MockServer.started(in: self)
         first.enqueue(
@@ -219,7 +229,7 @@ final class RateLimitHoldTests: XCTestCase {
         second.enqueue(MockResponse(status: 429, headers: ["Retry-After": "120"]))
         second.handler = { _ in MockResponse(status: 200, text: "second") }
         let clock = TestClock(startingAt: Self.start)
-        let network = layer(first, clock: clock)
+        let network = layer(first, clock: clock, scheduling: scheduling)
         let redirected = get(network, "moved")
         wait(for: [redirected.expectation], timeout: 10)
         XCTAssertEqual(redirected.results.first?.error?.statusCode, 429)

@@ -68,14 +68,24 @@ struct OriginGate: RequestStage {
         }
     }
 
-    /// A completion that holds the origin that answered when the reply asks for a pause.
+    /// A completion that holds the origin that answered when the reply asks for a pause. Most replies ask
+    /// none: nothing more is read of them.
     private func observing(_ completion: @escaping Completion, for url: URL?) -> Completion {
-        guard observesRateLimits, let origin = url.flatMap(Origin.init) else { return completion }
+        guard observesRateLimits else { return completion }
         let scheduler = scheduler
         return { result in
-            Self.report(result, from: origin, counted: false, probing: false, observes: true, to: scheduler)
+            if let pause = Self.pause(of: result, now: scheduler.clock.date),
+                let origin = Self.answering(result) ?? url.flatMap(Origin.init)
+            {
+                scheduler.finished(origin, counted: false, pause: pause)
+            }
             completion(result)
         }
+    }
+
+    /// The origin that sent the reply, which its URL names: after a redirect, the target.
+    private static func answering(_ result: TransferResult) -> Origin? {
+        (result.response as? HTTPURLResponse)?.url.flatMap(Origin.init)
     }
 
     /// Tells `scheduler` an attempt to `origin` ended: its place in the budget, the pause its reply asks,
@@ -89,7 +99,7 @@ struct OriginGate: RequestStage {
         let pause = observes ? Self.pause(of: result, now: scheduler.clock.date) : nil
         // Any reply below 400 that asks no pause: the server takes requests again.
         let lifts = probing && pause == nil && response.map { $0.statusCode < 400 } == true
-        let answering = response?.url.flatMap(Origin.init) ?? origin
+        let answering = pause == nil ? origin : Self.answering(result) ?? origin
         guard answering != origin else {
             return scheduler.finished(origin, counted: counted, pause: pause, lifts: lifts)
         }
