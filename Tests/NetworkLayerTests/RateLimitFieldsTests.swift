@@ -35,6 +35,21 @@ final class RateLimitFieldsTests: XCTestCase {
         XCTAssertNil(pause(200, ["X-RateLimit-Remaining": "0"]), "no reset, no pause")
     }
 
+    /// From 1e11 (as seconds, a date past the year 5138) a reset is a Unix time in milliseconds.
+    func testAResetThatCanOnlyBeMillisecondsIsAUnixTimeInMilliseconds() {
+        XCTAssertEqual(pause(429, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1700000060000"]), 60)
+        XCTAssertEqual(pause(200, ["RateLimit-Remaining": "0", "RateLimit-Reset": "1700000002500"]), 2.5)
+        XCTAssertNil(
+            pause(200, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "100000000000"]),
+            "March 1973 in milliseconds: past")
+        XCTAssertEqual(
+            pause(200, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1700003600"]), 3_600,
+            "below 1e11, a Unix time in seconds")
+        XCTAssertEqual(
+            pause(200, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "60000"]), 60_000,
+            "a wait is always seconds: the ceiling bounds it")
+    }
+
     func testNonsenseAsksForNothingAndAbsurdPausesAreCapped() {
         XCTAssertNil(pause(429, ["Retry-After": "soon"]))
         XCTAssertNil(pause(200, ["RateLimit": "garbage;;=,="]))

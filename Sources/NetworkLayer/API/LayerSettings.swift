@@ -87,6 +87,8 @@ struct LayerParts {
             SessionTransport.sharedStreams.delegateQueue.enqueue($0)
         }
         streamConfiguration = settings.sessionConfiguration?.copy() as? URLSessionConfiguration
-        origins = OriginScheduler(clock: clock, budget: settings.scheduling.maximumRequestsPerOrigin)
+        origins = OriginScheduler(
+            clock: clock, budget: settings.scheduling.maximumRequestsPerOrigin,
+            longestHold: settings.scheduling.maximumRateLimitWait)
     }
 }

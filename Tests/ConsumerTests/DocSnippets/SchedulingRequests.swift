@@ -123,4 +123,21 @@ final class SchedulingRequestsArticleTests: XCTestCase {
         clock.advance(by: 2)
         XCTAssertEqual(feed.posts, ["Ann's post"])
     }
+
+    func testTheAppLiftsAHoldItKnowsIsOver() {
+        let network = DummyNetworkLayer(clock: TestClock())
+        network.stub(
+            .get, "https://api.example.com/feed",
+            outcomes: [
+                .response(Data(), statusCode: 429, headers: ["Retry-After": "86400"]),
+                .success(["Ann's post"]),
+            ])
+        let feed = FeedPresenter(networkLayer: network)
+        feed.load()  // holds the origin for an hour, the layer's ceiling
+        XCTAssertEqual(feed.error?.statusCode, 429)
+
+        network.liftRateLimit(for: URL(string: "https://api.example.com")!)
+        feed.load()
+        XCTAssertEqual(feed.posts, ["Ann's post"])
+    }
 }

@@ -22,7 +22,8 @@ public enum NetworkError: Error {
     /// header's value or a body (a body on GET or HEAD; after an interceptor, a method that isn't a token or
     /// a `Content-Length` that contradicts the body).
     case invalidRequest(String)
-    /// The request, its interceptors or its token refresh did not finish within the timeout.
+    /// The request, its interceptors or its token refresh did not finish within the timeout; or a resumable
+    /// upload's server kept acknowledging too little to go on (see <doc:DurableTransfers>).
     case timedOut
     /// The request was cancelled through ``NetworkTask/cancel()``.
     case cancelled

@@ -35,7 +35,7 @@ struct OriginGate: RequestStage {
         }
         let running = DeferredCancel()
         let (meter, clock, queuedAt) = (call.meter, scheduler.clock, scheduler.clock.now)
-        let start = { @Sendable (waited: Bool) in
+        let start = { @Sendable (waited: Bool, probing: Bool) in
             var chain = ready
             if waited {
                 meter.addQueued(nanoseconds: clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds)
@@ -43,18 +43,18 @@ struct OriginGate: RequestStage {
             }
             running.attach(
                 chain.proceed(request) { result in
-                    scheduler.finished(
-                        origin, counted: counts,
-                        pause: observes ? Self.pause(of: result, now: clock.date) : nil)
+                    Self.report(
+                        result, from: origin, counted: counts, probing: probing, observes: observes,
+                        to: scheduler)
                     completion(result)
                 })
         }
-        switch scheduler.enter(
+        let entered = scheduler.enter(
             origin, counts: counts, waitsForRateLimit: waitsForRateLimit, priority: task.priority,
-            deadline: task.deadline, start: { start(true) })
-        {
-        case .admitted:
-            start(false)
+            deadline: task.deadline, start: { start(true, false) })
+        switch entered {
+        case .admitted, .probing:
+            start(false, entered == .probing)
             return running.cancel
         case .refused(let until):
             completion(TransferResult(failure: .rateLimited(until: until)))
@@ -68,20 +68,43 @@ struct OriginGate: RequestStage {
         }
     }
 
-    /// A completion that holds the origin when the reply asks for a pause.
-    private func observing(
-        _ completion: @escaping Completion, for url: URL?
-    ) -> Completion {
+    /// A completion that holds the origin that answered when the reply asks for a pause. Most replies ask
+    /// none: nothing more is read of them.
+    private func observing(_ completion: @escaping Completion, for url: URL?) -> Completion {
         guard observesRateLimits else { return completion }
         let scheduler = scheduler
         return { result in
             if let pause = Self.pause(of: result, now: scheduler.clock.date),
-                let origin = url.flatMap(Origin.init)
+                let origin = Self.answering(result) ?? url.flatMap(Origin.init)
             {
                 scheduler.finished(origin, counted: false, pause: pause)
             }
             completion(result)
         }
+    }
+
+    /// The origin that sent the reply, which its URL names: after a redirect, the target.
+    private static func answering(_ result: TransferResult) -> Origin? {
+        (result.response as? HTTPURLResponse)?.url.flatMap(Origin.init)
+    }
+
+    /// Tells `scheduler` an attempt to `origin` ended: its place in the budget, the pause its reply asks,
+    /// and a probe's success, which lifts `origin`'s hold. The pause holds the origin that answered, which
+    /// the reply's URL names: after a redirect, the target, not the origin redirected from.
+    private static func report(
+        _ result: TransferResult, from origin: Origin, counted: Bool, probing: Bool, observes: Bool,
+        to scheduler: OriginScheduler
+    ) {
+        let response = result.response as? HTTPURLResponse
+        let pause = observes ? Self.pause(of: result, now: scheduler.clock.date) : nil
+        // Any reply below 400 that asks no pause: the server takes requests again.
+        let lifts = probing && pause == nil && response.map { $0.statusCode < 400 } == true
+        let answering = pause == nil ? origin : Self.answering(result) ?? origin
+        guard answering != origin else {
+            return scheduler.finished(origin, counted: counted, pause: pause, lifts: lifts)
+        }
+        scheduler.finished(origin, counted: counted, pause: nil, lifts: lifts)
+        if let pause { scheduler.finished(answering, counted: false, pause: pause) }
     }
 
     private static func pause(of result: TransferResult, now: @autoclosure () -> Date) -> TimeInterval? {

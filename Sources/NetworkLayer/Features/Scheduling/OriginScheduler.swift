@@ -23,6 +23,8 @@ final class OriginScheduler: Sendable {
         /// The reopening armed, if any: only while someone waits for it, so a pause nobody waits for leaves
         /// nothing on the clock.
         var reopensAt: DispatchTime?
+        /// When the origin was last asked anything during a hold: the reply asking the pause, or a probe.
+        var lastContact: DispatchTime?
 
         var isIdle: Bool { running == 0 && waiting.isEmpty && closedUntil == nil }
 
@@ -35,6 +37,22 @@ final class OriginScheduler: Sendable {
             reopensAt = closedUntil
             return closedUntil
         }
+
+        /// Whether a request of `priority` may go now as the hold's probe: the user waits for it, the hold
+        /// has more than a probe interval left, and nobody asked the origin anything for that long.
+        func admitsProbe(of priority: RequestPriority, now: DispatchTime) -> Bool {
+            let interval = OriginScheduler.probeInterval
+            guard priority >= .userInitiated, let closedUntil, closedUntil > now + interval else {
+                return false
+            }
+            return lastContact.map { now >= $0 + interval } ?? true
+        }
+
+        mutating func lift() {
+            closedUntil = nil
+            reopensAt = nil
+            lastContact = nil
+        }
     }
 
     private struct State {
@@ -43,23 +61,36 @@ final class OriginScheduler: Sendable {
     }
 
     /// What a request finds when it reaches its origin's gate.
-    enum Entry {
+    enum Entry: Equatable {
         /// It goes now.
         case admitted
         /// It waits; this identifies it to ``withdraw(_:from:)`` and ``reprioritize(_:in:to:)``.
         case waiting(Int)
         /// The origin is held past the request's deadline: it fails at once.
         case refused(until: Date)
+        /// It goes now as the hold's probe (see ``OriginState/admitsProbe(of:now:)``): a success lifts
+        /// the hold.
+        case probing
     }
+
+    /// How often, at most, a request the user waits for probes a held origin, in seconds; a hold with no
+    /// more than this left is waited out. Why 30 s: a user who taps again after a wrong or hostile hold
+    /// gets an answer within half a minute, and a server that meant its pause gets at most two requests a
+    /// minute from a client whose user keeps asking.
+    static let probeInterval: TimeInterval = 30
 
     private let state = Locked(State())
     let clock: any NetworkClock
     /// The layer's budget per origin; `nil` for no limit.
     let budget: Int?
+    /// The longest hold a reply sets (``RequestScheduling/maximumRateLimitWait``).
+    let longestHold: TimeInterval
 
-    init(clock: any NetworkClock, budget: Int?) {
+    init(clock: any NetworkClock, budget: Int?, longestHold: TimeInterval) {
         self.clock = clock
         self.budget = budget
+        // Added to a monotonic time: at most a year keeps that arithmetic far from its limits.
+        self.longestHold = longestHold.isNaN ? 0 : min(max(0, longestHold), 365 * 86_400)
     }
 
     /// Requests counted or waiting: 0 once every request has ended. Tests read it.
@@ -81,31 +112,51 @@ final class OriginScheduler: Sendable {
         }
     }
 
-    /// A request with `deadline` (monotonic) that waits for rate limits can't wait for `origin`: when it
-    /// is held past that deadline, the time it opens.
-    func refusal(_ origin: Origin, deadline: DispatchTime?) -> Date? {
-        guard let deadline else { return nil }
+    /// A request with `deadline` (monotonic) and `priority` that waits for rate limits can't wait for
+    /// `origin`: when it is held past that deadline, and the request may not probe it, the time it opens.
+    func refusal(_ origin: Origin, deadline: DispatchTime?, priority: RequestPriority) -> Date? {
         let now = clock.now
-        let held = state.withLock { $0.origins[origin]?.closedUntil }
-        guard let held, held > now, held > deadline else { return nil }
-        return clock.date.addingTimeInterval(Self.seconds(from: now, to: held))
+        let seconds = state.withLock { state in
+            state.origins[origin].flatMap {
+                Self.refusal(of: $0, deadline: deadline, priority: priority, now: now)
+            }
+        }
+        return seconds.map { clock.date.addingTimeInterval($0) }
     }
 
-    /// Lets a request in, or queues it: `start` then runs once, outside the lock, when its turn comes.
+    /// In how many seconds a held `entry` opens, when that is past `deadline` and no probe may go now.
+    private static func refusal(
+        of entry: OriginState, deadline: DispatchTime?, priority: RequestPriority, now: DispatchTime
+    ) -> TimeInterval? {
+        guard let deadline, let held = entry.closedUntil, held > now, held > deadline,
+            !entry.admitsProbe(of: priority, now: now)
+        else { return nil }
+        return seconds(from: now, to: held)
+    }
+
+    /// Lets a request in, or queues it: `start` then runs once, outside the lock, when its turn comes. A
+    /// request the user waits for may go at once as the hold's probe (``Entry/probing``).
     func enter(
         _ origin: Origin, counts: Bool, waitsForRateLimit: Bool, priority: RequestPriority,
         deadline: DispatchTime?, start: @escaping @Sendable () -> Void
     ) -> Entry {
-        let now = clock.now
-        if waitsForRateLimit, let until = refusal(origin, deadline: deadline) {
-            return .refused(until: until)
-        }
+        let (now, date) = (clock.now, clock.date)
         let (entered, reopening) = state.withLock { state -> (Entry, DispatchTime?) in
             var entry = state.origins[origin] ?? OriginState()
             defer { state.origins[origin] = entry.isIdle ? nil : entry }
             if let closed = entry.closedUntil, closed <= now { entry.closedUntil = nil }
-            let held = waitsForRateLimit && entry.closedUntil != nil
             let full = counts && budget.map { entry.running >= $0 } ?? false
+            let held = waitsForRateLimit && entry.closedUntil != nil
+            if held, !full, entry.admitsProbe(of: priority, now: now) {
+                entry.lastContact = now
+                entry.running += counts ? 1 : 0
+                return (.probing, nil)
+            }
+            if waitsForRateLimit,
+                let opens = Self.refusal(of: entry, deadline: deadline, priority: priority, now: now)
+            {
+                return (.refused(until: date.addingTimeInterval(opens)), nil)
+            }
             guard held || full else {
                 if counts { entry.running += 1 }
                 return (.admitted, nil)
@@ -132,21 +183,28 @@ final class OriginScheduler: Sendable {
     }
 
     /// A request that was admitted (or started from the queue) ended; `pause` is the wait its reply asks
-    /// of every request to the origin, if any.
+    /// of every request to the origin, if any, which holds it for at most ``longestHold``.
     ///
-    /// - Parameter pauseOver: A pause ending then, or before, is over.
-    func finished(_ origin: Origin, counted: Bool, pause: TimeInterval?, pauseOver: DispatchTime? = nil) {
+    /// - Parameters:
+    ///   - pauseOver: A pause ending then, or before, is over.
+    ///   - lifts: Whether the hold is over whenever it was to end: a probe succeeded, or the app lifted it.
+    func finished(
+        _ origin: Origin, counted: Bool, pause: TimeInterval?, pauseOver: DispatchTime? = nil,
+        lifts: Bool = false
+    ) {
         let now = clock.now
         let (starts, reopening) = state.withLock { state in
             var entry = state.origins[origin] ?? OriginState()
+            if lifts { entry.lift() }
             if let pauseOver, let closed = entry.closedUntil, closed <= pauseOver {
                 entry.closedUntil = nil
                 entry.reopensAt = nil
             }
             if counted { entry.running = max(0, entry.running - 1) }
-            if let pause {
-                let until = now + pause
+            if let pause, longestHold > 0 {
+                let until = now + min(pause, longestHold)
                 entry.closedUntil = max(entry.closedUntil ?? until, until)
+                entry.lastContact = now
             }
             let starts = admit(&entry, now: now)
             if entry.reopensAt.map({ $0 <= now }) ?? false { entry.reopensAt = nil }
@@ -156,6 +214,15 @@ final class OriginScheduler: Sendable {
         }
         if let reopening { reopen(origin, at: reopening) }
         for waiter in starts { waiter.start() }
+    }
+
+    /// Ends the holds of `origin`, or of every origin when `nil`: whoever waits for them goes, as the
+    /// budget allows.
+    func lift(_ origin: Origin?) {
+        let held = state.withLock { state in
+            origin.map { [$0] } ?? Array(state.origins.keys)
+        }
+        for origin in held { finished(origin, counted: false, pause: nil, lifts: true) }
     }
 
     /// Takes a waiting request out of the queue; `false` when it isn't waiting any more (it has started).

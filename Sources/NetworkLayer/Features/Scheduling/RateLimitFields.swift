@@ -3,7 +3,8 @@ import Foundation
 /// How long a reply asks every client of its origin to send nothing: `Retry-After` on a 429 or 503, or
 /// rate-limit fields saying no request remains: the IETF draft's `RateLimit` (`"default";r=0;t=10`, and the
 /// older `remaining=0, reset=10`), its earlier `RateLimit-Remaining` with `RateLimit-Reset`, and the
-/// common `X-RateLimit-Remaining` with `X-RateLimit-Reset` (seconds, or a Unix time as GitHub sends).
+/// common `X-RateLimit-Remaining` with `X-RateLimit-Reset` (seconds, or a Unix time in seconds as GitHub
+/// sends it or in milliseconds: see ``resetPause(_:now:)``). The layer's ceiling applies in the scheduler.
 enum RateLimitFields {
     /// Seconds to wait from `now`, or `nil` when the reply asks for no pause.
     static func pause(statusCode: Int, headers: ResponseHeaders, now: Date) -> TimeInterval? {
@@ -26,11 +27,30 @@ enum RateLimitFields {
             guard let remaining = field(prefix + "Remaining").flatMap(number), remaining <= 0,
                 let reset = field(prefix + "Reset").flatMap(number)
             else { continue }
-            // A value past 2001 in seconds since 1970 is a time, not a wait.
-            pauses.append(reset > 1e9 ? reset - now().timeIntervalSince1970 : reset)
+            pauses.append(resetPause(reset, now: now()))
         }
-        // At most a year: a longer pause is a server's mistake, and the clock's arithmetic has limits.
+        // At most a year, whatever the layer's ceiling: the clock's arithmetic has limits.
         return pauses.filter { $0.isFinite && $0 > 0 }.max().map { min($0, 365 * 86_400) }
+    }
+
+    /// The wait a `RateLimit-Reset` or `X-RateLimit-Reset` value asks for, read by its size, as only one
+    /// reading is plausible for each:
+    /// - up to 1e9 (as a Unix time, before September 2001): seconds from now;
+    /// - above that and below 1e11 (as a Unix time in seconds, before the year 5138): a Unix time in
+    ///   seconds, as GitHub sends;
+    /// - from 1e11: a Unix time in milliseconds, as some APIs send (in seconds it would be past the year
+    ///   5138; in milliseconds it is after March 1973).
+    ///
+    /// A wait in milliseconds (`60000` for a minute) can't be told from one in seconds (a daily quota's
+    /// reset is up to 86,400 s): it is read as seconds, and the layer's ceiling
+    /// (``RequestScheduling/maximumRateLimitWait``) bounds it. Reading it as milliseconds would let a
+    /// client hammer a server whose quota resets at midnight.
+    static func resetPause(_ reset: Double, now: Date) -> TimeInterval {
+        switch reset {
+        case ...1e9: reset
+        case ..<1e11: reset - now.timeIntervalSince1970
+        default: reset / 1_000 - now.timeIntervalSince1970
+        }
     }
 
     /// The pauses of a `RateLimit` field's members that have nothing remaining.

@@ -34,7 +34,8 @@ struct SharingStage: RequestStage {
         // A caller that can't wait for its origin's pause fails now, whoever else waits.
         let scheduler = gate.scheduler
         if gate.waitsForRateLimit, !scheduler.isIdle, let origin = request.url.flatMap(Origin.init),
-            let until = scheduler.refusal(origin, deadline: call.task.deadline)
+            let until = scheduler.refusal(
+                origin, deadline: call.task.deadline, priority: call.task.priority)
         {
             completion(TransferResult(failure: .rateLimited(until: until)))
             return {}

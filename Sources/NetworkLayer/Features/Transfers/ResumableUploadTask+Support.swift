@@ -40,14 +40,34 @@ extension ResumableUploadTask {
         call.wait(delay, then: next)
     }
 
-    /// The server has `offset` bytes; moving forward starts the policy's count afresh.
-    func advance(to offset: Int64) {
-        state.withLock { state in
-            if offset > state.offset { state.failures = 0 }
+    /// The server has `offset` bytes. Moving forward by at least ``requiredProgress(from:)`` starts the
+    /// policy's count afresh; less doesn't, so a server that takes a byte now and then can't keep the
+    /// upload going by failing in between.
+    ///
+    /// - Returns: Whether the server moved forward that much.
+    @discardableResult
+    func advance(to offset: Int64) -> Bool {
+        let progressed = state.withLock { state in
+            let progressed = offset - state.offset >= requiredProgress(from: state.offset)
+            if progressed { state.failures = 0 }
             state.offset = offset
+            return progressed
         }
         request.value.uploadJournal?.acknowledged(offset)
+        return progressed
     }
+
+    /// The least progress a step from `offset` counts as progress: 64 KiB, or what remains when less.
+    /// A step that moves the offset by less is a failure for the retry policy, as libcurl's low-speed
+    /// limit ends a transfer too slow to go on, with ``NetworkError/timedOut``.
+    ///
+    /// The seam for a chunk size (not yet an option): with one, min(64 KiB, the chunk, what remains).
+    func requiredProgress(from offset: Int64) -> Int64 {
+        min(Self.minimumProgress, max(0, length - offset))
+    }
+
+    /// See ``requiredProgress(from:)``.
+    static var minimumProgress: Int64 { 64 * 1_024 }
 
     func succeed(_ response: NetworkResponse<EmptyResponse>, at url: URL) {
         guard let value = url as? Value else { return call.fail(.invalidResponse) }

@@ -136,7 +136,11 @@ final class ResumableUploadTask<Value>: NetworkTask {
                 guard let reached = response.headers["Upload-Offset"].flatMap(Int64.init), reached > offset
                 else { return call.fail(.invalidResponse) }
                 guard reached < length else { return succeed(response, at: url) }
-                advance(to: reached)
+                // Too little progress is a failure: a server acknowledging a byte at a time can't keep the
+                // upload going for ever, each step sending the rest of the file again.
+                guard advance(to: reached) else {
+                    return retry(after: .timedOut, of: .put) { [self] in append() }
+                }
                 append()
             },
             errorHandler: { [self] error in

@@ -1,0 +1,24 @@
+import Foundation
+
+extension NetworkLayer {
+    /// Ends the hold a server's rate limit put on the origin of `url` (its scheme, host and port): the
+    /// requests waiting for it go now, and new ones go at once, until a reply asks for a pause again.
+    ///
+    /// For an app that knows better than the reply: a support screen's "try again", a server the app
+    /// trusts again after an account change. An origin not held is left as it is.
+    ///
+    /// ```swift
+    /// network.liftRateLimit(for: URL(string: "https://api.example.com")!)
+    /// ```
+    ///
+    /// - Parameter url: Any URL of the origin.
+    public func liftRateLimit(for url: URL) {
+        guard let origin = Origin(url) else { return }
+        parts.origins.lift(origin)
+    }
+
+    /// Ends every hold servers' rate limits put on this layer's origins (see ``liftRateLimit(for:)``).
+    public func liftAllRateLimits() {
+        parts.origins.lift(nil)
+    }
+}
