@@ -56,11 +56,11 @@ final class ResumableUploadConflictTests: XCTestCase {
         switch resumable.uploadProtocol {
         case .tus:
             let tus = server.serveTus()
-            refusals.forEach { tus.failNextAppend(status: $0) }
+            for status in refusals { tus.failNextAppend(status: status) }
             files = tus.directory
         default:
             let draft = server.serveResumableUploads()
-            refusals.forEach { draft.failNextAppend(status: $0) }
+            for status in refusals { draft.failNextAppend(status: status) }
             files = draft.directory
         }
         addTeardownBlock { try? FileManager.default.removeItem(at: files) }
