@@ -5,7 +5,7 @@ import NetworkLayer
 /// (draft-ietf-httpbis-resumable-upload-05): creation with `POST` and `Upload-Complete`, `HEAD` for the
 /// offset, `PATCH` with `application/partial-upload` to append, `DELETE` to cancel. Each upload is stored
 /// in a file of its own under ``directory``, with the same faults to script as ``TusHandler``: an append
-/// cut after some bytes, a 5xx reply, uploads forgotten.
+/// cut after some bytes, a 5xx or 4xx reply, uploads forgotten.
 ///
 /// ```swift
 /// let uploads = server.serveResumableUploads()
@@ -54,7 +54,7 @@ public final class ResumableUploadHandler: Sendable {
 
     /// Answers the next append with `status` (503 by default) once its body has arrived, storing nothing of it.
     ///
-    /// - Parameter status: A 5xx status.
+    /// - Parameter status: A 5xx status, or a 4xx such as a `409` or `403` refusing the offset.
     public func failNextAppend(status: Int = 503) {
         ledger.failNextAppend(status: status)
     }

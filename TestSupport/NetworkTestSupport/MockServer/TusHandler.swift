@@ -3,7 +3,7 @@ import NetworkLayer
 
 /// Answers as a tus 1.0 server does (creation, `HEAD` for the offset, `PATCH` to append), storing each
 /// upload in a file of its own under ``directory``, with faults to script: an append cut after some bytes,
-/// a 5xx reply, uploads forgotten.
+/// a 5xx or 4xx reply, uploads forgotten.
 ///
 /// ```swift
 /// let tus = server.serveTus()
@@ -14,8 +14,10 @@ import NetworkLayer
 ///
 /// Appends stream into the upload's file as they arrive (through ``bodyHandler``), so an upload of any
 /// size costs the server a few pieces of memory. As tus servers do, the bytes of an append that arrived
-/// before its connection dropped are kept: the next `HEAD` reports them. A cut closes the connection in
-/// the middle of an append's body, after exactly the bytes asked. Thread-safe: the server calls it from
+/// before its connection dropped are kept: the next `HEAD` reports them once the server has read the
+/// append to its end. As tusd locks an upload, one append at a time is taken: another arriving meanwhile
+/// (a resume's, while the server still reads the one the client gave up on) is answered `409` before its
+/// body. A cut closes the connection in the middle of an append's body, after exactly the bytes asked. Thread-safe: the server calls it from
 /// each connection's thread; the lock is never held while a file is written.
 public final class TusHandler: Sendable {
     private let ledger = UploadLedger(prefix: "tus-uploads")
@@ -57,7 +59,7 @@ public final class TusHandler: Sendable {
 
     /// Answers the next append with `status` (503 by default) once its body has arrived, storing nothing of it.
     ///
-    /// - Parameter status: A 5xx status.
+    /// - Parameter status: A 5xx status, or a 4xx such as a `409` or `403` refusing the offset.
     public func failNextAppend(status: Int = 503) {
         ledger.failNextAppend(status: status)
     }

@@ -21,6 +21,10 @@ final class UploadLedger: Sendable {
         var length: Int64?
         var offset: Int64
         var isComplete = false
+        /// An append is being received: another is refused until it ends, as tus servers lock an upload
+        /// for the length of a `PATCH`. Without this, a cancelled append the server still reads and its
+        /// resume's append at the same offset would both be written, the offset counted twice.
+        var isAppending = false
     }
 
     /// What became of an append.
@@ -122,26 +126,20 @@ final class UploadLedger: Sendable {
         _ request: MockServerRequest, offset: Int64?, completes: Bool = false,
         reply: @escaping (AppendOutcome) -> MockResponse
     ) -> MockBodyReceiver {
-        let (upload, cut, failure) = state.withLock { state in
-            let failure = state.failures.isEmpty ? nil : state.failures.removeFirst()
-            let cut = failure == nil ? state.cut : nil
-            if cut != nil { state.cut = nil }
-            return (state.uploads[request.path], cut, failure)
-        }
-        if let failure {
-            return receiver(offset: offset, into: nil, room: 0, cut: nil) { _, _ in reply(.failed(failure)) }
-        }
-        guard let upload else { return refuse(offset: offset, reply(.notFound)) }
-        guard offset == upload.offset, !upload.isComplete else {
-            return refuse(offset: offset, reply(.conflict(upload)))
-        }
         let declared = request.header("Content-Length").flatMap(Int64.init)
+        let claim = claim(request.path, offset: offset, declared: declared)
+        let (upload, cut): (Upload, Int?)
+        switch claim {
+        case .failed(let status):
+            return receiver(offset: offset, into: nil, room: 0, cut: nil) { _, _ in reply(.failed(status)) }
+        case .refused(let outcome): return refuse(offset: offset, reply(outcome))
+        case .claimed(let claimed, let claimedCut): (upload, cut) = (claimed, claimedCut)
+        }
         let room = upload.length.map { $0 - upload.offset } ?? Int64.max
-        guard (declared ?? 0) <= room else { return refuse(offset: offset, reply(.rejected)) }
         // A cut at the body's end loses only the reply: dropped once the reply has begun, since a connection
         // closed before any byte of a reply ends as libcurl's "Empty reply from server", not a lost one.
         let losesReply = cut.map { count in declared.map { Int64(count) >= $0 } ?? false } ?? false
-        return receiver(offset: offset, into: upload.file, room: room, cut: losesReply ? nil : cut) {
+        let receiver = receiver(offset: offset, into: upload.file, room: room, cut: losesReply ? nil : cut) {
             [self] appender, ending in
             // A cut that kept the whole body still completes the upload: only the reply is lost.
             let whole = ending == .complete || (ending == .cut && appender.received == declared)
@@ -153,13 +151,46 @@ final class UploadLedger: Sendable {
             dropped.headers = answer.headers
             return dropped.withFault(.disconnectMidBody)
         }
+        // A file that can't be opened is refused before the body: nothing will end this append.
+        if receiver.immediateReply != nil { _ = advance(request.path, by: 0, completing: false) }
+        return receiver
     }
 
-    /// Moves the upload at `path` forward by `count` bytes, complete when `completing`; what it became, `nil`
-    /// when it was forgotten meanwhile.
+    /// What the head of an append is enough to decide.
+    private enum Claim {
+        /// A scripted failure: the body is read, and answered with this status.
+        case failed(Int)
+        /// Refused before the body.
+        case refused(AppendOutcome)
+        /// The upload is this append's until it ends (see ``Upload/isAppending``), with the cut scripted.
+        case claimed(Upload, cut: Int?)
+    }
+
+    /// Takes the next scripted failure, else the upload at `path` for an append at `offset` of `declared`
+    /// bytes: refused when there is none, when the offset isn't the server's, when the upload is complete or
+    /// another append is being received (a conflict), or when the bytes don't fit (rejected).
+    private func claim(_ path: String, offset: Int64?, declared: Int64?) -> Claim {
+        state.withLock { state in
+            if !state.failures.isEmpty { return .failed(state.failures.removeFirst()) }
+            guard var upload = state.uploads[path] else { return .refused(.notFound) }
+            guard offset == upload.offset, !upload.isComplete, !upload.isAppending else {
+                return .refused(.conflict(upload))
+            }
+            let room = upload.length.map { $0 - upload.offset } ?? Int64.max
+            guard (declared ?? 0) <= room else { return .refused(.rejected) }
+            upload.isAppending = true
+            state.uploads[path] = upload
+            defer { state.cut = nil }
+            return .claimed(upload, cut: state.cut)
+        }
+    }
+
+    /// Ends the append to the upload at `path`, moving it forward by `count` bytes, complete when
+    /// `completing`; what it became, `nil` when it was forgotten meanwhile.
     private func advance(_ path: String, by count: Int64, completing: Bool) -> Upload? {
         state.withLock { state in
             guard var upload = state.uploads[path] else { return nil }
+            upload.isAppending = false
             upload.offset += count
             if completing {
                 upload.isComplete = true

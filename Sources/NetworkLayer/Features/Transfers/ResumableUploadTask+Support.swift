@@ -17,21 +17,24 @@ extension ResumableUploadTask {
         }
     }
 
-    /// After a failed step: the next one (`then`) after the policy's wait, or the end. A server that
-    /// forgot the upload (404, 410) or holds a different offset (409) is asked again at once, within the
-    /// policy's attempts; a forgotten upload starts over.
+    /// After a failed step: the next one (`then`) after a wait, or the end. A server that forgot the
+    /// upload (404, 410) is asked again at once, within the policy's attempts, and the upload starts over.
+    /// An append refused as out of step (see ``offsetConflicts``) is followed by asking the offset, up to
+    /// ``offsetQuestions`` times with backoff, whatever the policy says; anything else follows the policy.
     func retry(after error: NetworkError, of method: HTTPMethod, then next: @escaping @Sendable () -> Void) {
         if case .cancelled = error { return call.fail(error) }
         var status = 0
         if case .unacceptableStatusCode(let code, _, _) = error { status = code }
         let now = call.layer.clock.date
         let delay: TimeInterval? = state.withLock { state in
-            state.failures += 1
-            if [404, 410].contains(status), method != .post {
-                state.uploadURL = nil
-                state.offset = 0
+            if method == .put, Self.offsetConflicts.contains(status) {
+                state.offsetQuestions += 1
+                guard state.offsetQuestions <= Self.offsetQuestions else { return nil }
+                return Self.offsetQuestionDelay * pow(2, Double(state.offsetQuestions - 1))
             }
-            guard ![404, 409, 410].contains(status) || method == .post else {
+            state.failures += 1
+            guard method == .post || ![404, 410].contains(status) else {
+                (state.uploadURL, state.offset) = (nil, 0)
                 return state.failures < policy.maximumAttempts ? 0 : nil
             }
             return policy.delay(afterAttempt: state.failures, of: method, failingWith: error, now: now)
@@ -40,8 +43,24 @@ extension ResumableUploadTask {
         call.wait(delay, then: next)
     }
 
+    /// The statuses to an append (`PATCH`) that say it was out of step with the server rather than wrong:
+    /// 409 (the offset sent isn't the server's: tus, and the IETF draft), 403 (how some IETF draft servers
+    /// refuse a wrong offset) and 423 (another request holds the upload: tusd while an earlier `PATCH`, one
+    /// the client gave up on, is still being received). The protocols resynchronise by asking the offset
+    /// again: not a retry of the same request, so outside the caller's ``RetryPolicy``.
+    static var offsetConflicts: Set<Int> { [403, 409, 423] }
+
+    /// How many times in a row an append refused as out of step is followed by asking the offset, before
+    /// the upload fails with that refusal: 3. The count starts afresh when the offset moves forward (see
+    /// ``advance(to:)``).
+    static var offsetQuestions: Int { 3 }
+
+    /// The wait before the first offset question after a conflict, doubled for each next one (0.2, 0.4,
+    /// 0.8 s): time for the server to finish reading an append the client gave up on.
+    static var offsetQuestionDelay: TimeInterval { 0.2 }
+
     /// The server has `offset` bytes. Moving forward by at least ``requiredProgress(from:)`` starts the
-    /// policy's count afresh; less doesn't, so a server that takes a byte now and then can't keep the
+    /// policy's count (and the offset questions') afresh; less doesn't, so a server that takes a byte now and then can't keep the
     /// upload going by failing in between.
     ///
     /// - Returns: Whether the server moved forward that much.
@@ -49,7 +68,7 @@ extension ResumableUploadTask {
     func advance(to offset: Int64) -> Bool {
         let progressed = state.withLock { state in
             let progressed = offset - state.offset >= requiredProgress(from: state.offset)
-            if progressed { state.failures = 0 }
+            if progressed { (state.failures, state.offsetQuestions) = (0, 0) }
             state.offset = offset
             return progressed
         }

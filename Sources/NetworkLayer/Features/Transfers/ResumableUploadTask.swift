@@ -13,6 +13,9 @@ final class ResumableUploadTask<Value>: NetworkTask {
         var offset: Int64 = 0
         /// Failed steps since the server's offset last moved forward.
         var failures = 0
+        /// Appends refused as out of step since the server's offset last moved forward (see
+        /// ``ResumableUploadTask/offsetConflicts``).
+        var offsetQuestions = 0
     }
 
     let call: ComposedCall
