@@ -101,7 +101,8 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// Also drops user-info from the URL (see ``withoutUserInfo(_:)``).
     private func withoutCallerHeaders(_ proposed: URLRequest) -> URLRequest {
         var request = proposed
-        for name in (proposed.allHTTPHeaderFields ?? [:]).keys where !keepsAcrossOrigins(name) {
+        let credentials = CredentialHeaderNames(adding: credentialHeaders)
+        for name in (proposed.allHTTPHeaderFields ?? [:]).keys where !keepsAcrossOrigins(name, credentials) {
             request.setValue(nil, forHTTPHeaderField: name)
         }
         if let url = proposed.url, url.user != nil || url.password != nil {
@@ -125,12 +126,12 @@ public struct RedirectPolicy: Sendable, Hashable {
         return dropsBody && proposed.httpMethod?.uppercased() == "GET" && !hasBody(proposed)
     }
 
-    private func keepsAcrossOrigins(_ name: String) -> Bool {
+    private func keepsAcrossOrigins(_ name: String, _ credentials: CredentialHeaderNames) -> Bool {
         let name = name.lowercased()
         // Why safe anywhere: Accept says only what the caller can read, Range and If-Range only which
         // bytes a resumed download lacks.
         return Self.neutralHeaders.contains(name)
             || (forwardsHeadersAcrossOrigins
-                && !CredentialHeaderNames(adding: credentialHeaders).contains(name))
+                && !credentials.contains(name))
     }
 }
