@@ -94,5 +94,7 @@ import XCTest
         func use(_ credential: URLCredential, for challenge: URLAuthenticationChallenge) {}
         func continueWithoutCredential(for challenge: URLAuthenticationChallenge) {}
         func cancel(_ challenge: URLAuthenticationChallenge) {}
+        func performDefaultHandling(for challenge: URLAuthenticationChallenge) {}
+        func rejectProtectionSpaceAndContinue(with challenge: URLAuthenticationChallenge) {}
     }
 #endif
