@@ -23,6 +23,25 @@ final class HeaderFieldWritingTests: XCTestCase {
             ([("A", "1")], []),
         ]
 
+    /// Apple's fact (``PlatformFacts/capitalizesHeaderNames`` false) on FoundationNetworking's requests:
+    /// each name as given, a later one replacing an earlier one in any case, every value found whatever
+    /// the case it is asked in. What Apple's own `setValue` stores only a Mac shows (<doc:LinuxNotes>).
+    func testAppleFactsKeepNamesAsGiven() {
+        for (existing, fields) in cases {
+            var written = URLRequest(url: URL(string: "https://api.example.com/x")!)
+            written.setHeaderFields(existing, facts: .apple)
+            written.setHeaderFields(fields, facts: .apple)
+            var lastName = [String: String]()
+            for (name, _) in existing + fields { lastName[name.lowercased()] = name }
+            XCTAssertEqual(
+                Set((written.allHTTPHeaderFields ?? [:]).keys), Set(lastName.values),
+                "\(existing) then \(fields)")
+            for (name, value) in existing + fields where lastName[name.lowercased()] == name {
+                XCTAssertEqual(written.value(forHTTPHeaderField: name.uppercased()), value)
+            }
+        }
+    }
+
     func testOneWriteLeavesWhatSetValueLeaves() {
         for (existing, fields) in cases {
             var expected = URLRequest(url: URL(string: "https://api.example.com/x")!)

@@ -105,11 +105,18 @@ open class NetworkLayer: @unchecked Sendable {
     var requestSession: LayerSession { LayerSession(transport, deadlines: transferDeadlines) }
 
     /// Whether uploads go out as an upload task's file or bytes rather than the layer's body stream (see
-    /// ``PlatformSession/sendsUploadsNatively``); settable only with a session of its own (a stub
+    /// ``PlatformFacts/sendsUploadsNatively``); settable only with a session of its own (a stub
     /// transport, whose URLProtocol must see the body, or a test of the native form on Linux).
     package var sendsUploadsNatively: Bool {
         get { transport.sendsUploadsNatively }
         set { parts.ownTransport?.sendsUploadsNatively = newValue }
+    }
+
+    /// What the layer's own session does where platforms differ (``PlatformFacts``); settable only with a
+    /// session of its own, for a test that runs a fact the Apple way on Linux.
+    package var platformFacts: PlatformFacts {
+        get { transport.facts }
+        set { parts.ownTransport?.facts = newValue }
     }
 
     /// Keeps what answers the layer's sessions in process (a stub transport) alive as long as they are.

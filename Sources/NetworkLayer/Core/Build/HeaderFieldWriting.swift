@@ -6,10 +6,11 @@ import Foundation
 
 extension URLRequest {
     /// Sets `fields` in one write, later ones replacing earlier (or set) ones of the same name in any case,
-    /// named as `setValue` stores them (``PlatformSession/storedHeaderName(_:)``). Why: FoundationNetworking's
+    /// named as `setValue` stores them (``PlatformFacts/capitalizesHeaderNames``). Why: FoundationNetworking's
     /// `setValue` rebuilds the whole dictionary per field (see <doc:Performance>). Names must be valid
     /// RFC 9110 tokens (ASCII): the builder checks them first.
-    mutating func setHeaderFields(_ fields: [(name: String, value: String)]) {
+    mutating func setHeaderFields(_ fields: [(name: String, value: String)], facts: PlatformFacts = .current)
+    {
         guard !fields.isEmpty else { return }
         var headers = allHTTPHeaderFields ?? [:]
         var storedNames = [String: String](minimumCapacity: headers.count + fields.count)
@@ -17,7 +18,7 @@ extension URLRequest {
         for (name, value) in fields {
             let key = name.lowercased()
             if let old = storedNames[key] { headers[old] = nil }
-            let stored = PlatformSession.storedHeaderName(name)
+            let stored = facts.storedHeaderName(name)
             headers[stored] = value
             storedNames[key] = stored
         }

@@ -9,8 +9,9 @@ import Foundation
 /// ``limit`` queued chunks, so the socket fills and the server slows. Blocks run on a `DispatchQueue`,
 /// not as `Operation`s. Why both, with figures: <doc:DesignNotes>.
 /// Never deadlocks: code that calls into URLSession runs in ``withoutWaiting(_:)``, and a wait gives
-/// up after ``stallTimeout`` without progress.
-#if canImport(FoundationNetworking)
+/// up after ``stallTimeout`` without progress. Which of the two (a compile-time fact, as Apple's suspends a
+/// task, which FoundationNetworking can't do mid-reply without corrupting it): see ``PlatformFacts``.
+#if canImport(FoundationNetworking) && !NETWORKLAYER_APPLE_BRANCHES
     final class BackPressureQueue: OperationQueue, @unchecked Sendable {
         /// Queued operations beyond which `addOperation` waits: 32 chunks, 512 KB of reply.
         static let limit = 32
@@ -114,12 +115,17 @@ import Foundation
         }
     }
 #else
-    /// On Apple platforms URLSession needs no back-pressure: a plain serial queue with the same interface.
+    /// On Apple platforms URLSession needs no back-pressure: a plain serial queue with the same interface,
+    /// which pauses a reply by suspending its task.
     final class BackPressureQueue: OperationQueue, @unchecked Sendable {
+        /// Held here, not only by `underlyingQueue`: Apple's holds it strongly, FoundationNetworking's
+        /// `unowned(unsafe)`, so there it would be freed at once and every operation run on a dangling queue.
+        private let serial = Queues.sessionDelegate()
+
         override init() {
             super.init()
             maxConcurrentOperationCount = 1
-            underlyingQueue = Queues.sessionDelegate()
+            underlyingQueue = serial
         }
 
         func holdBackPressure() {}

@@ -62,12 +62,14 @@ public struct RedirectPolicy: Sendable, Hashable {
     ///   - response: The 3xx reply.
     ///   - proposed: The request FoundationNetworking would send next, with every header of the original.
     ///   - original: The request the caller made: its body and origin are what the caller meant.
+    ///   - facts: What the session does with a redirected body (``PlatformFacts/losesRedirectedBodies``).
     func request(
-        following response: HTTPURLResponse, to proposed: URLRequest, from original: URLRequest?
+        following response: HTTPURLResponse, to proposed: URLRequest, from original: URLRequest?,
+        facts: PlatformFacts = .current
     ) -> URLRequest? {
         guard followsRedirects, let target = proposed.url, Origin(target) != nil else { return nil }
         if refusesDowngrade(to: target, after: [response.url, original?.url]) { return nil }
-        if PlatformSession.losesRedirectedBodies && Self.hasBody(original)
+        if facts.losesRedirectedBodies && Self.hasBody(original)
             && !Self.becomesBodilessGet(response, proposed, original)
         {
             return nil

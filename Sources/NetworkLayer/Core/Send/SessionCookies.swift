@@ -21,16 +21,23 @@ final class SessionCookies: Sendable {
     private let acceptsCookies: Bool
     /// Whether the layer stores the cookies of every reply, not only of pinned attempts.
     private let keepsReplyCookies: Bool
+    /// What the session does with cookies itself.
+    private let facts: PlatformFacts
 
-    init(storage: HTTPCookieStorage, sendsCookies: Bool = true, acceptsCookies: Bool = true) {
+    /// `facts`: the session's; a test passes the other platform's, standing in for its session.
+    init(
+        storage: HTTPCookieStorage, sendsCookies: Bool = true, acceptsCookies: Bool = true,
+        facts: PlatformFacts = .current
+    ) {
         box = UncheckedSendable(value: storage)
         self.sendsCookies = sendsCookies
         self.acceptsCookies = acceptsCookies
-        keepsReplyCookies = acceptsCookies && PlatformSession.layerHandlesCookies
+        self.facts = facts
+        keepsReplyCookies = acceptsCookies && facts.layerHandlesCookies
     }
 
     /// `nil` when the session has nothing to do with cookies (no storage, none sent, none accepted). Read
-    /// before ``PlatformSession/handOverCookies(of:)`` switches the session's own handling off.
+    /// before ``PlatformSession/handOverCookies(of:facts:)`` switches the session's own handling off.
     convenience init?(configuration: URLSessionConfiguration) {
         let accepts = configuration.httpCookieAcceptPolicy != .never
         guard let storage = configuration.httpCookieStorage, configuration.httpShouldSetCookies || accepts
@@ -42,7 +49,7 @@ final class SessionCookies: Sendable {
     /// replaces the request's own (FoundationNetworking's rule); on Apple platforms a request with its
     /// own `Cookie` field gets none from the storage.
     func header(for request: URLRequest) -> String? {
-        guard sendsCookies, PlatformSession.addsStoredCookies(to: request), let url = request.url,
+        guard sendsCookies, facts.addsStoredCookies(to: request), let url = request.url,
             let cookies = storage.cookies(for: url), !cookies.isEmpty
         else { return nil }
         return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
@@ -51,14 +58,14 @@ final class SessionCookies: Sendable {
     /// The cookie `request` will carry, read now; `nil` when the session adds it none whatever the storage
     /// holds (nothing then to pin).
     func pinned(for request: URLRequest) -> PinnedCookie? {
-        guard sendsCookies, PlatformSession.addsStoredCookies(to: request) else { return nil }
+        guard sendsCookies, facts.addsStoredCookies(to: request) else { return nil }
         return PinnedCookie(header: header(for: request))
     }
 
     /// `request` as it goes on the wire: with `pinned`'s cookie, else (on Linux) the storage's now.
     func attaching(_ pinned: PinnedCookie?, to request: URLRequest) -> URLRequest {
         var request = request
-        if PlatformSession.layerHandlesCookies {
+        if facts.layerHandlesCookies {
             // Pinned without a cookie: the attempt goes without one, whatever the storage holds now.
             if let header = pinned == nil ? header(for: request) : pinned?.header {
                 request.setValue(header, forHTTPHeaderField: "Cookie")

@@ -11,6 +11,13 @@ import Foundation
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// Added where requests start, looked up on the delegate queue.
     private let transfers = Locked([Int: Transfer]())
+    private let platformFacts = Locked(PlatformFacts.current)
+
+    /// What the session does (``SessionTransport/facts``), read as each event arrives.
+    var facts: PlatformFacts {
+        get { platformFacts.withLock { $0 } }
+        set { platformFacts.withLock { $0 = newValue } }
+    }
 
     func add(_ transfer: Transfer, for task: URLSessionTask) {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
@@ -58,13 +65,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let found = transfer(for: task)
+        let facts = facts
         guard let transfer = found, !transfer.lifecycle.isStopped, task.state == .running else {
             found?.keepCookies(of: response)
-            if !PlatformSession.leavesStoppedTasksUnanswered { completionHandler(nil) }
+            if facts.answersStoppedTasks { completionHandler(nil) }
             return
         }
         let next = transfer.redirectPolicy.request(
-            following: response, to: request, from: task.originalRequest)
+            following: response, to: request, from: task.originalRequest, facts: facts)
         // A redirect not followed arrives as the reply, and sets its cookies then.
         if next != nil { transfer.redirected(by: response) }
         completionHandler(next)

@@ -30,16 +30,22 @@ final class SessionTransport: Sendable {
     /// send an attempt hold the session, so they hold these too.
     let dependencies = Locked<[any Sendable]>([])
 
-    /// What tests change: ``sendsUploadsNatively``, and a feature's own (a download's disk).
+    /// What tests change: a feature's own (a download's disk).
     private struct Seams {
-        var sendsUploadsNatively = PlatformSession.sendsUploadsNatively
         var downloadDisk: (any Sendable)?
     }
 
-    /// See ``PlatformSession/sendsUploadsNatively``; tests set it to run the native path on Linux.
+    /// What this session's URLSession does (``PlatformFacts/current``); tests on Linux set Apple's facts
+    /// where FoundationNetworking can behave so. Kept by the delegate, which reads them too.
+    var facts: PlatformFacts {
+        get { delegate.facts }
+        set { delegate.facts = newValue }
+    }
+
+    /// See ``PlatformFacts/sendsUploadsNatively``; tests set it to run the native path on Linux.
     var sendsUploadsNatively: Bool {
-        get { seams.withLock { $0.sendsUploadsNatively } }
-        set { seams.withLock { $0.sendsUploadsNatively = newValue } }
+        get { facts.sendsUploadsNatively }
+        set { facts.sendsUploadsNatively = newValue }
     }
 
     /// A feature's test seam, kept per session and opaque to the engine; `nil` for the real one.
@@ -59,7 +65,7 @@ final class SessionTransport: Sendable {
         let safe = given.copy() as? URLSessionConfiguration ?? given
         PlatformSession.adapt(safe)
         cookies = SessionCookies(configuration: safe)
-        PlatformSession.handOverCookies(of: safe)
+        PlatformSession.handOverCookies(of: safe, facts: .current)
         session = URLSession(configuration: safe, delegate: delegate, delegateQueue: delegateQueue)
     }
 

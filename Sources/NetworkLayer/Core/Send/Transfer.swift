@@ -27,7 +27,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// Read by the delegate: a stopped transfer's redirect or challenge is left unanswered.
     private(set) var lifecycle = TransferLifecycle()
     private var task: URLSessionTask?
-    /// `URLSessionTask.priority` on Apple platforms; FoundationNetworking ignores it.
+    /// `URLSessionTask.priority`: a hint on Apple platforms; FoundationNetworking stores it and ignores it.
     var priority: Float = URLSessionTask.defaultPriority
     /// Given up once delivered, with everything it holds.
     private var completion: Completion?
@@ -97,15 +97,13 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private func begin(_ request: URLRequest) {
         var request = SessionTransport.withBackstopTimeout(request, bodyIdleTimeout: sink.bodyIdleTimeout)
         if let cookies = transport.cookies { request = cookies.attaching(cookie, to: request) }
-        let file = source?.attach(to: &request)
+        let file = source?.attach(to: &request, facts: transport.facts)
         transport.delegateQueue.withoutWaiting {
             let task =
                 file.map { transport.session.uploadTask(with: request, fromFile: $0) }
                 ?? transport.session.dataTask(with: request)
             self.task = task
-            #if !canImport(FoundationNetworking)
-                task.priority = priority
-            #endif
+            task.priority = priority
             lifecycle.began()
             touch()
             transport.delegate.add(self, for: task)

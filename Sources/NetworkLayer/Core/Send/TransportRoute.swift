@@ -56,11 +56,12 @@ extension SinkRoute {
 
 /// An upload's body as a ``Transfer`` sends it, from the delegate queue unless said otherwise.
 protocol TransferBody: AnyObject, Sendable {
-    /// Makes the form URLSession sends by itself (``PlatformSession/sendsUploadsNatively``); it may write a
+    /// Makes the form URLSession sends by itself (``PlatformFacts/sendsUploadsNatively``); it may write a
     /// temporary file, so never on the delegate queue.
     func prepareNative() -> URLError?
-    /// Puts the body and its exact length on `request`; returns the file an upload task sends, if any.
-    func attach(to request: inout URLRequest) -> URL?
+    /// Puts the body and its exact length on `request` as `facts`' session sends it; returns the file an
+    /// upload task sends, if any.
+    func attach(to request: inout URLRequest, facts: PlatformFacts) -> URL?
     func sent(_ bytes: Int64)
     /// A fresh stream for libcurl's rewind, on libcurl's thread.
     func newStream() -> InputStream?

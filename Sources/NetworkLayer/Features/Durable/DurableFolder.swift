@@ -128,13 +128,20 @@ package final class DurableFolder: Sendable {
         }
     }
 
-    /// Waits until the file's bytes are on the device: `F_FULLFSYNC` on Apple platforms, where `fsync`
-    /// only reaches the drive's cache.
+    /// Waits until the file's bytes are on the device: `F_FULLFSYNC` where there is one, else `fsync`.
     private func synchronize(_ descriptor: Int32) throws(DurableWriteError) {
-        #if canImport(Darwin)
-            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
-        #endif
+        if fullySynchronize(descriptor) { return }
         guard fsync(descriptor) == 0 else { throw DurableWriteError(errno: errno, file: url) }
+    }
+
+    /// The platform fact: on Apple systems `fsync` only reaches the drive's cache and `F_FULLFSYNC` flushes
+    /// the device; Linux has no `F_FULLFSYNC` (`fsync` reaches the device). `false` when it didn't flush.
+    private func fullySynchronize(_ descriptor: Int32) -> Bool {
+        #if canImport(Darwin) || NETWORKLAYER_APPLE_BRANCHES
+            return fcntl(descriptor, F_FULLFSYNC) == 0
+        #else
+            return false
+        #endif
     }
 
     /// Makes the renames in the folder durable; a failure only weakens the flush, so it is not reported.

@@ -55,7 +55,7 @@ final class BodySource: TransferBody, @unchecked Sendable {
 
     /// Native bytes go out as `httpBody`: a URLProtocol on Linux sees no body of an upload task made from
     /// bytes.
-    func attach(to request: inout URLRequest) -> URL? {
+    func attach(to request: inout URLRequest, facts: PlatformFacts) -> URL? {
         var file: URL?
         switch native {
         case .file(let url, _)?: file = url
@@ -64,11 +64,11 @@ final class BodySource: TransferBody, @unchecked Sendable {
         }
         // The exact length, whatever an interceptor did to the header.
         request.setValue(String(body.length), forHTTPHeaderField: "Content-Length")
-        #if canImport(FoundationNetworking)
+        if facts.chunksStreamsWithLength {
             // A blank Transfer-Encoding stops libcurl from adding `chunked` next to the Content-Length (both
             // would go out, and servers refuse that); libcurl sends no header for a blank value.
             request.setValue(" ", forHTTPHeaderField: "Transfer-Encoding")
-        #endif
+        }
         return file
     }
 

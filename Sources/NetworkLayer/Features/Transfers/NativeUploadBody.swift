@@ -2,7 +2,7 @@ import Foundation
 
 /// An upload's body as URLSession sends it by itself (an upload task's file, or `httpBody`): used on Apple
 /// platforms, where an `InputStream` subclass isn't a supported body stream
-/// (``PlatformSession/sendsUploadsNatively``).
+/// (``PlatformFacts/sendsUploadsNatively``).
 enum NativeUploadBody: Sendable {
     /// A temporary one holds a body of several pieces and is removed at the end.
     case file(URL, isTemporary: Bool)
