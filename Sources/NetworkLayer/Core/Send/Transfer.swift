@@ -130,7 +130,9 @@ final class Transfer: TransferFlow, @unchecked Sendable {
     private func armIdleTimer(at time: DispatchTime) {
         if idleTimer == nil {
             // Held by the clock while armed, as the transfer it stops; `finish` disarms it.
-            idleTimer = clock.makeTimer(on: nil) { self.transport.delegateQueue.enqueue { self.idleTimerFired() } }
+            idleTimer = clock.makeTimer(on: nil) {
+                self.transport.delegateQueue.enqueue { self.idleTimerFired() }
+            }
         }
         idleTimer?.schedule(at: time)
     }

@@ -9,7 +9,8 @@ extension CacheStage {
     func revalidateInBackground(_ entry: CachedResponse) {
         guard let revalidate else { return }
         let key = entry.key.url + "\n" + entry.key.partition.tag
-        _ = cache.revalidations.join(key, completion: { _ in }, start: { finish in revalidate { finish(()) } })
+        _ = cache.revalidations.join(
+            key, completion: { _ in }, start: { finish in revalidate { finish(()) } })
     }
 }
 
