@@ -132,7 +132,7 @@ final class ClockInjectionTests: XCTestCase {
         }
 
         guard case .timedOut = result?.error else { return XCTFail("\(String(describing: result))") }
-        XCTAssertEqual(network.transferDeadlines.count, 0)
+        XCTAssertEqual(clock.pendingDeadlines, [], "the idle deadline kept after the request ended")
     }
 
     /// An interceptor that never answers is given the request's timeout on the clock, then the request

@@ -36,7 +36,7 @@ extension LeanCoreTests {
         let transfer = Transfer(
             request, sink: MemorySink(limit: 1 << 20, method: "GET"), body: nil,
             redirectPolicy: .default, transport: transport,
-            deadlines: LayerSession(transport, clock: SystemClock()).deadlines
+            clock: SystemClock()
         ) { result in
             XCTAssertEqual((result.error as? URLError)?.code, .cancelled)
             finished.fulfill()

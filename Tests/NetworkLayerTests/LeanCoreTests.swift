@@ -90,7 +90,7 @@ final class LeanCoreTests: XCTestCase {
     func testAFastFailureReleasesItsDeadlineAtOnce() throws {
         let network = NetworkLayer(
             baseURL: try closedPort(), sessionConfiguration: .ephemeral, timeout: 60)
-        let clock = network.transferDeadlines
+        let clock = try XCTUnwrap(network.clock as? SystemClock)
         for _ in 0..<20 {
             let result = outcome(of: Data.self) { recorder in
                 network.get(
@@ -99,7 +99,7 @@ final class LeanCoreTests: XCTestCase {
             XCTAssertNotNil(result?.error)
             // The transfer's deadline is dropped before its completion is handed on, so once the handler
             // has run no deadline of it is kept (the 60 s timeout would otherwise hold it a minute).
-            XCTAssertEqual(clock.count, 0, "deadlines kept after the request failed")
+            XCTAssertEqual(clock.armedCount, 0, "deadlines kept after the request failed")
         }
     }
 
@@ -109,8 +109,9 @@ final class LeanCoreTests: XCTestCase {
         let header = SettingHeader(name: "X-Adapted", value: "1")
         let server = try startedServer()
         let network = NetworkLayer(baseURL: server.baseURL, timeout: 60, interceptors: [header, header])
-        // The layer's own policy deadlines: no other test's wait is kept there.
-        let before = network.policyDeadlines.count
+        // The layer's own clock: no other test's wait is kept there.
+        let clock = try XCTUnwrap(network.clock as? SystemClock)
+        let before = clock.armedCount
         for index in 0..<10 {
             server.enqueue(try .json([index]))
             let result = outcome(of: [Int].self) { recorder in
@@ -119,14 +120,14 @@ final class LeanCoreTests: XCTestCase {
             XCTAssertEqual(result?.value, [index])
         }
         XCTAssertEqual(
-            network.policyDeadlines.count, before, "policy deadlines kept after their hooks answered")
+            clock.armedCount, before, "policy deadlines kept after their hooks answered")
     }
 
     func testAnIdleSessionHasNoTimerRunning() throws {
         let server = try startedServer()
         let network = NetworkLayer(
             baseURL: server.baseURL, sessionConfiguration: .ephemeral, timeout: 0.3)
-        let clock = network.transferDeadlines
+        let clock = try XCTUnwrap(network.clock as? SystemClock)
         for index in 0..<5 {
             server.enqueue(try .json([index]))
             let result = outcome(of: [Int].self) { recorder in
@@ -134,9 +135,9 @@ final class LeanCoreTests: XCTestCase {
             }
             XCTAssertEqual(result?.value, [index])
         }
-        XCTAssertEqual(clock.count, 0)
-        // The timer armed for the first request's deadline fires once, finds nothing to watch, and is not
-        // armed again.
+        XCTAssertEqual(clock.armedCount, 0)
+        // The dispatch timer armed for the first request's deadline fires once, finds nothing due, and is
+        // not armed again.
         let disarmed = expectation(for: NSPredicate { _, _ in !clock.isArmed }, evaluatedWith: nil)
         wait(for: [disarmed], timeout: 5)
     }

@@ -47,17 +47,10 @@ extension LayerSettings {
 struct LayerParts {
     let monitorsQueue = MonitorGroup.makeQueue()
     let monitorGroup: MonitorGroup?
-    /// The deadlines of the policy stage: interceptor and refresh limits, total time limits.
-    let policyDeadlines: DeadlineRegistry
     let builder: RequestBuilder
     /// `nil` means the shared session. A request whose later attempts may start after the layer has gone
     /// keeps it too (see `SessionTransport`).
     let ownTransport: SessionTransport?
-    /// The idle deadlines of the layer's requests. On the shared session they sweep its delegate queue
-    /// without creating the session before a request does.
-    let transferDeadlines: DeadlineRegistry
-    /// The idle deadlines of the layer's streams on the shared streams' session.
-    let sharedStreamDeadlines: DeadlineRegistry
     /// A copy of the layer's session configuration for its streams' own session, made by the first stream.
     let streamConfiguration: URLSessionConfiguration?
     /// The shared requests in flight, by identity.
@@ -70,22 +63,15 @@ struct LayerParts {
     init(_ settings: LayerSettings) {
         let clock = settings.clock
         monitorGroup = MonitorGroup(settings.monitors, on: monitorsQueue)
-        policyDeadlines = DeadlineRegistry(clock: clock)
         // A token authenticator made without origins sends its token to this layer's origin only.
         for case let authenticator as BearerTokenAuthenticator in settings.interceptors {
-            authenticator.adopt(baseURL: settings.baseURL, cache: settings.cache, deadlines: policyDeadlines)
+            authenticator.adopt(baseURL: settings.baseURL, cache: settings.cache, clock: clock)
         }
         credentialHeaders = CredentialHeaderNames(adding: settings.redirectPolicy.credentialHeaders)
         builder = RequestBuilder(
             resolver: URLResolver(baseURL: settings.baseURL), defaultHeaders: settings.defaultHeaders,
             credentialHeaders: credentialHeaders, encoder: settings.encoder, timeout: settings.timeout)
         ownTransport = settings.sessionConfiguration.map { SessionTransport(configuration: $0) }
-        transferDeadlines =
-            ownTransport.map { LayerSession($0, clock: clock).deadlines }
-            ?? DeadlineRegistry(clock: clock) { SessionTransport.shared.delegateQueue.enqueue($0) }
-        sharedStreamDeadlines = DeadlineRegistry(clock: clock) {
-            SessionTransport.sharedStreams.delegateQueue.enqueue($0)
-        }
         streamConfiguration = settings.sessionConfiguration?.copy() as? URLSessionConfiguration
         origins = OriginScheduler(
             clock: clock, budget: settings.scheduling.maximumRequestsPerOrigin,

@@ -119,12 +119,12 @@ extension NetworkLayer {
             } ?? errorHandler,
             report: report, cancelWaitsForTransport: request.transfer?.isDownload == true,
             priority: request.priority)
-        task.limitTotalTime(to: totalTimeLimit(for: request, isStream: stream != nil), on: policyDeadlines)
+        task.limitTotalTime(to: totalTimeLimit(for: request, isStream: stream != nil), on: clock)
         let observer = monitors.flatMap { channel in
             monitored.map { MonitoredCall(channel: channel, request: $0) }
         }
         let call = RequestCall(
-            task: task, meter: meter, observer: observer, deadlines: policyDeadlines,
+            task: task, meter: meter, observer: observer, clock: clock,
             deliversImmediately: delivery.isImmediate)
         return (call, progress)
     }

@@ -96,13 +96,11 @@ open class NetworkLayer: @unchecked Sendable {
     package var credentialHeaders: CredentialHeaderNames { parts.credentialHeaders }
     package var monitorGroup: MonitorGroup? { parts.monitorGroup }
     package var monitorsQueue: DispatchQueue { parts.monitorsQueue }
-    var policyDeadlines: DeadlineRegistry { parts.policyDeadlines }
-    var transferDeadlines: DeadlineRegistry { parts.transferDeadlines }
 
     /// Resolves the shared session lazily, so a test double that never sends creates none.
     var transport: SessionTransport { parts.ownTransport ?? .shared }
 
-    var requestSession: LayerSession { LayerSession(transport, deadlines: transferDeadlines) }
+    var requestSession: LayerSession { LayerSession(transport, clock: clock) }
 
     /// Whether uploads go out as an upload task's file or bytes rather than the layer's body stream (see
     /// ``PlatformFacts/sendsUploadsNatively``); settable only with a session of its own (a stub
@@ -132,7 +130,7 @@ open class NetworkLayer: @unchecked Sendable {
 
     var streamSession: LayerSession {
         guard let configuration = parts.streamConfiguration else {
-            return LayerSession(.sharedStreams, deadlines: parts.sharedStreamDeadlines)
+            return LayerSession(.sharedStreams, clock: clock)
         }
         return ownStreamTransport.withLock { session in
             if let session { return session }

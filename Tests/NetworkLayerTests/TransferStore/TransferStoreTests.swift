@@ -23,14 +23,14 @@ final class TransferStoreTests: XCTestCase {
 
     /// An upload whose first append the server cuts at half: it fails (no retries), and stays stored.
     private func failedUpload(
-        _ server: MockServer, _ tus: TusHandler
+        _ server: MockServer, _ tus: TusHandler, deliversImmediately: Bool = false
     ) throws -> (TransferStore, URL, URL) {
         let folder = try makeOutboxFolder()
         let source = try BigFile.make(at: folder.appendingPathComponent("video.mp4"), size: Self.size)
         let directory = folder.appendingPathComponent("store")
         // Credentials come from interceptors, at send time: the store refuses them in the request.
         let layer = NetworkLayer(
-            baseURL: server.baseURL,
+            baseURL: server.baseURL, deliversImmediately: deliversImmediately,
             interceptors: [
                 SettingHeader(name: "Authorization", value: "Bearer secret-token"),
                 SettingHeader(name: "X-Api-Key", value: "secret-key"),
@@ -189,6 +189,23 @@ final class TransferStoreTests: XCTestCase {
         XCTAssertEqual(file, source)
         XCTAssertEqual(store.unfinishedTransfers.map(\.id), [transfer.id])
         XCTAssertEqual(tus.appends.count, 1, "nothing more sent")
+    }
+
+    /// A resume refused before anything is sent ends as any call of its layer does: for a layer that
+    /// delivers immediately, in place, before `resume` returns.
+    func testARefusedResumeIsToldInPlaceByALayerThatDeliversImmediately() throws {
+        let (server, tus) = try tusServer()
+        let (store, source, _) = try failedUpload(server, tus, deliversImmediately: true)
+        try BigFile.make(at: source, size: Self.size + 1000, seed: 7)
+
+        let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
+        let told = Locked<NetworkError?>(nil)
+        try store.resume(
+            transfer, successHandler: { _ in XCTFail("resumed") },
+            errorHandler: { error in told.withLock { $0 = error } })
+        guard case .sourceFileChanged? = told.withLock({ $0 }) else {
+            return XCTFail("not told before resume returned: \(String(describing: told.withLock { $0 }))")
+        }
     }
 
     func testAChangedSourceStartsOverWhenTheCallerSaysSo() throws {

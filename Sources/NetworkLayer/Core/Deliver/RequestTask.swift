@@ -133,10 +133,10 @@ final class RequestTask: NetworkTask, Sendable {
 
     /// Ends the request with ``NetworkError/timedOut`` once `seconds` have passed since now, whatever
     /// it is doing then (waiting for a token, between retries, or receiving a reply a byte at a time).
-    /// `nil` or infinite: no limit. The limit is kept by `registry`, the layer's policy deadlines.
-    func limitTotalTime(to seconds: TimeInterval?, on registry: DeadlineRegistry) {
+    /// `nil` or infinite: no limit. The limit is a timer of `clock`, the layer's.
+    func limitTotalTime(to seconds: TimeInterval?, on clock: any NetworkClock) {
         guard let seconds, seconds.isFinite else { return }
-        let deadline = Deadline(seconds: seconds, on: registry) { [weak self] in
+        let deadline = Deadline(seconds: seconds, on: clock) { [weak self] in
             self?.settle(.failure(.timedOut), stopsTransport: true)
         }
         let isOver = state.withLock { state in

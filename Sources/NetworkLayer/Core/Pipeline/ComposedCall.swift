@@ -61,7 +61,7 @@ final class ComposedCall: NetworkTask, Sendable {
                 ? .immediate : CallbackDelivery(queue: layer.callbackQueue),
             failureHandler: errorHandler, priority: request.priority)
         task.limitTotalTime(
-            to: layer.totalTimeLimit(for: request, isStream: false), on: layer.policyDeadlines)
+            to: layer.totalTimeLimit(for: request, isStream: false), on: layer.clock)
     }
 
     var priority: RequestPriority {

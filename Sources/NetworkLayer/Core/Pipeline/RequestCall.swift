@@ -12,8 +12,8 @@ struct RequestCall: Sendable {
     let meter: RequestMeter
     /// `nil` when nobody watches (no monitors).
     let observer: (any AttemptObserver)?
-    /// The layer's policy deadlines, and through them its clock.
-    let deadlines: DeadlineRegistry
+    /// The layer's clock: the policy stage's waits and limits are its timers.
+    let clock: any NetworkClock
     /// Whether the call runs its decoding, interceptors and handlers where each step is settled (see
     /// ``NetworkLayer/deliversImmediately``), rather than on the work, policy and callback queues.
     let deliversImmediately: Bool

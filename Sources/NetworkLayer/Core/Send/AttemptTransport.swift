@@ -23,22 +23,16 @@ protocol AttemptTransport: Sendable {
     ) -> @Sendable () -> Void
 }
 
-/// A session as one layer sends on it: its transfers' idle deadlines are kept on that layer's clock,
+/// A session as one layer sends on it: its transfers' idle deadlines are timers of that layer's clock,
 /// also on the session every layer without a configuration shares.
 struct LayerSession: AttemptTransport {
     let session: SessionTransport
-    /// The layer's idle deadlines on `session`, swept on its delegate queue.
-    let deadlines: DeadlineRegistry
+    /// The layer's clock, which keeps the idle deadlines of its transfers on `session`.
+    let clock: any NetworkClock
 
-    /// `session`, with deadlines on `clock` swept on its delegate queue.
     init(_ session: SessionTransport, clock: any NetworkClock) {
-        let queue = session.delegateQueue
-        self.init(session, deadlines: DeadlineRegistry(clock: clock) { queue.enqueue($0) })
-    }
-
-    init(_ session: SessionTransport, deadlines: DeadlineRegistry) {
         self.session = session
-        self.deadlines = deadlines
+        self.clock = clock
     }
 
     var refusal: String? { session.refusal }
@@ -53,7 +47,7 @@ struct LayerSession: AttemptTransport {
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         session.send(
-            request, route: route, redirectPolicy: redirectPolicy, priority: priority, deadlines: deadlines,
+            request, route: route, redirectPolicy: redirectPolicy, priority: priority, clock: clock,
             cookie: cookie, completion: completion)
     }
 }

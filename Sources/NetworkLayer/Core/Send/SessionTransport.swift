@@ -75,18 +75,18 @@ final class SessionTransport: Sendable {
     ///   - route: Where the reply goes (and an upload's body comes from), and the size limit.
     ///   - redirectPolicy: Which redirects to follow, and with which headers.
     ///   - priority: The task's priority on Apple platforms.
-    ///   - deadlines: Keeps the idle deadline, on the clock of the layer that sends the request.
+    ///   - clock: Keeps the idle deadline: the clock of the layer that sends the request.
     ///   - cookie: The cookie read for the request before it waited, which it carries; `nil`: the
     ///     storage's when it goes out.
     /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
     func send(
         _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        priority: RequestPriority = .default, deadlines: DeadlineRegistry, cookie: PinnedCookie? = nil,
+        priority: RequestPriority = .default, clock: any NetworkClock, cookie: PinnedCookie? = nil,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let transfer = Transfer(
             request, sink: route.makeSink(for: request, on: self), body: route.makeBody(),
-            redirectPolicy: redirectPolicy, transport: self, deadlines: deadlines, cookie: cookie,
+            redirectPolicy: redirectPolicy, transport: self, clock: clock, cookie: cookie,
             completion: completion)
         transfer.priority = priority.rawValue
         transfer.start()

@@ -9,7 +9,7 @@ import Foundation
 /// Runs on the session's serial delegate queue (only the body source is rewound on libcurl's thread, and
 /// the count of those rewinds is the one locked state). Why: stopping there orders a stop against the
 /// task's completion and redirects, out of reach of FoundationNetworking's traps; see <doc:LinuxNotes>.
-final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
+final class Transfer: TransferFlow, @unchecked Sendable {
     typealias Completion = @Sendable (TransferResult) -> Void
 
     /// The requesting layer's rules for following redirects; layers sharing a session may differ.
@@ -19,14 +19,16 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     private let source: (any TransferBody)?
     private let idleTimeout: TimeInterval
     private let transport: SessionTransport
-    /// Keeps the idle deadline on the sending layer's clock; swept on the delegate queue.
-    private let deadlines: DeadlineRegistry
+    /// The sending layer's clock, which keeps the idle deadline.
+    private let clock: any NetworkClock
     /// The cookie the request was keyed by, which it carries; `nil`: the storage's when a task is made.
     private let cookie: PinnedCookie?
 
     /// Read by the delegate: a stopped transfer's redirect or challenge is left unanswered.
     private(set) var lifecycle = TransferLifecycle()
     private var task: URLSessionTask?
+    /// Armed while the task runs, for its idle deadline (or an earlier one); checked on the delegate queue.
+    private var idleTimer: (any ClockTimer)?
     /// `URLSessionTask.priority`: a hint on Apple platforms; FoundationNetworking stores it and ignores it.
     var priority: Float = URLSessionTask.defaultPriority
     /// Given up once delivered, with everything it holds.
@@ -42,7 +44,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     /// `timeoutInterval` is the idle timeout.
     init(
         _ request: URLRequest, sink: any TransferSink, body: (any TransferBody)?,
-        redirectPolicy: RedirectPolicy, transport: SessionTransport, deadlines: DeadlineRegistry,
+        redirectPolicy: RedirectPolicy, transport: SessionTransport, clock: any NetworkClock,
         cookie: PinnedCookie? = nil, completion: @escaping Completion
     ) {
         self.request = request
@@ -50,11 +52,11 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         source = body
         self.redirectPolicy = redirectPolicy
         self.transport = transport
-        self.deadlines = deadlines
+        self.clock = clock
         self.cookie = cookie
         self.completion = completion
         idleTimeout = request.timeoutInterval
-        lastActivity = deadlines.now.uptimeNanoseconds
+        lastActivity = clock.now.uptimeNanoseconds
         sink.attach(self)
     }
 
@@ -107,7 +109,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
             lifecycle.began()
             touch()
             transport.delegate.add(self, for: task)
-            deadlines.register(self, deadline: deadlines.now + idleTimeout)
+            armIdleTimer(at: clock.now + idleTimeout)
             task.resume()
         }
     }
@@ -117,12 +119,29 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         guard lifecycle.keepsDeadline else { return nil }
         let timeout = response == nil ? idleTimeout : sink.bodyIdleTimeout ?? idleTimeout
         // A consumer that is behind isn't the server being idle.
-        if lifecycle.isPaused { return deadlines.now + timeout }
+        if lifecycle.isPaused { return clock.now + timeout }
         return DispatchTime(uptimeNanoseconds: lastActivity) + timeout
     }
 
-    func expire() {
-        stop(because: URLError(.timedOut))
+    /// Arms the idle timer for `time`, replacing a later time. Data that moves doesn't touch it: when it
+    /// fires, the real deadline is read and the timer armed again for it unless it passed.
+    private func armIdleTimer(at time: DispatchTime) {
+        if idleTimer == nil {
+            // Held by the clock while armed, as the transfer it stops; `finish` disarms it.
+            idleTimer = clock.makeTimer(on: nil) {
+                self.transport.delegateQueue.enqueue { self.idleTimerFired() }
+            }
+        }
+        idleTimer?.schedule(at: time)
+    }
+
+    private func idleTimerFired() {
+        guard idleTimer != nil, let deadline else { return }
+        if deadline <= clock.now {
+            stop(because: URLError(.timedOut))
+        } else {
+            idleTimer?.schedule(at: deadline)
+        }
     }
 
     // MARK: - Events from the session delegate (delegate queue)
@@ -138,7 +157,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
         case .accept:
             if let bodyTimeout = sink.bodyIdleTimeout, bodyTimeout < idleTimeout {
                 // The clock is armed for the request's timeout: bring it forward.
-                deadlines.register(self, deadline: deadlines.now + bodyTimeout)
+                armIdleTimer(at: clock.now + bodyTimeout)
             }
             if lifecycle.accepted(needsBackPressure: sink.needsBackPressure) {
                 transport.delegateQueue.holdBackPressure()
@@ -215,7 +234,8 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     func finish(with error: (any Error)?, response taskResponse: URLResponse?) {
         let end = lifecycle.ended()
         if end == .ignore { return }
-        if task != nil { deadlines.remove(self) }
+        idleTimer?.cancel()
+        idleTimer = nil
         task = nil
         guard case .deliver(let delivery) = end else {
             if let request = sink.restartRequest() {
@@ -327,7 +347,7 @@ final class Transfer: Expiring, TransferFlow, @unchecked Sendable {
     ]
 
     private func touch() {
-        lastActivity = deadlines.now.uptimeNanoseconds
+        lastActivity = clock.now.uptimeNanoseconds
     }
 
     /// Why: FoundationNetworking's `cancel()` waits for libcurl's thread, which may be held back. On the

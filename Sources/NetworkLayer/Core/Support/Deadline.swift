@@ -1,40 +1,37 @@
 import Foundation
 
-/// A wait with a time limit behind every wait of the policy stage (a hook or refresh that never answers):
-/// the first ``claim()`` wins; if the deadline comes first, `expire` runs once and later claims are
-/// refused. Kept by its layer's policy ``DeadlineRegistry``, not a timer of its own.
-package final class Deadline: Expiring, Sendable {
+/// A wait with a time limit behind every wait of the policy stage (a hook or refresh that never answers)
+/// and a call's total time limit: the first ``claim()`` wins; if the deadline comes first, `expire` runs
+/// once and later claims are refused. A timer of the layer's clock, which keeps every timer on one
+/// dispatch timer (``SystemClock``); a claim disarms it.
+package final class Deadline: Sendable {
     private let once = Once()
-    private let limit: DispatchTime?
-    private let registry: DeadlineRegistry
-    private let onExpiry: @Sendable () -> Void
+    private let timer: (any ClockTimer)?
+    /// When it expires; `nil` for no limit.
+    let deadline: DispatchTime?
 
     /// - Parameters:
     ///   - seconds: The limit; `nil`, NaN or infinite means none (then `expire` never runs).
-    ///   - registry: The layer's policy deadlines, on the layer's clock.
-    ///   - expire: Runs once, where the registry sweeps, if nobody claimed the wait within `seconds`.
-    init(seconds: TimeInterval?, on registry: DeadlineRegistry, expire: @escaping @Sendable () -> Void) {
-        onExpiry = expire
-        self.registry = registry
+    ///   - clock: The layer's clock.
+    ///   - expire: Runs once, where the clock fires, if nobody claimed the wait within `seconds`.
+    init(seconds: TimeInterval?, on clock: any NetworkClock, expire: @escaping @Sendable () -> Void) {
         guard let seconds, seconds.isFinite else {
-            limit = nil
+            (timer, deadline) = (nil, nil)
             return
         }
-        let limit = registry.now + max(0, seconds)
-        self.limit = limit
-        registry.register(self, deadline: limit)
+        let once = once
+        // The armed timer holds the handler, so a wait whose owner let go (a hook that never answers and
+        // dropped its completion) still expires.
+        let timer = clock.makeTimer(on: nil) { if once.claim() { expire() } }
+        let deadline = clock.now + max(0, seconds)
+        (self.timer, self.deadline) = (timer, deadline)
+        timer.schedule(at: deadline)
     }
 
     /// `true` for the first answer within the limit; `false` for a second one or one after the deadline.
     package func claim() -> Bool {
         guard once.claim() else { return false }
-        if limit != nil { registry.remove(self) }
+        timer?.cancel()
         return true
-    }
-
-    var deadline: DispatchTime? { limit }
-
-    func expire() {
-        if once.claim() { onExpiry() }
     }
 }

@@ -7,6 +7,9 @@ package final class Once: Sendable {
 
     package init() {}
 
+    /// Whether it was claimed.
+    package var isClaimed: Bool { claimed.withLock { $0 } }
+
     /// `true` the first time only.
     package func claim() -> Bool {
         claimed.withLock { claimed in

@@ -10,13 +10,7 @@ extension CacheStage {
         guard let revalidate else { return }
         let key = entry.key.url + "\n" + entry.key.partition.tag
         _ = cache.revalidations.join(
-            key, completion: { _ in },
-            start: { finish in
-                // The request begins off the queue of the caller, who has its reply.
-                let cancel = DeferredCancel()
-                Queues.work.async { cancel.attach(revalidate { finish(()) }) }
-                return { cancel.cancel() }
-            })
+            key, completion: { _ in }, start: { finish in revalidate { finish(()) } })
     }
 }
 
@@ -29,18 +23,25 @@ extension NetworkLayer {
         guard [.useProtocolCachePolicy, .useCacheOnFailure].contains(request.cachePolicy),
             request.transfer == nil, !request.isRevalidation
         else { return nil }
-        // A copy never changed, only read on the queue the revalidation starts on; most requests never need
-        // the revalidation, so it is built only then.
+        // A copy never changed, only read where the revalidation starts; most requests never need the
+        // revalidation, so it is built only then.
         let original = UncheckedSendable(value: request)
         return { [weak self] finished in
             guard let self else {
                 finished()
                 return {}
             }
-            let task = send(
-                original.value.revalidation(), successHandler: { _ in finished() },
-                errorHandler: { _ in finished() })
-            return { task.cancel() }
+            // A composed call of one step: it ends once, by the step's outcome, a cancel (`cancelAll()` or
+            // the last waiter leaving) or its time limit, and a cancel before the step begins sends nothing.
+            let again = UncheckedSendable(value: original.value.revalidation())
+            let call = ComposedCall(again.value, on: self, errorHandler: { _ in finished() })
+            // The step begins off the queue of the caller, who has its reply.
+            Queues.work.async {
+                call.send(
+                    .success(again.value), successHandler: { _ in call.succeed(finished) },
+                    errorHandler: { call.fail($0) })
+            }
+            return { call.cancel() }
         }
     }
 }

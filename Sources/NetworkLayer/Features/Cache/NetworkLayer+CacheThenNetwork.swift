@@ -44,10 +44,7 @@ extension NetworkLayer {
         updateHandler: @escaping (NetworkResponse<Value>) -> Void,
         completionHandler: @escaping (NetworkError?) -> Void
     ) -> NetworkTask {
-        let immediate = deliversImmediately || request.deliversImmediately
-        return cacheThenNetwork(
-            request, delivery: immediate ? .immediate : CallbackDelivery(queue: callbackQueue),
-            updateHandler: updateHandler, completionHandler: completionHandler)
+        cacheThenNetwork(request, updateHandler: updateHandler, completionHandler: completionHandler)
     }
 
     /// The responses of ``sendCacheThenNetwork(_:updateHandler:completionHandler:)`` as an `async`
@@ -72,11 +69,14 @@ extension NetworkLayer {
     public func sendCacheThenNetwork<Value: Sendable>(_ request: NetworkRequest<Value>)
         -> NetworkStream<NetworkResponse<Value>>
     {
+        // The handlers only feed the stream: they run where each outcome is settled.
+        var immediate = request
+        immediate.deliversImmediately = true
         // Unchecked: only the request's handler-typed members aren't Sendable; it is used once, to start.
-        let request = UncheckedSendable(value: request)
+        let request = UncheckedSendable(value: immediate)
         return NetworkStream { buffer in
             self.cacheThenNetwork(
-                request.value, delivery: .immediate,
+                request.value,
                 updateHandler: { buffer.append([$0], StreamReceipt(isWanted: { true }, consumed: {})) },
                 completionHandler: { error in
                     buffer.finish(
@@ -86,17 +86,16 @@ extension NetworkLayer {
     }
 
     private func cacheThenNetwork<Value>(
-        _ request: NetworkRequest<Value>, delivery: CallbackDelivery,
-        updateHandler: @escaping (NetworkResponse<Value>) -> Void,
+        _ request: NetworkRequest<Value>, updateHandler: @escaping (NetworkResponse<Value>) -> Void,
         completionHandler: @escaping (NetworkError?) -> Void
     ) -> NetworkTask {
         runningRequests.track(
             successHandler: completionHandler, errorHandler: { completionHandler($0) },
             start: { finish, _ in
                 let call = CacheThenNetworkCall(
-                    delivery: delivery, updateHandler: updateHandler, completionHandler: finish)
-                call.start(request, on: self, readsStore: mayBeStored(request))
-                return call
+                    request, on: self, updateHandler: updateHandler, completionHandler: finish)
+                call.start(readsStore: mayBeStored(request))
+                return call.call
             })
     }
 

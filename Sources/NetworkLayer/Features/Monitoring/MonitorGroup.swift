@@ -46,8 +46,8 @@ package final class MonitorGroup: Sendable {
     /// reported once the monitors were told it was cancelled.
     package final class Channel: Sendable {
         private let group: MonitorGroup
-        /// Read and written on the group's serial queue only, so the lock is never contended.
-        private let isFinished = Locked(false)
+        /// Claimed by the finishing event; read and claimed on the group's serial queue only.
+        private let finished = Once()
 
         fileprivate init(group: MonitorGroup) {
             self.group = group
@@ -66,18 +66,14 @@ package final class MonitorGroup: Sendable {
             _ event: @escaping @Sendable (any NetworkMonitor) -> Void
         ) {
             group.queue.async { [self] in
-                guard !isFinished.withLock({ $0 }), claim?() ?? true else { return }
+                guard !finished.isClaimed, claim?() ?? true else { return }
                 for monitor in group.monitors { event(monitor) }
             }
         }
 
         package func finish(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
             group.queue.async { [self] in
-                let wasFinished = isFinished.withLock { finished in
-                    defer { finished = true }
-                    return finished
-                }
-                guard !wasFinished else { return }
+                guard finished.claim() else { return }
                 for monitor in group.monitors { event(monitor) }
             }
         }

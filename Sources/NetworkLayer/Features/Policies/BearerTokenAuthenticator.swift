@@ -64,8 +64,8 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         /// A later rejection doesn't tell the app again; a new token starts a new session.
         var sessionEnded = false
         var sessionEndedHandler: (@Sendable (NetworkError) -> Void)?
-        /// The first layer's policy deadlines and clock; a real clock's until a layer hands its own.
-        var deadlines: DeadlineRegistry?
+        /// The first layer's clock; a real clock until a layer hands its own.
+        var clock: (any NetworkClock)?
         var account: String?
         /// Held weakly: an authenticator may outlive the layers it was given to.
         var caches: [WeakCache] = []
@@ -204,7 +204,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ) {
         guard isOwnOrigin(request.url) else { return completion(.success(request)) }
         let afterRefresh: Waiter = { result in completion(result.map { Self.authorized(request, with: $0) }) }
-        let now = policyDeadlines.clock.date
+        let now = clock.date
         let refreshWindow = refreshWindow
         let usable = { (token: Token, setAt: Date) in
             guard let expiresAt = token.expiresAt else { return true }
@@ -238,7 +238,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             case .failure(let error): completion(.fail(error))
             }
         }
-        let now = policyDeadlines.clock.date
+        let now = clock.date
         if token(
             ifUsable: { token, _ in "Bearer \(token.value)" != header }, now: now,
             orAfterRefresh: afterRefresh)
@@ -249,31 +249,31 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     }
 
     /// Takes a layer's origin (unless the caller named the origins), its cache (for sign-out) and, from the
-    /// first layer, its policy deadlines, whose clock reads token expiry and keeps a refresh's limit.
-    func adopt(baseURL: URL?, cache: ResponseCache?, deadlines: DeadlineRegistry) {
+    /// first layer, its clock, which reads token expiry and keeps a refresh's limit.
+    func adopt(baseURL: URL?, cache: ResponseCache?, clock: any NetworkClock) {
         let origin = hasOwnOrigins ? nil : baseURL.flatMap(Origin.init)
         state.withLock { state in
             if let origin { state.origins.insert(origin) }
             if let cache { state.caches.append(WeakCache(cache: cache)) }
-            if state.deadlines == nil, state.token != nil, state.tokenSetAt == nil {
-                state.tokenSetAt = deadlines.clock.date
+            if state.clock == nil, state.token != nil, state.tokenSetAt == nil {
+                state.tokenSetAt = clock.date
             }
-            state.deadlines = state.deadlines ?? deadlines
+            state.clock = state.clock ?? clock
         }
     }
 
-    private var policyDeadlines: DeadlineRegistry {
+    private var clock: any NetworkClock {
         state.withLock { state in
-            let registry = state.deadlines ?? DeadlineRegistry(clock: SystemClock())
-            state.deadlines = registry
-            return registry
+            let clock = state.clock ?? SystemClock()
+            state.clock = clock
+            return clock
         }
     }
 
     /// Now on the clock the authenticator keeps, once it has one; `nil` before: a token set then is stamped
     /// on the first layer's clock, not pinned to the system's.
     private var adoptedClockDate: Date? {
-        state.withLock { $0.deadlines }?.clock.date
+        state.withLock { $0.clock }?.date
     }
 
     /// The first origin seen becomes the token's when none was given or adopted from a layer.
@@ -319,7 +319,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             return (nil, state.refreshCount)
         }
         if let number = begins {
-            let deadline = Deadline(seconds: refreshTimeout, on: policyDeadlines) { [self] in
+            let deadline = Deadline(seconds: refreshTimeout, on: clock) { [self] in
                 finishRefresh(number, with: .failure(.timedOut))
             }
             // In place, not on another queue: the layer already calls the hooks off the main queue, and

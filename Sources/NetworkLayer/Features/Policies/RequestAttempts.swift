@@ -27,7 +27,7 @@ final class RequestAttempts: @unchecked Sendable {
     private let interceptors: [any RequestInterceptor]
     /// `nil` without interceptors, which alone read it.
     private let answeredBy: Locked<URL?>?
-    private let deadlines: DeadlineRegistry
+    private let clock: any NetworkClock
     // Used by one step at a time (see above), never concurrently; each step starts from the one before.
     private let send: Send
     private let finish: (Result<Reply, NetworkError>) -> Void
@@ -43,7 +43,7 @@ final class RequestAttempts: @unchecked Sendable {
         self.request = request
         self.answeredBy = answeredBy
         interceptors = stage.interceptors
-        deadlines = stage.call.deadlines
+        clock = stage.call.clock
         self.send = send
         self.finish = finish
     }
@@ -132,7 +132,7 @@ final class RequestAttempts: @unchecked Sendable {
             case .doNotRetry:
                 if let delay = stage.policy.delay(
                     afterAttempt: failed.number, of: stage.method, failingWith: error,
-                    now: deadlines.clock.date)
+                    now: clock.date)
                 {
                     retry(failed, after: delay)
                 } else {
@@ -144,7 +144,7 @@ final class RequestAttempts: @unchecked Sendable {
 
     /// The limit on one round of interceptor calls; without interceptors, none.
     private func hookDeadline() -> Deadline {
-        Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: deadlines) { [self] in
+        Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: clock) { [self] in
             finish(.failure(.timedOut))
         }
     }
@@ -170,7 +170,7 @@ final class RequestAttempts: @unchecked Sendable {
         stage.call.retryReporter?(failed, delay)
         guard delay > 0, delay.isFinite else { return attempt() }
         // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
-        stage.call.task.wait(delay, on: deadlines.clock, queue: PolicyQueue.queue) { [self] in attempt() }
+        stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { [self] in attempt() }
     }
 }
 

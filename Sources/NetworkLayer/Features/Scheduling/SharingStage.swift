@@ -63,10 +63,10 @@ struct SharingStage: RequestStage {
         let task = RequestTask(delivery: .immediate, failureHandler: { _ in }, priority: caller.task.priority)
         // It goes out at its starter's priority, which may still change while it waits.
         caller.task.observePriority { task.priority = $0 }
-        let meter = RequestMeter(eventCount: nil, clock: caller.deadlines.clock)
+        let meter = RequestMeter(eventCount: nil, clock: caller.clock)
         var gate = gate
         gate.call = RequestCall(
-            task: task, meter: meter, observer: nil, deadlines: caller.deadlines,
+            task: task, meter: meter, observer: nil, clock: caller.clock,
             deliversImmediately: caller.deliversImmediately)
         let cancel = proceed(request, below: chain, gate: gate) { result in
             finish(SharedReply(result: result, queuedNanoseconds: meter.queuedNanoseconds))

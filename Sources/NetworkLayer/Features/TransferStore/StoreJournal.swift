@@ -20,24 +20,3 @@ final class StoreJournal: UploadJournal {
         store.recordProgress(id, uploadURL: nil, offset: offset)
     }
 }
-
-/// A transfer that ended before anything was sent: its error handler runs once, on the layer's
-/// callback queue; cancelling it does nothing.
-final class SettledTask: NetworkTask {
-    private let storedPriority = Locked(RequestPriority.default)
-
-    init(
-        failing errorHandler: @escaping (NetworkError) -> Void, with error: NetworkError,
-        on layer: NetworkLayer
-    ) {
-        let handler = UncheckedSendable(value: errorHandler)
-        layer.callbackQueue.async { handler.value(error) }
-    }
-
-    func cancel() {}
-
-    var priority: RequestPriority {
-        get { storedPriority.withLock { $0 } }
-        set { storedPriority.withLock { $0 = newValue } }
-    }
-}

@@ -60,10 +60,12 @@ extension TransferStore {
             return .success((record, state.begin(record.id)))
         }
         var (record, run) = try found.get()
+        var request = Self.request(for: record)
+        request.progressHandler = progressHandler
         if record.kind == .upload, let changed = sourceChange(of: record) {
             guard ifSourceChanged == .startOver else {
-                state.withLock { $0.end(record.id, run: run) }
-                return SettledTask(failing: errorHandler, with: .sourceFileChanged(record.fileURL), on: layer)
+                return failed(
+                    request, with: .sourceFileChanged(record.fileURL), id: record.id, run: run, errorHandler)
             }
             (record.uploadURL, record.offset) = (nil, 0)
             (record.sourceSize, record.sourceModified) = (changed?.size, changed?.modified)
@@ -81,11 +83,9 @@ extension TransferStore {
             guard updated else {
                 // Removed while the new record was written: it goes again, and nothing is sent.
                 queue.async { [folder, name = record.fileName] in folder.remove(name) }
-                return SettledTask(failing: errorHandler, with: .cancelled, on: layer)
+                return failed(request, with: .cancelled, id: record.id, run: run, errorHandler)
             }
         }
-        var request = Self.request(for: record)
-        request.progressHandler = progressHandler
         return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
     }
 
@@ -112,19 +112,45 @@ extension TransferStore {
             }
             request.uploadJournal = StoreJournal(store: self, id: id, resumePoint: point)
         }
-        let task = layer.send(
-            request,
+        let call = makeCall(for: request, id: id, run: run, errorHandler: errorHandler)
+        call.send(
+            .success(request),
             successHandler: { [self] response in
-                finish(id)
-                successHandler(response)
-            },
+                // The record goes as the success is delivered, not before: a cancel may still replace it,
+                // and a cancelled transfer keeps its record.
+                call.succeed { [self] in
+                    finish(id)
+                    successHandler(response)
+                }
+            }, errorHandler: { call.fail($0) })
+        // A run that `remove` ended before its task was known: the task goes too.
+        if !state.withLock({ $0.keep(call, for: id, run: run) }) { call.cancel() }
+        return call
+    }
+
+    /// The call a run of transfer `id` is, whose one step is the transfer's request: it ends once, where
+    /// the layer delivers (at once for a request that ``NetworkRequest/deliversImmediately``), and its
+    /// end by any failure (a cancel too) ends the run, so the transfer can be resumed.
+    private func makeCall(
+        for request: NetworkRequest<URL>, id: UUID, run: Int, errorHandler: @escaping (NetworkError) -> Void
+    ) -> ComposedCall {
+        ComposedCall(
+            request, on: layer,
             errorHandler: { [self] error in
                 state.withLock { $0.end(id, run: run) }
                 errorHandler(error)
             })
-        // A run that `remove` ended before its task was known: the task goes too.
-        if !state.withLock({ $0.keep(task, for: id, run: run) }) { task.cancel() }
-        return task
+    }
+
+    /// A run that ends before anything is sent: it ends now, and the error handler gets `error` once.
+    private func failed(
+        _ request: NetworkRequest<URL>, with error: NetworkError, id: UUID, run: Int,
+        _ errorHandler: @escaping (NetworkError) -> Void
+    ) -> any NetworkTask {
+        state.withLock { $0.end(id, run: run) }
+        let call = makeCall(for: request, id: id, run: run, errorHandler: errorHandler)
+        call.fail(error)
+        return call
     }
 
     /// Removes the record of a transfer that succeeded, and waits: once the caller's handler runs, no

@@ -14,7 +14,8 @@ final class DownloadJob: Sendable {
     /// Whether the request is over while an attempt may still hold the destination: a new download to it
     /// then waits instead of being refused.
     let isAbandoned: @Sendable () -> Bool
-    private let restartPending: Locked<Bool>
+    /// Claimed by the first attempt: only it discards the file; `nil` when the options keep it.
+    private let restart: Once?
 
     init(
         target: DownloadTarget, acceptableContentTypes: [String]? = nil,
@@ -24,7 +25,7 @@ final class DownloadJob: Sendable {
         self.acceptableContentTypes = acceptableContentTypes
         self.isAbandoned = isAbandoned
         partial = PartialDownload(destination: target.destination)
-        restartPending = Locked(target.options.contains(.restart))
+        restart = target.options.contains(.restart) ? Once() : nil
     }
 
     /// Whether `response` may be written to disk: an acceptable type, none asked for, or no body.
@@ -35,10 +36,7 @@ final class DownloadJob: Sendable {
     }
 
     func takeRestart() -> Bool {
-        restartPending.withLock { pending in
-            defer { pending = false }
-            return pending
-        }
+        restart?.claim() ?? false
     }
 }
 
