@@ -42,7 +42,7 @@ public final class ResponseCache: Sendable {
         memory = MemoryStore(capacity: memoryCapacity)
         disk = directory.flatMap { diskCapacity > 0 ? DiskStore(directory: $0, capacity: diskCapacity) : nil }
         keying = CacheKeying(appKey: fingerprintKey)
-        onDisk(inBackground: true) { $0.removeAbandonedTemporaryFiles() }
+        onDisk(inBackground: true) { $0.folder.removeAbandonedTemporaryFiles() }
     }
 
     /// Calls `completion` once every write and removal handed to the disk so far is done.
