@@ -17,15 +17,15 @@ extension OutboxStorageTests {
         let descriptor = open(url.appendingPathComponent(name).path, O_WRONLY | O_CREAT, 0o600)
         XCTAssertEqual(ftruncate(descriptor, 512 << 20), 0)
         close(descriptor)
-        XCTAssertThrowsError(try DurableFolder(url: url).read(name, maximumSize: 1 << 20)) {
-            XCTAssertEqual($0 as? DurableRecordDamage, .tooLarge)
-        }
 
         let before = peakMemory()
         let outbox = try Outbox(directory: folder, layer: offlineLayer())
         XCTAssertLessThan(peakMemory() - before, 128 << 20, "the file was read")
         XCTAssertEqual(outbox.items, [])
         XCTAssertEqual(outbox.damagedFiles.map(\.lastPathComponent), [name + ".damaged"])
+        XCTAssertThrowsError(try DurableFolder(url: url).read(name + ".damaged", maximumSize: 1 << 20)) {
+            XCTAssertEqual($0 as? DurableRecordDamage, .tooLarge)
+        }
     }
 
     /// A copy would be sent at every launch: a delivered item removes only the file named for it.
