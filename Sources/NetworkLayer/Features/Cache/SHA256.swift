@@ -25,98 +25,53 @@ package enum SHA256 {
 
     /// The 32-byte digest of `message`.
     package static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
-        var hasher = Hasher()
-        hasher.update(message)
-        return hasher.finalize()
+        // Whole blocks are read in place and only the tail is padded: a record of megabytes isn't copied.
+        let bytes = Array(message)
+        let whole = bytes.count - bytes.count % blockLength
+        var tail = Array(bytes[whole...]) + [0x80]
+        while tail.count % blockLength != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: (UInt64(bytes.count) &* 8) >> UInt64(shift)))
+        }
+        var state = initialState
+        var schedule = [UInt32](repeating: 0, count: 64)
+        for (blocks, end) in [(bytes, whole), (tail, tail.count)] {
+            for start in stride(from: 0, to: end, by: blockLength) {
+                compress(blocks, at: start, state: &state, schedule: &schedule)
+            }
+        }
+        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
     }
 
-    /// A digest fed piece by piece, read in place: a durable record's header and payload (a cache entry
-    /// of megabytes) are hashed without being copied or joined.
-    package struct Hasher {
-        private var state = SHA256.initialState
-        private var schedule = [UInt32](repeating: 0, count: 64)
-        /// The bytes of a block not yet whole.
-        private var pending: [UInt8] = []
-        private var length: UInt64 = 0
-
-        /// A hasher that has seen nothing.
-        package init() {}
-
-        /// Feeds `bytes`.
-        ///
-        /// - Parameter bytes: The next bytes of the message.
-        package mutating func update(_ bytes: some Collection<UInt8>) {
-            if bytes.withContiguousStorageIfAvailable({ update(buffer: $0) }) == nil {
-                Array(bytes).withUnsafeBufferPointer { update(buffer: $0) }
-            }
+    private static func compress(
+        _ bytes: [UInt8], at start: Int, state: inout [UInt32], schedule: inout [UInt32]
+    ) {
+        for index in 0..<16 {
+            let offset = start + index * 4
+            schedule[index] =
+                UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
+                | UInt32(bytes[offset + 3])
         }
-
-        private mutating func update(buffer: UnsafeBufferPointer<UInt8>) {
-            length &+= UInt64(buffer.count)
-            var rest = buffer[...]
-            if !pending.isEmpty {
-                let taken = rest.prefix(SHA256.blockLength - pending.count)
-                pending += taken
-                rest = rest.dropFirst(taken.count)
-                guard pending.count == SHA256.blockLength else { return }
-                let block = pending
-                pending = []
-                block.withUnsafeBufferPointer { compress($0[...]) }
-            }
-            while rest.count >= SHA256.blockLength {
-                compress(rest.prefix(SHA256.blockLength))
-                rest = rest.dropFirst(SHA256.blockLength)
-            }
-            pending += rest
+        for index in 16..<64 {
+            let early = schedule[index - 15]
+            let late = schedule[index - 2]
+            let sigma0 = rotate(early, 7) ^ rotate(early, 18) ^ (early >> 3)
+            let sigma1 = rotate(late, 17) ^ rotate(late, 19) ^ (late >> 10)
+            schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
         }
-
-        /// The digest of everything fed.
-        ///
-        /// - Returns: 32 bytes.
-        package mutating func finalize() -> [UInt8] {
-            let bitLength = length &* 8
-            var tail = pending + [0x80]
-            while tail.count % SHA256.blockLength != 56 { tail.append(0) }
-            for shift in stride(from: 56, through: 0, by: -8) {
-                tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-            }
-            tail.withUnsafeBufferPointer { buffer in
-                for start in stride(from: 0, to: buffer.count, by: SHA256.blockLength) {
-                    compress(buffer[start..<start + SHA256.blockLength])
-                }
-            }
-            return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
+        var (a, b, c, d, e, f, g, h) = (
+            state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+        )
+        for index in 0..<64 {
+            let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let first = h &+ sum1 &+ choice &+ roundConstants[index] &+ schedule[index]
+            let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let second = sum0 &+ majority
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ second)
         }
-
-        private mutating func compress(_ block: Slice<UnsafeBufferPointer<UInt8>>) {
-            let start = block.startIndex
-            for index in 0..<16 {
-                let offset = start + index * 4
-                schedule[index] =
-                    UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
-                    | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
-            }
-            for index in 16..<64 {
-                let early = schedule[index - 15]
-                let late = schedule[index - 2]
-                let sigma0 = SHA256.rotate(early, 7) ^ SHA256.rotate(early, 18) ^ (early >> 3)
-                let sigma1 = SHA256.rotate(late, 17) ^ SHA256.rotate(late, 19) ^ (late >> 10)
-                schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
-            }
-            var (a, b, c, d, e, f, g, h) = (
-                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
-            )
-            for index in 0..<64 {
-                let sum1 = SHA256.rotate(e, 6) ^ SHA256.rotate(e, 11) ^ SHA256.rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let first = h &+ sum1 &+ choice &+ SHA256.roundConstants[index] &+ schedule[index]
-                let sum0 = SHA256.rotate(a, 2) ^ SHA256.rotate(a, 13) ^ SHA256.rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let second = sum0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ second)
-            }
-            for (index, word) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= word }
-        }
+        for (index, word) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= word }
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
@@ -127,10 +82,8 @@ package enum SHA256 {
     package static func hmac(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
         var block = key.count > blockLength ? hash(key) : Array(key)
         block += [UInt8](repeating: 0, count: blockLength - block.count)
-        var inner = Hasher()
-        inner.update(block.map { $0 ^ 0x36 })
-        inner.update(message)
-        return hash(block.map { $0 ^ 0x5c } + inner.finalize())
+        let inner = hash(block.map { $0 ^ 0x36 } + message)
+        return hash(block.map { $0 ^ 0x5c } + inner)
     }
 
     package static func hex(_ bytes: some Sequence<UInt8>) -> String {

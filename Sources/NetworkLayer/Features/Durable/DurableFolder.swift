@@ -1,8 +1,8 @@
 import Foundation
 
 /// A folder of durable records, one file per record, each written whole or not at all: the one on-disk
-/// layer of the outbox, the transfer store and the cache (and, through ``write(_:contentVersion:key:to:flushToDevice:budget:)``,
-/// of a partial download's `.partial.json`).
+/// layer of the outbox, the transfer store, the cache and (by its static methods) a partial download's
+/// `.partial.json`.
 ///
 /// Why one file per record rather than an append-only log: a record is written to a temporary file and
 /// renamed over its name, so a crash mid-write leaves only a temporary file (removed by
@@ -92,17 +92,8 @@ package final class DurableFolder: Sendable {
         if flushToDevice { synchronizeFolder() }
     }
 
-    /// Writes a record to `file` through a temporary file beside it (named for this process, so
-    /// ``removeAbandonedTemporaryFiles()`` tells a crashed writer's from a live one's), renamed over it.
-    ///
-    /// - Parameters:
-    ///   - payload: The caller's bytes.
-    ///   - contentVersion: The payload's schema version.
-    ///   - key: The key that authenticates the record, or `nil`.
-    ///   - file: Where the record goes.
-    ///   - flushToDevice: Whether to wait for the device (`fsync`, then the rename is not flushed).
-    ///   - budget: Test hook: the bytes written before the write fails as on a full disk.
-    /// - Throws: ``DurableWriteError``; nothing half-written is left.
+    /// Writes a record to `file` through a temporary file beside it, renamed over it; the temporary file
+    /// is named for this process, so ``removeAbandonedTemporaryFiles()`` tells a crashed writer's apart.
     static func write(
         _ payload: Data, contentVersion: UInt16, key: [UInt8]?, to file: URL, flushToDevice: Bool,
         budget: Int? = nil
@@ -157,14 +148,7 @@ package final class DurableFolder: Sendable {
         try Self.read(url.appendingPathComponent(name), key: key, maximumSize: maximumSize)
     }
 
-    /// Reads the record in `file`, as ``read(_:maximumSize:)`` does.
-    ///
-    /// - Parameters:
-    ///   - file: The record's file.
-    ///   - key: The key it was written with, or `nil`.
-    ///   - maximumSize: The most payload bytes the owner ever writes in one record.
-    /// - Returns: The content version and payload; `nil` when the file is gone.
-    /// - Throws: What makes the file no whole record.
+    /// Reads the record in `file`, written under `key`, as ``read(_:maximumSize:)`` does.
     static func read(_ file: URL, key: [UInt8]?, maximumSize: Int) throws(DurableRecordDamage) -> (
         contentVersion: UInt16, payload: Data
     )? {

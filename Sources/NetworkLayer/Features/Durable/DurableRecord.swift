@@ -63,17 +63,14 @@ package enum DurableRecord {
             throw bytes.count < overhead + length ? .truncated : .trailingBytes
         }
         let payload = bytes.dropFirst(overhead)
-        guard checksum(header[..<headerLength], payload, key: key) == Array(header[headerLength...]) else {
+        guard checksum(Array(header[..<headerLength]), payload, key: key) == Array(header[headerLength...]) else {
             throw .checksumMismatch
         }
         return (integer(header[6..<8], as: UInt16.self), payload)
     }
 
-    private static func checksum(_ header: some Collection<UInt8>, _ payload: Data, key: [UInt8]?) -> [UInt8] {
-        var hasher = SHA256.Hasher()
-        hasher.update(header)
-        hasher.update(payload)
-        let digest = hasher.finalize()
+    private static func checksum(_ header: [UInt8], _ payload: Data, key: [UInt8]?) -> [UInt8] {
+        let digest = SHA256.hash(header + payload)
         return key.map { SHA256.hmac(key: $0, message: digest) } ?? digest
     }
 
