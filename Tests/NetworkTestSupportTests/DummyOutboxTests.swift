@@ -36,7 +36,8 @@ final class DummyOutboxTests: XCTestCase {
         let message = error?.message ?? "delivered"
         XCTAssertTrue(message.contains("expects Data"), message)
         XCTAssertTrue(message.contains("returned Message"), message)
-        XCTAssertTrue(message.contains("An Outbox's items (and any Data request) take the reply's bytes"), message)
+        XCTAssertTrue(
+            message.contains("An Outbox's items (and any Data request) take the reply's bytes"), message)
     }
 
     func testAStubOfBytesDelivers() {

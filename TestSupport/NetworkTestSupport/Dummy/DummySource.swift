@@ -159,7 +159,8 @@ struct DummyExpectation<Value> {
         var hint = ""
         if let stubbed {
             if type == Data.self {
-                hint = " An Outbox's items (and any Data request) take the reply's bytes: stub Data, such as "
+                hint =
+                    " An Outbox's items (and any Data request) take the reply's bytes: stub Data, such as "
                     + "JSONEncoder().encode(value) or a fixture's."
             }
             let stubbedType = Swift.type(of: stubbed)

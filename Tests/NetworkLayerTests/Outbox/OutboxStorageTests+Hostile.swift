@@ -70,7 +70,8 @@ extension OutboxStorageTests {
         for name in ["outbox", "old"] {
             try Outbox(directory: folder, name: name, layer: offlineLayer()).close()
             let path = folder.appendingPathComponent("\(name).outbox").path
-            let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            let permissions =
+                try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
             XCTAssertEqual(permissions, 0o700, name)
         }
     }

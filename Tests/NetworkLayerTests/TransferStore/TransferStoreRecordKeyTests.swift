@@ -26,7 +26,9 @@ final class TransferStoreRecordKeyTests: XCTestCase {
         var request = NetworkRequest.upload(urlString: "files", fileURL: source, resumable: .tus)
         request.retryPolicy = RetryPolicy.none
         let outcome = try transferOutcome { try store.send(request, successHandler: $0, errorHandler: $1) }
-        guard case .failure = outcome else { return XCTFail("nothing listens: \(String(describing: outcome))") }
+        guard case .failure = outcome else {
+            return XCTFail("nothing listens: \(String(describing: outcome))")
+        }
         XCTAssertEqual(store.unfinishedTransfers.count, 1)
     }
 
@@ -68,7 +70,9 @@ final class TransferStoreRecordKeyTests: XCTestCase {
         let directory = try makeOutboxFolder().appendingPathComponent("store")
         try failedUpload(in: directory, recordKey: nil)
         let name = try XCTUnwrap(
-            FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".transfer") })
+            FileManager.default.contentsOfDirectory(atPath: directory.path).first {
+                $0.hasSuffix(".transfer")
+            })
         try FileManager.default.copyItem(
             at: directory.appendingPathComponent(name),
             to: directory.appendingPathComponent("00000000000000000042.transfer"))

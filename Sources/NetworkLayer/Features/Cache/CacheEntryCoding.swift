@@ -24,7 +24,8 @@ enum CacheEntryCoding {
         let length = payload.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         guard length <= payload.count - 4 else { return nil }
         let start = payload.startIndex + 4
-        guard var entry = try? JSONDecoder().decode(CachedResponse.self, from: payload[start..<start + length])
+        guard
+            var entry = try? JSONDecoder().decode(CachedResponse.self, from: payload[start..<start + length])
         else { return nil }
         // A copy indexed from zero, as any reply's body.
         entry.body = Data(payload[(start + length)...])

@@ -41,7 +41,8 @@ final class DiskStore: Sendable {
         }
         do {
             try folder.write(
-                payload, contentVersion: CacheEntryCoding.version, as: fileName(entry.key), flushToDevice: false)
+                payload, contentVersion: CacheEntryCoding.version, as: fileName(entry.key),
+                flushToDevice: false)
         } catch {
             return
         }

@@ -83,7 +83,7 @@ package final class DurableFolder: Sendable {
             try Self.write(
                 payload, contentVersion: contentVersion, key: key, to: file, flushToDevice: flushToDevice,
                 budget: writeBudget.withLock { $0 })
-        } catch where error.code == Int(ENOENT) {
+        } catch let error where error.code == Int(ENOENT) {
             // The folder was removed (a cache cleared): made again once, or it would stay off for good.
             try Self.create(url)
             try Self.write(
@@ -125,7 +125,9 @@ package final class DurableFolder: Sendable {
                 throw DurableWriteError(errno: ENOSPC, file: file)
             }
             try handle.write(contentsOf: record)
-            if flushToDevice, !POSIX.synchronize(descriptor) { throw DurableWriteError(errno: errno, file: file) }
+            if flushToDevice, !POSIX.synchronize(descriptor) {
+                throw DurableWriteError(errno: errno, file: file)
+            }
             try handle.close()
         } catch let error as DurableWriteError {
             throw error
@@ -224,7 +226,8 @@ package final class DurableFolder: Sendable {
                 abandoned = writer != own && kill(writer, 0) != 0 && errno == ESRCH
             } else if !abandoned {
                 let modified = try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]
-                abandoned = (modified as? Date).map { -$0.timeIntervalSinceNow > Self.abandonedAfter } ?? false
+                abandoned =
+                    (modified as? Date).map { -$0.timeIntervalSinceNow > Self.abandonedAfter } ?? false
             }
             if abandoned { unlink(file.path) }
         }

@@ -63,7 +63,8 @@ package enum DurableRecord {
             throw bytes.count < overhead + length ? .truncated : .trailingBytes
         }
         let payload = bytes.dropFirst(overhead)
-        guard checksum(Array(header[..<headerLength]), payload, key: key) == Array(header[headerLength...]) else {
+        guard checksum(Array(header[..<headerLength]), payload, key: key) == Array(header[headerLength...])
+        else {
             throw .checksumMismatch
         }
         return (integer(header[6..<8], as: UInt16.self), payload)
