@@ -40,6 +40,7 @@ final class DiskStore: Sendable {
             return
         }
         do {
+            // Not flushed to the device: a cache can be rebuilt from the network.
             try folder.write(
                 payload, contentVersion: CacheEntryCoding.version, as: fileName(entry.key),
                 flushToDevice: false)

@@ -154,9 +154,8 @@ package final class DurableFolder: Sendable {
     static func read(_ file: URL, key: [UInt8]?, maximumSize: Int) throws(DurableRecordDamage) -> (
         contentVersion: UInt16, payload: Data
     )? {
-        guard let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int else {
-            return nil
-        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        guard let size = (attributes?[.size] as? NSNumber)?.intValue else { return nil }
         guard size <= maximumSize + DurableRecord.overhead else { throw .tooLarge }
         guard let bytes = FileManager.default.contents(atPath: file.path) else { return nil }
         return try DurableRecord.decode(bytes, key: key)

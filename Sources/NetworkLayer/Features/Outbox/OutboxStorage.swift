@@ -51,14 +51,8 @@ final class OutboxDiskStorage: OutboxStorage {
     /// Held until closed: no other outbox, in any process, writes the folder meanwhile.
     private let lock: Locked<DurableFolderLock?>
 
-    /// Claims and opens the folder.
-    ///
-    /// - Parameters:
-    ///   - directory: Where the folder is.
-    ///   - name: The outbox's name.
-    ///   - maximumSize: The outbox's ``OutboxOptions/maximumSize``, the most an item's body and fields
-    ///     take: its JSON (the body in Base64, the rest escaped) is at most twice that, and 8 MiB more
-    ///     leaves room for a dead letter's reply.
+    /// Claims and opens the folder. `maximumSize` is the outbox's: an item's JSON (its body in Base64, the
+    /// rest escaped) takes at most twice that, and 8 MiB more leaves room for a dead letter's reply.
     init(directory: URL, name: String, maximumSize: Int = OutboxOptions().maximumSize) throws(OutboxError) {
         let url = directory.appendingPathComponent(name + ".outbox", isDirectory: true)
         largestItem = 2 * maximumSize + 8 * 1024 * 1024
