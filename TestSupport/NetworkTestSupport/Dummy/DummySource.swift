@@ -149,13 +149,20 @@ struct DummyExpectation<Value> {
 
     /// The `.custom` error for a request that cannot succeed with what was stubbed: it names the type
     /// the caller expected and, when there is one, the type of the stubbed value, module-qualified when
-    /// their short names would read the same.
+    /// their short names would read the same. A request expecting `Data` with a typed value stubbed is
+    /// most often an `Outbox`'s item, which is sent as raw bytes: the message says so.
     func mismatch(
         _ request: RecordedRequest, _ reason: String, _ stubbed: Any? = nil, _ suffix: String = ""
     ) -> NetworkError {
         var expectedName = String(describing: type)
         var found = ""
+        var hint = ""
         if let stubbed {
+            if type == Data.self {
+                hint =
+                    " An Outbox's items (and any Data request) take the reply's bytes: stub Data, such as "
+                    + "JSONEncoder().encode(value) or a fixture's."
+            }
             let stubbedType = Swift.type(of: stubbed)
             var stubbedName = String(describing: stubbedType)
             if stubbedName == expectedName {
@@ -165,6 +172,6 @@ struct DummyExpectation<Value> {
             found = " \(stubbedName)"
         }
         return .custom(
-            "DummyNetworkLayer: \(request) expects \(expectedName), but \(reason)\(found)\(suffix).")
+            "DummyNetworkLayer: \(request) expects \(expectedName), but \(reason)\(found)\(suffix).\(hint)")
     }
 }

@@ -5,9 +5,10 @@ import NetworkLayer
 // (Sources/NetworkLayer/NetworkLayer.docc/DurableTransfers.md), verbatim, so they keep compiling.
 
 enum DurableTransferSnippets {
-    static func makeStore(network: NetworkLayer) throws -> TransferStore {
+    static func makeStore(network: NetworkLayer, recordKey: Data) throws -> TransferStore {
         let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
-        let store = try TransferStore(directory: support.appendingPathComponent("Transfers"), layer: network)
+        let store = try TransferStore(
+            directory: support.appendingPathComponent("Transfers"), layer: network, recordKey: recordKey)
         return store
     }
 }

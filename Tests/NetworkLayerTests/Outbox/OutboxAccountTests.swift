@@ -142,7 +142,8 @@ final class OutboxAccountTests: XCTestCase {
                 idempotencyKey: UUID().uuidString, enqueuedAt: Date(), expiresAt: nil, attempts: 0,
                 deadLetter: nil),
             flushToDevice: false)
-        let payload = try XCTUnwrap(storage.folder.read("00000000000000000001.item")).payload
+        let payload = try XCTUnwrap(storage.folder.read("00000000000000000001.item", maximumSize: 1 << 20))
+            .payload
         let members = try XCTUnwrap(JSONSerialization.jsonObject(with: payload) as? [String: Any])
         XCTAssertNil(members["account"], "no account member, as an earlier version wrote it")
         storage.close()

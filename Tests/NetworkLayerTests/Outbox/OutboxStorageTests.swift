@@ -7,10 +7,10 @@ import XCTest
 /// What an outbox keeps on disk: every item whole across reopening, damage confined to one item, a full
 /// disk refused cleanly, one owner per directory and name (credentials: `OutboxCredentialTests`).
 final class OutboxStorageTests: XCTestCase {
-    private let clock = TestClock()
+    let clock = TestClock()
 
     /// A layer whose attempts fail at once (nothing listens) and whose waits never pass: items stay.
-    private func offlineLayer() throws -> NetworkLayer {
+    func offlineLayer() throws -> NetworkLayer {
         let server = MockServer()
         try server.start()
         let url = server.baseURL
@@ -18,7 +18,7 @@ final class OutboxStorageTests: XCTestCase {
         return NetworkLayer(clock: clock, baseURL: url, callbackQueue: DispatchQueue(label: "test.offline"))
     }
 
-    private func itemFiles(in folder: URL, name: String = "outbox") throws -> [URL] {
+    func itemFiles(in folder: URL, name: String = "outbox") throws -> [URL] {
         let url = folder.appendingPathComponent("\(name).outbox")
         return try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".item") }
             .sorted().map { url.appendingPathComponent($0) }

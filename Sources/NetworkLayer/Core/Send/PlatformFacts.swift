@@ -16,7 +16,7 @@ import Foundation
 /// Four more facts need API that FoundationNetworking lacks, so their branches are chosen at compile time:
 /// the session's waiting for connectivity and stored credentials (``PlatformSession/adapt(_:)``), the
 /// system's certificate challenges (``PlatformSession/answer(_:for:task:completionHandler:)``), pausing a
-/// reply by suspending its task (``BackPressureQueue``) and `F_FULLFSYNC` (``DurableFolder``).
+/// reply by suspending its task (``BackPressureQueue``) and `F_FULLFSYNC` (`POSIX.synchronize(_:)`).
 package struct PlatformFacts: Sendable, Equatable {
     /// Whether uploads go out in URLSession's own form (an upload task's file, or the bytes as `httpBody`)
     /// rather than the layer's body stream. Apple: yes, CFNetwork doesn't support `InputStream` subclasses

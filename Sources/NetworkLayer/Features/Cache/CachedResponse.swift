@@ -51,8 +51,8 @@ struct CacheKey: Hashable, Sendable {
     static func filePrefix(for url: URL) -> String { "\(Fingerprint.hex(normalized(url)))-" }
 }
 
-/// A 64-bit FNV-1a hash for file names and checksums: tells entries apart and detects damage; never
-/// hashes a credential (``CacheKeying`` does that).
+/// A 64-bit FNV-1a hash for file names: tells entries apart; never hashes a credential (``CacheKeying``
+/// does that).
 enum Fingerprint {
     static func hash(_ bytes: some Sequence<UInt8>, into seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
         var hash = seed
@@ -61,10 +61,6 @@ enum Fingerprint {
             hash = hash &* 0x100_0000_01b3
         }
         return hash
-    }
-
-    static func hash(_ data: Data, into seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
-        data.withUnsafeBytes { hash($0, into: seed) }
     }
 
     static func hex(_ text: String) -> String {

@@ -30,7 +30,8 @@ public final class ResponseCache: Sendable {
     /// - Parameters:
     ///   - memoryCapacity: Bytes of replies kept in memory.
     ///   - diskCapacity: Bytes of replies kept in `directory`; ignored without one.
-    ///   - directory: Where replies are stored on disk, created if missing; `nil` keeps them in memory only.
+    ///   - directory: Where replies are stored on disk, created if missing and made readable by the user
+    ///     only; `nil` keeps them in memory only.
     ///     Several caches, in one process or several, may share a directory.
     ///   - fingerprintKey: A secret kept outside `directory` (the Keychain, say), 32 random bytes per
     ///     installation, keying the credential fingerprints in the files. Without it, replies stored for
@@ -42,7 +43,7 @@ public final class ResponseCache: Sendable {
         memory = MemoryStore(capacity: memoryCapacity)
         disk = directory.flatMap { diskCapacity > 0 ? DiskStore(directory: $0, capacity: diskCapacity) : nil }
         keying = CacheKeying(appKey: fingerprintKey)
-        onDisk(inBackground: true) { $0.removeAbandonedTemporaryFiles() }
+        onDisk(inBackground: true) { $0.folder.removeAbandonedTemporaryFiles() }
     }
 
     /// Calls `completion` once every write and removal handed to the disk so far is done.

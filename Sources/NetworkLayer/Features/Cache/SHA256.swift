@@ -1,7 +1,7 @@
 import Foundation
 
-/// SHA-256 and HMAC-SHA256 for the cache's keyed fingerprints: no dependencies, and no CryptoKit on
-/// Linux. Not constant-time. The tests' request-signing example uses it too.
+/// SHA-256 and HMAC-SHA256 for the cache's keyed fingerprints and the durable records' checksums: no
+/// dependencies, and no CryptoKit on Linux. Not constant-time. The tests' request-signing example uses it too.
 package enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
@@ -25,17 +25,20 @@ package enum SHA256 {
 
     /// The 32-byte digest of `message`.
     package static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
-        var padded = Array(message)
-        let bitLength = UInt64(padded.count) &* 8
-        padded.append(0x80)
-        while padded.count % blockLength != 56 { padded.append(0) }
+        // Whole blocks are read in place and only the tail is padded: a record of megabytes isn't copied.
+        let bytes = Array(message)
+        let whole = bytes.count - bytes.count % blockLength
+        var tail = Array(bytes[whole...]) + [0x80]
+        while tail.count % blockLength != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) {
-            padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+            tail.append(UInt8(truncatingIfNeeded: (UInt64(bytes.count) &* 8) >> UInt64(shift)))
         }
         var state = initialState
         var schedule = [UInt32](repeating: 0, count: 64)
-        for start in stride(from: 0, to: padded.count, by: blockLength) {
-            compress(padded, at: start, state: &state, schedule: &schedule)
+        for (blocks, end) in [(bytes, whole), (tail, tail.count)] {
+            for start in stride(from: 0, to: end, by: blockLength) {
+                compress(blocks, at: start, state: &state, schedule: &schedule)
+            }
         }
         return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
     }

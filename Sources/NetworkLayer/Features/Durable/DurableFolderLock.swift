@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An exclusive claim on a name in a folder, held across processes (an app and its extension) and within
 /// one: `flock` on a lock file, which the system releases when the holder exits, even by `SIGKILL`, so a
 /// crash never leaves the name claimed. Why `flock`, not `fcntl` locks: those belong to the process, so a
@@ -19,17 +11,18 @@ package final class DurableFolderLock: Sendable {
     ///
     /// - Parameters:
     ///   - name: The lock file's name.
-    ///   - folder: Where the lock file is (created if missing).
+    ///   - folder: Where the lock file is (created if missing, readable by the user only).
     /// - Returns: The claim, held until it is deinitialized; `nil` when another holder has it.
-    /// - Throws: ``DurableWriteError`` when the lock file can't be opened.
+    /// - Throws: ``DurableWriteError`` when the folder can't be made or the lock file opened.
     package static func claim(_ name: String, in folder: URL) throws(DurableWriteError) -> DurableFolderLock?
     {
+        try DurableFolder.create(folder)
         let file = folder.appendingPathComponent(name)
-        let descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = POSIX.openFile(file.path, O_RDWR | O_CREAT)
         guard descriptor >= 0 else { throw DurableWriteError(errno: errno, file: file) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
-            close(descriptor)
+            POSIX.closeFile(descriptor)
             if code == EWOULDBLOCK { return nil }
             throw DurableWriteError(errno: code, file: file)
         }
@@ -42,6 +35,6 @@ package final class DurableFolderLock: Sendable {
 
     deinit {
         // Closing the last descriptor of the open file releases the lock.
-        close(descriptor)
+        POSIX.closeFile(descriptor)
     }
 }

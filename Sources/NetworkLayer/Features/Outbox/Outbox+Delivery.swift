@@ -29,16 +29,17 @@ extension Outbox {
         let date = layer.clock.date
         let timeToLive = request.timeToLive ?? options.timeToLive
         return try state.withLock { state -> Result<OutboxItem, OutboxError> in
-            let size = state.items.reduce(body.count) { $0 + $1.storedSize }
+            // A refused item's sequence goes unused: sequences only need to grow.
+            let item = OutboxItem(
+                id: UUID(), sequence: state.takeSequence(), kind: request.kind, account: account,
+                method: request.method.rawValue, urlString: request.urlString, headers: headers,
+                body: body, query: request.query, idempotencyKey: UUID().uuidString, enqueuedAt: date,
+                expiresAt: timeToLive.map { date.addingTimeInterval($0) }, attempts: 0, deadLetter: nil)
+            let size = state.items.reduce(item.storedSize) { $0 + $1.storedSize }
             guard state.items.count < options.maximumItemCount, size <= options.maximumSize else {
                 return .failure(.full)
             }
-            return .success(
-                OutboxItem(
-                    id: UUID(), sequence: state.takeSequence(), kind: request.kind, account: account,
-                    method: request.method.rawValue, urlString: request.urlString, headers: headers,
-                    body: body, query: request.query, idempotencyKey: UUID().uuidString, enqueuedAt: date,
-                    expiresAt: timeToLive.map { date.addingTimeInterval($0) }, attempts: 0, deadLetter: nil))
+            return .success(item)
         }.get()
     }
 

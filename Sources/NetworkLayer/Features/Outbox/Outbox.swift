@@ -48,7 +48,8 @@ public final class Outbox: Sendable {
     public convenience init(
         directory: URL, name: String = "outbox", layer: NetworkLayer, options: OutboxOptions = OutboxOptions()
     ) throws(OutboxError) {
-        let storage = try OutboxDiskStorage(directory: directory, name: name)
+        let storage = try OutboxDiskStorage(
+            directory: directory, name: name, maximumSize: options.maximumSize)
         self.init(directory: directory, name: name, storage: storage, layer: layer, options: options)
     }
 

@@ -36,7 +36,8 @@ public struct OutboxItem: Sendable, Equatable, Identifiable, Codable {
 
     /// The bytes the item takes on disk, near enough: for the outbox's size limit.
     var storedSize: Int {
-        body.count + urlString.utf8.count + headers.reduce(0) { $0 + $1.key.count + $1.value.count }
+        let fields = [headers, query].joined().reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        return body.count + urlString.utf8.count + fields
     }
 }
 

@@ -22,7 +22,8 @@ public struct OutboxOptions: Sendable {
     public var timeToLive: TimeInterval?
     /// The most items the outbox holds; a further ``Outbox/enqueue(_:)`` fails with ``OutboxError/full``.
     public var maximumItemCount = 10_000
-    /// The most body and header bytes the outbox holds in all.
+    /// The most bytes of bodies, URLs, queries and headers the outbox holds in all. An item file larger
+    /// than twice this and 8 MiB is no item of this outbox's: it is set aside unread.
     public var maximumSize = 50 * 1024 * 1024
     /// What becomes of an item made for another account; ``AccountMismatch/wait`` by default.
     public var accountMismatch = AccountMismatch.wait

@@ -43,21 +43,24 @@ package struct OutboxContents: Sendable {
 /// uses it, and `*.damaged` files: records that could not be read, set aside for inspection.
 final class OutboxDiskStorage: OutboxStorage {
     private static let itemSuffix = ".item"
-    private static let damagedSuffix = ".damaged"
     /// The item layout this code writes; it reads this one and every earlier one.
     static let itemVersion: UInt16 = 1
     let folder: DurableFolder
+    /// The most bytes an item's record holds: a file larger than that was not written by this outbox.
+    private let largestItem: Int
     /// Held until closed: no other outbox, in any process, writes the folder meanwhile.
     private let lock: Locked<DurableFolderLock?>
 
-    init(directory: URL, name: String) throws(OutboxError) {
+    /// Claims and opens the folder. `maximumSize` is the outbox's: an item's JSON (its body in Base64, the
+    /// rest escaped) takes at most twice that, and 8 MiB more leaves room for a dead letter's reply.
+    init(directory: URL, name: String, maximumSize: Int = OutboxOptions().maximumSize) throws(OutboxError) {
         let url = directory.appendingPathComponent(name + ".outbox", isDirectory: true)
+        largestItem = 2 * maximumSize + 8 * 1024 * 1024
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             guard let lock = try DurableFolderLock.claim("lock", in: url) else { throw OutboxError.inUse }
             self.lock = Locked(lock)
             // Opened after the claim: removing a temporary file another owner is writing would lose it.
-            folder = try DurableFolder(url: url)
+            folder = DurableFolder(url: url, claim: lock)
         } catch let error as OutboxError {
             throw error
         } catch let error as DurableWriteError {
@@ -68,26 +71,12 @@ final class OutboxDiskStorage: OutboxStorage {
     }
 
     func load() -> OutboxContents {
-        var items: [OutboxItem] = []
-        var damaged: [URL] = []
-        let decoder = JSONDecoder()
-        for name in folder.names(endingWith: Self.itemSuffix) {
-            do {
-                guard let record = try folder.read(name) else { continue }
-                // A newer app's item stays untouched for it; this one can't read it.
-                guard record.contentVersion <= Self.itemVersion else {
-                    damaged.append(folder.url.appendingPathComponent(name))
-                    continue
-                }
-                items.append(try decoder.decode(OutboxItem.self, from: record.payload))
-            } catch {
-                folder.rename(name, to: name + Self.damagedSuffix)
-                damaged.append(folder.url.appendingPathComponent(name + Self.damagedSuffix))
-            }
-        }
+        let loaded = folder.load(
+            OutboxItem.self, named: Self.itemSuffix, version: Self.itemVersion, maximumSize: largestItem,
+            fileName: Self.fileName)
         let sequences = folder.names(endingWith: "").compactMap { UInt64($0.prefix { $0 != "." }) }
         return OutboxContents(
-            items: items.sorted { $0.sequence < $1.sequence }, damaged: damaged,
+            items: loaded.records.sorted { $0.sequence < $1.sequence }, damaged: loaded.damaged,
             nextSequence: (sequences.max() ?? 0) + 1)
     }
 

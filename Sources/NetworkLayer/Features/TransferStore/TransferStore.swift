@@ -39,22 +39,36 @@ public final class TransferStore: Sendable {
     /// Acknowledged bytes between two rewrites of an upload's record.
     static let rewriteInterval: Int64 = 1 << 20
     private static let suffix = ".transfer"
+    /// A record holds paths, a URL and headers: a larger file is no record of this store's.
+    private static let largestRecord = 1 << 20
 
     /// Opens the store in `directory` (creating it) and reads the transfers an earlier process left.
     ///
     /// - Parameters:
-    ///   - directory: The store's own directory, such as one in Application Support.
+    ///   - directory: The store's own directory, such as one in Application Support; made readable by
+    ///     the user only.
     ///   - layer: What sends the transfers; its base URL resolves a new transfer's path (a record keeps
     ///     the absolute URL).
+    ///   - recordKey: A secret kept outside `directory` (the Keychain, say), 32 random bytes per
+    ///     installation, that authenticates the records (HMAC-SHA256): a record not written under it, such
+    ///     as one another program put in `directory` to have some file uploaded, is set aside as damaged
+    ///     and never resumed. Without it, records are only checksummed. See <doc:DurableTransfers>.
     /// - Throws: ``TransferStoreError/inUse`` when another store (in any process) has the directory;
     ///   ``TransferStoreError/writeFailed(_:)`` when it can't be made.
-    public init(directory: URL, layer: NetworkLayer) throws(TransferStoreError) {
+    public init(directory: URL, layer: NetworkLayer, recordKey: Data? = nil) throws(TransferStoreError) {
         self.directory = directory
         self.layer = layer
-        (claim, folder) = try Self.claim(directory)
+        (claim, folder) = try Self.claim(directory, key: recordKey)
         // Above every name in the folder, read or not, so no record is written over.
         let sequences = folder.names(endingWith: "").compactMap { UInt64($0.prefix { $0 != "." }) }
-        state = Locked(TransferStoreState(records: Self.load(folder), lastSequence: sequences.max() ?? 0))
+        let records = folder.load(
+            TransferRecord.self, named: Self.suffix, version: TransferRecord.version,
+            maximumSize: Self.largestRecord, fileName: \.fileName
+        ).records
+        state = Locked(
+            TransferStoreState(
+                records: Dictionary(records.map { ($0.id, $0) }) { _, last in last },
+                lastSequence: sequences.max() ?? 0))
     }
 
     /// The transfers not finished, in the order they began: running in this process, or left by an
@@ -113,43 +127,19 @@ public final class TransferStore: Sendable {
         }
     }
 
-    /// Creates `directory` and claims it, then opens it: the folder is opened after the claim, since
+    /// Claims `directory` (creating it), then opens it: the folder is opened after the claim, since
     /// removing a temporary file another owner is writing would lose it.
-    private static func claim(_ directory: URL) throws(TransferStoreError) -> (
+    private static func claim(_ directory: URL, key: Data?) throws(TransferStoreError) -> (
         DurableFolderLock, DurableFolder
     ) {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let claim: DurableFolderLock?
+        do throws(DurableWriteError) {
+            claim = try DurableFolderLock.claim("lock", in: directory)
         } catch {
-            throw .writeFailed("\(error)")
+            throw .writeFailed(error.reason)
         }
-        let opened = Result { () throws(DurableWriteError) -> (DurableFolderLock, DurableFolder)? in
-            guard let claim = try DurableFolderLock.claim("lock", in: directory) else { return nil }
-            return (claim, try DurableFolder(url: directory))
-        }
-        switch opened {
-        case .success(let opened?): return opened
-        case .success(nil): throw .inUse
-        case .failure(let error): throw .writeFailed(error.reason)
-        }
-    }
-
-    /// The records on disk; one that can't be read is set aside as `*.damaged`, one a newer version of
-    /// the library wrote is left for it.
-    private static func load(_ folder: DurableFolder) -> [UUID: TransferRecord] {
-        var records: [UUID: TransferRecord] = [:]
-        for name in folder.names(endingWith: suffix) {
-            let stored = try? folder.read(name)
-            if let stored, stored.contentVersion > TransferRecord.version { continue }
-            guard let stored,
-                let record = try? JSONDecoder().decode(TransferRecord.self, from: stored.payload)
-            else {
-                folder.rename(name, to: name + ".damaged")
-                continue
-            }
-            records[record.id] = record
-        }
-        return records
+        guard let claim else { throw .inUse }
+        return (claim, DurableFolder(url: directory, key: key, claim: claim))
     }
 
     private static func transfer(_ record: TransferRecord) -> StoredTransfer {

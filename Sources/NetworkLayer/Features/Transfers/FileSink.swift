@@ -226,7 +226,8 @@ final class FileSink: TransferSink {
         {
             return .destinationExists(destination)
         }
-        if case .failure(let failure) = POSIXFile.rename(partial.file, to: destination) {
+        if !POSIX.renameFile(partial.file.path, destination.path) {
+            let failure = POSIXFailure()
             return URLError(
                 .cannotMoveFile, file: destination,
                 "The complete download could not be moved to \(destination.path): \(failure.reason).")

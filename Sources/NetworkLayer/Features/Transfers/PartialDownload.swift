@@ -5,9 +5,10 @@ import Foundation
 #endif
 
 /// What an interrupted download leaves beside its destination: the bytes in `<destination>.partial`, and
-/// in `.partial.json` their version's validator (`ETag`, else `Last-Modified`), URL (without the query,
-/// which may hold a signature) and full length. The next download there sends `Range` with `If-Range`:
-/// the validator, not the URL, decides whether the bytes still belong.
+/// in `.partial.json` (a durable record holding JSON: see ``DurableRecord``) their version's validator
+/// (`ETag`, else `Last-Modified`), URL (without the query, which may hold a signature) and full length.
+/// The next download there sends `Range` with `If-Range`: the validator, not the URL, decides whether
+/// the bytes still belong.
 struct PartialDownload: Sendable {
     let destination: URL
     let file: URL
@@ -20,7 +21,10 @@ struct PartialDownload: Sendable {
     }
 
     struct Info: Codable, Equatable, Sendable {
-        var version = 1
+        /// The layout this code writes and reads: the record's content version.
+        static let version: UInt16 = 1
+        /// A record larger than this is no info file of the layer's.
+        static let largest = 64 * 1024
         /// Without query or fragment.
         var url: String
         /// A strong `ETag`; when present it is the validator.
@@ -34,8 +38,9 @@ struct PartialDownload: Sendable {
 
     /// Where a resumed request starts; `nil` with no partial file, no validator, or nothing received.
     func resumePoint() -> (offset: Int64, info: Info)? {
-        guard let data = try? Data(contentsOf: infoFile),
-            let info = try? JSONDecoder().decode(Info.self, from: data), info.validator != nil,
+        guard let stored = try? DurableFolder.read(infoFile, key: nil, maximumSize: Info.largest),
+            stored.contentVersion == Info.version,
+            let info = try? JSONDecoder().decode(Info.self, from: stored.payload), info.validator != nil,
             let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
             let size = (attributes[.size] as? NSNumber)?.int64Value, size > 0
         else { return nil }
@@ -44,9 +49,9 @@ struct PartialDownload: Sendable {
 
     /// Records which version the bytes belong to; without it they are merely not resumed.
     func save(_ info: Info) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try? encoder.encode(info).write(to: infoFile, options: .atomic)
+        guard let payload = try? JSONEncoder().encode(info) else { return }
+        try? DurableFolder.write(
+            payload, contentVersion: Info.version, key: nil, to: infoFile, flushToDevice: false)
     }
 
     func remove() {
