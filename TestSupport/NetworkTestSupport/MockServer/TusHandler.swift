@@ -64,6 +64,23 @@ public final class TusHandler: Sendable {
         ledger.failNextAppend(status: status)
     }
 
+    /// The largest append (`PATCH`) body taken; a larger one is answered `413` before its body is read,
+    /// storing nothing, as nginx's `client_max_body_size` (1 MB by default) and tussi's request limit
+    /// (10 MB) answer. `nil` (the default): any size.
+    public var maxRequestBodySize: Int? {
+        get { ledger.maxRequestBodySize }
+        set { ledger.maxRequestBodySize = newValue }
+    }
+
+    /// Whether the bytes of an append cut or dropped before its body ended are kept, the next `HEAD`
+    /// reporting them (`true`, the default: tusd), or thrown away, the offset left where the append began
+    /// (`false`: servers such as tussi and asgi-tus, which store an append only once it arrived whole). A
+    /// cut that loses only the reply keeps the append either way.
+    public var keepsInterruptedAppends: Bool {
+        get { ledger.keepsInterruptedAppends }
+        set { ledger.keepsInterruptedAppends = newValue }
+    }
+
     /// Forgets every upload, its stored file deleted: its offset and appends are then answered 404.
     public func forgetUploads() {
         ledger.forgetUploads()
@@ -137,6 +154,7 @@ public final class TusHandler: Sendable {
         case .notFound: return notFound
         case .conflict: return MockResponse(status: 409, headers: Self.version)
         case .rejected: return MockResponse(status: 400, headers: Self.version)
+        case .tooLarge: return MockResponse(status: 413, headers: Self.version)
         case .stored(let upload, _):
             return ledger.closingBeforeACut(
                 MockResponse(
