@@ -15,7 +15,9 @@ import NetworkLayer
 /// ```
 ///
 /// Appends stream into the upload's file as they arrive (through ``bodyHandler``), and the bytes of an
-/// append cut or dropped in the middle of its body are kept, as ``TusHandler`` does. No `104` is sent: the final reply to a creation names the upload in `Location`, which is what a client
+/// append cut or dropped in the middle of its body are kept, as ``TusHandler`` does (or not, with
+/// ``keepsInterruptedAppends`` set to `false`); an append larger than ``maxRequestBodySize`` is answered
+/// `413`. No `104` is sent: the final reply to a creation names the upload in `Location`, which is what a client
 /// on libcurl (which consumes informational replies) relies on. Thread-safe, as ``TusHandler`` is.
 public final class ResumableUploadHandler: Sendable {
     private let ledger = UploadLedger(prefix: "draft-uploads")

@@ -13,9 +13,10 @@ import NetworkLayer
 /// ```
 ///
 /// Appends stream into the upload's file as they arrive (through ``bodyHandler``), so an upload of any
-/// size costs the server a few pieces of memory. As tus servers do, the bytes of an append that arrived
+/// size costs the server a few pieces of memory. As tusd does, the bytes of an append that arrived
 /// before its connection dropped are kept: the next `HEAD` reports them once the server has read the
-/// append to its end. As tusd locks an upload, one append at a time is taken: another arriving meanwhile
+/// append to its end (``keepsInterruptedAppends`` set to `false` keeps nothing of it, as tussi and
+/// asgi-tus do). An append larger than ``maxRequestBodySize``, when set, is answered `413`. As tusd locks an upload, one append at a time is taken: another arriving meanwhile
 /// (a resume's, while the server still reads the one the client gave up on) is answered `409` before its
 /// body. A cut closes the connection in the middle of an append's body, after exactly the bytes asked. Thread-safe: the server calls it from
 /// each connection's thread; the lock is never held while a file is written.
