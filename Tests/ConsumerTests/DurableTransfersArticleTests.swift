@@ -33,7 +33,8 @@ final class DurableTransfersArticleTests: XCTestCase {
         XCTAssertEqual(view.done, [video])
         XCTAssertEqual(view.failures, [])
         XCTAssertEqual(view.progress.last?.completedBytes, Int64(Self.size))
-        XCTAssertEqual(tus.appends.prefix(2).map(\.offset), [0, Int64(Self.size / 8)], "resumed after the cut")
+        XCTAssertEqual(
+            tus.appends.prefix(2).map(\.offset), [0, Int64(Self.size / 8)], "resumed after the cut")
         XCTAssertEqual(tus.appends.map(\.length).reduce(0, +), Self.size, "nothing sent twice")
         XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(tus.storedFiles.first)), bytes)
         XCTAssertEqual(store.unfinishedTransfers, [])

@@ -200,7 +200,8 @@ final class DraftUploadTests: XCTestCase {
             if request.method == "DELETE" { deleted.fulfill() }
             return reply
         }
-        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .ietfDraftInOneAppend)
+        var request = NetworkRequest.upload(
+            urlString: "files", fileURL: file, resumable: .ietfDraftInOneAppend)
         request.retryPolicy = Self.resuming
         let task = Locked<(any NetworkTask)?>(nil)
         request.progressHandler = { progress in

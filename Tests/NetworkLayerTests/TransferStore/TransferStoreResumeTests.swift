@@ -146,7 +146,8 @@ final class TransferStoreResumeTests: XCTestCase {
                 XCTAssertEqual($0 as? TransferStoreError, .closed)
             }
             let transfer = try XCTUnwrap(next.unfinishedTransfers.first)
-            XCTAssertThrowsError(try store.resume(transfer, successHandler: { _ in }, errorHandler: { _ in })) {
+            XCTAssertThrowsError(try store.resume(transfer, successHandler: { _ in }, errorHandler: { _ in }))
+            {
                 XCTAssertEqual($0 as? TransferStoreError, .closed)
             }
         }

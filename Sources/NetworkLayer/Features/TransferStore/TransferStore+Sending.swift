@@ -52,7 +52,8 @@ extension TransferStore {
     ///   starting over can't be recorded.
     @discardableResult
     public func resume(
-        _ transfer: StoredTransfer, ifSourceChanged: SourceChangeAction = .fail, retryPolicy: RetryPolicy? = nil,
+        _ transfer: StoredTransfer, ifSourceChanged: SourceChangeAction = .fail,
+        retryPolicy: RetryPolicy? = nil,
         progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (NetworkResponse<URL>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void

@@ -42,7 +42,8 @@ final class ResumableUploadTask<Value>: NetworkTask {
         self.length = length
         policy = request.retryPolicy ?? layer.retryPolicy
         dialect = UploadDialect(request.resumable?.uploadProtocol ?? .tus)
-        state = Locked(State(chunks: UploadChunks(request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)))
+        state = Locked(
+            State(chunks: UploadChunks(request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)))
     }
 
     /// Starts the upload `request` describes (a file, sent resumably) and returns its task.

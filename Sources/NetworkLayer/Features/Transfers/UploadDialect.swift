@@ -61,7 +61,8 @@ struct UploadDialect: Sendable {
         name: "the IETF resumable-upload draft (interop version 6)",
         versionHeaders: ["Upload-Draft-Interop-Version": "6"],
         creationHeaders: { ["Upload-Complete": $0 == 0 ? "?1" : "?0", "Upload-Length": String($0)] },
-        appendHeaders: { ["Upload-Complete": $0 ? "?1" : "?0"] }, appendContentType: "application/partial-upload",
+        appendHeaders: { ["Upload-Complete": $0 ? "?1" : "?0"] },
+        appendContentType: "application/partial-upload",
         // A server that doesn't know the draft takes the empty POST as an upload of its own and may name
         // a resource too: the draft's fields in the reply tell them apart.
         recognizes: { headers in
