@@ -10,17 +10,6 @@ import XCTest
 final class TransferStoreResumeTests: XCTestCase {
     private static let mebibyte = 1 << 20
 
-    private func tusServer() throws -> (MockServer, TusHandler) {
-        let server = MockServer()
-        let tus = server.serveTus()
-        try server.start()
-        addTeardownBlock {
-            server.stop()
-            tus.removeStoredFiles()
-        }
-        return (server, tus)
-    }
-
     /// An upload of `size` bytes sent through a store in a new folder with `policy`, whose first append
     /// the server refuses with a `400` (never retried): it fails, and its store is closed. Returns the
     /// store's directory and the source.

@@ -10,17 +10,6 @@ import XCTest
 final class TransferStoreTests: XCTestCase {
     private static let size = 4 << 20
 
-    private func tusServer() throws -> (MockServer, TusHandler) {
-        let server = MockServer(maxRequestBodySize: Self.size * 2)
-        let tus = server.serveTus()
-        try server.start()
-        addTeardownBlock {
-            server.stop()
-            tus.removeStoredFiles()
-        }
-        return (server, tus)
-    }
-
     /// An upload whose first append the server cuts at half: it fails (no retries), and stays stored.
     private func failedUpload(
         _ server: MockServer, _ tus: TusHandler
