@@ -24,7 +24,8 @@ final class DurableTransfersArticleTests: XCTestCase {
         let store = try TransferStore(directory: storeFolder, layer: NetworkLayer(baseURL: server.baseURL))
         let view = RecordingTransfersView(expecting: 1)
         let presenter = TransfersPresenter(store: store, view: view)
-        tus.cutNextAppend(afterBytes: Self.size / 2)
+        // In the middle of the first append (of 1 MiB).
+        tus.cutNextAppend(afterBytes: Self.size / 8)
 
         presenter.upload(video)
 
@@ -32,7 +33,9 @@ final class DurableTransfersArticleTests: XCTestCase {
         XCTAssertEqual(view.done, [video])
         XCTAssertEqual(view.failures, [])
         XCTAssertEqual(view.progress.last?.completedBytes, Int64(Self.size))
-        XCTAssertEqual(tus.appends.map(\.offset), [0, Int64(Self.size / 2)], "the rest only, after the cut")
+        XCTAssertEqual(
+            tus.appends.prefix(2).map(\.offset), [0, Int64(Self.size / 8)], "resumed after the cut")
+        XCTAssertEqual(tus.appends.map(\.length).reduce(0, +), Self.size, "nothing sent twice")
         XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(tus.storedFiles.first)), bytes)
         XCTAssertEqual(store.unfinishedTransfers, [])
     }
@@ -53,7 +56,8 @@ final class DurableTransfersArticleTests: XCTestCase {
         XCTAssertEqual(view.failures, [])
         XCTAssertEqual(view.progress.first?.expectedBytes, Int64(Self.size), "shown before the resume")
         XCTAssertEqual(tus.storedFiles.count, 1, "not created again")
-        XCTAssertEqual(tus.appends.last?.offset, Int64(Self.size / 2), "the rest only")
+        XCTAssertEqual(tus.appends.dropFirst().first?.offset, Int64(Self.size / 8), "the rest only")
+        XCTAssertEqual(tus.appends.map(\.length).reduce(0, +), Self.size, "nothing sent twice")
         XCTAssertEqual(try Data(contentsOf: tus.storedFiles[0]), bytes)
     }
 
@@ -80,19 +84,21 @@ final class DurableTransfersArticleTests: XCTestCase {
         return (video, bytes)
     }
 
-    /// An upload through a store that fails at half (no retries), as a run the system then killed leaves it.
+    /// An upload through a store that fails in its first append (no retries), as a run the system then
+    /// killed leaves it; the store is closed, as the killed process's would be gone.
     private func leaveAnUnfinishedUpload(of video: URL, on server: MockServer, _ tus: TusHandler) throws {
         let ended = expectation(description: "the first run's upload ended")
         do {
             let store = try TransferStore(
                 directory: storeFolder, layer: NetworkLayer(baseURL: server.baseURL))
-            tus.cutNextAppend(afterBytes: Self.size / 2)
+            tus.cutNextAppend(afterBytes: Self.size / 8)
             var request = NetworkRequest.upload(urlString: "files", fileURL: video, resumable: .tus)
             request.retryPolicy = RetryPolicy.none
             try store.send(
                 request, successHandler: { _ in ended.fulfill() }, errorHandler: { _ in ended.fulfill() })
             wait(for: [ended], timeout: 60)
             XCTAssertEqual(store.unfinishedTransfers.count, 1)
+            store.close()
         }
     }
 }

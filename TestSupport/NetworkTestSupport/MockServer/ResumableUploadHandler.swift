@@ -15,7 +15,9 @@ import NetworkLayer
 /// ```
 ///
 /// Appends stream into the upload's file as they arrive (through ``bodyHandler``), and the bytes of an
-/// append cut or dropped in the middle of its body are kept, as ``TusHandler`` does. No `104` is sent: the final reply to a creation names the upload in `Location`, which is what a client
+/// append cut or dropped in the middle of its body are kept, as ``TusHandler`` does (or not, with
+/// ``keepsInterruptedAppends`` set to `false`); an append larger than ``maxRequestBodySize`` is answered
+/// `413`. No `104` is sent: the final reply to a creation names the upload in `Location`, which is what a client
 /// on libcurl (which consumes informational replies) relies on. Thread-safe, as ``TusHandler`` is.
 public final class ResumableUploadHandler: Sendable {
     private let ledger = UploadLedger(prefix: "draft-uploads")
@@ -57,6 +59,23 @@ public final class ResumableUploadHandler: Sendable {
     /// - Parameter status: A 5xx status, or a 4xx such as a `409` or `403` refusing the offset.
     public func failNextAppend(status: Int = 503) {
         ledger.failNextAppend(status: status)
+    }
+
+    /// The largest append (`PATCH`) body taken; a larger one is answered `413` before its body is read,
+    /// storing nothing, as nginx's `client_max_body_size` (1 MB by default) and tussi's request limit
+    /// (10 MB) answer. `nil` (the default): any size.
+    public var maxRequestBodySize: Int? {
+        get { ledger.maxRequestBodySize }
+        set { ledger.maxRequestBodySize = newValue }
+    }
+
+    /// Whether the bytes of an append cut or dropped before its body ended are kept, the next `HEAD`
+    /// reporting them (`true`, the default: tusd), or thrown away, the offset left where the append began
+    /// (`false`: servers such as tussi and asgi-tus, which store an append only once it arrived whole). A
+    /// cut that loses only the reply keeps the append either way.
+    public var keepsInterruptedAppends: Bool {
+        get { ledger.keepsInterruptedAppends }
+        set { ledger.keepsInterruptedAppends = newValue }
     }
 
     /// Forgets every upload, its stored file deleted: its offset and appends are then answered 404.
@@ -145,6 +164,7 @@ public final class ResumableUploadHandler: Sendable {
         case .notFound: return notFound
         case .conflict(let upload): return MockResponse(status: 409, headers: Self.state(of: upload))
         case .rejected: return MockResponse(status: 400, headers: Self.version)
+        case .tooLarge: return MockResponse(status: 413, headers: Self.version)
         case .stored(let upload, _):
             return ledger.closingBeforeACut(
                 MockResponse(status: upload.isComplete ? 200 : 204, headers: Self.state(of: upload)))

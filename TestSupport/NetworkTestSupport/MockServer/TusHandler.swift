@@ -13,9 +13,10 @@ import NetworkLayer
 /// ```
 ///
 /// Appends stream into the upload's file as they arrive (through ``bodyHandler``), so an upload of any
-/// size costs the server a few pieces of memory. As tus servers do, the bytes of an append that arrived
+/// size costs the server a few pieces of memory. As tusd does, the bytes of an append that arrived
 /// before its connection dropped are kept: the next `HEAD` reports them once the server has read the
-/// append to its end. As tusd locks an upload, one append at a time is taken: another arriving meanwhile
+/// append to its end (``keepsInterruptedAppends`` set to `false` keeps nothing of it, as tussi and
+/// asgi-tus do). An append larger than ``maxRequestBodySize``, when set, is answered `413`. As tusd locks an upload, one append at a time is taken: another arriving meanwhile
 /// (a resume's, while the server still reads the one the client gave up on) is answered `409` before its
 /// body. A cut closes the connection in the middle of an append's body, after exactly the bytes asked. Thread-safe: the server calls it from
 /// each connection's thread; the lock is never held while a file is written.
@@ -62,6 +63,23 @@ public final class TusHandler: Sendable {
     /// - Parameter status: A 5xx status, or a 4xx such as a `409` or `403` refusing the offset.
     public func failNextAppend(status: Int = 503) {
         ledger.failNextAppend(status: status)
+    }
+
+    /// The largest append (`PATCH`) body taken; a larger one is answered `413` before its body is read,
+    /// storing nothing, as nginx's `client_max_body_size` (1 MB by default) and tussi's request limit
+    /// (10 MB) answer. `nil` (the default): any size.
+    public var maxRequestBodySize: Int? {
+        get { ledger.maxRequestBodySize }
+        set { ledger.maxRequestBodySize = newValue }
+    }
+
+    /// Whether the bytes of an append cut or dropped before its body ended are kept, the next `HEAD`
+    /// reporting them (`true`, the default: tusd), or thrown away, the offset left where the append began
+    /// (`false`: servers such as tussi and asgi-tus, which store an append only once it arrived whole). A
+    /// cut that loses only the reply keeps the append either way.
+    public var keepsInterruptedAppends: Bool {
+        get { ledger.keepsInterruptedAppends }
+        set { ledger.keepsInterruptedAppends = newValue }
     }
 
     /// Forgets every upload, its stored file deleted: its offset and appends are then answered 404.
@@ -137,6 +155,7 @@ public final class TusHandler: Sendable {
         case .notFound: return notFound
         case .conflict: return MockResponse(status: 409, headers: Self.version)
         case .rejected: return MockResponse(status: 400, headers: Self.version)
+        case .tooLarge: return MockResponse(status: 413, headers: Self.version)
         case .stored(let upload, _):
             return ledger.closingBeforeACut(
                 MockResponse(

@@ -7,13 +7,15 @@ final class UploadAppender {
     private let room: Int64
     /// Every byte of the body that arrived, stored or not.
     private(set) var received: Int64 = 0
+    /// The file's length before this append.
+    private var start: UInt64 = 0
 
     /// Appends to `file`, at most `room` bytes; `nil` when the file cannot be opened. With no file, it only
     /// counts.
     init?(file: URL?, room: Int64) {
         if let file {
             guard let handle = try? FileHandle(forWritingTo: file) else { return nil }
-            _ = try? handle.seekToEnd()
+            start = (try? handle.seekToEnd()) ?? 0
             self.handle = handle
         } else {
             handle = nil
@@ -31,6 +33,12 @@ final class UploadAppender {
         let fits = Int(max(0, min(Int64(piece.count), room - received)))
         if fits > 0 { try? handle?.write(contentsOf: piece.prefix(fits)) }
         received += Int64(piece.count)
+    }
+
+    /// Takes back every byte this append wrote: the file as it was before it, as a server that keeps nothing
+    /// of an append cut short.
+    func discard() {
+        try? handle?.truncate(atOffset: start)
     }
 
     /// Closes the file: what was written is on disk for the next reader.

@@ -36,6 +36,8 @@ final class UploadLedger: Sendable {
         case conflict(Upload)
         /// More bytes than the announced length, or a file that can't be written.
         case rejected
+        /// A body larger than the limit (``UploadLedger/maxRequestBodySize``), refused before it is read.
+        case tooLarge
         /// Stored; `cut` when the connection dropped (or was cut) before the reply: no reply is sent.
         case stored(Upload, cut: Bool)
     }
@@ -46,6 +48,8 @@ final class UploadLedger: Sendable {
         var cut: Int?
         var failures: [Int] = []
         var appends: [UploadAppend] = []
+        var maxRequestBodySize: Int?
+        var keepsInterruptedAppends = true
     }
 
     let directory: URL
@@ -67,6 +71,20 @@ final class UploadLedger: Sendable {
     }
 
     var appends: [UploadAppend] { state.withLock { $0.appends } }
+
+    /// The largest append body taken; a larger one is refused (``AppendOutcome/tooLarge``) before its body,
+    /// as nginx's `client_max_body_size` and tussi's request limit answer `413`. `nil`: any size.
+    var maxRequestBodySize: Int? {
+        get { state.withLock { $0.maxRequestBodySize } }
+        set { state.withLock { $0.maxRequestBodySize = newValue } }
+    }
+
+    /// Whether the bytes of an append cut or dropped before its body ended are kept (tusd, and this ledger
+    /// by default) or thrown away, the offset left where the append began (tussi, asgi-tus).
+    var keepsInterruptedAppends: Bool {
+        get { state.withLock { $0.keepsInterruptedAppends } }
+        set { state.withLock { $0.keepsInterruptedAppends = newValue } }
+    }
 
     func cutNextAppend(afterBytes count: Int) {
         state.withLock { $0.cut = max(0, count) }
@@ -143,7 +161,9 @@ final class UploadLedger: Sendable {
             [self] appender, ending in
             // A cut that kept the whole body still completes the upload: only the reply is lost.
             let whole = ending == .complete || (ending == .cut && appender.received == declared)
-            let stored = advance(request.path, by: appender.stored, completing: completes && whole)
+            let kept = whole || keepsInterruptedAppends
+            if !kept { appender.discard() }
+            let stored = advance(request.path, by: kept ? appender.stored : 0, completing: completes && whole)
             guard let stored, !appender.overflowed else { return reply(.rejected) }
             let answer = reply(.stored(stored, cut: ending != .complete || losesReply))
             guard losesReply else { return answer }
@@ -177,6 +197,9 @@ final class UploadLedger: Sendable {
                 return .refused(.conflict(upload))
             }
             let room = upload.length.map { $0 - upload.offset } ?? Int64.max
+            if let limit = state.maxRequestBodySize, (declared ?? 0) > Int64(limit) {
+                return .refused(.tooLarge)
+            }
             guard (declared ?? 0) <= room else { return .refused(.rejected) }
             upload.isAppending = true
             state.uploads[path] = upload
@@ -213,9 +236,10 @@ final class UploadLedger: Sendable {
         return MockBodyReceiver(
             cutsAfterBytes: cut, receive: appender.write,
             finish: { [self] ending in
-                appender.close()
                 let append = UploadAppend(offset: offset ?? -1, length: Int(appender.received))
                 state.withLock { $0.appends.append(append) }
+                // Closed once `finish` has kept or thrown away the bytes, before the reply goes.
+                defer { appender.close() }
                 return finish(appender, ending)
             })
     }

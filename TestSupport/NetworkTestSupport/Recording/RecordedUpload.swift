@@ -47,7 +47,7 @@ public enum RecordedUpload: Sendable, Equatable {
         case .data(let data, _): self = .data(data)
         case .file(let url, _): self = .file(url)
         // Only a resumable upload's own appends send a part of a file; test doubles send it whole.
-        case .fileRemainder(let url, _, _): self = .file(url)
+        case .fileRange(let url, _, _, _): self = .file(url)
         case .multipart(let form): self = .multipart(form)
         }
     }

@@ -16,7 +16,8 @@ final class BigResumableUploadTests: XCTestCase {
         let tus = server.serveTus()
         addTeardownBlock { tus.removeStoredFiles() }
         tus.cutNextAppend(afterBytes: Self.size / 2)
-        try uploadResumes(.tus, on: server, appends: { tus.appends }, stored: { tus.storedFiles.first })
+        try uploadResumes(
+            .tusInOneAppend, on: server, appends: { tus.appends }, stored: { tus.storedFiles.first })
     }
 
     func testA256MiBDraftUploadCutAtHalfResendsAtMostOneMebibyteAndArrivesByteExact() throws {
@@ -25,7 +26,8 @@ final class BigResumableUploadTests: XCTestCase {
         addTeardownBlock { uploads.removeStoredFiles() }
         uploads.cutNextAppend(afterBytes: Self.size / 2)
         try uploadResumes(
-            .ietfDraft, on: server, appends: { uploads.appends }, stored: { uploads.storedFiles.first })
+            .ietfDraftInOneAppend, on: server, appends: { uploads.appends },
+            stored: { uploads.storedFiles.first })
     }
 
     /// Uploads a 256 MiB file with `kind`, the server cutting its first append at half, and checks the

@@ -56,7 +56,7 @@ final class DraftUploadTests: XCTestCase {
         let log = TransferLog()
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .ietfDraft),
+            .upload(urlString: "files", fileURL: file, resumable: .ietfDraftInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL), log: log)
 
         let uploaded = try XCTUnwrap(result?.value, String(describing: result))
@@ -91,7 +91,7 @@ final class DraftUploadTests: XCTestCase {
         uploads.failNextAppend(status: 503)
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .ietfDraft),
+            .upload(urlString: "files", fileURL: file, resumable: .ietfDraftInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         XCTAssertNotNil(result?.value, String(describing: result))
@@ -115,7 +115,7 @@ final class DraftUploadTests: XCTestCase {
         }
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .ietfDraft),
+            .upload(urlString: "files", fileURL: file, resumable: .ietfDraftInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         XCTAssertEqual(result?.value?.path, "/draft-uploads/upload-000002", String(describing: result))
@@ -129,7 +129,7 @@ final class DraftUploadTests: XCTestCase {
         uploads.cutNextAppend(afterBytes: Self.size)
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .ietfDraft),
+            .upload(urlString: "files", fileURL: file, resumable: .ietfDraftInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         XCTAssertEqual(result?.value?.path, "/draft-uploads/upload-000001", String(describing: result))
@@ -143,7 +143,7 @@ final class DraftUploadTests: XCTestCase {
         let file = try writeFile(Data(), named: "empty.bin", in: makeFolder())
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .ietfDraft),
+            .upload(urlString: "files", fileURL: file, resumable: .ietfDraftInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         XCTAssertEqual(result?.value?.path, "/draft-uploads/upload-000001", String(describing: result))
@@ -157,7 +157,7 @@ final class DraftUploadTests: XCTestCase {
         let file = try source(seed: 64)
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .ietfDraft),
+            .upload(urlString: "files", fileURL: file, resumable: .ietfDraftInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         guard case .resumableUploadUnsupported(let name, let status)? = result?.error else {
@@ -200,7 +200,8 @@ final class DraftUploadTests: XCTestCase {
             if request.method == "DELETE" { deleted.fulfill() }
             return reply
         }
-        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .ietfDraft)
+        var request = NetworkRequest.upload(
+            urlString: "files", fileURL: file, resumable: .ietfDraftInOneAppend)
         request.retryPolicy = Self.resuming
         let task = Locked<(any NetworkTask)?>(nil)
         request.progressHandler = { progress in

@@ -52,7 +52,7 @@ final class ResumableUploadTests: XCTestCase {
         let log = TransferLog()
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            .upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL),
             log: log)
 
@@ -80,7 +80,7 @@ final class ResumableUploadTests: XCTestCase {
         tus.failNextAppend(status: 503)
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            .upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         XCTAssertNotNil(result?.value, String(describing: result))
@@ -106,7 +106,7 @@ final class ResumableUploadTests: XCTestCase {
         }
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            .upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         XCTAssertEqual(result?.value?.path, "/tus-uploads/upload-000002", String(describing: result))
@@ -122,7 +122,7 @@ final class ResumableUploadTests: XCTestCase {
         tus.cutNextAppend(afterBytes: Self.size)
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            .upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         XCTAssertEqual(result?.value?.path, "/tus-uploads/upload-000001", String(describing: result))
@@ -138,7 +138,7 @@ final class ResumableUploadTests: XCTestCase {
         let file = try writeFile(Data(), named: "empty.bin", in: makeFolder())
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            .upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         XCTAssertEqual(result?.value?.path, "/tus-uploads/upload-000001", String(describing: result))
@@ -152,7 +152,7 @@ final class ResumableUploadTests: XCTestCase {
         for _ in 0..<3 { tus.failNextAppend(status: 503) }
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            .upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         guard case .unacceptableStatusCode(503, _, _)? = result?.error else {
@@ -173,7 +173,7 @@ final class ResumableUploadTests: XCTestCase {
         tus.failNextAppend(status: 503)
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            .upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         guard case .invalidResponse? = result?.error else {
@@ -186,7 +186,7 @@ final class ResumableUploadTests: XCTestCase {
         let (_, file) = try source(seed: 41)
 
         let result = send(
-            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            .upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend),
             on: NetworkLayer(baseURL: server.baseURL))
 
         guard case .resumableUploadUnsupported("tus 1.0", let status)? = result?.error else {
@@ -221,7 +221,7 @@ final class ResumableUploadTests: XCTestCase {
         let (server, tus) = try tusServer()
         let (_, file) = try source(seed: 43)
         let network = NetworkLayer(baseURL: server.baseURL)
-        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tus)
+        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend)
         request.retryPolicy = Self.resuming
         let task = Locked<(any NetworkTask)?>(nil)
         request.progressHandler = { progress in
@@ -246,7 +246,7 @@ final class ResumableUploadTests: XCTestCase {
     func testAnUploadDeliveringImmediatelyEndsAfterTheProgressCallThatCancelledIt() throws {
         let (server, _) = try tusServer()
         let (_, file) = try source(seed: 44)
-        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tus)
+        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend)
         request.deliversImmediately = true
         let task = Locked<(any NetworkTask)?>(nil)
         let inProgressCall = Locked(false)
@@ -319,7 +319,7 @@ final class ResumableUploadTests: XCTestCase {
         let network = NetworkLayer(
             clock: clock, baseURL: server.baseURL, callbackQueue: queue,
             retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: 60, maximumDelay: 60))
-        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tus)
+        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend)
         request.resourceTimeout = resourceTimeout
         let ended = expectation(description: "the upload ends")
         let outcomes = Locked<[Result<URL, NetworkError>]>([])
@@ -347,7 +347,7 @@ final class ResumableUploadTests: XCTestCase {
         let data = TestData.bytes(Self.mebibyte, seed: 48)
         let file = try writeFile(data, named: "small.bin", in: makeFolder())
         tus.cutNextAppend(afterBytes: Self.mebibyte / 4)
-        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tus)
+        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend)
         request.retryPolicy = Self.resuming
 
         let uploaded = try await NetworkLayer(baseURL: server.baseURL).send(request).value
@@ -363,7 +363,7 @@ final class ResumableUploadTests: XCTestCase {
         tus.cutNextAppend(afterBytes: Self.mebibyte)
         let finished = expectation(description: "four exchanges finish")
         let monitor = MethodMonitor(finished, count: 4)
-        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tus)
+        var request = NetworkRequest.upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend)
         request.monitors = [monitor]
 
         XCTAssertNotNil(send(request, on: NetworkLayer(baseURL: server.baseURL))?.value)
@@ -381,7 +381,7 @@ final class ResumableUploadTests: XCTestCase {
 
         // A dummy answers where the reply is settled: here, inside `send`.
         network.send(
-            .upload(urlString: "files", fileURL: file, resumable: .tus),
+            .upload(urlString: "files", fileURL: file, resumable: .tusInOneAppend),
             successHandler: { response in
                 value.withLock { $0 = response.value }
                 answered.fulfill()

@@ -98,3 +98,20 @@ extension MockResponse {
             .supportingRanges()
     }
 }
+
+extension ResumableUpload {
+    /// tus with the rest of the file in one append: the shape the resume tests were written for, so a cut
+    /// in the middle of an append lands where they say (chunks: `ResumableUploadChunkTests`).
+    static var tusInOneAppend: ResumableUpload {
+        var resumable = ResumableUpload.tus
+        resumable.chunkSize = .max
+        return resumable
+    }
+
+    /// The IETF draft with the rest of the file in one append (see ``tusInOneAppend``).
+    static var ietfDraftInOneAppend: ResumableUpload {
+        var resumable = ResumableUpload.ietfDraft
+        resumable.chunkSize = .max
+        return resumable
+    }
+}

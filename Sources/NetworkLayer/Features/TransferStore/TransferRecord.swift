@@ -32,8 +32,12 @@ struct TransferRecord: Codable, Sendable, Equatable {
     var sourceSize: Int64?
     /// The source's modification date, seconds since 1970.
     var sourceModified: Double?
+    /// The upload's ``ResumableUpload/chunkSize``, when not the default.
+    var chunkSize: Int64?
     // A download's.
     var downloadOptions: Int?
+    /// The request's own retry policy, which a resume keeps; `nil` for the layer's.
+    var retryPolicy: StoredRetryPolicy?
 
     var fileURL: URL { URL(fileURLWithPath: file) }
 

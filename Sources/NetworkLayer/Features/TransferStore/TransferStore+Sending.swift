@@ -10,12 +10,13 @@ extension TransferStore {
     ///   - successHandler: Receives the upload's URL or the downloaded file on the layer's callback queue;
     ///     the record is gone by then.
     ///   - errorHandler: Receives the failure on the layer's callback queue; the record stays for
-    ///     ``resume(_:ifSourceChanged:progressHandler:successHandler:errorHandler:)``.
+    ///     ``resume(_:ifSourceChanged:retryPolicy:progressHandler:successHandler:errorHandler:)``.
     /// - Returns: The transfer, which can be cancelled (its record stays).
     /// - Throws: ``TransferStoreError/unsupportedRequest(_:)`` for another kind of request,
     ///   ``TransferStoreError/credentialHeaders(_:)`` for a request carrying a header from the layer's
     ///   credential list (add it with an interceptor instead),
-    ///   ``TransferStoreError/writeFailed(_:)`` when the record can't be written; nothing was sent.
+    ///   ``TransferStoreError/writeFailed(_:)`` when the record can't be written, or
+    ///   ``TransferStoreError/closed`` after ``close()``; nothing was sent.
     @discardableResult
     public func send(
         _ request: NetworkRequest<URL>, successHandler: @escaping (NetworkResponse<URL>) -> Void,
@@ -32,22 +33,27 @@ extension TransferStore {
 
     /// Sends `transfer` again: an upload asks the server how much it has and sends the rest, a download
     /// asks for the bytes after those on disk. Progress starts from what is done. The request carries the
-    /// stored headers; the layer's interceptors add credentials.
+    /// stored headers and the retry policy the transfer was sent with (or `retryPolicy`); the layer's
+    /// interceptors add credentials.
     ///
     /// - Parameters:
     ///   - transfer: A transfer from ``unfinishedTransfers``.
     ///   - ifSourceChanged: What to do when an upload's source file's size or modification date differs
     ///     from when it began; ``SourceChangeAction/fail`` by default.
+    ///   - retryPolicy: The policy for this run; `nil` (the default) keeps the one the transfer's request
+    ///     carried when it was sent, and the layer's when it carried none.
     ///   - progressHandler: Told how far the transfer has come, on the layer's callback queue.
     ///   - successHandler: Receives the upload's URL or the downloaded file; the record is gone by then.
     ///   - errorHandler: Receives the failure (``NetworkError/sourceFileChanged(_:)`` among others); the
     ///     record stays.
     /// - Returns: The transfer, which can be cancelled (its record stays).
-    /// - Throws: ``TransferStoreError/notFound``, ``TransferStoreError/alreadyRunning``, or
-    ///   ``TransferStoreError/writeFailed(_:)`` when starting over can't be recorded.
+    /// - Throws: ``TransferStoreError/notFound``, ``TransferStoreError/alreadyRunning``,
+    ///   ``TransferStoreError/closed`` after ``close()``, or ``TransferStoreError/writeFailed(_:)`` when
+    ///   starting over can't be recorded.
     @discardableResult
     public func resume(
         _ transfer: StoredTransfer, ifSourceChanged: SourceChangeAction = .fail,
+        retryPolicy: RetryPolicy? = nil,
         progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (NetworkResponse<URL>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
@@ -55,12 +61,14 @@ extension TransferStore {
         // The run is reserved with the check, so a second `resume` racing this one is refused, and a
         // `remove` meanwhile ends it (see `start`).
         let found = state.withLock { state -> Result<(TransferRecord, Int), TransferStoreError> in
+            guard !state.isClosed else { return .failure(.closed) }
             guard let record = state.records[transfer.id] else { return .failure(.notFound) }
             guard state.runs[record.id] == nil else { return .failure(.alreadyRunning) }
             return .success((record, state.begin(record.id)))
         }
         var (record, run) = try found.get()
         var request = Self.request(for: record)
+        request.retryPolicy = retryPolicy ?? request.retryPolicy
         request.progressHandler = progressHandler
         if record.kind == .upload, let changed = sourceChange(of: record) {
             guard ifSourceChanged == .startOver else {
@@ -82,7 +90,7 @@ extension TransferStore {
             }
             guard updated else {
                 // Removed while the new record was written: it goes again, and nothing is sent.
-                queue.async { [folder, name = record.fileName] in folder.remove(name) }
+                onDisk { [folder, name = record.fileName] in folder.remove(name) }
                 return failed(request, with: .cancelled, id: record.id, run: run, errorHandler)
             }
         }
@@ -163,21 +171,18 @@ extension TransferStore {
         guard let record else { return }
         // Handlers never run on the disk queue (a call delivering immediately leaves it first); should
         // one, waiting for a queue that targets it would wait for itself.
-        if Queues.isReserved {
-            queue.async { [folder] in folder.remove(record.fileName) }
-        } else {
-            queue.sync { folder.remove(record.fileName) }
-        }
+        onDisk(waiting: !Queues.isReserved) { [folder] in folder.remove(record.fileName) }
     }
 
-    /// The upload reached `offset`: rewritten when it moved ``rewriteInterval`` bytes since the last
-    /// write, or finished the file, or (`force`) at a creation.
+    /// The upload was created at `uploadURL`, or the server acknowledged `offset` bytes: the record is
+    /// rewritten each time the offset moves, once per append (see ``ResumableUpload/chunkSize``), so
+    /// ``StoredTransfer/completedBytes`` after a kill is the last append acknowledged.
     func recordProgress(_ id: UUID, uploadURL: URL?, offset: Int64) {
         let due = state.withLock { state -> Bool in
             guard var record = state.records[id] else { return false }
             if let uploadURL {
                 record.uploadURL = uploadURL.absoluteString
-            } else if offset - record.offset < Self.rewriteInterval, offset != record.sourceSize {
+            } else if offset == record.offset {
                 return false
             }
             record.offset = offset
@@ -201,6 +206,7 @@ extension TransferStore {
             id: UUID(), kind: .download, file: "", url: url, method: request.method.rawValue,
             headers: request.headers,
             sequence: state.withLock { $0.nextSequence() })
+        record.retryPolicy = request.retryPolicy.flatMap(StoredRetryPolicy.init)
         switch request.transfer {
         case .download(let target)?:
             record.file = target.destination.path
@@ -213,6 +219,8 @@ extension TransferStore {
             (record.kind, record.file, record.contentType) = (.upload, file.path, contentType)
             record.protocolName = request.resumable?.uploadProtocol == .ietfDraft ? "ietfDraft" : "tus"
             record.fallsBackToPlainUpload = request.resumable?.fallback == .plainUpload
+            let chunkSize = request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize
+            record.chunkSize = chunkSize == ResumableUpload.defaultChunkSize ? nil : chunkSize
             (record.sourceSize, record.sourceModified) = (source.size, source.modified)
         default:
             throw .unsupportedRequest(
@@ -223,18 +231,22 @@ extension TransferStore {
 
     /// The request a stored transfer is sent again with.
     private static func request(for record: TransferRecord) -> NetworkRequest<URL> {
-        guard record.kind == .upload else {
-            var request = NetworkRequest.download(
+        var request: NetworkRequest<URL>
+        if record.kind == .upload {
+            let fallback: ResumableUpload.Fallback = record.fallsBackToPlainUpload ? .plainUpload : .fail
+            var resumable: ResumableUpload =
+                record.protocolName == "ietfDraft" ? .ietfDraft(fallback: fallback) : .tus(fallback: fallback)
+            resumable.chunkSize = record.chunkSize ?? ResumableUpload.defaultChunkSize
+            request = NetworkRequest.upload(
+                urlString: record.url, fileURL: record.fileURL, resumable: resumable,
+                contentType: record.contentType, headers: record.headers)
+        } else {
+            request = NetworkRequest.download(
                 urlString: record.url, to: record.fileURL,
                 options: DownloadOptions(rawValue: record.downloadOptions ?? 0), headers: record.headers)
             request.method = HTTPMethod(rawValue: record.method) ?? .get
-            return request
         }
-        let fallback: ResumableUpload.Fallback = record.fallsBackToPlainUpload ? .plainUpload : .fail
-        return NetworkRequest.upload(
-            urlString: record.url, fileURL: record.fileURL,
-            resumable: record.protocolName == "ietfDraft"
-                ? .ietfDraft(fallback: fallback) : .tus(fallback: fallback),
-            contentType: record.contentType, headers: record.headers)
+        request.retryPolicy = record.retryPolicy?.policy
+        return request
     }
 }

@@ -14,10 +14,10 @@ import Foundation
 /// A transfer is a resumable upload from a file (``NetworkRequest/upload(urlString:fileURL:resumable:contentType:headers:)``)
 /// or a download to a file; every one goes through the layer's `send`, so interceptors, monitors and test
 /// doubles see it. A finished transfer's record is removed; a failed or cancelled one stays for
-/// ``resume(_:ifSourceChanged:progressHandler:successHandler:errorHandler:)`` until ``remove(_:)``.
+/// ``resume(_:ifSourceChanged:retryPolicy:progressHandler:successHandler:errorHandler:)`` until ``remove(_:)``.
 /// See <doc:DurableTransfers>.
 public final class TransferStore: Sendable {
-    /// What ``resume(_:ifSourceChanged:progressHandler:successHandler:errorHandler:)`` does with an upload
+    /// What ``resume(_:ifSourceChanged:retryPolicy:progressHandler:successHandler:errorHandler:)`` does with an upload
     /// whose source file's size or modification date differs from when it began.
     public enum SourceChangeAction: Sendable, Hashable {
         /// The upload fails with ``NetworkError/sourceFileChanged(_:)``; its record stays.
@@ -30,14 +30,13 @@ public final class TransferStore: Sendable {
     public let directory: URL
     let layer: NetworkLayer
     let folder: DurableFolder
-    /// Held while the store lives: no other store, in any process, writes the directory meanwhile.
-    private let claim: DurableFolderLock
+    /// Held until ``close()`` or the store goes: no other store, in any process, writes the directory
+    /// meanwhile.
+    private let claim: Locked<DurableFolderLock?>
     /// Writes and removes records, in the order they were asked for; targets the disk queue.
     let queue = DispatchQueue(label: "NetworkLayer.TransferStore", target: Queues.disk)
     /// The records and what runs; never held while the disk is touched or a handler runs.
     let state: Locked<TransferStoreState>
-    /// Acknowledged bytes between two rewrites of an upload's record.
-    static let rewriteInterval: Int64 = 1 << 20
     private static let suffix = ".transfer"
     /// A record holds paths, a URL and headers: a larger file is no record of this store's.
     private static let largestRecord = 1 << 20
@@ -58,7 +57,8 @@ public final class TransferStore: Sendable {
     public init(directory: URL, layer: NetworkLayer, recordKey: Data? = nil) throws(TransferStoreError) {
         self.directory = directory
         self.layer = layer
-        (claim, folder) = try Self.claim(directory, key: recordKey)
+        let (claim, folder) = try Self.claim(directory, key: recordKey)
+        (self.claim, self.folder) = (Locked(claim), folder)
         // Above every name in the folder, read or not, so no record is written over.
         let sequences = folder.names(endingWith: "").compactMap { UInt64($0.prefix { $0 != "." }) }
         let records = folder.load(
@@ -79,6 +79,39 @@ public final class TransferStore: Sendable {
         return records.map(Self.transfer)
     }
 
+    /// Stops the transfers running through this store and releases the directory at once, so another
+    /// store (in this process or another) may open it; later calls to ``send(_:successHandler:errorHandler:)``
+    /// and ``resume(_:ifSourceChanged:retryPolicy:progressHandler:successHandler:errorHandler:)`` throw
+    /// ``TransferStoreError/closed``. Deinitializing the store releases the directory too, but only once
+    /// every transfer it runs has ended.
+    ///
+    /// A running transfer is cancelled: its error handler gets ``NetworkError/cancelled``, and its record
+    /// stays, as last written, for the next store's ``unfinishedTransfers`` (an upload stays on the server,
+    /// to be resumed from the offset the server has). Writes asked for before `close()` are on disk when it
+    /// returns; nothing in the directory is touched after. Calling it again does nothing.
+    public func close() {
+        let tasks = queue.sync { () -> [any NetworkTask] in
+            // Released outside the lock: the claim's deinit closes its file.
+            defer {
+                _ = claim.withLock { claim -> DurableFolderLock? in
+                    defer { claim = nil }
+                    return claim
+                }
+            }
+            return state.withLock { $0.close() }
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    /// Runs `work` on the store's queue, after the writes asked for before, unless the store is closed
+    /// by then: the directory may be another store's. With `waiting`, returns once it ran.
+    func onDisk(waiting: Bool = false, _ work: @escaping @Sendable () -> Void) {
+        let guarded: @Sendable () -> Void = { [state] in
+            if !state.withLock(\.isClosed) { work() }
+        }
+        if waiting { queue.sync(execute: guarded) } else { queue.async(execute: guarded) }
+    }
+
     /// Forgets `transfer`: cancels it if it runs here, removes its record and, for a download, its
     /// partial file. An upload's bytes on the server are left to the server's own expiry.
     ///
@@ -90,7 +123,7 @@ public final class TransferStore: Sendable {
         }
         task?.cancel()
         guard let record else { return }
-        queue.async { [folder] in
+        onDisk { [folder] in
             folder.remove(record.fileName)
             if record.kind == .download { PartialDownload(destination: record.fileURL).remove() }
         }
@@ -98,7 +131,7 @@ public final class TransferStore: Sendable {
 
     /// Writes the record `id` as it is now, on the store's queue; one removed meanwhile stays removed.
     func writeRecord(_ id: UUID) {
-        queue.async { [self] in
+        onDisk { [self] in
             guard let record = state.withLock({ $0.records[id] }) else { return }
             try? write(record)
         }
@@ -108,6 +141,7 @@ public final class TransferStore: Sendable {
     func writeNow(_ record: TransferRecord) throws(TransferStoreError) {
         try queue.sync { () -> Result<Void, TransferStoreError> in
             do throws(TransferStoreError) {
+                guard !state.withLock(\.isClosed) else { throw .closed }
                 return .success(try write(record))
             } catch {
                 return .failure(error)
@@ -167,6 +201,8 @@ struct TransferStoreState {
     /// started again) is not kept.
     var runs: [UUID: Int] = [:]
     var lastRun = 0
+    /// Set by ``TransferStore/close()``, on the store's queue: nothing touches the directory after.
+    private(set) var isClosed = false
 
     /// The highest sequence given: never reused, so a record's name is never one being removed.
     private var lastSequence: UInt64
@@ -179,6 +215,13 @@ struct TransferStoreState {
     mutating func nextSequence() -> UInt64 {
         lastSequence += 1
         return lastSequence
+    }
+
+    /// Closes the store: every run ends, and their tasks are returned to be cancelled.
+    mutating func close() -> [any NetworkTask] {
+        isClosed = true
+        defer { (runs, tasks) = ([:], [:]) }
+        return Array(tasks.values)
     }
 
     mutating func begin(_ id: UUID) -> Int {

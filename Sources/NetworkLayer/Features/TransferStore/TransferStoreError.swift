@@ -17,6 +17,8 @@ public enum TransferStoreError: Error, Sendable, Equatable {
     /// included), which the store doesn't write to disk; nothing was recorded or sent. Add them at send
     /// time with an interceptor on the layer, or ``BearerTokenAuthenticator`` for a token.
     case credentialHeaders([String])
+    /// The store was closed (``TransferStore/close()``); nothing was recorded or sent.
+    case closed
 
     /// A sentence for logs and screens.
     public var message: String {
@@ -26,6 +28,7 @@ public enum TransferStoreError: Error, Sendable, Equatable {
         case .unsupportedRequest(let reason): reason
         case .notFound: "The transfer is no longer stored."
         case .alreadyRunning: "The transfer is already running."
+        case .closed: "The transfer store is closed."
         case .credentialHeaders(let names):
             CredentialHeaderNames.storageRefusal(names, by: "The transfer store")
         }

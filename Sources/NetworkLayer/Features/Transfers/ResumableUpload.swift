@@ -9,8 +9,9 @@ import Foundation
 /// let upload = try await network.send(request).value
 /// ```
 ///
-/// The request's ``RetryPolicy`` decides how often an interrupted upload is resumed; an attempt that
-/// moved the server's offset forward starts the count afresh. See <doc:DownloadsAndUploads>.
+/// The file goes in appends of ``chunkSize`` bytes (1 MiB by default). The request's ``RetryPolicy``
+/// decides how often an interrupted upload is resumed; an attempt that moved the server's offset forward
+/// starts the count afresh. See <doc:DownloadsAndUploads>.
 public struct ResumableUpload: Sendable, Hashable {
     /// The protocols the layer speaks to resume an upload.
     public enum UploadProtocol: Sendable, Hashable {
@@ -19,8 +20,9 @@ public struct ResumableUpload: Sendable, Hashable {
         case tus
         /// The IETF draft (draft-ietf-httpbis-resumable-upload-05, `Upload-Draft-Interop-Version: 6`, the
         /// version URLSession sends since iOS 18 and macOS 15): creation with `POST` and
-        /// `Upload-Complete: ?0`, `HEAD` for the offset, `PATCH` with `application/partial-upload` to append,
-        /// `DELETE` when the upload is cancelled.
+        /// `Upload-Complete: ?0`, `HEAD` for the offset, `PATCH` with `application/partial-upload` to append
+        /// (`Upload-Complete: ?0` on every append but the last, `?1` on the last), `DELETE` when the upload
+        /// is cancelled.
         case ietfDraft
     }
 
@@ -38,6 +40,29 @@ public struct ResumableUpload: Sendable, Hashable {
 
     /// What the layer does when the server doesn't speak the protocol.
     public var fallback: Fallback
+
+    /// The most bytes of the file one append (`PATCH`) carries; ``defaultChunkSize`` (1 MiB) unless set.
+    ///
+    /// The file goes in appends of this size, the last one shorter; with the IETF draft every append but
+    /// the last is marked incomplete (`Upload-Complete: ?0`). Each append the server acknowledges moves the
+    /// upload's progress and its ``TransferStore`` record forward, and a drop sends again at most the
+    /// append it cut: all of it against a server that keeps nothing of a cut `PATCH`. A server (or a proxy
+    /// in front of it) that refuses an append as too large (`413`) gets the rest in appends half as large,
+    /// down to ``minimumChunkSize`` (or this size, when smaller); a `413` to an append that small fails
+    /// the upload with ``NetworkError/unacceptableStatusCode(_:body:headers:)``. Set `Int64.max` to send
+    /// the rest of the file in one append. A value below 1 counts as 1.
+    public var chunkSize: Int64 = ResumableUpload.defaultChunkSize
+
+    /// 1 MiB (1,048,576 bytes), the default ``chunkSize``: the largest body nginx accepts with its default
+    /// `client_max_body_size 1m` (a larger one is answered `413`), so an upload server behind an nginx
+    /// left as installed takes it, and a tenth of `tussi`'s 10 MB request limit. Larger appends cost fewer
+    /// round trips (one per MiB here); smaller ones cost less to send again after a drop against a server
+    /// that keeps nothing of a cut `PATCH`.
+    public static let defaultChunkSize: Int64 = 1 << 20
+
+    /// 64 KiB: the smallest append a `413` makes the layer try before the upload fails (see
+    /// ``chunkSize``).
+    public static let minimumChunkSize: Int64 = 64 << 10
 
     /// tus 1.0 (creation, `HEAD` for the offset, `PATCH` to append); failing against a server without it.
     public static let tus = ResumableUpload(uploadProtocol: .tus, fallback: .fail)

@@ -59,7 +59,7 @@ extension ResumableUploadTask {
     /// 0.8 s): time for the server to finish reading an append the client gave up on.
     static var offsetQuestionDelay: TimeInterval { 0.2 }
 
-    /// The server has `offset` bytes. Moving forward by at least ``requiredProgress(from:)`` starts the
+    /// The server has `offset` bytes. Moving forward by at least ``requiredProgress(from:chunk:)`` starts the
     /// policy's count (and the offset questions') afresh; less doesn't, so a server that takes a byte now and then can't keep the
     /// upload going by failing in between.
     ///
@@ -67,7 +67,8 @@ extension ResumableUploadTask {
     @discardableResult
     func advance(to offset: Int64) -> Bool {
         let progressed = state.withLock { state in
-            let progressed = offset - state.offset >= requiredProgress(from: state.offset)
+            let required = requiredProgress(from: state.offset, chunk: state.chunks.size)
+            let progressed = offset - state.offset >= required
             if progressed { (state.failures, state.offsetQuestions) = (0, 0) }
             state.offset = offset
             return progressed
@@ -76,16 +77,14 @@ extension ResumableUploadTask {
         return progressed
     }
 
-    /// The least progress a step from `offset` counts as progress: 64 KiB, or what remains when less.
-    /// A step that moves the offset by less is a failure for the retry policy, as libcurl's low-speed
-    /// limit ends a transfer too slow to go on, with ``NetworkError/timedOut``.
-    ///
-    /// The seam for a chunk size (not yet an option): with one, min(64 KiB, the chunk, what remains).
-    func requiredProgress(from offset: Int64) -> Int64 {
-        min(Self.minimumProgress, max(0, length - offset))
+    /// The least progress a step from `offset` counts as progress: 64 KiB, or the `chunk` size or what
+    /// remains when less. A step that moves the offset by less is a failure for the retry policy, as
+    /// libcurl's low-speed limit ends a transfer too slow to go on, with ``NetworkError/timedOut``.
+    func requiredProgress(from offset: Int64, chunk: Int64) -> Int64 {
+        min(Self.minimumProgress, chunk, max(0, length - offset))
     }
 
-    /// See ``requiredProgress(from:)``.
+    /// See ``requiredProgress(from:chunk:)``.
     static var minimumProgress: Int64 { 64 * 1_024 }
 
     func succeed(_ response: NetworkResponse<EmptyResponse>, at url: URL) {

@@ -16,6 +16,8 @@ final class ResumableUploadTask<Value>: NetworkTask {
         /// Appends refused as out of step since the server's offset last moved forward (see
         /// ``ResumableUploadTask/offsetConflicts``).
         var offsetQuestions = 0
+        /// How much the next append carries.
+        var chunks: UploadChunks
     }
 
     let call: ComposedCall
@@ -26,7 +28,7 @@ final class ResumableUploadTask<Value>: NetworkTask {
     let length: Int64
     let policy: RetryPolicy
     let dialect: UploadDialect
-    let state = Locked(State())
+    let state: Locked<State>
 
     private init(
         layer: NetworkLayer, request: NetworkRequest<Value>,
@@ -40,6 +42,8 @@ final class ResumableUploadTask<Value>: NetworkTask {
         self.length = length
         policy = request.retryPolicy ?? layer.retryPolicy
         dialect = UploadDialect(request.resumable?.uploadProtocol ?? .tus)
+        state = Locked(
+            State(chunks: UploadChunks(request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)))
     }
 
     /// Starts the upload `request` describes (a file, sent resumably) and returns its task.
@@ -115,15 +119,19 @@ final class ResumableUploadTask<Value>: NetworkTask {
             })
     }
 
+    /// Sends the next chunk of the file (see ``UploadChunks``) from the offset the server is known to have.
     private func append() {
-        let (url, offset) = state.withLock { ($0.uploadURL, $0.offset) }
+        let (url, offset, count) = state.withLock { state in
+            (state.uploadURL, state.offset, state.chunks.length(from: state.offset, of: length))
+        }
         guard let url else { return create() }
-        let headers = dialect.appendHeaders.merging(["Upload-Offset": String(offset)]) { $1 }
+        let isLast = offset + count >= length
+        let headers = dialect.appendHeaders(isLast).merging(["Upload-Offset": String(offset)]) { $1 }
         let (file, total, progress) = (file, length, request.value.progressHandler)
         let patch = step(.patch, url.absoluteString, headers: headers).map { step in
             var patch = step
             patch.transfer = .upload(
-                .fileRemainder(file, from: offset, contentType: dialect.appendContentType))
+                .fileRange(file, from: offset, length: count, contentType: dialect.appendContentType))
             if let progress {
                 patch.progressHandler = { sent in
                     progress(
@@ -135,9 +143,11 @@ final class ResumableUploadTask<Value>: NetworkTask {
         call.send(
             patch,
             successHandler: { [self] response in
-                if dialect.appendCompletes { return succeed(response, at: url) }
-                guard let reached = response.headers["Upload-Offset"].flatMap(Int64.init), reached > offset
-                else { return call.fail(.invalidResponse) }
+                // A claim beyond what was sent (so beyond the file too) is refused, as a `HEAD`'s is.
+                guard let reached = dialect.reached(response.headers, from: offset, sent: count) else {
+                    return call.fail(.invalidResponse)
+                }
+                if isLast, dialect.appendCompletes { return succeed(response, at: url) }
                 guard reached < length else { return succeed(response, at: url) }
                 // Too little progress is a failure: a server acknowledging a byte at a time can't keep the
                 // upload going for ever, each step sending the rest of the file again.
@@ -147,6 +157,12 @@ final class ResumableUploadTask<Value>: NetworkTask {
                 append()
             },
             errorHandler: { [self] error in
+                // Too large for the server or a proxy before it: the rest goes in smaller appends, at once.
+                if case .unacceptableStatusCode(413, _, _) = error,
+                    state.withLock({ $0.chunks.shrink(after: count) })
+                {
+                    return append()
+                }
                 retry(after: error, of: .put) { [self] in askOffset() }
             })
     }

@@ -20,13 +20,13 @@ package struct DownloadTarget: Sendable {
 package enum UploadSource: Sendable {
     case data(Data, contentType: String)
     case file(URL, contentType: String)
-    /// A file's bytes from `offset` to its end: what a resumable upload appends.
-    case fileRemainder(URL, from: Int64, contentType: String)
+    /// `length` bytes of a file from `offset`: what one append of a resumable upload sends.
+    case fileRange(URL, from: Int64, length: Int64, contentType: String)
     case multipart(MultipartFormData)
 
     package var contentType: String {
         switch self {
-        case .data(_, let contentType), .file(_, let contentType), .fileRemainder(_, _, let contentType):
+        case .data(_, let contentType), .file(_, let contentType), .fileRange(_, _, _, let contentType):
             contentType
         case .multipart(let form): form.contentType
         }

@@ -20,15 +20,15 @@ struct UploadBody: Sendable {
         case .file(let url, _):
             let length = try checkedLength(of: url)
             return UploadBody(segments: [.file(url, length: length)].filter(\.isNotEmpty), length: length)
-        case .fileRemainder(let url, let start, _):
+        case .fileRange(let url, let start, let count, _):
             let length = try checkedLength(of: url)
-            guard (0...length).contains(start) else {
+            guard start >= 0, count >= 0, start <= length - count else {
                 throw .transport(
                     URLError(.fileDoesNotExist, file: url, "The file to upload, \(url.path), became shorter.")
                 )
             }
-            let rest = [Segment.file(url, start: start, length: length - start)].filter(\.isNotEmpty)
-            return UploadBody(segments: rest, length: length - start)
+            let part = [Segment.file(url, start: start, length: count)].filter(\.isNotEmpty)
+            return UploadBody(segments: part, length: count)
         case .multipart(let form):
             return try multipart(form)
         }
