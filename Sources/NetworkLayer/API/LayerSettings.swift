@@ -17,6 +17,15 @@ package struct LayerSettings {
     /// What answers every request in process instead of a session; `nil` sends them.
     package var responder: (any InProcessResponder)?
 
+    package subscript<Value>(dynamicMember setting: WritableKeyPath<NetworkLayer.Configuration, Value>)
+        -> Value
+    {
+        get { configuration[keyPath: setting] }
+        set { configuration[keyPath: setting] = newValue }
+    }
+}
+
+extension LayerSettings {
     /// - Parameters:
     ///   - configuration: The public settings.
     ///   - clock: What every time-based decision of the layer reads and schedules through.
@@ -28,13 +37,6 @@ package struct LayerSettings {
         self.configuration = configuration
         self.clock = clock
         self.responder = responder
-    }
-
-    package subscript<Value>(dynamicMember setting: WritableKeyPath<NetworkLayer.Configuration, Value>)
-        -> Value
-    {
-        get { configuration[keyPath: setting] }
-        set { configuration[keyPath: setting] = newValue }
     }
 }
 

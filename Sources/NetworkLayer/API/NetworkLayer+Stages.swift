@@ -39,9 +39,12 @@ extension NetworkLayer {
             switch kind {
             case .offlineFallback:
                 // A named account's stored reply when the policies fail offline (a refresh that couldn't
-                // reach its server).
-                stages += [OfflineFallback(cache, request: built, route: route, expecting: expectation)]
-                    .compactMap { $0 }
+                // reach its server): a request for no account has none.
+                guard cache?.account != nil,
+                    let fallback = OfflineFallback(
+                        cache, request: built, route: route, expecting: expectation)
+                else { continue }
+                stages.append(fallback)
             case .policies:
                 stages += [policyStage(for: request, expecting: expectation, stream: stream, call: call)]
                     .compactMap { $0 }

@@ -154,7 +154,7 @@ open class NetworkLayer: @unchecked Sendable {
     /// - Parameter configuration: Every setting of the layer; the layer keeps a copy (see
     ///   ``Configuration``).
     public init(configuration: Configuration) {
-        settings = LayerSettings(configuration, clock: SystemClock())
+        settings = LayerSettings(configuration: configuration, clock: SystemClock())
         parts = LayerParts(settings)
     }
 
@@ -206,7 +206,7 @@ open class NetworkLayer: @unchecked Sendable {
             maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
             retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors, cache: cache,
             scheduling: scheduling)
-        settings = LayerSettings(configuration, clock: SystemClock())
+        settings = LayerSettings(configuration: configuration, clock: SystemClock())
         parts = LayerParts(settings)
     }
 
