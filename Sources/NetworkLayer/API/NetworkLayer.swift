@@ -153,9 +153,9 @@ open class NetworkLayer: @unchecked Sendable {
     ///
     /// - Parameter configuration: Every setting of the layer; the layer keeps a copy (see
     ///   ``Configuration``).
-    public init(configuration: Configuration) {
-        settings = LayerSettings(configuration: configuration, clock: SystemClock())
-        parts = LayerParts(settings)
+    public convenience init(configuration: Configuration) {
+        // Not a designated initializer: a subclass that overrides every designated one keeps inheriting this.
+        self.init(LayerSettings(configuration: configuration, clock: SystemClock()))
     }
 
     /// Creates a layer: each parameter is the ``Configuration`` property of the same name, whose

@@ -137,10 +137,15 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///     asynchronously on it.
     ///   - clock: Time the test moves, as in
     ///     ``init(baseURL:defaultHeaders:encoder:decoder:deliveryQueue:retryPolicy:interceptors:monitors:clock:scheduling:)``.
-    public init(
+    public convenience init(
         configuration: NetworkLayer.Configuration, deliveryQueue: DispatchQueue? = nil,
         clock: TestClock? = nil
     ) {
+        // Not a designated initializer: a subclass that overrides every designated one keeps inheriting this.
+        self.init(made: configuration, deliveryQueue: deliveryQueue, clock: clock)
+    }
+
+    init(made configuration: NetworkLayer.Configuration, deliveryQueue: DispatchQueue?, clock: TestClock?) {
         let state = Locked(DummyState(deliveryQueue: deliveryQueue))
         self.state = state
         super.init(Self.settings(configuration, deliveryQueue: deliveryQueue, clock: clock, state: state))
