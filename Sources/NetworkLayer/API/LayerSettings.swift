@@ -4,40 +4,37 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What a layer is made with: the public initializer's arguments, with its defaults but no cache unless
-/// given one, and the clock and in-process responder that only the package chooses (a manual clock, a
-/// test double). Why one value: a class's two designated initializers can't delegate to each other, so
-/// both store it and hand it to ``LayerParts``, and the work is written once.
+/// What a layer is made with: its public ``NetworkLayer/Configuration``, and the clock and in-process
+/// responder that only the package chooses (a manual clock, a test double). Why one value: a class's two
+/// designated initializers can't delegate to each other, so both store it and hand it to ``LayerParts``, and
+/// the work is written once. Reads and writes of a configuration's setting go through to it
+/// (`settings.baseURL`), so a new setting is added to the configuration alone.
+@dynamicMemberLookup
 package struct LayerSettings {
-    package var baseURL: URL?
-    package var defaultHeaders: [String: String] = [:]
-    package var sessionConfiguration: URLSessionConfiguration?
-    package var encoder = JSONEncoder()
-    package var decoder = JSONDecoder()
-    package var callbackQueue = DispatchQueue.main
-    package var deliversImmediately = false
-    package var timeout: TimeInterval = 60
-    package var resourceTimeout = NetworkLayer.defaultResourceTimeout
-    package var maximumResponseSize = NetworkLayer.defaultMaximumResponseSize
-    package var redirectPolicy = RedirectPolicy.default
-    package var retryPolicy = RetryPolicy.none
-    package var interceptors: [any RequestInterceptor] = []
-    package var monitors: [any NetworkMonitor] = []
-    package var cache: ResponseCache?
-    package var scheduling = RequestScheduling.default
+    package var configuration: NetworkLayer.Configuration
     /// What every time-based decision of the layer reads and schedules through (see ``NetworkClock``).
     package var clock: any NetworkClock
     /// What answers every request in process instead of a session; `nil` sends them.
     package var responder: (any InProcessResponder)?
+
+    package subscript<Value>(dynamicMember setting: WritableKeyPath<NetworkLayer.Configuration, Value>)
+        -> Value
+    {
+        get { configuration[keyPath: setting] }
+        set { configuration[keyPath: setting] = newValue }
+    }
 }
 
 extension LayerSettings {
-    /// The public initializer's defaults, without a cache, on `clock`.
-    ///
     /// - Parameters:
+    ///   - configuration: The public settings.
     ///   - clock: What every time-based decision of the layer reads and schedules through.
     ///   - responder: What answers every request in process; `nil` sends them.
-    package init(clock: any NetworkClock, responder: (any InProcessResponder)? = nil) {
+    package init(
+        _ configuration: NetworkLayer.Configuration, clock: any NetworkClock,
+        responder: (any InProcessResponder)? = nil
+    ) {
+        self.configuration = configuration
         self.clock = clock
         self.responder = responder
     }

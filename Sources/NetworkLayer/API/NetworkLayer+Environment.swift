@@ -7,7 +7,9 @@ import Foundation
 extension NetworkLayer {
     /// Creates a layer for an API environment: its base URL and headers become the layer's ``baseURL``
     /// and ``defaultHeaders``. The other parameters are those of
-    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:scheduling:)``.
+    /// ``init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:scheduling:)``; a setting
+    /// added since has none here: set it on ``Configuration/init(environment:)``'s value and use
+    /// ``init(configuration:)``.
     ///
     /// ```swift
     /// let network = NetworkLayer(environment: Servers.staging)

@@ -16,6 +16,11 @@ extension NetworkLayer {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
+        var request = request
+        // The layer's default: only for a reply kept in memory, which is the API's type.
+        if request.acceptableContentTypes == nil, request.transfer == nil, stream == nil {
+            request.acceptableContentTypes = settings.configuration.acceptableContentTypes
+        }
         // A resumable upload's exchanges (creation, HEAD, PATCH) each come back through `send`; a test
         // double answers it as the plain upload of its file.
         if request.resumable != nil, stream == nil, responder == nil {

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 extension NetworkLayer {
-    /// The stages one request passes through, in order: the one place the order is written. Above the
+    /// The stages one request passes through, in ``PipelineStage``'s order (the one list of it). Above the
     /// first is the call, which monitors the request and delivers its outcome; below the last, the
     /// transport. A stage a request doesn't need is not built.
     ///
@@ -15,7 +15,7 @@ extension NetworkLayer {
     /// would not have carried. Each caller runs its own policies: a 401 its sharers all see makes one
     /// refresh (the authenticator coalesces them), then each caller's retry, shared when identical and in
     /// flight at once. The cache sits below the policies: a request that names no account is keyed by the
-    /// credentials the interceptors add, which exist only there. Moving the cache's line above the
+    /// credentials the interceptors add, which exist only there. Moving the cache's case above the
     /// policies' is the whole change once every cached request has an account (its attempts then begin
     /// below it, so a cached reply is no longer an attempt the monitors see). The origin's gate is last: a
     /// stored reply waits for nothing. A shared request runs the cache and the gate on a call of its own.
@@ -28,41 +28,49 @@ extension NetworkLayer {
         if let observer = call.observer {
             cache?.reportMemoryOnly = { observer.cacheKeptInMemoryOnly(because: $0, claim: $1) }
         }
-        var stages: [any RequestStage] = []
-        // The cache's fallback: a named account's stored reply when the policies fail offline (a refresh
-        // that couldn't reach its server).
-        if let fallback = OfflineFallback(cache, request: built, route: route, expecting: expectation) {
-            stages.append(fallback)
-        }
-        // Interceptors, authentication and refresh, retries.
-        if let policies = policyStage(for: request, expecting: expectation, stream: stream, call: call) {
-            stages.append(policies)
-        }
-        // Each attempt begun on the call's task, metered and told to the monitors.
-        stages.append(AttemptStage(call: call))
         let gate = OriginGate(
             scheduler: parts.origins, call: call,
             // Streams hold a connection as long as they live; a request's own scheduling may exempt it.
             counts: stream == nil && scheduling.maximumRequestsPerOrigin != nil,
             waitsForRateLimit: scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits,
             observesRateLimits: self.scheduling.waitsForRateLimits)
-        if scheduling.sharesIdenticalRequests, stream == nil, request.transfer == nil,
-            case .data(let limit) = route, SharingKey.mayShare(built)
-        {
-            // What decides the shared reply below sharing, besides the attempt itself.
-            let shaping = SharingKey.Shaping(
-                sizeLimit: limit, redirectPolicy: redirectPolicy(for: request),
-                cachePolicy: request.cachePolicy, waitsForRateLimits: gate.waitsForRateLimit,
-                countsAgainstBudget: gate.counts)
-            stages.append(
-                SharingStage(
-                    flights: parts.flights, call: call, account: cache?.account, shaping: shaping,
-                    cache: cache,
-                    gate: gate))
-            return stages
+        var stages: [any RequestStage] = []
+        for kind in PipelineStage.allCases {
+            switch kind {
+            case .offlineFallback:
+                // A named account's stored reply when the policies fail offline (a refresh that couldn't
+                // reach its server): a request for no account has none.
+                guard cache?.account != nil,
+                    let fallback = OfflineFallback(
+                        cache, request: built, route: route, expecting: expectation)
+                else { continue }
+                stages.append(fallback)
+            case .policies:
+                stages += [policyStage(for: request, expecting: expectation, stream: stream, call: call)]
+                    .compactMap { $0 }
+            case .attempt:
+                stages.append(AttemptStage(call: call))
+            case .sharing:
+                guard scheduling.sharesIdenticalRequests, stream == nil, request.transfer == nil,
+                    case .data(let limit) = route, SharingKey.mayShare(built)
+                else { continue }
+                // What decides the shared reply below sharing, besides the attempt itself.
+                let shaping = SharingKey.Shaping(
+                    sizeLimit: limit, redirectPolicy: redirectPolicy(for: request),
+                    cachePolicy: request.cachePolicy, waitsForRateLimits: gate.waitsForRateLimit,
+                    countsAgainstBudget: gate.counts)
+                // The stages below run on the shared request's call.
+                return stages + [
+                    SharingStage(
+                        flights: parts.flights, call: call, account: cache?.account, shaping: shaping,
+                        cache: cache, gate: gate)
+                ]
+            case .cache:
+                stages += [cache].compactMap { $0 }
+            case .gate:
+                stages.append(gate)
+            }
         }
-        if let cache { stages.append(cache) }
-        stages.append(gate)
         return stages
     }
 
@@ -96,5 +104,24 @@ extension NetworkLayer {
             policy: policy, expectation: expectation,
             attemptLimit: RequestAttempts.attemptLimit + (stream?.reconnection.reconnectLimit ?? 0),
             longestWait: stream?.reconnection.maximumDelay, progress: progress)
+    }
+}
+
+/// The stages between a call and its transport, in the order a request passes them: the one list of it,
+/// which ``NetworkLayer/stages(for:built:route:expecting:stream:call:)`` follows and the articles
+/// (<doc:RequestPipeline>, the overview's table) repeat in prose; a test compares them.
+enum PipelineStage: CaseIterable {
+    case offlineFallback, policies, attempt, sharing, cache, gate
+
+    /// What the articles call the stage.
+    var title: String {
+        switch self {
+        case .offlineFallback: "The cache's offline fallback"
+        case .policies: "Policies"
+        case .attempt: "The attempt"
+        case .sharing: "Sharing"
+        case .cache: "The cache"
+        case .gate: "The origin's gate"
+        }
     }
 }

@@ -27,6 +27,10 @@ open class NetworkLayer: @unchecked Sendable {
     let settings: LayerSettings
     let parts: LayerParts
 
+    /// What the layer was made with: a copy, so changing it changes nothing here. Its properties that
+    /// predate it are also the layer's own (``baseURL``, ``timeout``, ...).
+    public var configuration: Configuration { settings.configuration }
+
     /// The URL that relative URL strings are resolved against.
     public var baseURL: URL? { settings.baseURL }
     /// Headers sent with every request; a request's own headers override them. Those that carry
@@ -143,38 +147,45 @@ open class NetworkLayer: @unchecked Sendable {
         }
     }
 
-    /// Creates a layer.
+    /// Creates a layer made with `configuration`.
+    ///
+    /// ```swift
+    /// var configuration = NetworkLayer.Configuration()
+    /// configuration.baseURL = URL(string: "https://api.example.com/v1")
+    /// configuration.acceptableContentTypes = ["application/json"]
+    /// let network = NetworkLayer(configuration: configuration)
+    /// ```
+    ///
+    /// - Parameter configuration: Every setting of the layer; the layer keeps a copy (see
+    ///   ``Configuration``).
+    public convenience init(configuration: Configuration) {
+        // Not a designated initializer: a subclass that overrides every designated one keeps inheriting this.
+        self.init(LayerSettings(configuration: configuration, clock: SystemClock()))
+    }
+
+    /// Creates a layer: each parameter is the ``Configuration`` property of the same name, whose
+    /// documentation says what it does. Settings added since this initializer have no parameter here: set
+    /// them on a configuration and use ``init(configuration:)``.
     ///
     /// - Parameters:
-    ///   - baseURL: Resolves relative URL strings: `users` and `/users` against `https://api.example.com/v1`
-    ///     both give `https://api.example.com/v1/users`.
-    ///   - defaultHeaders: Headers for every request; a request's own override them. Credential headers
-    ///     (`Authorization`, `Cookie`, `X-Api-Key`, ... and ``RedirectPolicy/credentialHeaders``) go only
-    ///     to the base URL's origin (without one, the first request's), as on a redirect.
-    ///   - sessionConfiguration: `nil` shares one long-lived session among all layers (what an app wants);
-    ///     with one, the layer owns a session (to inject `protocolClasses`, change caching or cookies).
+    ///   - baseURL: Resolves relative URL strings; see ``Configuration/baseURL``.
+    ///   - defaultHeaders: Headers for every request; see ``Configuration/defaultHeaders``.
+    ///   - sessionConfiguration: `nil` shares one long-lived session among all layers; see
+    ///     ``Configuration/sessionConfiguration``.
     ///   - encoder: Encodes JSON bodies.
     ///   - decoder: Decodes JSON replies.
-    ///   - callbackQueue: Where handlers run. Keep `.main` when handlers are main-actor code (in a
-    ///     MainActor-default module every plain closure is); with another queue, write them `@Sendable`
-    ///     or use the `async` forms (see <doc:MainActorDefaultModules>).
-    ///   - deliversImmediately: `true` runs handlers where each outcome is settled instead of on
-    ///     `callbackQueue`; see ``deliversImmediately``.
+    ///   - callbackQueue: Where handlers run; see ``Configuration/callbackQueue``.
+    ///   - deliversImmediately: `true` runs handlers where each outcome is settled; see
+    ///     ``deliversImmediately``.
     ///   - timeout: Seconds a request may wait for data before it fails with ``NetworkError/timedOut``.
-    ///     Fractions count: 0.5 waits half a second.
-    ///   - resourceTimeout: Seconds a request may take in all, retries included; see
-    ///     ``resourceTimeout``.
+    ///   - resourceTimeout: Seconds a request may take in all, retries included; see ``resourceTimeout``.
     ///   - maximumResponseSize: The most bytes a reply may have; see ``maximumResponseSize``.
-    ///   - redirectPolicy: Which redirects to follow; the default never downgrades to http and sends none
-    ///     of the caller's headers to another origin.
+    ///   - redirectPolicy: Which redirects to follow; see ``Configuration/redirectPolicy``.
     ///   - retryPolicy: When a failed request is sent again; ``RetryPolicy/none`` by default.
-    ///   - interceptors: Stages that adapt each attempt and may ask for another, in order; see
-    ///     ``RequestInterceptor``.
-    ///   - monitors: What watches every request, in order, on a queue of their own; see ``NetworkMonitor``.
-    ///   - cache: Where `GET` replies are kept (RFC 9111); by default a 4 MB memory-only cache, `nil` for
-    ///     none. See <doc:CachingAndOffline>.
-    ///   - scheduling: Whether identical requests share one, whether a server's rate limit holds every
-    ///     request to it, and the most requests in flight per origin; see ``RequestScheduling``.
+    ///   - interceptors: Stages that adapt each attempt and may ask for another, in order.
+    ///   - monitors: What watches every request, in order, on a queue of their own.
+    ///   - cache: Where `GET` replies are kept; by default a 4 MB memory-only cache, `nil` for none.
+    ///   - scheduling: Sharing, rate-limit pauses and the per-origin budget; see ``RequestScheduling``.
     public init(
         baseURL: URL? = nil,
         defaultHeaders: [String: String] = [:],
@@ -193,19 +204,20 @@ open class NetworkLayer: @unchecked Sendable {
         cache: ResponseCache? = ResponseCache(),
         scheduling: RequestScheduling = .default
     ) {
-        settings = LayerSettings(
+        let configuration = Configuration(
             baseURL: baseURL, defaultHeaders: defaultHeaders, sessionConfiguration: sessionConfiguration,
             encoder: encoder, decoder: decoder, callbackQueue: callbackQueue,
             deliversImmediately: deliversImmediately, timeout: timeout, resourceTimeout: resourceTimeout,
             maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
             retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors, cache: cache,
-            scheduling: scheduling, clock: SystemClock())
+            scheduling: scheduling)
+        settings = LayerSettings(configuration: configuration, clock: SystemClock())
         parts = LayerParts(settings)
     }
 
     /// A layer on the settings' clock, answered in process by their responder, if any.
     ///
-    /// - Parameter settings: The public initializer's arguments, the clock and the responder.
+    /// - Parameter settings: The configuration, the clock and the responder.
     package init(_ settings: LayerSettings) {
         self.settings = settings
         parts = LayerParts(settings)

@@ -116,23 +116,53 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
         clock: TestClock? = nil,
         scheduling: RequestScheduling = .default
     ) {
+        let configuration = NetworkLayer.Configuration(
+            baseURL: baseURL, defaultHeaders: defaultHeaders, encoder: encoder, decoder: decoder,
+            retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors, cache: nil,
+            scheduling: scheduling)
         let state = Locked(DummyState(deliveryQueue: deliveryQueue))
         self.state = state
-        // Immediate delivery and a clock on which waits are over at once: the answer to an in-process
-        // reply comes before `send` returns. A delivery queue is the layer's callback queue, as usual.
+        super.init(Self.settings(configuration, deliveryQueue: deliveryQueue, clock: clock, state: state))
+    }
+
+    /// Creates a dummy layer made with `configuration`, as the real layer would be, but for where handlers
+    /// run (`deliveryQueue` decides) and the session (the dummy sends nothing). Its `cache` is used as the
+    /// real layer uses it: stubbed replies a cache may keep are kept, and answer identical requests.
+    ///
+    /// - Parameters:
+    ///   - configuration: Every setting of the layer; its `callbackQueue`, `deliversImmediately` and
+    ///     `sessionConfiguration` play no part.
+    ///   - deliveryQueue: `nil` delivers immediately, where each answer is settled (inside the request
+    ///     method for a stubbed one); a queue becomes the layer's `callbackQueue`, and handlers run
+    ///     asynchronously on it.
+    ///   - clock: Time the test moves, as in
+    ///     ``init(baseURL:defaultHeaders:encoder:decoder:deliveryQueue:retryPolicy:interceptors:monitors:clock:scheduling:)``.
+    public convenience init(
+        configuration: NetworkLayer.Configuration, deliveryQueue: DispatchQueue? = nil,
+        clock: TestClock? = nil
+    ) {
+        // Not a designated initializer: a subclass that overrides every designated one keeps inheriting this.
+        self.init(made: configuration, deliveryQueue: deliveryQueue, clock: clock)
+    }
+
+    init(made configuration: NetworkLayer.Configuration, deliveryQueue: DispatchQueue?, clock: TestClock?) {
+        let state = Locked(DummyState(deliveryQueue: deliveryQueue))
+        self.state = state
+        super.init(Self.settings(configuration, deliveryQueue: deliveryQueue, clock: clock, state: state))
+    }
+
+    /// Immediate delivery and a clock on which waits are over at once: the answer to an in-process reply
+    /// comes before `send` returns. A delivery queue is the layer's callback queue, as usual.
+    private static func settings(
+        _ configuration: NetworkLayer.Configuration, deliveryQueue: DispatchQueue?, clock: TestClock?,
+        state: Locked<DummyState>
+    ) -> LayerSettings {
         var settings = LayerSettings(
-            clock: clock?.time ?? DummyClock(), responder: DummyResponder(state: state))
-        settings.baseURL = baseURL
-        settings.defaultHeaders = defaultHeaders
-        settings.encoder = encoder
-        settings.decoder = decoder
+            configuration, clock: clock?.time ?? DummyClock(), responder: DummyResponder(state: state))
+        settings.sessionConfiguration = nil
         settings.callbackQueue = deliveryQueue ?? .main
         settings.deliversImmediately = deliveryQueue == nil
-        settings.retryPolicy = retryPolicy
-        settings.interceptors = interceptors
-        settings.monitors = monitors
-        settings.scheduling = scheduling
-        super.init(settings)
+        return settings
     }
 
     /// Creates a dummy layer for an API environment: its base URL and headers, as the real layer's

@@ -104,9 +104,10 @@ public final class StubTransport: @unchecked Sendable {
         return configuration
     }
 
-    /// A `NetworkLayer` whose requests this transport answers; the parameters are `NetworkLayer.init`'s,
-    /// all of them, so no test has to build the layer from ``makeConfiguration()`` by hand (every attempt
-    /// of a retried request is answered and recorded).
+    /// A `NetworkLayer` whose requests this transport answers; the parameters are the
+    /// `NetworkLayer.Configuration` properties of the same name, so no test has to build the layer from
+    /// ``makeConfiguration()`` by hand. A setting added since has no parameter here: use
+    /// ``makeNetworkLayer(configuration:clock:)``.
     ///
     /// - Parameters:
     ///   - baseURL: Resolves relative URL strings.
@@ -139,15 +140,34 @@ public final class StubTransport: @unchecked Sendable {
         interceptors: [any RequestInterceptor] = [], monitors: [any NetworkMonitor] = [],
         clock: TestClock? = nil, scheduling: RequestScheduling = .default
     ) -> NetworkLayer {
-        let network = NetworkLayer(
-            clock: clock, baseURL: baseURL, defaultHeaders: defaultHeaders,
-            sessionConfiguration: makeConfiguration(from: sessionConfiguration), encoder: encoder,
-            decoder: decoder, callbackQueue: callbackQueue, deliversImmediately: deliversImmediately,
-            timeout: timeout,
-            resourceTimeout: resourceTimeout,
-            maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
-            retryPolicy: retryPolicy,
-            interceptors: interceptors, monitors: monitors, scheduling: scheduling)
+        makeNetworkLayer(
+            configuration: NetworkLayer.Configuration(
+                baseURL: baseURL, defaultHeaders: defaultHeaders, sessionConfiguration: sessionConfiguration,
+                encoder: encoder, decoder: decoder, callbackQueue: callbackQueue,
+                deliversImmediately: deliversImmediately, timeout: timeout, resourceTimeout: resourceTimeout,
+                maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
+                retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors,
+                cache: ResponseCache(), scheduling: scheduling),
+            clock: clock)
+    }
+
+    /// A `NetworkLayer` made with `configuration` whose requests this transport answers (every attempt of a
+    /// retried request is answered and recorded).
+    ///
+    /// - Parameters:
+    ///   - configuration: Every setting of the layer. Its `sessionConfiguration` is the one to start from
+    ///     (its cache, cookies, headers); the layer gets a copy that this transport answers. `nil`: an
+    ///     ephemeral one.
+    ///   - clock: Time the test moves, for every deadline, wait and date of the layer; `nil`: real time.
+    /// - Returns: A layer with a session of its own, answered by this transport, which it keeps alive:
+    ///   `StubTransport().makeNetworkLayer(configuration: .init())` needs no other reference to the
+    ///   transport.
+    public func makeNetworkLayer(configuration: NetworkLayer.Configuration, clock: TestClock? = nil)
+        -> NetworkLayer
+    {
+        var configuration = configuration
+        configuration.sessionConfiguration = makeConfiguration(from: configuration.sessionConfiguration)
+        let network = NetworkLayer(clock: clock, configuration: configuration)
         // The stub's URLProtocol reads an upload's body from its stream; an upload task's body would reach
         // no URLProtocol on any platform.
         network.sendsUploadsNatively = false

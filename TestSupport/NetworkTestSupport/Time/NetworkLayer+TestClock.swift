@@ -7,8 +7,8 @@ import NetworkLayer
 
 extension NetworkLayer {
     /// A layer whose every deadline, wait and date runs on `clock`: for a test against a ``MockServer``
-    /// or another real transport. The other parameters are those of
-    /// `init(baseURL:defaultHeaders:sessionConfiguration:encoder:decoder:callbackQueue:deliversImmediately:timeout:resourceTimeout:maximumResponseSize:redirectPolicy:retryPolicy:interceptors:monitors:cache:scheduling:)`.
+    /// or another real transport. The other parameters are the `NetworkLayer.Configuration` properties of
+    /// the same name; a setting added since has no parameter here: use ``init(clock:configuration:)``.
     ///
     /// - Parameters:
     ///   - clock: The time the test moves; see ``TestClock``. `nil`: real time, as the layer's own
@@ -48,23 +48,25 @@ extension NetworkLayer {
         cache: ResponseCache? = ResponseCache(),
         scheduling: RequestScheduling = .default
     ) {
-        var settings = LayerSettings(clock: clock?.time ?? SystemClock())
-        settings.scheduling = scheduling
-        settings.baseURL = baseURL
-        settings.defaultHeaders = defaultHeaders
-        settings.sessionConfiguration = sessionConfiguration
-        settings.encoder = encoder
-        settings.decoder = decoder
-        settings.callbackQueue = callbackQueue
-        settings.deliversImmediately = deliversImmediately
-        settings.timeout = timeout
-        settings.resourceTimeout = resourceTimeout
-        settings.maximumResponseSize = maximumResponseSize
-        settings.redirectPolicy = redirectPolicy
-        settings.retryPolicy = retryPolicy
-        settings.interceptors = interceptors
-        settings.monitors = monitors
-        settings.cache = cache
-        self.init(settings)
+        self.init(
+            clock: clock,
+            configuration: Configuration(
+                baseURL: baseURL, defaultHeaders: defaultHeaders, sessionConfiguration: sessionConfiguration,
+                encoder: encoder, decoder: decoder, callbackQueue: callbackQueue,
+                deliversImmediately: deliversImmediately, timeout: timeout, resourceTimeout: resourceTimeout,
+                maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
+                retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors, cache: cache,
+                scheduling: scheduling))
+    }
+
+    /// A layer made with `configuration` whose every deadline, wait and date runs on `clock`: for a test
+    /// against a ``MockServer`` or another real transport.
+    ///
+    /// - Parameters:
+    ///   - clock: The time the test moves; see ``TestClock``. `nil`: real time, as
+    ///     `NetworkLayer.init(configuration:)`.
+    ///   - configuration: Every setting of the layer.
+    public convenience init(clock: TestClock?, configuration: Configuration) {
+        self.init(LayerSettings(configuration, clock: clock?.time ?? SystemClock()))
     }
 }

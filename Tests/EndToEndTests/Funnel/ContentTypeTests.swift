@@ -184,4 +184,41 @@ final class ContentTypeTests: XCTestCase {
         }
         XCTAssertEqual(accepted?.value?.value, Profile(name: "Ann"), String(describing: accepted))
     }
+
+    /// The layer's own list (``NetworkLayer/Configuration/acceptableContentTypes``) checks every reply kept in
+    /// memory whose request names none; a request's own list replaces it, and a download keeps any type.
+    func testTheLayersAcceptableContentTypesCheckEveryRequestThatNamesNone() throws {
+        let server = try server(headers: ["Content-Type": "text/html"], body: html)
+        var configuration = NetworkLayer.Configuration()
+        configuration.baseURL = server.url("/v1")
+        configuration.sessionConfiguration = .ephemeral
+        configuration.acceptableContentTypes = ["application/json"]
+        let network = NetworkLayer(configuration: configuration)
+
+        let decoded = profile(from: network, accepting: nil)
+        let raw = outcome(of: Data.self) { recorder in
+            network.get(urlString: "page", successHandler: recorder.success, errorHandler: recorder.failure)
+        }
+        let ownList = outcome(of: Data.self) { recorder in
+            network.send(
+                NetworkRequest<Data>(urlString: "page", acceptableContentTypes: ["text/html"]),
+                successHandler: { recorder.success($0.value) }, errorHandler: recorder.failure)
+        }
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let downloaded = outcome(of: URL.self) { recorder in
+            network.send(
+                .download(urlString: "page", to: destination), successHandler: { recorder.success($0.value) },
+                errorHandler: recorder.failure)
+        }
+
+        for result in [decoded.map { $0.map { _ in () } }, raw.map { $0.map { _ in () } }] {
+            guard case .unacceptableContentType("text/html", _, _)? = result?.error else {
+                return XCTFail("expected unacceptableContentType: \(String(describing: result))")
+            }
+        }
+        XCTAssertEqual(ownList?.value, html, "a request's own list replaces the layer's")
+        XCTAssertEqual(downloaded?.value, destination, "a download keeps any type")
+        XCTAssertEqual(network.configuration.acceptableContentTypes, ["application/json"])
+    }
 }

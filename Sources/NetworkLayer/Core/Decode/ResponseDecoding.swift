@@ -25,8 +25,10 @@ extension ResponseDecoding where Value: Decodable & SendableMetatype {
 
     /// JSON into `Value`; an empty reply is ``NetworkError/emptyResponse``.
     static func json(decoder: JSONDecoder) -> Self {
-        Self(runsCallerCode: Value.self != EmptyResponse.self) { reply throws(NetworkError) in
-            if let empty = EmptyResponse() as? Value { return empty }
+        let isEmptyResponse = Value.self == EmptyResponse.self
+        return Self(runsCallerCode: !isEmptyResponse) { reply throws(NetworkError) in
+            // Compared first: a dynamic cast for every reply would cost more than the comparison.
+            if isEmptyResponse, let empty = EmptyResponse() as? Value { return empty }
             if reply.hasNoContent { throw .emptyResponse }
             do {
                 return try decoder.decode(Value.self, from: reply.body)

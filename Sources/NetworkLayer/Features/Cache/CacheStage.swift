@@ -59,8 +59,9 @@ struct CacheStage: RequestStage {
     private func decide(
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        guard let url = request.url, case .data = chain.route,
-            Self.mayAnswer(request) || Self.updatesStoredReply(request)
+        // A GET that may be answered, or a HEAD whose reply updates what a GET stored.
+        let answers = Self.mayAnswer(request)
+        guard let url = request.url, case .data = chain.route, answers || Self.updatesStoredReply(request)
         else {
             return sendUncached(request, chain: chain, completion: completion)
         }
@@ -76,7 +77,7 @@ struct CacheStage: RequestStage {
                 for: url, request: headers, ownFields: lookup.ownFields, account: account,
                 credentials: credentials)
             : nil
-        if Self.updatesStoredReply(request) {
+        if !answers {
             return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)
         }
         let strategy = CacheStrategy.decide(
