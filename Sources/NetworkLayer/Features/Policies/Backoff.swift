@@ -5,10 +5,10 @@ import Foundation
 ///
 /// The one backoff of the layer: the retry policy's waits (full jitter), the outbox's (the upper half),
 /// a stream's reconnections (a floor, no jitter) and a resumable upload's offset questions (no jitter).
-package struct Backoff: Sendable, Hashable {
+struct Backoff: Sendable, Hashable {
     /// How much of the doubled wait is taken at random, so that clients failing together don't come back
     /// together.
-    package enum Jitter: Sendable, Hashable {
+    enum Jitter: Sendable, Hashable {
         /// The doubled wait itself.
         case none
         /// Anywhere from zero to the doubled wait ("full jitter"): the most spread.
@@ -18,30 +18,14 @@ package struct Backoff: Sendable, Hashable {
     }
 
     /// The wait after the first failure, in seconds, before jitter.
-    package var initialDelay: TimeInterval
+    var initialDelay: TimeInterval
     /// The longest wait, in seconds, before jitter.
-    package var maximumDelay: TimeInterval
-    /// How the wait is spread.
-    package var jitter: Jitter
-    /// The shortest wait, in seconds, after jitter: a floor that keeps a zero wait from becoming a loop.
-    package var minimumDelay: TimeInterval
-
-    /// A backoff.
-    ///
-    /// - Parameters:
-    ///   - initialDelay: The wait after the first failure, in seconds, before jitter.
-    ///   - maximumDelay: The longest wait, in seconds, before jitter.
-    ///   - jitter: How the wait is spread; none by default.
-    ///   - minimumDelay: The shortest wait, in seconds, after jitter; zero by default.
-    package init(
-        initialDelay: TimeInterval, maximumDelay: TimeInterval, jitter: Jitter = .none,
-        minimumDelay: TimeInterval = 0
-    ) {
-        self.initialDelay = initialDelay
-        self.maximumDelay = maximumDelay
-        self.jitter = jitter
-        self.minimumDelay = minimumDelay
-    }
+    var maximumDelay: TimeInterval
+    /// How the wait is spread; none by default.
+    var jitter = Jitter.none
+    /// The shortest wait, in seconds, after jitter (zero by default): a floor that keeps a zero wait from
+    /// becoming a loop.
+    var minimumDelay: TimeInterval = 0
 
     /// The wait after `failures` failures in a row (1 for the first), or `nil` when it would be endless
     /// (an infinite or NaN bound): no timer can be set for it.
@@ -49,7 +33,7 @@ package struct Backoff: Sendable, Hashable {
     /// - Parameters:
     ///   - failures: Failures in a row; less than 1 counts as 1, and the doubling stops at the 63rd.
     ///   - generator: The random source of the jitter; a test's is deterministic.
-    package func delay(
+    func delay(
         afterFailures failures: Int, using generator: inout some RandomNumberGenerator
     ) -> TimeInterval? {
         let doubled = initialDelay * pow(2, Double(min(max(0, failures - 1), 62)))
@@ -70,7 +54,7 @@ package struct Backoff: Sendable, Hashable {
     /// ``delay(afterFailures:using:)``.
     ///
     /// - Parameter failures: Failures in a row; less than 1 counts as 1.
-    package func delay(afterFailures failures: Int) -> TimeInterval? {
+    func delay(afterFailures failures: Int) -> TimeInterval? {
         var generator = SystemRandomNumberGenerator()
         return delay(afterFailures: failures, using: &generator)
     }
