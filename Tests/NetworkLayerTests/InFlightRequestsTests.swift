@@ -33,6 +33,17 @@ final class InFlightRequestsTests: XCTestCase {
         XCTAssertEqual(send.cancels.withLock { $0 }, 0)
     }
 
+    func testWaitersHearInTheOrderTheyJoined() {
+        let flights = InFlightRequests<String, Int>()
+        let send = Send()
+        let heard = Locked<[Int]>([])
+        for index in 0..<20 {
+            _ = flights.join("a", completion: { _ in heard.withLock { $0.append(index) } }, start: send.start)
+        }
+        send.finish.withLock { $0 }?(0)
+        XCTAssertEqual(heard.withLock { $0 }, Array(0..<20))
+    }
+
     func testALeavingWaiterHearsNothingAndTheLastCancels() {
         let flights = InFlightRequests<String, Int>()
         let send = Send()

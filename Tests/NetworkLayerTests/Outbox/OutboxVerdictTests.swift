@@ -7,7 +7,7 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// Which failures keep an item and which make it a dead letter, and the backoff's bounds.
+/// Which failures keep an item and which make it a dead letter.
 final class OutboxVerdictTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -32,18 +32,6 @@ final class OutboxVerdictTests: XCTestCase {
 
     func testA409WithRetryAfterIsAKeyStillBeingHandled() {
         XCTAssertEqual(OutboxVerdict(status(409, ["Retry-After": "2"]), now: now), .retry(after: 2))
-    }
-
-    func testTheBackoffDoublesWithinItsBounds() {
-        for failures in 1...40 {
-            let ceiling = min(30, 0.5 * pow(2, Double(failures - 1)))
-            let delay = OutboxVerdict.backoff(failures: failures, initialDelay: 0.5, maximumDelay: 30)
-            XCTAssertGreaterThanOrEqual(delay, ceiling / 2, "\(failures)")
-            XCTAssertLessThanOrEqual(delay, ceiling, "\(failures)")
-        }
-        XCTAssertEqual(OutboxVerdict.backoff(failures: 1, initialDelay: 0, maximumDelay: 30), 0)
-        XCTAssertEqual(
-            OutboxVerdict.backoff(failures: 5000, initialDelay: 1, maximumDelay: 60), 60, accuracy: 30)
     }
 
     func testARateLimitPastTheTimeLimitIsWaitedFor() {

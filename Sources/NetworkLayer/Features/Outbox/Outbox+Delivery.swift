@@ -55,18 +55,23 @@ extension Outbox {
             if options.accountMismatch == .deadLetter { deadLetter(item, .accountMismatch) }
             return
         }
-        state.withLock { $0.inFlight = (item.id, nil) }
-        let task = layer.send(
-            request(for: item, check: check),
+        let request = request(for: item, check: check)
+        // Each attempt and the wait after it are one call: a cancel stops whichever runs. Without a total
+        // limit: the wait is as long as the backoff says; each attempt has its own.
+        var whole = request
+        whole.resourceTimeout = .infinity
+        let call = ComposedCall(whole, on: layer) { _ in }
+        state.withLock { $0.inFlight = (item.id, call, false) }
+        call.send(
+            .success(request),
             successHandler: { [weak self] response in
                 guard let self else { return }
-                queue.async { self.finish(item.id, with: .success(response), check: check) }
+                queue.async { self.finish(item.id, with: .success(response), check: check, call: call) }
             },
             errorHandler: { [weak self] error in
                 guard let self else { return }
-                queue.async { self.finish(item.id, with: .failure(error), check: check) }
+                queue.async { self.finish(item.id, with: .failure(error), check: check, call: call) }
             })
-        state.withLock { if $0.inFlight?.id == item.id { $0.inFlight?.task = task } }
     }
 
     private func request(for item: OutboxItem, check: OutboxAccountCheck) -> NetworkRequest<Data> {
@@ -88,56 +93,66 @@ extension Outbox {
 
     /// Settles an attempt. Called on ``queue``.
     private func finish(
-        _ id: UUID, with result: Result<NetworkResponse<Data>, NetworkError>, check: OutboxAccountCheck
+        _ id: UUID, with result: Result<NetworkResponse<Data>, NetworkError>, check: OutboxAccountCheck,
+        call: ComposedCall
     ) {
         let item = state.withLock { state -> OutboxItem? in
-            guard state.inFlight?.id == id else { return nil }
-            state.inFlight = nil
+            guard state.inFlight?.call === call else { return nil }
             return state.items.first { $0.id == id }
         }
         // Removed meanwhile: nothing to settle.
         guard var item else { return deliverNext() }
         item.attempts += 1
+        state.withLock { $0.update(item) }
         switch result {
         case .success(let response):
+            end(call)
             storage.remove(item)
-            // Nothing to cancel: the attempt is over, and no wait runs during one.
             _ = state.withLock { $0.remove(id) }
             observers.send(.delivered(item, response))
             announceCount()
             deliverNext()
-        case .failure where check.mismatched:
-            state.withLock { $0.update(item) }
+        case .failure(let error) where check.mismatched:
+            end(call, error)
             if options.accountMismatch == .deadLetter { deadLetter(item, .accountMismatch) }
         case .failure(let error):
-            state.withLock { $0.update(item) }
-            failed(item, with: error)
+            failed(item, with: error, call: call)
         }
     }
 
-    private func failed(_ item: OutboxItem, with error: NetworkError) {
+    /// The next attempt after the backoff, or after the server's `Retry-After`, on the call's retry wait.
+    private func failed(_ item: OutboxItem, with error: NetworkError, call: ComposedCall) {
         guard case .retry(let retryAfter) = OutboxVerdict(error, now: layer.clock.date) else {
+            end(call, error)
             return deadLetter(item, .rejected(error))
         }
         let failures = state.withLock { state in
             state.failures += 1
+            state.inFlight?.waiting = true
             return state.failures
         }
-        let delay =
-            retryAfter.map { min($0, options.maximumDelay) }
-            ?? OutboxVerdict.backoff(
-                failures: failures, initialDelay: options.initialDelay, maximumDelay: options.maximumDelay)
-        let token = UUID()
-        let timer = layer.clock.run(after: delay, on: queue) { [weak self] in
+        // An endless backoff (infinite bounds) is no timer: the item waits for `flush()`.
+        // The upper half at random: many devices back online at once spread out, none comes back at once.
+        let backoff = Backoff(
+            initialDelay: options.initialDelay, maximumDelay: options.maximumDelay, jitter: .upperHalf)
+        guard
+            let delay = retryAfter.map({ min($0, options.maximumDelay) })
+                ?? backoff.delay(afterFailures: failures)
+        else { return end(call, error) }
+        call.wait(delay) { [weak self] in
             guard let self else { return }
-            let current = state.withLock { state in
-                guard state.wait?.token == token else { return false }
-                state.wait = nil
-                return true
+            queue.async {
+                guard self.state.withLock({ $0.inFlight?.call === call }) else { return }
+                self.end(call)
+                self.deliverNext()
             }
-            if current { deliverNext() }
         }
-        state.withLock { $0.wait = (token, timer) }
+    }
+
+    /// Ends the attempt or wait `call` (with `error`, else done) if it is still the one under way.
+    private func end(_ call: ComposedCall, _ error: NetworkError? = nil) {
+        _ = state.withLock { $0.end(call) }
+        if let error { call.fail(error) } else { call.succeed {} }
     }
 
     /// Stops the item until the app retries or removes it; its queue waits. Called on ``queue``.

@@ -76,9 +76,7 @@ public final class Outbox: Sendable {
     }
 
     deinit {
-        let (timer, task) = state.withLock { $0.stop() }
-        timer?.cancel()
-        task?.cancel()
+        state.withLock { $0.stop() }?.cancel()
         storage.close()
     }
 
@@ -86,12 +84,11 @@ public final class Outbox: Sendable {
     /// (in this process or another) may open it; later calls fail with ``OutboxError/closed``. Deinitializing
     /// the outbox does the same.
     public func close() {
-        let (timer, task) = queue.sync {
+        let call = queue.sync { () -> ComposedCall? in
             defer { storage.close() }
             return state.withLock { $0.stop() }
         }
-        timer?.cancel()
-        task?.cancel()
+        call?.cancel()
     }
 
     /// Stores `request` and returns its identifier once it is on disk (in the operating system's hands:
@@ -146,8 +143,7 @@ public final class Outbox: Sendable {
             guard let removed = state.withLock({ $0.remove(id) }) else { return .failure(.notFound) }
             storage.remove(removed.item)
             // Before the next item goes: one attempt at a time. Its handler only hops back to this queue.
-            removed.task?.cancel()
-            removed.wait?.cancel()
+            removed.call?.cancel()
             announceCount()
             deliverNext()
             return .success(())

@@ -5,11 +5,8 @@ import Foundation
 struct OutboxState {
     private(set) var items: [OutboxItem]
     private(set) var nextSequence: UInt64
-    /// The attempt on its way: only ever the first item's.
-    var inFlight: (id: UUID, task: NetworkTask?)?
-    /// The wait before the next attempt, and its token: a wait that fired after being replaced ends
-    /// nothing.
-    var wait: (token: UUID, timer: any ClockTimer)?
+    /// The first item's attempt on its way and the wait after it, one call: cancelling it stops either.
+    var inFlight: (id: UUID, call: ComposedCall, waiting: Bool)?
     /// Failed attempts of the first item in a row, in this process: the backoff's exponent.
     var failures = 0
     /// Set when the outbox is gone: nothing more is sent.
@@ -30,25 +27,27 @@ struct OutboxState {
         items.append(item)
     }
 
-    /// The first item, when it may be sent now: none in flight, no wait running.
+    /// The first item, when it may be sent now: no attempt or wait under way.
     var next: OutboxItem? {
-        guard !stopped, inFlight == nil, wait == nil else { return nil }
+        guard !stopped, inFlight == nil else { return nil }
         return items.first
     }
 
-    /// Removes the item; returns it, and what to cancel outside the lock: its attempt on its way, and the
-    /// wait before its next attempt (the backoff belongs to the first item: the next one starts afresh).
-    mutating func remove(_ id: UUID) -> (item: OutboxItem, task: NetworkTask?, wait: (any ClockTimer)?)? {
+    /// Removes the item; returns it, and its attempt or wait to cancel outside the lock (the backoff
+    /// belongs to the first item: the next one starts afresh).
+    mutating func remove(_ id: UUID) -> (item: OutboxItem, call: ComposedCall?)? {
         guard let index = items.firstIndex(where: { $0.id == id }) else { return nil }
         let item = items.remove(at: index)
-        var wait: (any ClockTimer)?
-        if index == 0 {
-            failures = 0
-            wait = endWait()
-        }
-        guard inFlight?.id == id else { return (item, nil, wait) }
-        defer { inFlight = nil }
-        return (item, inFlight?.task, wait)
+        if index == 0 { failures = 0 }
+        return (item, inFlight?.id == id ? end() : nil)
+    }
+
+    /// Ends the attempt or wait under way if it is `call` (any when `nil`); returns it, to end outside the
+    /// lock.
+    mutating func end(_ call: ComposedCall? = nil) -> ComposedCall? {
+        guard let current = inFlight?.call, call.map({ $0 === current }) ?? true else { return nil }
+        inFlight = nil
+        return current
     }
 
     /// Clears the item's dead letter; returns it.
@@ -65,16 +64,14 @@ struct OutboxState {
         items[index] = item
     }
 
-    /// Ends the wait; returns its timer, to cancel outside the lock.
-    mutating func endWait() -> (any ClockTimer)? {
-        defer { wait = nil }
-        return wait?.timer
+    /// Ends the wait under way, not an attempt; returns its call, to cancel outside the lock.
+    mutating func endWait() -> ComposedCall? {
+        inFlight?.waiting == true ? end() : nil
     }
 
-    /// Stops delivery; returns the wait and attempt to cancel outside the lock.
-    mutating func stop() -> ((any ClockTimer)?, NetworkTask?) {
+    /// Stops delivery; returns the attempt or wait to cancel outside the lock.
+    mutating func stop() -> ComposedCall? {
         stopped = true
-        defer { (wait, inFlight) = (nil, nil) }
-        return (wait?.timer, inFlight?.task)
+        return end()
     }
 }

@@ -30,13 +30,4 @@ enum OutboxVerdict: Equatable {
             self = .reject
         }
     }
-
-    /// The wait after `failures` failed attempts in a row: `initialDelay` doubled each time up to
-    /// `maximumDelay`, the upper half of it at random so that many devices back online at once spread out.
-    static func backoff(failures: Int, initialDelay: TimeInterval, maximumDelay: TimeInterval) -> TimeInterval
-    {
-        let ceiling = min(maximumDelay, initialDelay * pow(2, Double(max(0, min(failures - 1, 62)))))
-        guard ceiling.isFinite, ceiling > 0 else { return 0 }
-        return Double.random(in: ceiling / 2...ceiling)
-    }
 }

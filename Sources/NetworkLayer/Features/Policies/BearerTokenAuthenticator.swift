@@ -50,7 +50,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             _ completion: @escaping @Sendable (Result<Token, NetworkError>) -> Void
         ) -> Void
 
-    /// `refresh` is called only when `refreshing` was `nil`: one call at a time.
+    /// `refresh` is called only when no refresh was under way: one call at a time.
     private let state: Locked<State>
 
     private struct State {
@@ -58,8 +58,11 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         /// When ``token`` became the authenticator's, on the layer's clock: its lifetime bounds its refresh
         /// window. A token from the initializer is stamped when the authenticator first reads a clock.
         var tokenSetAt: Date?
-        var refreshing: Refreshing?
-        var refreshCount = 0
+        /// The refresh under way (at most one, under ``refreshKey``) and the requests waiting for it; a
+        /// late second completion of an old refresh ends no newer one.
+        var refreshes = Flights<Int, Result<String, NetworkError>>()
+        /// Signed out during the refresh under way: its token is not kept; waiters still get its outcome.
+        var signedOutDuringRefresh = false
         var origins: Set<Origin>
         /// A later rejection doesn't tell the app again; a new token starts a new session.
         var sessionEnded = false
@@ -81,17 +84,11 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
-    /// `number` keeps a late second completion of an old refresh from ending a newer one.
-    private struct Refreshing {
-        let number: Int
-        var waiters: [Waiter]
-        /// Signed out meanwhile: the refresh's token is not kept; waiters still get its outcome.
-        var signedOut = false
-    }
-
     /// Whether `origins` came from the caller, so that no layer widens them.
     private let hasOwnOrigins: Bool
-    private typealias Waiter = @Sendable (Result<String, NetworkError>) -> Void
+    private typealias Waiter = Flights<Int, Result<String, NetworkError>>.Waiter
+    /// The one key of ``State/refreshes``: one refresh at a time.
+    private static var refreshKey: Int { 0 }
     private let refresh: TokenRefresh
     private let refreshWindow: TimeInterval
     private let refreshTimeout: TimeInterval
@@ -144,7 +141,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 
     /// The token requests are sent with now; `nil` before the first refresh, while one runs, after a
     /// rejected one, and after a sign-out.
-    public var accessToken: String? { state.withLock { $0.refreshing == nil ? $0.token?.value : nil } }
+    public var accessToken: String? { state.withLock { $0.refreshes.count == 0 ? $0.token?.value : nil } }
 
     /// Called once when a refresh is rejected (the session ended), with its error: show sign-in here.
     /// Runs off the main queue, before the waiting requests get the error; capture the authenticator
@@ -181,11 +178,10 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             state.tokenSetAt = now
             state.sessionEnded = accessToken == nil
             guard accessToken != nil else {
-                state.refreshing?.signedOut = true
+                state.signedOutDuringRefresh = true
                 return ([], state.signOut())
             }
-            defer { state.refreshing = nil }
-            return (state.refreshing?.waiters ?? [], {})
+            return (state.refreshes.land(Self.refreshKey) ?? [], {})
         }
         signOut()
         guard let accessToken else { return }
@@ -305,18 +301,15 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         ifUsable usable: (Token, _ setAt: Date) -> Bool, now: Date, orAfterRefresh then: @escaping Waiter
     ) -> String? {
         let (current, begins): (String?, Int?) = state.withLock { state in
-            guard state.refreshing == nil else {
-                state.refreshing?.waiters.append(then)
-                return (nil, nil)
-            }
-            if let token = state.token {
+            if state.refreshes.count == 0, let token = state.token {
                 let setAt = state.tokenSetAt ?? now
                 state.tokenSetAt = setAt
                 if usable(token, setAt) { return (token.value, nil) }
             }
-            state.refreshCount += 1
-            state.refreshing = Refreshing(number: state.refreshCount, waiters: [then])
-            return (nil, state.refreshCount)
+            let seat = state.refreshes.join(Self.refreshKey, then)
+            guard seat.isFirst else { return (nil, nil) }
+            state.signedOutDuringRefresh = false
+            return (nil, seat.flight)
         }
         if let number = begins {
             let deadline = Deadline(seconds: refreshTimeout, on: clock) { [self] in
@@ -337,14 +330,13 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         let (waiters, outcome, endSession) = state.withLock {
             state -> ([Waiter], Result<String, NetworkError>, () -> Void) in
             // A second call of this refresh's completion, maybe while a later refresh runs.
-            guard let refreshing = state.refreshing, refreshing.number == number else {
+            guard let waiters = state.refreshes.land(Self.refreshKey, flight: number) else {
                 return ([], .failure(.cancelled), {})
             }
-            state.refreshing = nil
             switch result {
             case .success(let token):
                 // The app signed out meanwhile: its sign-out stands, and the requests it left end.
-                guard !refreshing.signedOut else { return (refreshing.waiters, .failure(.cancelled), {}) }
+                guard !state.signedOutDuringRefresh else { return (waiters, .failure(.cancelled), {}) }
                 state.token = token
                 state.tokenSetAt = now
                 state.sessionEnded = false
@@ -355,7 +347,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
                 // A rejected refresh signs the user out: the account's stored replies go with the token.
                 let (signOut, handler) = (state.signOut(), state.sessionEndedHandler)
                 return (
-                    refreshing.waiters, .failure(error),
+                    waiters, .failure(error),
                     {
                         signOut()
                         handler?(error)
@@ -363,7 +355,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
                 )
             case .failure: break
             }
-            return (refreshing.waiters, result.map(\.value), {})
+            return (waiters, result.map(\.value), {})
         }
         endSession()
         for waiter in waiters { waiter(outcome) }

@@ -74,10 +74,9 @@ extension RetryPolicy {
         default:
             return nil
         }
-        let ceiling = min(maximumDelay, initialDelay * pow(2, Double(attempt - 1)))
-        // An endless (or NaN) wait is no retry: `random(in:)` has no distribution on it.
-        guard ceiling.isFinite else { return nil }
-        return ceiling > 0 ? Double.random(in: 0...ceiling) : 0
+        // An endless (or NaN) wait is no retry.
+        return Backoff(initialDelay: initialDelay, maximumDelay: maximumDelay, jitter: .full)
+            .delay(afterFailures: attempt)
     }
 
     /// The wait a `Retry-After` field asks for: delta-seconds, or an HTTP date (RFC 9110), never negative.

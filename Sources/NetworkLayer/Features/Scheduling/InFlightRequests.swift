@@ -1,29 +1,88 @@
 import Foundation
 
-/// Identical requests in flight share one send: the first starts it, later ones wait. Each waiter is
-/// told once, one that leaves never; the send is cancelled when the last waiter leaves.
-final class InFlightRequests<Key: Hashable & Sendable, Result: Sendable>: Sendable {
-    /// One send and who waits for it; a value in `state`, so only `state`'s lock guards it.
+/// Work under way that later askers wait for rather than start again: per key, one flight (a shared
+/// send, a token refresh) and its waiters, each told its outcome once, in the order they joined.
+///
+/// A value, kept under its owner's lock, so that the owner decides with its own state whether to join or
+/// to start (``BearerTokenAuthenticator`` looks at its token first); what it returns (waiters, a cancel)
+/// runs after that lock. ``InFlightRequests`` is the form with a lock of its own.
+struct Flights<Key: Hashable & Sendable, Outcome: Sendable>: Sendable {
+    typealias Waiter = @Sendable (Outcome) -> Void
+
+    /// A waiter's place: its flight, and itself (the first waiter's number is its flight's).
+    struct Seat: Sendable {
+        let flight: Int
+        let waiter: Int
+        /// Whether this waiter started the flight: its caller starts the work.
+        var isFirst: Bool { flight == waiter }
+    }
+
     private struct Flight {
         let id: Int
-        var waiters: [Int: @Sendable (Result) -> Void]
-        /// Set once `start` has returned it, before the first waiter can leave (its leave is returned after).
+        var waiters: [Int: Waiter]
+        /// Set once the work has started, before the first waiter can leave (its leave is returned after).
         var cancel: (@Sendable () -> Void)?
     }
 
-    private struct State {
-        var flights: [Key: Flight] = [:]
-        var lastID = 0
+    private var flights: [Key: Flight] = [:]
+    private var lastID = 0
+
+    /// The flights under way.
+    var count: Int { flights.count }
+
+    /// The waiters of every flight under way.
+    var waiterCount: Int { flights.values.reduce(0) { $0 + $1.waiters.count } }
+
+    /// Adds `waiter` to the flight for `key`, or starts one (then ``Seat/isFirst``).
+    mutating func join(_ key: Key, _ waiter: @escaping Waiter) -> Seat {
+        lastID += 1
+        // Mutated in place (`?.`), so the waiters aren't copied.
+        if let id = flights[key]?.id {
+            flights[key]?.waiters[lastID] = waiter
+            return Seat(flight: id, waiter: lastID)
+        }
+        flights[key] = Flight(id: lastID, waiters: [lastID: waiter])
+        return Seat(flight: lastID, waiter: lastID)
     }
 
+    /// Keeps how `flight` is cancelled when its last waiter leaves, unless it ended already.
+    mutating func setCancel(_ cancel: @escaping @Sendable () -> Void, key: Key, flight: Int) {
+        if flights[key]?.id == flight { flights[key]?.cancel = cancel }
+    }
+
+    /// Ends the flight for `key` (only if it is `flight`, when one is named: a late outcome of an older
+    /// one ends nothing).
+    ///
+    /// - Returns: Its waiters in the order they joined, to tell after the lock; `nil` when none ended.
+    mutating func land(_ key: Key, flight: Int? = nil) -> [Waiter]? {
+        guard let current = flights[key], flight.map({ $0 == current.id }) ?? true else { return nil }
+        flights[key] = nil
+        return current.waiters.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// Takes the waiter at `seat` out of its flight, which ends when it was the last.
+    ///
+    /// - Returns: Whether it was still waiting, and then the flight's cancel if it ended, to run after the
+    ///   lock.
+    mutating func leave(_ key: Key, _ seat: Seat) -> (left: Bool, cancel: (@Sendable () -> Void)?) {
+        guard flights[key]?.id == seat.flight, flights[key]?.waiters.removeValue(forKey: seat.waiter) != nil
+        else { return (false, nil) }
+        guard flights[key]?.waiters.isEmpty == true else { return (true, nil) }
+        return (true, flights.removeValue(forKey: key)?.cancel)
+    }
+}
+
+/// Identical requests in flight share one send: the first starts it, later ones wait. Each waiter is
+/// told once, one that leaves never; the send is cancelled when the last waiter leaves.
+final class InFlightRequests<Key: Hashable & Sendable, Result: Sendable>: Sendable {
     // Never held while a send starts, is cancelled or reports.
-    private let state = Locked(State())
+    private let state = Locked(Flights<Key, Result>())
 
     /// The number of sends under way, for tests.
-    var count: Int { state.withLock { $0.flights.count } }
+    var count: Int { state.withLock(\.count) }
 
     /// The number of waiters of every send under way, for tests.
-    var waiterCount: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiters.count } } }
+    var waiterCount: Int { state.withLock(\.waiterCount) }
 
     /// Joins the send for `key`, started by `start` unless one is under way; returns what leaves the flight.
     /// `onLeave` runs when that leaves before the result came, instead of `completion`.
@@ -32,40 +91,17 @@ final class InFlightRequests<Key: Hashable & Sendable, Result: Sendable>: Sendab
         onLeave: (@Sendable () -> Void)? = nil,
         start: (@escaping @Sendable (Result) -> Void) -> @Sendable () -> Void
     ) -> @Sendable () -> Void {
-        let (flightID, waiterID, isFirst) = state.withLock { state in
-            state.lastID += 1
-            let waiterID = state.lastID
-            // Mutated in place (`?.`), so the waiters aren't copied.
-            if let id = state.flights[key]?.id {
-                state.flights[key]?.waiters[waiterID] = completion
-                return (id, waiterID, false)
-            }
-            state.flights[key] = Flight(id: waiterID, waiters: [waiterID: completion])
-            return (waiterID, waiterID, true)
-        }
+        let seat = state.withLock { $0.join(key, completion) }
         let state = state
-        if isFirst {
+        if seat.isFirst {
             let cancel = start { result in
-                let waiters = state.withLock { state -> [@Sendable (Result) -> Void] in
-                    guard let flight = state.flights[key], flight.id == flightID else { return [] }
-                    state.flights[key] = nil
-                    return Array(flight.waiters.values)
-                }
-                for waiter in waiters { waiter(result) }
+                for waiter in state.withLock({ $0.land(key, flight: seat.flight) }) ?? [] { waiter(result) }
             }
             // Unless it finished inside `start`.
-            state.withLock { state in
-                if state.flights[key]?.id == flightID { state.flights[key]?.cancel = cancel }
-            }
+            state.withLock { $0.setCancel(cancel, key: key, flight: seat.flight) }
         }
         return {
-            let (left, cancel) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
-                guard state.flights[key]?.id == flightID,
-                    state.flights[key]?.waiters.removeValue(forKey: waiterID) != nil
-                else { return (false, nil) }
-                guard state.flights[key]?.waiters.isEmpty == true else { return (true, nil) }
-                return (true, state.flights.removeValue(forKey: key)?.cancel)
-            }
+            let (left, cancel) = state.withLock { $0.leave(key, seat) }
             cancel?()
             if left { onLeave?() }
         }

@@ -63,9 +63,9 @@ struct StreamReconnection: RequestInterceptor {
         let requested = state.retry ?? options.reconnectionDelay
         let floor = options.effectiveMinimumReconnectionDelay
         let base = requested.isNaN ? floor : max(floor, requested)
-        // 2^30 times any floor is beyond every sensible maximum, and keeps the power finite.
-        let backoff = base * pow(2, Double(min(max(0, inARow - 1), 30)))
-        return max(floor, min(backoff, maximumDelay))
+        let backoff = Backoff(initialDelay: base, maximumDelay: maximumDelay, minimumDelay: floor)
+        // Endless only with an endless maximum: then the wait is that.
+        return backoff.delay(afterFailures: inARow) ?? maximumDelay
     }
 
     /// Reconnections allowed in a row, bounded so the attempt limit can't overflow (`.max`: for ever).

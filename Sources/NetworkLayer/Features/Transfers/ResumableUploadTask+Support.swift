@@ -30,7 +30,7 @@ extension ResumableUploadTask {
             if method == .put, Self.offsetConflicts.contains(status) {
                 state.offsetQuestions += 1
                 guard state.offsetQuestions <= Self.offsetQuestions else { return nil }
-                return Self.offsetQuestionDelay * pow(2, Double(state.offsetQuestions - 1))
+                return Self.offsetQuestionBackoff.delay(afterFailures: state.offsetQuestions)
             }
             state.failures += 1
             guard method == .post || ![404, 410].contains(status) else {
@@ -57,7 +57,7 @@ extension ResumableUploadTask {
 
     /// The wait before the first offset question after a conflict, doubled for each next one (0.2, 0.4,
     /// 0.8 s): time for the server to finish reading an append the client gave up on.
-    static var offsetQuestionDelay: TimeInterval { 0.2 }
+    static var offsetQuestionBackoff: Backoff { Backoff(initialDelay: 0.2, maximumDelay: 0.8) }
 
     /// The server has `offset` bytes. Moving forward by at least ``requiredProgress(from:chunk:)`` starts the
     /// policy's count (and the offset questions') afresh; less doesn't, so a server that takes a byte now and then can't keep the
