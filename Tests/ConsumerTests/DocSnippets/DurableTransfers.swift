@@ -61,3 +61,13 @@ final class TransfersPresenter {
         }
     }
 }
+
+/// The "Appends of one chunk" sample: a server that takes larger bodies gets fewer appends.
+enum LargerAppends {
+    static func request(for video: URL) -> NetworkRequest<URL> {
+        var resumable = ResumableUpload.tus
+        resumable.chunkSize = 8 << 20  // the server takes 8 MiB bodies
+        let request = NetworkRequest.upload(urlString: "files", fileURL: video, resumable: resumable)
+        return request
+    }
+}

@@ -22,3 +22,14 @@ final class EmployeesPresenterTests: XCTestCase {
         XCTAssertEqual(network.recordedRequests.first?.url.path, "/employees")
     }
 }
+
+/// The article's configuration sample: one value holds every setting of a layer.
+enum ConfiguredLayer {
+    static func make() -> NetworkLayer {
+        var configuration = NetworkLayer.Configuration()
+        configuration.baseURL = URL(string: "https://api.example.com/v1")
+        configuration.timeout = 20
+        let network = NetworkLayer(configuration: configuration)
+        return network
+    }
+}
