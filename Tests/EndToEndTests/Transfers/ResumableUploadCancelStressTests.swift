@@ -67,7 +67,8 @@ final class ResumableUploadCancelStressTests: XCTestCase {
         // when URLSession reports the cancel (later under load), so the layer's registry drains just after
         // the last upload completes: waited for, bounded, rather than read at that instant.
         let drained = XCTNSPredicateExpectation(
-            predicate: NSPredicate { _, _ in network.runningRequests.count == 0 && network.scheduledCount == 0 },
+            predicate: NSPredicate { _, _ in network.runningRequests.count == 0 && network.scheduledCount == 0
+            },
             object: nil)
         wait(for: [drained], timeout: 10)
     }
