@@ -47,7 +47,9 @@ package enum SHA256 {
         ///
         /// - Parameter bytes: The next part of the message.
         package mutating func update(_ bytes: some Sequence<UInt8>) {
-            let contiguous: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+            let contiguous: Void? = bytes.withContiguousStorageIfAvailable {
+                update(UnsafeRawBufferPointer($0))
+            }
             if contiguous == nil { Array(bytes).withUnsafeBytes { update($0) } }
         }
 

@@ -57,7 +57,8 @@ package final class DurableFolder: Sendable {
         guard let key, key.count < minimumKeyLength else { return }
         throw DurableWriteError(
             code: Int(EINVAL),
-            reason: "the record key has \(key.count) bytes; it takes at least \(minimumKeyLength) random bytes",
+            reason:
+                "the record key has \(key.count) bytes; it takes at least \(minimumKeyLength) random bytes",
             file: folder)
     }
 
