@@ -57,22 +57,42 @@ final class DiskUpkeepTests: XCTestCase {
     }
 
     /// A crashed writer's temporary file goes when a cache opens the directory; a live process's and
-    /// this process's stay.
+    /// this process's stay, and so do files the library didn't name.
     func testOpeningRemovesTemporaryFilesOfWritersThatAreGone() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let crashed = directory.appendingPathComponent("2147483646-\(UUID()).tmp")
-        let live = directory.appendingPathComponent("\(getpid())-\(UUID()).tmp")
-        let old = directory.appendingPathComponent("\(UUID()).tmp")
-        for file in [crashed, live, old] { try Data("partial".utf8).write(to: file) }
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: old.path)
+        let crashed = directory.appendingPathComponent("a.entry.2147483646-\(UUID()).tmp")
+        let live = directory.appendingPathComponent("a.entry.\(getpid())-\(UUID()).tmp")
+        let users = ["notes.tmp", "2023-10-report.tmp"].map(directory.appendingPathComponent)
+        for file in [crashed, live] + users { try Data("partial".utf8).write(to: file) }
         let cache = ResponseCache(memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory)
         let flushed = expectation(description: "flushed")
         cache.flush { flushed.fulfill() }
         wait(for: [flushed], timeout: 5)
         XCTAssertFalse(FileManager.default.fileExists(atPath: crashed.path), "a dead writer's file stayed")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: old.path), "an abandoned file stayed")
         XCTAssertTrue(FileManager.default.fileExists(atPath: live.path), "a live writer's file went")
+        for file in users { XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "\(file)") }
+    }
+
+    /// A user's files ending in `.tmp` in the cache's directory are no entries: eviction and
+    /// `removeAll()` leave them, and an existing directory keeps its mode.
+    func testTheCacheLeavesFilesItDidntWrite() throws {
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let users = ["notes.tmp", "2023-10-report.tmp"].map(directory.appendingPathComponent)
+        for file in users { try Data(repeating: 1, count: 5000).write(to: file) }
+        let cache = ResponseCache(memoryCapacity: 100_000, diskCapacity: 1500, directory: directory)
+        for path in ["a", "b", "c"] { cache.store(entry(path, size: 600), inBackground: true) }
+        let flushed = expectation(description: "flushed")
+        cache.flush { flushed.fulfill() }
+        wait(for: [flushed], timeout: 5)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file("a").path), "evicted")
+        cache.removeAll()
+        let cleared = expectation(description: "cleared")
+        cache.flush { cleared.fulfill() }
+        wait(for: [cleared], timeout: 5)
+        for file in users { XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "\(file)") }
+        let mode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions]
+        XCTAssertEqual(mode as? Int, 0o755, "the app's directory")
     }
 
     /// A read served from memory counts for the disk's eviction: the entry read last stays.

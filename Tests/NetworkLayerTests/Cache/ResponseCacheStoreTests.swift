@@ -205,10 +205,9 @@ final class ResponseCacheStoreTests: XCTestCase {
     func testAbandonedTemporaryFilesAreCleanedAndNotCounted() throws {
         let cache = ResponseCache(memoryCapacity: 0, diskCapacity: 100_000, directory: directory)
         store(cache, "a", body: "alpha")
-        let leftover = directory.appendingPathComponent("crashed.tmp")
+        // Named as the library names them, by a process that is gone.
+        let leftover = directory.appendingPathComponent("a.entry.2147483646-\(UUID()).tmp")
         try Data(repeating: 1, count: 500).write(to: leftover)
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: leftover.path)
         let usage = cache.currentDiskUsage
         store(cache, "b", body: "beta")
         XCTAssertFalse(FileManager.default.fileExists(atPath: leftover.path))

@@ -57,7 +57,7 @@ final class DurableRecordTests: XCTestCase {
 
     func testTemporaryFilesOfACrashedWriterAreRemovedOnOpen() throws {
         let url = try makeOutboxFolder()
-        try Data("half".utf8).write(to: url.appendingPathComponent("a.item.1234.tmp"))
+        try Data("half".utf8).write(to: url.appendingPathComponent("a.item.1234-\(UUID()).tmp"))
         let claim = try XCTUnwrap(try DurableFolderLock.claim("lock", in: url))
         let folder = DurableFolder(url: url, claim: claim)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path), ["lock"])

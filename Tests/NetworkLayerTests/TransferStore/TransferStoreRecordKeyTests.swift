@@ -88,8 +88,6 @@ final class TransferStoreRecordKeyTests: XCTestCase {
 
     func testTheDirectoryIsReadableByTheUserOnly() throws {
         let directory = try makeOutboxFolder().appendingPathComponent("store")
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         _ = try TransferStore(directory: directory, layer: offlineLayer())
         let permissions = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions]
         XCTAssertEqual(permissions as? Int, 0o700)

@@ -40,6 +40,85 @@ enum POSIX {
         #endif
         return fsync(descriptor) == 0
     }
+
+    /// What ``readRegularFile(_:limit:)`` found.
+    enum BoundedRead {
+        /// The file's bytes, at most the limit.
+        case contents(Data)
+        /// No file by that name.
+        case missing
+        /// A symbolic link, a FIFO, a device or a folder: nothing was read.
+        case notARegularFile
+        /// A regular file larger than the limit: at most one byte past the limit was read.
+        case tooLarge
+        /// The file couldn't be opened or read (permissions, an I/O error).
+        case failed(POSIXFailure)
+    }
+
+    /// Reads the regular file at `path` if it holds at most `limit` bytes. Why one descriptor: a check by
+    /// path then a read by path reads whatever is there by then, and follows a link the check didn't. So
+    /// the file is opened once, without following a link (`O_NOFOLLOW`) or waiting for a FIFO's writer
+    /// (`O_NONBLOCK`); its type and size come from that descriptor, and at most `limit + 1` bytes are read
+    /// from it, so a file growing meanwhile costs no more.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - limit: The most bytes the caller accepts.
+    /// - Returns: The bytes, or why there are none.
+    static func readRegularFile(_ path: String, limit: Int) -> BoundedRead {
+        let descriptor = openFile(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT { return .missing }
+            return code == ELOOP ? .notARegularFile : .failed(POSIXFailure(code: code))
+        }
+        defer { closeFile(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failed(POSIXFailure()) }
+        guard Int(status.st_mode) & Int(S_IFMT) == Int(S_IFREG) else { return .notARegularFile }
+        guard status.st_size <= limit else { return .tooLarge }
+        return readToEnd(descriptor, expecting: Int(status.st_size), limit: limit)
+    }
+
+    /// Reads `descriptor` to its end, or until more than `limit` bytes came: room for what `fstat` said,
+    /// grown only if the file grew.
+    private static func readToEnd(_ descriptor: Int32, expecting size: Int, limit: Int) -> BoundedRead {
+        let ceiling = limit == .max ? limit : limit + 1
+        var bytes = Data(count: min(size, ceiling - 1) + 1)
+        var total = 0
+        while total < ceiling {
+            if total == bytes.count {
+                let doubled = bytes.count.multipliedReportingOverflow(by: 2)
+                bytes.count = doubled.overflow ? ceiling : min(ceiling, doubled.partialValue)
+            }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                readFile(descriptor, buffer.baseAddress! + total, buffer.count - total)
+            }
+            if count == 0 { break }
+            guard count > 0 else {
+                if errno == EINTR { continue }
+                return .failed(POSIXFailure())
+            }
+            total += count
+        }
+        guard total <= limit else { return .tooLarge }
+        bytes.count = total
+        return .contents(bytes)
+    }
+
+    /// Makes the folder `path` with `mode`; `false` with `errno` set (`EEXIST` when something is there).
+    static func makeFolder(_ path: String, _ mode: mode_t) -> Bool {
+        mkdir(path, mode) == 0
+    }
+
+    /// Makes the folder `path` readable by the user only, unless `path` is a symbolic link (the folder it
+    /// names is someone else's to set); `false` with `errno` set.
+    static func restrictFolder(_ path: String) -> Bool {
+        let descriptor = openFile(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+        guard descriptor >= 0 else { return false }
+        defer { closeFile(descriptor) }
+        return fchmod(descriptor, 0o700) == 0
+    }
 }
 
 /// A failed system call: `errno` and its text.

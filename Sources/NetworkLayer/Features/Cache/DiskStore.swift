@@ -83,7 +83,8 @@ final class DiskStore: Sendable {
                 at: folder.url, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])) ?? []
         return urls.compactMap { url in
             let name = url.lastPathComponent
-            let isTemporary = name.hasSuffix(DurableFolder.temporarySuffix)
+            // Only the library's own temporary files: a user's `notes.tmp` is neither counted nor removed.
+            let isTemporary = DurableFolder.temporaryWriter(of: name) != nil
             guard isTemporary || name.hasSuffix(Self.entrySuffix),
                 let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
             else { return nil }

@@ -30,8 +30,9 @@ public final class ResponseCache: Sendable {
     /// - Parameters:
     ///   - memoryCapacity: Bytes of replies kept in memory.
     ///   - diskCapacity: Bytes of replies kept in `directory`; ignored without one.
-    ///   - directory: Where replies are stored on disk, created if missing and made readable by the user
-    ///     only; `nil` keeps them in memory only.
+    ///   - directory: Where replies are stored on disk: a folder of the cache's own, such as a subfolder
+    ///     of Caches, created if missing, readable by the user only (an existing one keeps its
+    ///     permissions, and files the cache didn't write stay); `nil` keeps them in memory only.
     ///     Several caches, in one process or several, may share a directory.
     ///   - fingerprintKey: A secret kept outside `directory` (the Keychain, say), 32 random bytes per
     ///     installation, keying the credential fingerprints in the files. Without it, replies stored for

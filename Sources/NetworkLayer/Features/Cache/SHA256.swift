@@ -1,7 +1,8 @@
 import Foundation
 
 /// SHA-256 and HMAC-SHA256 for the cache's keyed fingerprints and the durable records' checksums: no
-/// dependencies, and no CryptoKit on Linux. Not constant-time. The tests' request-signing example uses it too.
+/// dependencies, and no CryptoKit on Linux. A digest that authenticates something is compared with
+/// ``constantTimeEquals(_:_:)``. The tests' request-signing example uses it too.
 package enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
@@ -25,26 +26,76 @@ package enum SHA256 {
 
     /// The 32-byte digest of `message`.
     package static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
-        // Whole blocks are read in place and only the tail is padded: a record of megabytes isn't copied.
-        let bytes = Array(message)
-        let whole = bytes.count - bytes.count % blockLength
-        var tail = Array(bytes[whole...]) + [0x80]
-        while tail.count % blockLength != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            tail.append(UInt8(truncatingIfNeeded: (UInt64(bytes.count) &* 8) >> UInt64(shift)))
-        }
-        var state = initialState
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for (blocks, end) in [(bytes, whole), (tail, tail.count)] {
-            for start in stride(from: 0, to: end, by: blockLength) {
-                compress(blocks, at: start, state: &state, schedule: &schedule)
-            }
-        }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
+        var hasher = Hasher()
+        hasher.update(message)
+        return hasher.finalize()
     }
 
-    private static func compress(
-        _ bytes: [UInt8], at start: Int, state: inout [UInt32], schedule: inout [UInt32]
+    /// A digest fed in parts, as if they were one message: a record's header and payload are hashed
+    /// without being copied into one buffer. Whole blocks are read in place; only a block's worth waits.
+    package struct Hasher {
+        private var state = SHA256.initialState
+        private var schedule = [UInt32](repeating: 0, count: 64)
+        /// Bytes of the current block not yet compressed; fewer than a block.
+        private var pending: [UInt8] = []
+        private var length: UInt64 = 0
+
+        /// A hasher that has seen nothing.
+        package init() {}
+
+        /// Feeds `bytes`, after everything fed before.
+        ///
+        /// - Parameter bytes: The next part of the message.
+        package mutating func update(_ bytes: some Sequence<UInt8>) {
+            let contiguous: Void? = bytes.withContiguousStorageIfAvailable {
+                update(UnsafeRawBufferPointer($0))
+            }
+            if contiguous == nil { Array(bytes).withUnsafeBytes { update($0) } }
+        }
+
+        /// Feeds `data`, after everything fed before.
+        ///
+        /// - Parameter data: The next part of the message.
+        package mutating func update(_ data: Data) {
+            data.withUnsafeBytes { update($0) }
+        }
+
+        private mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            length &+= UInt64(bytes.count)
+            var offset = 0
+            if !pending.isEmpty {
+                offset = min(blockLength - pending.count, bytes.count)
+                pending.append(contentsOf: bytes[0..<offset])
+                guard pending.count == blockLength else { return }
+                pending.withUnsafeBytes { SHA256.compress($0, at: 0, state: &state, schedule: &schedule) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            while bytes.count - offset >= blockLength {
+                SHA256.compress(bytes, at: offset, state: &state, schedule: &schedule)
+                offset += blockLength
+            }
+            pending.append(contentsOf: bytes[offset...])
+        }
+
+        /// The digest of everything fed.
+        ///
+        /// - Returns: The 32-byte digest.
+        package func finalize() -> [UInt8] {
+            var padded = self
+            var tail: [UInt8] = [0x80]
+            while (pending.count + tail.count) % blockLength != 56 { tail.append(0) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                tail.append(UInt8(truncatingIfNeeded: (length &* 8) >> UInt64(shift)))
+            }
+            padded.update(tail)
+            return padded.state.flatMap { word in
+                (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) }
+            }
+        }
+    }
+
+    fileprivate static func compress(
+        _ bytes: UnsafeRawBufferPointer, at start: Int, state: inout [UInt32], schedule: inout [UInt32]
     ) {
         for index in 0..<16 {
             let offset = start + index * 4
@@ -82,8 +133,28 @@ package enum SHA256 {
     package static func hmac(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
         var block = key.count > blockLength ? hash(key) : Array(key)
         block += [UInt8](repeating: 0, count: blockLength - block.count)
-        let inner = hash(block.map { $0 ^ 0x36 } + message)
-        return hash(block.map { $0 ^ 0x5c } + inner)
+        var inner = Hasher()
+        inner.update(block.map { $0 ^ 0x36 })
+        inner.update(message)
+        var outer = Hasher()
+        outer.update(block.map { $0 ^ 0x5c })
+        outer.update(inner.finalize())
+        return outer.finalize()
+    }
+
+    /// Whether `first` and `second` hold the same bytes, in a time that depends on their lengths only:
+    /// every byte is compared, so a forger timing the comparison of a keyed checksum learns nothing of
+    /// how many of its leading bytes were right.
+    ///
+    /// - Parameters:
+    ///   - first: A digest.
+    ///   - second: Another.
+    /// - Returns: Whether they are equal.
+    package static func constantTimeEquals(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        guard first.count == second.count else { return false }
+        var difference: UInt8 = 0
+        for index in first.indices { difference |= first[index] ^ second[index] }
+        return difference == 0
     }
 
     package static func hex(_ bytes: some Sequence<UInt8>) -> String {

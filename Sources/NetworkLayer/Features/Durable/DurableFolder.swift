@@ -23,17 +23,21 @@ package final class DurableFolder: Sendable {
     /// Test hook: the bytes every later write may still put on disk before it fails as on a full disk.
     package let writeBudget = Locked<Int?>(nil)
     static let temporarySuffix = ".tmp"
-    /// A temporary file whose name doesn't say its writer, older than this, was left by a crash.
-    private static let abandonedAfter: TimeInterval = 600
+    /// The shortest key accepted: shorter ones can be guessed. 32 random bytes is what the docs ask for.
+    package static let minimumKeyLength = 16
+    /// The bytes ``load(_:named:version:maximumSize:maximumTotal:fileName:)`` reads in all unless told.
+    static let defaultTotal = 64 * 1024 * 1024
 
     /// Opens the folder, creating it readable by the user only, and, when claimed, removes the temporary
     /// files crashed writers left.
     ///
     /// - Parameters:
-    ///   - url: The folder.
+    ///   - url: The folder; an existing one keeps its permissions.
     ///   - key: A secret kept outside the folder that authenticates its records; `nil` checksums them.
+    ///     Its owner refuses one shorter than ``minimumKeyLength`` with ``checkKey(_:in:)``.
     ///   - claim: The folder's lock, held by the caller: proof that no one else writes here, so every
-    ///     temporary file is abandoned. `nil` for a folder shared by several writers (the cache).
+    ///     temporary file the library names is abandoned. `nil` for a folder shared by several writers
+    ///     (the cache).
     package init(url: URL, key: Data? = nil, claim: DurableFolderLock? = nil) {
         self.url = url
         self.key = key.map { Array($0) }
@@ -43,15 +47,41 @@ package final class DurableFolder: Sendable {
         if claimed { removeAbandonedTemporaryFiles() }
     }
 
-    /// Creates `url` and its parents, and makes it readable by the user only (0700, an existing one too):
-    /// its records hold request bodies, file paths and replies.
-    static func create(_ url: URL) throws(DurableWriteError) {
+    /// Refuses a record key too short to keep forgers out; `nil` (no key) is accepted.
+    ///
+    /// - Parameters:
+    ///   - key: The key an owner was given.
+    ///   - folder: The folder it is for, named in the error.
+    /// - Throws: ``DurableWriteError`` with `EINVAL` when `key` is shorter than ``minimumKeyLength``.
+    package static func checkKey(_ key: Data?, in folder: URL) throws(DurableWriteError) {
+        guard let key, key.count < minimumKeyLength else { return }
+        throw DurableWriteError(
+            code: Int(EINVAL),
+            reason:
+                "the record key has \(key.count) bytes; it takes at least \(minimumKeyLength) random bytes",
+            file: folder)
+    }
+
+    /// Creates `url`, readable by the user only (its records hold request bodies, file paths and
+    /// replies), and its parents as the system makes folders. An existing folder is left as it is unless
+    /// `restrictingExisting` (the library's own folder, which an earlier version made 0755); even then a
+    /// symbolic link's target isn't touched: a folder the app named, or a link, is the app's to set.
+    static func create(_ url: URL, restrictingExisting: Bool = false) throws(DurableWriteError) {
+        let path = url.standardizedFileURL.path
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw DurableWriteError(code: (error as NSError).code, reason: "\(error)", file: url)
         }
-        _ = chmod(url.path, 0o700)
+        // 0700 from the start: the umask can only take bits away.
+        if POSIX.makeFolder(path, 0o700) { return }
+        let code = errno
+        var isFolder: ObjCBool = false
+        guard code == EEXIST, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
+            isFolder.boolValue
+        else { throw DurableWriteError(errno: code == EEXIST ? ENOTDIR : code, file: url) }
+        if restrictingExisting { _ = POSIX.restrictFolder(path) }
     }
 
     /// The names of the files in the folder ending with `suffix`, sorted.
@@ -136,8 +166,8 @@ package final class DurableFolder: Sendable {
         }
     }
 
-    /// Reads the record `name`, unless its file is larger than a record of `maximumSize` payload bytes:
-    /// that one is reported without being read.
+    /// Reads the record `name`, unless its file is larger than a record of `maximumSize` payload bytes or
+    /// is no regular file (a symbolic link, a FIFO): that one is reported without being read.
     ///
     /// - Parameters:
     ///   - name: The file's name in the folder.
@@ -154,34 +184,65 @@ package final class DurableFolder: Sendable {
     static func read(_ file: URL, key: [UInt8]?, maximumSize: Int) throws(DurableRecordDamage) -> (
         contentVersion: UInt16, payload: Data
     )? {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-        guard let size = (attributes?[.size] as? NSNumber)?.intValue else { return nil }
-        guard size <= maximumSize + DurableRecord.overhead else { throw .tooLarge }
-        guard let bytes = FileManager.default.contents(atPath: file.path) else { return nil }
+        try read(file, key: key, limit: fileLimit(maximumSize))
+    }
+
+    /// The most bytes a file holding `maximumSize` payload bytes has; saturating, so `.max` means no limit.
+    private static func fileLimit(_ maximumSize: Int) -> Int {
+        let (sum, overflow) = max(0, maximumSize).addingReportingOverflow(DurableRecord.overhead)
+        return overflow ? .max : sum
+    }
+
+    /// Reads the record in `file` if the file holds at most `limit` bytes: one open, never following a
+    /// link, so what is checked is what is read.
+    private static func read(_ file: URL, key: [UInt8]?, limit: Int) throws(DurableRecordDamage) -> (
+        contentVersion: UInt16, payload: Data
+    )? {
+        guard let bytes = try bytes(of: file, limit: limit) else { return nil }
         return try DurableRecord.decode(bytes, key: key)
     }
 
+    private static func bytes(of file: URL, limit: Int) throws(DurableRecordDamage) -> Data? {
+        switch POSIX.readRegularFile(file.path, limit: limit) {
+        case .contents(let bytes): return bytes
+        case .tooLarge: throw .tooLarge
+        case .notARegularFile: throw .notAFile
+        // Unreadable is as good as gone: it's left where it is, as a file that vanished would be.
+        case .missing, .failed: return nil
+        }
+    }
+
     /// The records named `*suffix` that decode as `Record`. A file that is no whole record of this folder
-    /// (cut, forged without the key, larger than `maximumSize`), holds no `Record`, or isn't under the name
-    /// its record gives (a copy, which nothing would ever remove) is renamed `*.damaged`; one of a newer
-    /// content version is left, unread, for the version that wrote it.
+    /// (cut, forged without the key, larger than `maximumSize`, a link), holds no `Record`, or isn't under
+    /// the name its record gives (a copy, which nothing would ever remove) is renamed `*.damaged`; one of
+    /// a newer content version is left for the version that wrote it. Once the files read hold
+    /// `maximumTotal` bytes, each later one is renamed `*.damaged` unread: many files each within the
+    /// limit can't fill the memory either.
     ///
     /// - Parameters:
     ///   - type: The records' type, stored as JSON.
     ///   - suffix: How their names end, such as `.item`.
     ///   - version: The newest content version this code reads.
     ///   - maximumSize: The most payload bytes the owner ever writes in one record.
+    ///   - maximumTotal: The most bytes of files read in all; `nil`, the default, the larger of one
+    ///     record of `maximumSize` and 64 MiB: more than an owner's whole folder ever holds (an outbox's
+    ///     items together take no more than one item may).
     ///   - fileName: The name a record is written under.
     /// - Returns: The records, in name order, and the files that held none: set aside, or newer.
     package func load<Record: Decodable>(
         _ type: Record.Type, named suffix: String, version: UInt16, maximumSize: Int,
-        fileName: (Record) -> String
+        maximumTotal: Int? = nil, fileName: (Record) -> String
     ) -> (records: [Record], damaged: [URL]) {
         var records: [Record] = []
         var damaged: [URL] = []
+        let limit = Self.fileLimit(maximumSize)
+        var remaining = maximumTotal ?? max(limit, Self.defaultTotal)
         for name in names(endingWith: suffix) {
             do {
-                guard let stored = try read(name, maximumSize: maximumSize) else { continue }
+                let file = url.appendingPathComponent(name)
+                guard let bytes = try Self.bytes(of: file, limit: min(limit, remaining)) else { continue }
+                remaining -= bytes.count
+                let stored = try DurableRecord.decode(bytes, key: key)
                 guard stored.contentVersion <= version else {
                     damaged.append(url.appendingPathComponent(name))
                     continue
@@ -213,30 +274,37 @@ package final class DurableFolder: Sendable {
         _ = POSIX.renameFile(url.appendingPathComponent(name).path, url.appendingPathComponent(newName).path)
     }
 
-    /// Removes the temporary files of writers that are gone (a crash before the rename): in a claimed
-    /// folder every one; else those whose process has ended, or, when the name doesn't say (a file of
-    /// an older version), those older than ten minutes. A live writer's file stays.
+    /// Removes the temporary files of the library's writers that are gone (a crash before the rename):
+    /// in a claimed folder every one; else those whose process has ended. A live writer's file stays, and
+    /// so does every file not named as the library names them (a user's `notes.tmp`): nothing released
+    /// wrote another form, so a name that doesn't say its writer is someone else's.
     func removeAbandonedTemporaryFiles() {
         let own = getpid()
-        for name in fileNames() where name.hasSuffix(Self.temporarySuffix) {
-            let file = url.appendingPathComponent(name)
-            var abandoned = claimed
-            if !abandoned, let writer = Self.writer(of: name), writer > 0 {
-                abandoned = writer != own && kill(writer, 0) != 0 && errno == ESRCH
-            } else if !abandoned {
-                let modified = try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]
-                abandoned =
-                    (modified as? Date).map { -$0.timeIntervalSinceNow > Self.abandonedAfter } ?? false
+        for name in fileNames() {
+            guard let writer = Self.temporaryWriter(of: name) else { continue }
+            if claimed || (writer != own && kill(writer, 0) != 0 && errno == ESRCH) {
+                unlink(url.appendingPathComponent(name).path)
             }
-            if abandoned { unlink(file.path) }
         }
     }
 
-    /// The process that wrote the temporary file `<name>.<pid>-<UUID>.tmp` (or `<pid>-<UUID>.tmp`).
-    private static func writer(of name: String) -> pid_t? {
+    /// The process that wrote `name`, when it is exactly a temporary file of this library's:
+    /// `<record>.<pid>-<UUID>.tmp`, a decimal process id and a UUID; `nil` for any other name.
+    ///
+    /// - Parameter name: A file's name.
+    /// - Returns: The writer's process id, or `nil`.
+    static func temporaryWriter(of name: String) -> pid_t? {
+        guard name.hasSuffix(temporarySuffix) else { return nil }
         let stem = name.dropLast(temporarySuffix.count)
-        let last = stem.split(separator: ".").last ?? stem
-        return last.split(separator: "-", maxSplits: 1).first.flatMap { pid_t($0) }
+        guard let dot = stem.lastIndex(of: "."), dot != stem.startIndex else { return nil }
+        let tag = stem[stem.index(after: dot)...]
+        guard let dash = tag.firstIndex(of: "-") else { return nil }
+        let digits = tag[..<dash]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            UUID(uuidString: String(tag[tag.index(after: dash)...])) != nil, let writer = pid_t(digits),
+            writer > 0
+        else { return nil }
+        return writer
     }
 
     /// Makes the renames in the folder durable; a failure only weakens the flush, so it is not reported.

@@ -12,11 +12,14 @@ package final class DurableFolderLock: Sendable {
     /// - Parameters:
     ///   - name: The lock file's name.
     ///   - folder: Where the lock file is (created if missing, readable by the user only).
+    ///   - restrictingExisting: Whether an existing `folder` is made readable by the user only too: `true`
+    ///     for a folder that is the library's own (an outbox's), `false` for one the app named.
     /// - Returns: The claim, held until it is deinitialized; `nil` when another holder has it.
     /// - Throws: ``DurableWriteError`` when the folder can't be made or the lock file opened.
-    package static func claim(_ name: String, in folder: URL) throws(DurableWriteError) -> DurableFolderLock?
+    package static func claim(_ name: String, in folder: URL, restrictingExisting: Bool = true)
+        throws(DurableWriteError) -> DurableFolderLock?
     {
-        try DurableFolder.create(folder)
+        try DurableFolder.create(folder, restrictingExisting: restrictingExisting)
         let file = folder.appendingPathComponent(name)
         let descriptor = POSIX.openFile(file.path, O_RDWR | O_CREAT)
         guard descriptor >= 0 else { throw DurableWriteError(errno: errno, file: file) }

@@ -63,15 +63,19 @@ package enum DurableRecord {
             throw bytes.count < overhead + length ? .truncated : .trailingBytes
         }
         let payload = bytes.dropFirst(overhead)
-        guard checksum(Array(header[..<headerLength]), payload, key: key) == Array(header[headerLength...])
-        else {
+        let expected = checksum(Array(header[..<headerLength]), payload, key: key)
+        guard SHA256.constantTimeEquals(expected, Array(header[headerLength...])) else {
             throw .checksumMismatch
         }
         return (integer(header[6..<8], as: UInt16.self), payload)
     }
 
+    /// The header and payload hashed in place: a record of megabytes is not copied to be checked.
     private static func checksum(_ header: [UInt8], _ payload: Data, key: [UInt8]?) -> [UInt8] {
-        let digest = SHA256.hash(header + payload)
+        var hasher = SHA256.Hasher()
+        hasher.update(header)
+        hasher.update(payload)
+        let digest = hasher.finalize()
         return key.map { SHA256.hmac(key: $0, message: digest) } ?? digest
     }
 
@@ -100,6 +104,8 @@ package enum DurableRecordDamage: Error, Equatable, Sendable {
     case checksumMismatch
     /// Larger than any record its owner writes: not read at all.
     case tooLarge
+    /// A symbolic link, a FIFO, a device or a folder under a record's name: not read at all.
+    case notAFile
     /// A whole record under a name other than the one it gives itself: a copy.
     case misnamed
 }

@@ -44,16 +44,18 @@ public final class TransferStore: Sendable {
     /// Opens the store in `directory` (creating it) and reads the transfers an earlier process left.
     ///
     /// - Parameters:
-    ///   - directory: The store's own directory, such as one in Application Support; made readable by
-    ///     the user only.
+    ///   - directory: The store's own directory, such as one in Application Support; created readable by
+    ///     the user only (an existing one keeps its permissions).
     ///   - layer: What sends the transfers; its base URL resolves a new transfer's path (a record keeps
     ///     the absolute URL).
     ///   - recordKey: A secret kept outside `directory` (the Keychain, say), 32 random bytes per
     ///     installation, that authenticates the records (HMAC-SHA256): a record not written under it, such
     ///     as one another program put in `directory` to have some file uploaded, is set aside as damaged
-    ///     and never resumed. Without it, records are only checksummed. See <doc:DurableTransfers>.
+    ///     and never resumed. At least 16 bytes. Without it, records are only checksummed. See
+    ///     <doc:DurableTransfers>.
     /// - Throws: ``TransferStoreError/inUse`` when another store (in any process) has the directory;
-    ///   ``TransferStoreError/writeFailed(_:)`` when it can't be made.
+    ///   ``TransferStoreError/writeFailed(_:)`` when it can't be made, or when `recordKey` is shorter than
+    ///   16 bytes (the reason says so).
     public init(directory: URL, layer: NetworkLayer, recordKey: Data? = nil) throws(TransferStoreError) {
         self.directory = directory
         self.layer = layer
@@ -168,7 +170,9 @@ public final class TransferStore: Sendable {
     ) {
         let claim: DurableFolderLock?
         do throws(DurableWriteError) {
-            claim = try DurableFolderLock.claim("lock", in: directory)
+            try DurableFolder.checkKey(key, in: directory)
+            // The directory is the app's: created 0700, an existing one left as it is.
+            claim = try DurableFolderLock.claim("lock", in: directory, restrictingExisting: false)
         } catch {
             throw .writeFailed(error.reason)
         }
