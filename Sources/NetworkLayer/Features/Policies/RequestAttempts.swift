@@ -21,7 +21,8 @@ import Foundation
 /// value, as the URL that answered goes from `send` to the decision after it.
 final class RequestAttempts: Sendable {
     /// Reports an attempt's outcome and the URL that answered it (after redirects), once.
-    typealias Send = @Sendable (URLRequest, @escaping @Sendable (Result<Reply, NetworkError>, URL?) -> Void) -> Void
+    typealias Send =
+        @Sendable (URLRequest, @escaping @Sendable (Result<Reply, NetworkError>, URL?) -> Void) -> Void
 
     static var attemptLimit: Int { 16 }
     /// A stream's progress count (`stage.progress`) starts the attempts afresh when it grew, so a stream
