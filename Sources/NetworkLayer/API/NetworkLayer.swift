@@ -79,7 +79,15 @@ open class NetworkLayer: @unchecked Sendable {
     /// The default ``resourceTimeout``: five minutes, generous for any reply kept in memory, yet finite.
     public static let defaultResourceTimeout: TimeInterval = 300
 
-    let accountName = Locked<String?>(nil)
+    /// What changes after `init`, under one lock: the ``account``, and the stream session once the first
+    /// stream made it.
+    let changing = Locked(Changing())
+
+    struct Changing {
+        var account: String?
+        var ownStreamSession: LayerSession?
+    }
+
     /// Requests the scheduler keeps: shared requests in flight, requests counted against a budget or
     /// waiting for their origin, and origins held by a pause. 0 when all have ended; tests read it.
     package var scheduledCount: Int { parts.flights.count + parts.origins.count }
@@ -89,7 +97,6 @@ open class NetworkLayer: @unchecked Sendable {
 
     /// The requests started and not yet answered, for ``cancelAll()``.
     package let runningRequests = RunningRequests()
-    private let ownStreamTransport = Locked<LayerSession?>(nil)
 
     /// What every time-based decision of the layer reads and schedules through (see ``NetworkClock``).
     package var clock: any NetworkClock { settings.clock }
@@ -123,8 +130,8 @@ open class NetworkLayer: @unchecked Sendable {
 
     /// Keeps what answers the layer's sessions in process (a stub transport) alive as long as they are.
     package func keepAlive(_ dependency: any Sendable) {
-        parts.ownTransport?.dependencies.withLock { $0.append(dependency) }
-        ownStreamTransport.withLock { $0 }?.session.dependencies.withLock { $0.append(dependency) }
+        parts.ownTransport?.keepAlive(dependency)
+        changing.withLock { $0.ownStreamSession }?.session.keepAlive(dependency)
     }
 
     /// The session streams go out on, apart from ordinary requests: a stream whose consumer is behind
@@ -136,13 +143,12 @@ open class NetworkLayer: @unchecked Sendable {
         guard let configuration = parts.streamConfiguration else {
             return LayerSession(.sharedStreams, clock: clock)
         }
-        return ownStreamTransport.withLock { session in
-            if let session { return session }
+        return changing.withLock { changing in
+            if let session = changing.ownStreamSession { return session }
             let made = SessionTransport(configuration: configuration)
-            let dependencies = parts.ownTransport?.dependencies.withLock { $0 } ?? []
-            made.dependencies.withLock { $0 = dependencies }
+            made.dependencies = parts.ownTransport?.dependencies ?? []
             let layerSession = LayerSession(made, clock: clock)
-            session = layerSession
+            changing.ownStreamSession = layerSession
             return layerSession
         }
     }

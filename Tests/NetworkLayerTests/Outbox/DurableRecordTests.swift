@@ -73,6 +73,19 @@ final class DurableRecordTests: XCTestCase {
         XCTAssertNotNil(try DurableFolderLock.claim("lock", in: url))
     }
 
+    /// An owner's `close()` releases the claim while it still holds it; releasing again, and the deinit,
+    /// must not close the descriptor a later claim now has (the system reuses the number).
+    func testAReleasedClaimIsFreeAtOnceAndReleasingItAgainLeavesTheNextHolderAlone() throws {
+        let url = try makeOutboxFolder()
+        var first = try XCTUnwrap(try DurableFolderLock.claim("lock", in: url))
+        first.release()
+        let second = try XCTUnwrap(try DurableFolderLock.claim("lock", in: url), "free once released")
+        first.release()
+        first = try XCTUnwrap(try DurableFolderLock.claim("other", in: url))
+        XCTAssertNil(try DurableFolderLock.claim("lock", in: url), "still held by the second holder")
+        withExtendedLifetime(second) {}
+    }
+
     func testFlushingToTheDeviceWritesTheSameRecord() throws {
         let folder = DurableFolder(url: try makeOutboxFolder())
         try folder.write(Data("durable".utf8), contentVersion: 2, as: "a.item", flushToDevice: true)

@@ -19,6 +19,9 @@ final class RequestTask: NetworkTask, Sendable {
         var cancelTransport: (@Sendable () -> Void)?
         var attempt = 0
         var attemptEnded = false
+        /// What the attempt in flight reports to (a composed call's step handlers), given up by
+        /// ``transportFinished()``.
+        var attemptHandlers: Any?
         var deliveryAwaitsTransport = false
         var totalDeadline: Deadline?
         var priority: RequestPriority
@@ -77,11 +80,16 @@ final class RequestTask: NetworkTask, Sendable {
 
     /// `nil` once cancelled (a cancel after the attempt loop last looked), so nothing is sent. Every attempt
     /// that begins ends with ``transportFinished()``: a cancelled download's handler waits for it.
-    func beginAttempt() -> Int? {
+    ///
+    /// - Parameter handlers: What the attempt reports to, held here until ``transportFinished()`` hands
+    ///   them to the first to call it. Why: a transport may hold a finished attempt's closures a moment
+    ///   after it reported, and must not keep what they capture alive so.
+    func beginAttempt(reportingTo handlers: Any? = nil) -> Int? {
         state.withLock { state in
             guard case .running = state.phase else { return nil }
             state.attempt += 1
             state.attemptEnded = false
+            state.attemptHandlers = handlers
             return state.attempt
         }
     }
@@ -99,14 +107,18 @@ final class RequestTask: NetworkTask, Sendable {
     }
 
     /// Why: the session task is released where the transport finished, not on the callback queue.
-    func transportFinished() {
-        let deliverNow = state.withLock { state in
+    ///
+    /// - Returns: The attempt's handlers (see ``beginAttempt(reportingTo:)``), to the first caller only.
+    @discardableResult
+    func transportFinished() -> Any? {
+        let (deliverNow, handlers) = state.withLock { state in
             state.attemptEnded = true
             state.cancelTransport = nil
-            defer { state.deliveryAwaitsTransport = false }
-            return state.deliveryAwaitsTransport
+            defer { (state.deliveryAwaitsTransport, state.attemptHandlers) = (false, nil) }
+            return (state.deliveryAwaitsTransport, state.attemptHandlers)
         }
         if deliverNow { delivery.run { self.deliver() } }
+        return handlers
     }
 
     func succeed(raw: NetworkResponse<Data>? = nil, _ deliver: @escaping () -> Void) {
@@ -188,6 +200,7 @@ final class RequestTask: NetworkTask, Sendable {
                 state.cancelTransport = nil
                 state.totalDeadline = nil
                 state.priorityObserver = nil
+                state.attemptHandlers = nil
             }
             return state
         }

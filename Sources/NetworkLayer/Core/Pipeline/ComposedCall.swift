@@ -142,21 +142,20 @@ final class ComposedCall: NetworkTask, Sendable {
         case .failure(let error): return fail(error)
         case .success(let built): request = built
         }
-        guard let number = task.beginAttempt() else { return }
+        // Held by the task, not by the closures below: the transport may hold a finished step's closures a
+        // moment after it reported, and must not keep the feature (and what it holds, a store's journal)
+        // alive so.
+        let handlers = StepHandlers(success: successHandler, failure: errorHandler)
+        guard let number = task.beginAttempt(reportingTo: handlers) else { return }
         let task = task
-        // Taken by the first to run. Why: the transport may hold a finished step's closures a moment after
-        // it reported, and must not keep the feature (and what it holds, a store's journal) alive so.
-        let handlers = Locked<StepHandlers<T>?>(StepHandlers(success: successHandler, failure: errorHandler))
         let child = layer.send(
             request,
             successHandler: { response in
-                let taken = handlers.withLock { StepHandlers.take(&$0) }
-                task.transportFinished()
+                let taken = task.transportFinished() as? StepHandlers<T>
                 if !task.isSettled { taken?.success(response) }
             },
             errorHandler: { error in
-                let taken = handlers.withLock { StepHandlers.take(&$0) }
-                task.transportFinished()
+                let taken = task.transportFinished() as? StepHandlers<T>
                 if !task.isSettled { taken?.failure(error) }
             })
         task.attach(cancellingWith: { child.cancel() }, toAttempt: number)
@@ -165,11 +164,6 @@ final class ComposedCall: NetworkTask, Sendable {
     private struct StepHandlers<T> {
         let success: (NetworkResponse<T>) -> Void
         let failure: (NetworkError) -> Void
-
-        static func take(_ slot: inout StepHandlers?) -> StepHandlers? {
-            defer { slot = nil }
-            return slot
-        }
     }
 
     /// Sends `step` after the call ended (a cancelled upload's `DELETE`), outside the latch: nothing

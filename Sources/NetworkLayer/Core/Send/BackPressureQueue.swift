@@ -11,13 +11,20 @@ import Foundation
 /// Never deadlocks: code that calls into URLSession runs in ``withoutWaiting(_:)``, and a wait gives
 /// up after ``stallTimeout`` without progress. Which of the two (a compile-time fact, as Apple's suspends a
 /// task, which FoundationNetworking can't do mid-reply without corrupting it): see ``PlatformFacts``.
-#if canImport(FoundationNetworking) && !NETWORKLAYER_APPLE_BRANCHES
-    final class BackPressureQueue: OperationQueue, @unchecked Sendable {
+///
+/// On Apple platforms URLSession needs no back-pressure: the same interface over a plain serial queue, which
+/// pauses a reply by suspending its task. One declaration, the members that differ in `#if` branches.
+final class BackPressureQueue: OperationQueue, @unchecked Sendable {
+    /// Where every block runs: `run(_:)` sends it there on Linux, and it is the `underlyingQueue` on Apple
+    /// platforms. Held here, not only by `underlyingQueue`: Apple's holds it strongly, FoundationNetworking's
+    /// `unowned(unsafe)`, so there it would be freed at once and every operation run on a dangling queue.
+    private let serial = Queues.sessionDelegate()
+
+    #if canImport(FoundationNetworking) && !NETWORKLAYER_APPLE_BRANCHES
         /// Queued operations beyond which `addOperation` waits: 32 chunks, 512 KB of reply.
         static let limit = 32
         static let stallTimeout: TimeInterval = 0.02
 
-        private let serial = Queues.sessionDelegate()
         // Guarded by `condition`.
         private let condition = NSCondition()
         private var queued = 0
@@ -27,12 +34,17 @@ import Foundation
         /// Transfers whose consumer is behind: while any is, libcurl's thread waits however short the queue,
         /// without the stall timeout.
         private var pausedReads = 0
+    #endif
 
-        override init() {
-            super.init()
-            maxConcurrentOperationCount = 1
-        }
+    override init() {
+        super.init()
+        maxConcurrentOperationCount = 1
+        #if !canImport(FoundationNetworking) || NETWORKLAYER_APPLE_BRANCHES
+            underlyingQueue = serial
+        #endif
+    }
 
+    #if canImport(FoundationNetworking) && !NETWORKLAYER_APPLE_BRANCHES
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
             condition.withLock {
                 var progressMark = finished
@@ -113,21 +125,7 @@ import Foundation
                 }
             }
         }
-    }
-#else
-    /// On Apple platforms URLSession needs no back-pressure: a plain serial queue with the same interface,
-    /// which pauses a reply by suspending its task.
-    final class BackPressureQueue: OperationQueue, @unchecked Sendable {
-        /// Held here, not only by `underlyingQueue`: Apple's holds it strongly, FoundationNetworking's
-        /// `unowned(unsafe)`, so there it would be freed at once and every operation run on a dangling queue.
-        private let serial = Queues.sessionDelegate()
-
-        override init() {
-            super.init()
-            maxConcurrentOperationCount = 1
-            underlyingQueue = serial
-        }
-
+    #else
         func holdBackPressure() {}
 
         func releaseBackPressure() {}
@@ -143,8 +141,8 @@ import Foundation
         var isHoldingBack: Bool { false }
 
         func resumeReading(_ task: URLSessionTask?) { task?.resume() }
-    }
-#endif
+    #endif
+}
 
 /// For tests that check no caller code (monitors, decoders, handlers) runs on a session's delegate queue.
 package var isOnSessionDelegateQueue: Bool { Queues.isSessionDelegate }

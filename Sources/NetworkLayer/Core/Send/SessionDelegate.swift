@@ -9,22 +9,45 @@ import Foundation
 /// (it would stop the process) and an unanswerable `Basic` challenge is declined (it would wait
 /// forever); see <doc:LinuxNotes>.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    /// Added where requests start, looked up on the delegate queue.
-    private let transfers = Locked([Int: Transfer]())
-    private let platformFacts = Locked(PlatformFacts.current)
+    /// The session's mutable state, under one lock (its ``SessionTransport`` has none of its own): the
+    /// transfers, added where requests start and looked up on the delegate queue, and what tests set.
+    private let state = Locked(State())
+
+    private struct State {
+        var transfers: [Int: Transfer] = [:]
+        var facts = PlatformFacts.current
+        var downloadDisk: (any Sendable)?
+        var dependencies: [any Sendable] = []
+    }
 
     /// What the session does (``SessionTransport/facts``), read as each event arrives.
     var facts: PlatformFacts {
-        get { platformFacts.withLock { $0 } }
-        set { platformFacts.withLock { $0 = newValue } }
+        get { state.withLock { $0.facts } }
+        set { state.withLock { $0.facts = newValue } }
+    }
+
+    /// See ``SessionTransport/downloadDisk``.
+    var downloadDisk: (any Sendable)? {
+        get { state.withLock { $0.downloadDisk } }
+        set { state.withLock { $0.downloadDisk = newValue } }
+    }
+
+    /// See ``SessionTransport/dependencies``: the session holds its delegate, so it holds these too.
+    var dependencies: [any Sendable] {
+        get { state.withLock { $0.dependencies } }
+        set { state.withLock { $0.dependencies = newValue } }
+    }
+
+    func keepAlive(_ dependency: any Sendable) {
+        state.withLock { $0.dependencies.append(dependency) }
     }
 
     func add(_ transfer: Transfer, for task: URLSessionTask) {
-        transfers.withLock { $0[task.taskIdentifier] = transfer }
+        state.withLock { $0.transfers[task.taskIdentifier] = transfer }
     }
 
     private func transfer(for task: URLSessionTask) -> Transfer? {
-        transfers.withLock { $0[task.taskIdentifier] }
+        state.withLock { $0.transfers[task.taskIdentifier] }
     }
 
     func urlSession(
@@ -56,7 +79,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        let transfer = state.withLock { $0.transfers.removeValue(forKey: task.taskIdentifier) }
         transfer?.finish(with: error, response: task.response)
     }
 

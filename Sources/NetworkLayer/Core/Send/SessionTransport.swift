@@ -25,14 +25,18 @@ final class SessionTransport: Sendable {
     let refusal: String?
     /// `nil` when the layer neither adds cookies nor stores the ones replies set.
     let cookies: SessionCookies?
-    private let seams = Locked(Seams())
-    /// What answers requests in process (a test's stub transport): the layer and every request waiting to
-    /// send an attempt hold the session, so they hold these too.
-    let dependencies = Locked<[any Sendable]>([])
 
-    /// What tests change: a feature's own (a download's disk).
-    private struct Seams {
-        var downloadDisk: (any Sendable)?
+    /// What answers requests in process (a test's stub transport): the layer and every request waiting to
+    /// send an attempt hold the session, so they hold these too. Kept by the delegate, with the session's
+    /// other mutable state.
+    var dependencies: [any Sendable] {
+        get { delegate.dependencies }
+        set { delegate.dependencies = newValue }
+    }
+
+    /// Keeps `dependency` alive as long as the session (see ``NetworkLayer/keepAlive(_:)``).
+    func keepAlive(_ dependency: any Sendable) {
+        delegate.keepAlive(dependency)
     }
 
     /// What this session's URLSession does (``PlatformFacts/current``); tests on Linux set Apple's facts
@@ -48,10 +52,11 @@ final class SessionTransport: Sendable {
         set { facts.sendsUploadsNatively = newValue }
     }
 
-    /// A feature's test seam, kept per session and opaque to the engine; `nil` for the real one.
+    /// A feature's test seam (a download's disk), kept per session (by the delegate) and opaque to the
+    /// engine; `nil` for the real one.
     var downloadDisk: (any Sendable)? {
-        get { seams.withLock { $0.downloadDisk } }
-        set { seams.withLock { $0.downloadDisk = newValue } }
+        get { delegate.downloadDisk }
+        set { delegate.downloadDisk = newValue }
     }
 
     init(configuration: URLSessionConfiguration) {

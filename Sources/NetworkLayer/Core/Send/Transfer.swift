@@ -6,8 +6,8 @@ import Foundation
 
 /// One request on the session: its task, idle deadline, stops (cancel, timeout, size limit) and exactly
 /// one completion; ``TransferLifecycle`` decides what happens when, the sink takes the reply.
-/// Runs on the session's serial delegate queue (only the body source is rewound on libcurl's thread, and
-/// the count of those rewinds is the one locked state). Why: stopping there orders a stop against the
+/// Runs on the session's serial delegate queue, which owns all its state (only the body source is rewound on
+/// libcurl's thread, which counts the rewind back on the delegate queue). Why: stopping there orders a stop against the
 /// task's completion and redirects, out of reach of FoundationNetworking's traps; see <doc:LinuxNotes>.
 final class Transfer: TransferFlow, @unchecked Sendable {
     typealias Completion = @Sendable (TransferResult) -> Void
@@ -36,9 +36,9 @@ final class Transfer: TransferFlow, @unchecked Sendable {
     private var response: URLResponse?
     private var respondedAt: UInt64?
     private var lastActivity: UInt64
-    /// How many times libcurl asked for the body again; counted on libcurl's thread, read once the task is
-    /// over, hence ``Locked``.
-    private let bodyResends = Locked(0)
+    /// How many times libcurl asked for the body again: asked on libcurl's thread, counted on the delegate
+    /// queue before the task's completion arrives there.
+    private var bodyResends = 0
 
     /// `body`: an upload's body; `nil` sends the request's own `httpBody`, if any. The request's
     /// `timeoutInterval` is the idle timeout.
@@ -197,7 +197,8 @@ final class Transfer: TransferFlow, @unchecked Sendable {
     /// `Content-Length` without the body, then waits for the timeout): that attempt ends now, as a lost
     /// connection. See <doc:LinuxNotes>.
     func newBodyStream() -> InputStream? {
-        bodyResends.withLock { $0 += 1 }
+        // Enqueued before libcurl goes on, so before the task's completion, on the same serial queue.
+        transport.delegateQueue.enqueue { self.bodyResends += 1 }
         guard let source else {
             stopFromAnyThread(because: Self.bodyNotResendable)
             return nil
@@ -262,7 +263,7 @@ final class Transfer: TransferFlow, @unchecked Sendable {
         if stopReason == nil, let source { failure = source.check(failure, response: response) }
         source?.discardNative()
         if stopReason != nil { sink.discard() }
-        let resends = bodyResends.withLock { $0 }
+        let resends = bodyResends
         guard resends > 0 else {
             return sink.close(
                 failure: failure, response: response, respondedAt: respondedAt, then: completion)

@@ -5,8 +5,8 @@ extension NetworkLayer {
     /// interceptor ``BearerTokenAuthenticator`` names one; `nil` by default. It partitions the ``cache``
     /// (see <doc:CachingAndOffline>). Safe to set from any thread; read when a request starts.
     public var account: String? {
-        get { accountName.withLock { $0 } }
-        set { accountName.withLock { $0 = newValue } }
+        get { changing.withLock { $0.account } }
+        set { changing.withLock { $0.account = newValue } }
     }
 
     /// Reads the account a request is for (its own, else the first naming authenticator's, else the
@@ -16,12 +16,12 @@ extension NetworkLayer {
         let authenticators = (interceptors + request.interceptors).compactMap {
             $0 as? BearerTokenAuthenticator
         }
-        let layerAccount = accountName
+        let changing = changing
         return {
             for authenticator in authenticators {
                 if let account = authenticator.account { return account }
             }
-            return layerAccount.withLock { $0 }
+            return changing.withLock { $0.account }
         }
     }
 }

@@ -6,6 +6,8 @@ import Foundation
 /// second claim from the same process would succeed.
 package final class DurableFolderLock: Sendable {
     private let descriptor: Int32
+    /// Claimed by whichever closes the descriptor first: ``release()`` or `deinit`.
+    private let closed = Once()
 
     /// Claims `name` in `folder`, or fails at once when another holder has it.
     ///
@@ -36,8 +38,14 @@ package final class DurableFolderLock: Sendable {
         self.descriptor = descriptor
     }
 
-    deinit {
+    /// Releases the claim now (an owner's `close()`), so another holder may claim the name; calling it
+    /// again, or the deinit after it, does nothing.
+    package func release() {
         // Closing the last descriptor of the open file releases the lock.
-        POSIX.closeFile(descriptor)
+        if closed.claim() { POSIX.closeFile(descriptor) }
+    }
+
+    deinit {
+        release()
     }
 }

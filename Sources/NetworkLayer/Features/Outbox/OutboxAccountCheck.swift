@@ -9,7 +9,8 @@ import Foundation
 final class OutboxAccountCheck: RequestInterceptor {
     private let account: String?
     private let current: @Sendable () -> String?
-    private let failedAtSend = Locked(false)
+    /// Claimed when the account changed after the attempt started.
+    private let failedAtSend = Once()
 
     init(item: OutboxItem, layer: NetworkLayer) {
         account = item.account
@@ -22,13 +23,13 @@ final class OutboxAccountCheck: RequestInterceptor {
     }
 
     /// Whether the attempt was stopped because the account changed after it started.
-    var mismatched: Bool { failedAtSend.withLock { $0 } }
+    var mismatched: Bool { failedAtSend.isClaimed }
 
     func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
         guard matches else {
-            failedAtSend.withLock { $0 = true }
+            _ = failedAtSend.claim()
             return completion(.failure(.invalidRequest(OutboxError.accountMismatch.message)))
         }
         completion(.success(request))

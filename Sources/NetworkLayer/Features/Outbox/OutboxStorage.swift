@@ -49,7 +49,7 @@ final class OutboxDiskStorage: OutboxStorage {
     /// The most bytes an item's record holds: a file larger than that was not written by this outbox.
     private let largestItem: Int
     /// Held until closed: no other outbox, in any process, writes the folder meanwhile.
-    private let lock: Locked<DurableFolderLock?>
+    private let lock: DurableFolderLock
 
     /// Claims and opens the folder. `maximumSize` is the outbox's: an item's JSON (its body in Base64, the
     /// rest escaped) takes at most twice that, and 8 MiB more leaves room for a dead letter's reply.
@@ -58,7 +58,7 @@ final class OutboxDiskStorage: OutboxStorage {
         largestItem = 2 * maximumSize + 8 * 1024 * 1024
         do {
             guard let lock = try DurableFolderLock.claim("lock", in: url) else { throw OutboxError.inUse }
-            self.lock = Locked(lock)
+            self.lock = lock
             // Opened after the claim: removing a temporary file another owner is writing would lose it.
             folder = DurableFolder(url: url, claim: lock)
         } catch let error as OutboxError {
@@ -101,12 +101,7 @@ final class OutboxDiskStorage: OutboxStorage {
     }
 
     func close() {
-        // Released outside the lock: the claim's deinit closes its file.
-        let claim = lock.withLock { lock in
-            defer { lock = nil }
-            return lock
-        }
-        _ = claim
+        lock.release()
     }
 
     /// Zero-padded, so names sort as sequences do.

@@ -25,21 +25,19 @@ struct PolicyStage: RequestStage {
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let (expectation, checker) = (expectation, checker)
-        let answeredBy = interceptors.isEmpty ? nil : Locked<URL?>(nil)
         let attempts = RequestAttempts(
-            stage: self, request: request, answeredBy: answeredBy,
+            stage: self, request: request,
             send: { proposed, done in
                 var attempt = proposed
                 if let checker {
                     switch checker.checked(proposed, built: request) {
                     case .success(let checked): attempt = checked
-                    case .failure(let error): return done(.failure(error))
+                    case .failure(let error): return done(.failure(error), nil)
                     }
                 }
                 // The attempt stage below attaches each attempt's cancel to the call's task.
                 _ = chain.proceed(attempt) { result in
-                    answeredBy?.withLock { $0 = result.response?.url }
-                    done(ResponseValidator.validate(result, expecting: expectation))
+                    done(ResponseValidator.validate(result, expecting: expectation), result.response?.url)
                 }
             },
             finish: { completion(TransferResult($0)) })

@@ -16,8 +16,13 @@ import Foundation
 /// Each round of hooks (an attempt's `adapt`s, a failure's `retry`s) must end within the request's
 /// `timeoutInterval`, else ``NetworkError/timedOut`` and a late answer is ignored; limits and waits run on
 /// the layer's clock.
-final class RequestAttempts: @unchecked Sendable {
-    typealias Send = (URLRequest, @escaping @Sendable (Result<Reply, NetworkError>) -> Void) -> Void
+///
+/// Immutable: what the failed attempts so far leave (``History``) goes from each step to the next as a
+/// value, as the URL that answered goes from `send` to the decision after it.
+final class RequestAttempts: Sendable {
+    /// Reports an attempt's outcome and the URL that answered it (after redirects), once.
+    typealias Send =
+        @Sendable (URLRequest, @escaping @Sendable (Result<Reply, NetworkError>, URL?) -> Void) -> Void
 
     static var attemptLimit: Int { 16 }
     /// A stream's progress count (`stage.progress`) starts the attempts afresh when it grew, so a stream
@@ -25,23 +30,23 @@ final class RequestAttempts: @unchecked Sendable {
     private let stage: PolicyStage
     private let request: URLRequest
     private let interceptors: [any RequestInterceptor]
-    /// `nil` without interceptors, which alone read it.
-    private let answeredBy: Locked<URL?>?
     private let clock: any NetworkClock
-    // Used by one step at a time (see above), never concurrently; each step starts from the one before.
     private let send: Send
-    private let finish: (Result<Reply, NetworkError>) -> Void
-    private var earlierErrors: [NetworkError] = []
-    private var progressAtLastFailure = 0
+    private let finish: @Sendable (Result<Reply, NetworkError>) -> Void
 
-    /// `send` reports once, having recorded the URL that answered; `finish` is called exactly once.
+    /// The failures that count against the attempt limit, handed from each step to the next.
+    private struct History: Sendable {
+        var earlierErrors: [NetworkError] = []
+        var progressAtLastFailure = 0
+    }
+
+    /// `send` reports once; `finish` is called exactly once.
     init(
-        stage: PolicyStage, request: URLRequest, answeredBy: Locked<URL?>?, send: @escaping Send,
-        finish: @escaping (Result<Reply, NetworkError>) -> Void
+        stage: PolicyStage, request: URLRequest, send: @escaping Send,
+        finish: @escaping @Sendable (Result<Reply, NetworkError>) -> Void
     ) {
         self.stage = stage
         self.request = request
-        self.answeredBy = answeredBy
         interceptors = stage.interceptors
         clock = stage.call.clock
         self.send = send
@@ -52,8 +57,8 @@ final class RequestAttempts: @unchecked Sendable {
 
     /// Without interceptors, on the calling thread.
     func start() {
-        guard !interceptors.isEmpty else { return attempt() }
-        onPolicyQueue { [self] in attempt() }
+        guard !interceptors.isEmpty else { return attempt(History()) }
+        onPolicyQueue { [self] in attempt(History()) }
     }
 
     /// Runs `body` where hooks run: in place when already there, else asynchronously on the policy
@@ -65,7 +70,7 @@ final class RequestAttempts: @unchecked Sendable {
         PolicyQueue.queue.async(execute: body)
     }
 
-    private func attempt() {
+    private func attempt(_ history: History) {
         guard !isCancelled else { return finish(.failure(.cancelled)) }
         let deadline = hookDeadline()
         adapt(request, from: 0) { [self] result in
@@ -75,10 +80,11 @@ final class RequestAttempts: @unchecked Sendable {
                 finish(.failure(error))
             case .success(let adapted):
                 guard !isCancelled else { return finish(.failure(.cancelled)) }
-                send(adapted) { [self] outcome in
+                send(adapted) { [self] outcome, answeredBy in
                     switch outcome {
                     case .success: finish(outcome)
-                    case .failure(let error): decide(after: error, of: adapted)
+                    case .failure(let error):
+                        decide(after: error, of: adapted, answeredBy: answeredBy, history: history)
                     }
                 }
             }
@@ -103,30 +109,33 @@ final class RequestAttempts: @unchecked Sendable {
         }
     }
 
-    private func decide(after error: NetworkError, of sent: URLRequest) {
+    private func decide(
+        after error: NetworkError, of sent: URLRequest, answeredBy: URL?, history earlier: History
+    ) {
         // A request cancelled mid-attempt: no interceptor is asked (no refresh starts for it).
         guard !isCancelled else { return finish(.failure(.cancelled)) }
-        if let progressNow = stage.progress?(), progressNow != progressAtLastFailure {
-            progressAtLastFailure = progressNow
-            earlierErrors.removeAll()
+        var counted = earlier
+        if let progressNow = stage.progress?(), progressNow != counted.progressAtLastFailure {
+            counted = History(progressAtLastFailure: progressNow)
         }
         let failed = FailedAttempt(
-            request: sent, error: error, number: earlierErrors.count + 1, earlierErrors: earlierErrors,
-            responseURL: answeredBy?.withLock { $0 })
-        earlierErrors.append(error)
+            request: sent, error: error, number: counted.earlierErrors.count + 1,
+            earlierErrors: counted.earlierErrors, responseURL: answeredBy)
+        counted.earlierErrors.append(error)
+        let history = counted
         guard failed.number < stage.attemptLimit else { return finish(.failure(error)) }
         let deadline = hookDeadline()
         ask(from: 0, about: failed) { [self] decision in
             guard deadline.claim() else { return }
             switch decision {
             case .retry:
-                retry(failed, after: 0)
+                retry(failed, after: 0, history)
             case .retryAfter(let delay)
             where !delay.isFinite || delay > (stage.longestWait ?? stage.policy.maximumDelay):
                 // Beyond any wait the layer allows: fail now rather than hang or retry at once.
                 finish(.failure(error))
             case .retryAfter(let delay):
-                retry(failed, after: max(0, delay))
+                retry(failed, after: max(0, delay), history)
             case .fail(let replacement):
                 finish(.failure(replacement))
             case .doNotRetry:
@@ -134,7 +143,7 @@ final class RequestAttempts: @unchecked Sendable {
                     afterAttempt: failed.number, of: stage.method, failingWith: error,
                     now: clock.date)
                 {
-                    retry(failed, after: delay)
+                    retry(failed, after: delay, history)
                 } else {
                     finish(.failure(error))
                 }
@@ -166,11 +175,11 @@ final class RequestAttempts: @unchecked Sendable {
         }
     }
 
-    private func retry(_ failed: FailedAttempt, after delay: TimeInterval) {
+    private func retry(_ failed: FailedAttempt, after delay: TimeInterval, _ history: History) {
         stage.call.retryReporter?(failed, delay)
-        guard delay > 0, delay.isFinite else { return attempt() }
+        guard delay > 0, delay.isFinite else { return attempt(history) }
         // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
-        stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { [self] in attempt() }
+        stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { [self] in attempt(history) }
     }
 }
 

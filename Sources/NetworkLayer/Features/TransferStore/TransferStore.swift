@@ -32,7 +32,7 @@ public final class TransferStore: Sendable {
     let folder: DurableFolder
     /// Held until ``close()`` or the store goes: no other store, in any process, writes the directory
     /// meanwhile.
-    private let claim: Locked<DurableFolderLock?>
+    private let claim: DurableFolderLock
     /// Writes and removes records, in the order they were asked for; targets the disk queue.
     let queue = DispatchQueue(label: "NetworkLayer.TransferStore", target: Queues.disk)
     /// The records and what runs; never held while the disk is touched or a handler runs.
@@ -60,7 +60,7 @@ public final class TransferStore: Sendable {
         self.directory = directory
         self.layer = layer
         let (claim, folder) = try Self.claim(directory, key: recordKey)
-        (self.claim, self.folder) = (Locked(claim), folder)
+        (self.claim, self.folder) = (claim, folder)
         // Above every name in the folder, read or not, so no record is written over.
         let sequences = folder.names(endingWith: "").compactMap { UInt64($0.prefix { $0 != "." }) }
         let records = folder.load(
@@ -93,13 +93,8 @@ public final class TransferStore: Sendable {
     /// returns; nothing in the directory is touched after. Calling it again does nothing.
     public func close() {
         let tasks = queue.sync { () -> [any NetworkTask] in
-            // Released outside the lock: the claim's deinit closes its file.
-            defer {
-                _ = claim.withLock { claim -> DurableFolderLock? in
-                    defer { claim = nil }
-                    return claim
-                }
-            }
+            // Released outside the state's lock: it closes a file.
+            defer { claim.release() }
             return state.withLock { $0.close() }
         }
         for task in tasks { task.cancel() }

@@ -11,14 +11,13 @@ import Foundation
 final class BodySource: TransferBody, @unchecked Sendable {
     private let body: UploadBody
     private let progress: ProgressReporter?
-    private let stream: Locked<UploadBodyStream?>
+    private let stream = Locked<UploadBodyStream?>(nil)
     private var sentBytes: Int64 = 0
     private var native: NativeUploadBody?
 
     init(_ body: UploadBody, progress: ProgressReporter?) {
         self.body = body
         self.progress = progress
-        stream = Locked(nil)
     }
 
     /// Makes the native form of the body (it may write a temporary file): the body's own file when it is
