@@ -37,7 +37,8 @@ extension OutboxStorageTests {
         let outbox = try Outbox(directory: folder, layer: offlineLayer(), options: options)
         let id = try outbox.enqueue(indexedPost(0))
         outbox.close()
-        XCTAssertEqual(try Outbox(directory: folder, layer: offlineLayer(), options: options).items.map(\.id), [id])
+        let reopened = try Outbox(directory: folder, layer: offlineLayer(), options: options)
+        XCTAssertEqual(reopened.items.map(\.id), [id])
         XCTAssertEqual(OutboxDiskStorage.recordLimit(forMaximumSize: .max), Int(clamping: UInt32.max))
         XCTAssertEqual(OutboxDiskStorage.recordLimit(forMaximumSize: 1000), 2000 + 8 * 1024 * 1024)
     }

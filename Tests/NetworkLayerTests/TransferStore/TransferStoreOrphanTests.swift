@@ -19,12 +19,16 @@ final class TransferStoreOrphanTests: XCTestCase {
         addTeardownBlock { store.close() }
         let gate = DispatchSemaphore(value: 0)
         let recordedAtFirstAppend = Locked<[String?]>([])
-        let tusHandler = tus.handler
-        server.handler = { request in
+        let (tusHandler, tusBodyHandler) = (tus.handler, tus.bodyHandler)
+        // An append's body streams to the body handler: its head arrives there first.
+        server.bodyHandler = { request in
             if request.method == "PATCH", recordedAtFirstAppend.withLock({ $0.isEmpty }) {
                 recordedAtFirstAppend.withLock { $0.append(Self.recordedUploadURL(in: directory)) }
                 gate.signal()
             }
+            return tusBodyHandler(request)
+        }
+        server.handler = { request in
             let reply = try tusHandler(request)
             // Bounded: once the engine waits for the record, nothing else lets the queue go.
             if request.method == "POST" { store.queue.async { _ = gate.wait(timeout: .now() + 1) } }
