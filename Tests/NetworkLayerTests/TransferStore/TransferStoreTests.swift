@@ -338,6 +338,6 @@ final class TransferStoreTests: XCTestCase {
 
 private struct FixedJournal: UploadJournal {
     let resumePoint: (uploadURL: URL, offset: Int64)?
-    func created(_ uploadURL: URL) {}
+    func created(_ uploadURL: URL, then next: @escaping @Sendable () -> Void) { next() }
     func acknowledged(_ offset: Int64) {}
 }

@@ -160,7 +160,8 @@ extension Outbox {
         var item = item
         let networkError: NetworkError? = if case .rejected(let error) = error { error } else { nil }
         item.deadLetter = OutboxDeadLetter(
-            statusCode: networkError?.statusCode, body: networkError?.responseBody ?? Data(),
+            statusCode: networkError?.statusCode,
+            body: Data((networkError?.responseBody ?? Data()).prefix(OutboxDeadLetter.largestBody)),
             message: error.message)
         state.withLock { $0.update(item) }
         // Kept in memory if the write fails: the item is then sent again after a relaunch, never lost.

@@ -49,7 +49,7 @@ public final class Outbox: Sendable {
         directory: URL, name: String = "outbox", layer: NetworkLayer, options: OutboxOptions = OutboxOptions()
     ) throws(OutboxError) {
         let storage = try OutboxDiskStorage(
-            directory: directory, name: name, maximumSize: options.maximumSize)
+            directory: directory, name: name, maximumSize: options.maximumSize, recordKey: options.recordKey)
         self.init(directory: directory, name: name, storage: storage, layer: layer, options: options)
     }
 

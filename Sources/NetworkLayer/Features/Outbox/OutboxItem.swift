@@ -45,8 +45,12 @@ public struct OutboxItem: Sendable, Equatable, Identifiable, Codable {
 public struct OutboxDeadLetter: Sendable, Equatable, Codable {
     /// The server's status, when it rejected the item (a 4xx).
     public let statusCode: Int?
-    /// The server's reply body, when it rejected the item: its reason, for the app to show.
+    /// The server's reply body, when it rejected the item: its reason, for the app to show. Its first
+    /// 64 KiB only: the item is stored with it, and a larger reply would make the item's file too large to
+    /// read at the next launch.
     public let body: Data
+    /// The most bytes of the reply body kept.
+    static let largestBody = 64 * 1024
     /// A sentence for logs and screens.
     public let message: String
 }

@@ -27,6 +27,13 @@ public struct OutboxOptions: Sendable {
     public var maximumSize = 50 * 1024 * 1024
     /// What becomes of an item made for another account; ``AccountMismatch/wait`` by default.
     public var accountMismatch = AccountMismatch.wait
+    /// A secret kept outside the outbox's folder (the Keychain, say), 32 random bytes per installation,
+    /// that authenticates the items (HMAC-SHA256): an item file not written under it, such as one another
+    /// program put in the folder to have a request sent with the signed-in user's credentials, is set
+    /// aside as damaged (listed in ``Outbox/damagedFiles``) and never sent. `nil`, the default, only
+    /// checksums the items: trust them as far as everything that can write the folder. Items written
+    /// without a key (or under another) are set aside once a key is given. See <doc:OfflineOutbox>.
+    public var recordKey: Data?
     /// Encodes ``RequestBody/json(_:)`` bodies when an item is enqueued; `nil`, the default, uses the layer's
     /// ``NetworkLayer/encoder``, as a request sent at once would.
     public var encoder: JSONEncoder?

@@ -52,15 +52,19 @@ final class OutboxDiskStorage: OutboxStorage {
     private let lock: DurableFolderLock
 
     /// Claims and opens the folder. `maximumSize` is the outbox's: an item's JSON (its body in Base64, the
-    /// rest escaped) takes at most twice that, and 8 MiB more leaves room for a dead letter's reply.
-    init(directory: URL, name: String, maximumSize: Int = OutboxOptions().maximumSize) throws(OutboxError) {
+    /// rest escaped) takes at most twice that, and 8 MiB more leaves room for a dead letter's reply (64 KiB
+    /// of it is kept), up to the 4 GiB a record holds. `recordKey` authenticates the
+    /// items (see ``OutboxOptions/recordKey``).
+    init(
+        directory: URL, name: String, maximumSize: Int = OutboxOptions().maximumSize, recordKey: Data? = nil
+    ) throws(OutboxError) {
         let url = directory.appendingPathComponent(name + ".outbox", isDirectory: true)
-        largestItem = 2 * maximumSize + 8 * 1024 * 1024
+        largestItem = Self.recordLimit(forMaximumSize: maximumSize)
         do {
             guard let lock = try DurableFolderLock.claim("lock", in: url) else { throw OutboxError.inUse }
             self.lock = lock
             // Opened after the claim: removing a temporary file another owner is writing would lose it.
-            folder = DurableFolder(url: url, claim: lock)
+            folder = DurableFolder(url: url, key: recordKey, claim: lock)
         } catch let error as OutboxError {
             throw error
         } catch let error as DurableWriteError {
@@ -74,10 +78,26 @@ final class OutboxDiskStorage: OutboxStorage {
         let loaded = folder.load(
             OutboxItem.self, named: Self.itemSuffix, version: Self.itemVersion, maximumSize: largestItem,
             fileName: Self.fileName)
-        let sequences = folder.names(endingWith: "").compactMap { UInt64($0.prefix { $0 != "." }) }
+        // An item numbered above the bound would sort after every item enqueued from now on, though
+        // read before them: set aside, as no item of this outbox's.
+        var damaged = loaded.damaged
+        for item in loaded.records where item.sequence > DurableFolder.largestSequence {
+            folder.rename(Self.fileName(item), to: Self.fileName(item) + ".damaged")
+            damaged.append(folder.url.appendingPathComponent(Self.fileName(item) + ".damaged"))
+        }
         return OutboxContents(
-            items: loaded.records.sorted { $0.sequence < $1.sequence }, damaged: loaded.damaged,
-            nextSequence: (sequences.max() ?? 0) + 1)
+            items: loaded.records.filter { $0.sequence <= DurableFolder.largestSequence }
+                .sorted { $0.sequence < $1.sequence },
+            damaged: damaged, nextSequence: folder.lastSequence() + 1)
+    }
+
+    /// The most bytes an item's record holds, for an outbox of `maximumSize` (`Int.max` included: the
+    /// arithmetic saturates at the 4 GiB a record's length field holds).
+    static func recordLimit(forMaximumSize maximumSize: Int) -> Int {
+        let limit = Int(clamping: UInt32.max)
+        let (twice, overflow) = max(0, maximumSize).multipliedReportingOverflow(by: 2)
+        let reply = 8 * 1024 * 1024
+        return overflow || twice > limit - reply ? limit : twice + reply
     }
 
     func save(_ item: OutboxItem, flushToDevice: Bool) throws(OutboxError) {

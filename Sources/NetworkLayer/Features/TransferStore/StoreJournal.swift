@@ -12,8 +12,8 @@ final class StoreJournal: UploadJournal {
         self.resumePoint = resumePoint
     }
 
-    func created(_ uploadURL: URL) {
-        store.recordProgress(id, uploadURL: uploadURL, offset: 0)
+    func created(_ uploadURL: URL, then next: @escaping @Sendable () -> Void) {
+        store.recordProgress(id, uploadURL: uploadURL, offset: 0, then: next)
     }
 
     func acknowledged(_ offset: Int64) {

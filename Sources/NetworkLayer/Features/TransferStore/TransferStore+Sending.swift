@@ -24,10 +24,13 @@ extension TransferStore {
     ) throws(TransferStoreError) -> any NetworkTask {
         let record = try makeRecord(for: request)
         try writeNow(record)
-        let run = state.withLock { state in
+        // Checked again where the run begins: a `close()` since the write would never cancel it. The
+        // record written stays, as close() leaves every record, for the next store.
+        let run = try state.withLock { state -> Result<Int, TransferStoreError> in
+            guard !state.isClosed else { return .failure(.closed) }
             state.records[record.id] = record
-            return state.begin(record.id)
-        }
+            return .success(state.begin(record.id))
+        }.get()
         return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
     }
 
@@ -176,8 +179,11 @@ extension TransferStore {
 
     /// The upload was created at `uploadURL`, or the server acknowledged `offset` bytes: the record is
     /// rewritten each time the offset moves, once per append (see ``ResumableUpload/chunkSize``), so
-    /// ``StoredTransfer/completedBytes`` after a kill is the last append acknowledged.
-    func recordProgress(_ id: UUID, uploadURL: URL?, offset: Int64) {
+    /// ``StoredTransfer/completedBytes`` after a kill is the last append acknowledged. `next` runs once
+    /// that write is done (see ``writeRecord(_:then:)``).
+    func recordProgress(
+        _ id: UUID, uploadURL: URL?, offset: Int64, then next: (@Sendable () -> Void)? = nil
+    ) {
         let due = state.withLock { state -> Bool in
             guard var record = state.records[id] else { return false }
             if let uploadURL {
@@ -189,7 +195,11 @@ extension TransferStore {
             state.records[id] = record
             return true
         }
-        if due { writeRecord(id) }
+        if due {
+            writeRecord(id, then: next)
+        } else if let next {
+            Queues.work.async(execute: next)
+        }
     }
 
     private func makeRecord(for request: NetworkRequest<URL>) throws(TransferStoreError) -> TransferRecord {

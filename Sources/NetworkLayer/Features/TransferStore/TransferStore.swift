@@ -61,8 +61,6 @@ public final class TransferStore: Sendable {
         self.layer = layer
         let (claim, folder) = try Self.claim(directory, key: recordKey)
         (self.claim, self.folder) = (claim, folder)
-        // Above every name in the folder, read or not, so no record is written over.
-        let sequences = folder.names(endingWith: "").compactMap { UInt64($0.prefix { $0 != "." }) }
         let records = folder.load(
             TransferRecord.self, named: Self.suffix, version: TransferRecord.version,
             maximumSize: Self.largestRecord, fileName: \.fileName
@@ -70,7 +68,8 @@ public final class TransferStore: Sendable {
         state = Locked(
             TransferStoreState(
                 records: Dictionary(records.map { ($0.id, $0) }) { _, last in last },
-                lastSequence: sequences.max() ?? 0))
+                // Above every name in the folder, read or not, so no record is written over.
+                lastSequence: folder.lastSequence()))
     }
 
     /// The transfers not finished, in the order they began: running in this process, or left by an
@@ -127,10 +126,14 @@ public final class TransferStore: Sendable {
     }
 
     /// Writes the record `id` as it is now, on the store's queue; one removed meanwhile stays removed.
-    func writeRecord(_ id: UUID) {
-        onDisk { [self] in
-            guard let record = state.withLock({ $0.records[id] }) else { return }
-            try? write(record)
+    /// Then `next` runs on the work queue, written or not (a closed store writes nothing; a failed
+    /// write leaves the record as it was), never on the disk queue, since it may send.
+    func writeRecord(_ id: UUID, then next: (@Sendable () -> Void)? = nil) {
+        queue.async { [self] in
+            if !state.withLock(\.isClosed), let record = state.withLock({ $0.records[id] }) {
+                try? write(record)
+            }
+            if let next { Queues.work.async(execute: next) }
         }
     }
 

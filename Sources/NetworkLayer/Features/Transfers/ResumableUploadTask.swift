@@ -106,10 +106,15 @@ final class ResumableUploadTask<Value>: NetworkTask {
                     state.uploadURL = url
                     state.offset = 0
                 }
-                request.value.uploadJournal?.created(url)
-                // An empty file is complete once created.
-                guard length > 0 else { return succeed(response, at: url) }
-                append()
+                let next: @Sendable () -> Void = { [self] in
+                    // An empty file is complete once created.
+                    guard length > 0 else { return succeed(response, at: url) }
+                    append()
+                }
+                // The first byte goes only once the journal holds the URL: a kill before leaves an empty
+                // upload on the server, never one holding bytes that no record knows.
+                guard let journal = request.value.uploadJournal else { return next() }
+                journal.created(url, then: next)
             },
             errorHandler: { [self] error in
                 if case .unacceptableStatusCode(let status, _, _) = error, [404, 405, 501].contains(status) {
