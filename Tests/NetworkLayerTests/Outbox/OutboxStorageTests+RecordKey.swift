@@ -51,4 +51,15 @@ extension OutboxStorageTests {
         XCTAssertEqual(underAnotherKey.items, [])
         XCTAssertEqual(underAnotherKey.damagedFiles.count, 1)
     }
+
+    func testARecordKeyShorterThan16BytesIsRefused() throws {
+        var options = OutboxOptions()
+        options.recordKey = Data(repeating: 1, count: 15)
+        XCTAssertThrowsError(
+            try Outbox(directory: makeOutboxFolder(), layer: offlineLayer(), options: options)
+        ) {
+            guard case .writeFailed(let reason)? = $0 as? OutboxError else { return XCTFail("\($0)") }
+            XCTAssertTrue(reason.contains("16"), reason)
+        }
+    }
 }

@@ -32,7 +32,8 @@ public struct OutboxOptions: Sendable {
     /// program put in the folder to have a request sent with the signed-in user's credentials, is set
     /// aside as damaged (listed in ``Outbox/damagedFiles``) and never sent. `nil`, the default, only
     /// checksums the items: trust them as far as everything that can write the folder. Items written
-    /// without a key (or under another) are set aside once a key is given. See <doc:OfflineOutbox>.
+    /// without a key (or under another) are set aside once a key is given. A key shorter than 16 bytes is
+    /// refused: the outbox doesn't open (``OutboxError/writeFailed(_:)`` says why). See <doc:OfflineOutbox>.
     public var recordKey: Data?
     /// Encodes ``RequestBody/json(_:)`` bodies when an item is enqueued; `nil`, the default, uses the layer's
     /// ``NetworkLayer/encoder``, as a request sent at once would.

@@ -61,6 +61,7 @@ final class OutboxDiskStorage: OutboxStorage {
         let url = directory.appendingPathComponent(name + ".outbox", isDirectory: true)
         largestItem = Self.recordLimit(forMaximumSize: maximumSize)
         do {
+            try DurableFolder.checkKey(recordKey, in: url)
             guard let lock = try DurableFolderLock.claim("lock", in: url) else { throw OutboxError.inUse }
             self.lock = lock
             // Opened after the claim: removing a temporary file another owner is writing would lose it.
