@@ -112,5 +112,10 @@ final class SessionTransport: Sendable {
     /// stops the process. Running tasks finish first; the shared sessions are never released.
     deinit {
         session.finishTasksAndInvalidate()
+        // The session keeps its delegate until invalidated, later; what answers in process goes with the
+        // transport, as the layer and its requests let it go. Released here, outside the delegate's lock.
+        let released = delegate.dependencies
+        delegate.dependencies = []
+        _ = released
     }
 }
