@@ -81,7 +81,7 @@ extension NetworkLayer {
         return CacheStage(
             cache: cache, policy: request.cachePolicy, clock: clock, account: accountNow(),
             accountNow: accountNow, revalidate: backgroundRevalidation(for: request),
-            credentials: credentialHeaders.adding(request.redirectPolicy?.credentialHeaders ?? []))
+            credentials: credentialHeaders(for: request))
     }
 
     /// For a request something may adapt or retry: a stream's progress starts its attempts afresh, and its
