@@ -180,7 +180,8 @@ extension NetworkLayer {
         guard let transfer = request.transfer else { return .data(limit: limit) }
         // A cancelled download's task is settled while its transfer still closes the file.
         return try TransportRoute(
-            transfer, limit: limit, acceptableContentTypes: request.acceptableContentTypes, progress: progress,
+            transfer, limit: limit, acceptableContentTypes: request.acceptableContentTypes,
+            progress: progress,
             isAbandoned: { [weak task = call.task] in task?.isSettled ?? true })
     }
 

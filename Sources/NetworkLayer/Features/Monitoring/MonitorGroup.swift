@@ -25,7 +25,9 @@ package final class MonitorGroup: Sendable {
 
     /// `layer`'s monitors plus a request's own (`extra`, not empty), on the layer's queue even when the
     /// layer has none (a monitor shared by requests relies on one serial queue).
-    package convenience init(layer: MonitorGroup?, adding extra: [any NetworkMonitor], on queue: DispatchQueue) {
+    package convenience init(
+        layer: MonitorGroup?, adding extra: [any NetworkMonitor], on queue: DispatchQueue
+    ) {
         self.init(uncheckedMonitors: (layer?.monitors ?? []) + extra, on: queue)
     }
 
