@@ -74,6 +74,10 @@ struct AttemptStage: RequestStage {
             completion(TransferResult(failure: .cancelled))
             return {}
         }
+        var chain = chain
+        // The attempt goes out at the call's priority as it is now; the origin's gate reads it again after
+        // a wait.
+        chain.priority = task.priority
         let bodyLength = chain.route.bodyLength.map(Int.init) ?? attempt.httpBody?.count ?? 0
         let attemptNumber = call.attemptStarted(attempt, bodyLength: bodyLength)
         let call = call
