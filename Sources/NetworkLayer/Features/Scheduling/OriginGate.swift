@@ -108,22 +108,8 @@ struct OriginGate: RequestStage {
     }
 
     private static func pause(of result: TransferResult, now: @autoclosure () -> Date) -> TimeInterval? {
-        guard let response = result.response as? HTTPURLResponse, mayAskPause(response) else { return nil }
+        guard let response = result.response as? HTTPURLResponse else { return nil }
         return RateLimitFields.pause(
             statusCode: response.statusCode, field: response.value(forHTTPHeaderField:), now: now())
-    }
-
-    /// Whether `response` has a field ``RateLimitFields`` reads: `Retry-After`, `RateLimit`, `RateLimit-…`
-    /// or `X-RateLimit-…`. Most replies have none: their names are looked at once, and nothing is parsed.
-    private static func mayAskPause(_ response: HTTPURLResponse) -> Bool {
-        response.allHeaderFields.keys.contains { key in
-            // Only a name that begins with an R or an X is lowercased.
-            guard let name = key as? String, let first = name.utf8.first, "RrXx".utf8.contains(first) else {
-                return false
-            }
-            let lowercased = name.lowercased()
-            return lowercased == "retry-after" || lowercased.hasPrefix("ratelimit")
-                || lowercased.hasPrefix("x-ratelimit")
-        }
     }
 }

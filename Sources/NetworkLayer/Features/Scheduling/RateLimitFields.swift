@@ -11,9 +11,8 @@ enum RateLimitFields {
         pause(statusCode: statusCode, field: { headers[$0] }, now: now)
     }
 
-    /// Seconds to wait from `now`, or `nil`; `field` looks a header field up by name, without case. Nothing
-    /// is copied, and `now` is read only when a field asks for a pause. (The origin's gate passes only a
-    /// reply that has one of these fields.)
+    /// Seconds to wait from `now`, or `nil`; `field` looks a header field up by name, without case. Every
+    /// reply passes here: nothing is copied, and `now` is read only when a field asks for a pause.
     static func pause(
         statusCode: Int, field: (String) -> String?, now: @autoclosure () -> Date
     ) -> TimeInterval? {
