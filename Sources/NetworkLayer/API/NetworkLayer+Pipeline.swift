@@ -199,7 +199,8 @@ extension NetworkLayer {
                 let value = try Self.value(of: reply, decoding: decoding)
                 let response = NetworkResponse(
                     value: value, statusCode: reply.response.statusCode,
-                    headers: ResponseHeaders(reply.response), url: reply.response.url, data: reply.body,
+                    headers: reply.headers ?? ResponseHeaders(reply.response), url: reply.response.url,
+                    data: reply.body,
                     metrics: meter.metrics, cacheStatus: reply.cacheStatus)
                 task.succeed(raw: reportsRaw ? response.map { _ in reply.body } : nil) {
                     progress?.finish()
