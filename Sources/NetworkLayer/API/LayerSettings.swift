@@ -42,7 +42,7 @@ extension LayerSettings {
 
 /// What a layer builds from its settings, once, whichever initializer made it.
 struct LayerParts {
-    let monitorsQueue = MonitorGroup.makeQueue()
+    let monitorsQueue = Queues.monitors()
     let monitorGroup: MonitorGroup?
     let builder: RequestBuilder
     /// `nil` means the shared session. A request whose later attempts may start after the layer has gone
@@ -59,7 +59,8 @@ struct LayerParts {
 
     init(_ settings: LayerSettings) {
         let clock = settings.clock
-        monitorGroup = MonitorGroup(settings.monitors, on: monitorsQueue)
+        // A layer without monitors runs none of their code.
+        monitorGroup = settings.monitors.isEmpty ? nil : MonitorGroup(settings.monitors, on: monitorsQueue)
         // A token authenticator made without origins sends its token to this layer's origin only.
         for case let authenticator as BearerTokenAuthenticator in settings.interceptors {
             authenticator.adopt(baseURL: settings.baseURL, cache: settings.cache, clock: clock)

@@ -4,7 +4,7 @@ extension NetworkLayer {
     /// The one list for `request`: the layer's names with those of the request's own
     /// ``RedirectPolicy/credentialHeaders``. Redaction, forwarding and storage all ask it.
     package func credentialHeaders<Value>(for request: NetworkRequest<Value>) -> CredentialHeaderNames {
-        credentialHeaders.adding(request.redirectPolicy?.credentialHeaders ?? [])
+        request.redirectPolicy.map { credentialHeaders.adding($0.credentialHeaders) } ?? credentialHeaders
     }
 
     /// The redirect policy `request` follows: its own, else the layer's. A request's own policy carries

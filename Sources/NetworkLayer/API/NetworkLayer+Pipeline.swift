@@ -85,8 +85,10 @@ extension NetworkLayer {
         if let state = stream?.state { eventCount = { state.eventCount } }
         let meter = RequestMeter(eventCount: eventCount, clock: clock)
         // A request's own monitors come after the layer's.
-        let monitors = MonitorGroup.forRequest(
-            layer: monitorGroup, extra: request.monitors, on: monitorsQueue)?.channel()
+        let group =
+            request.monitors.isEmpty
+            ? monitorGroup : MonitorGroup(layer: monitorGroup, adding: request.monitors, on: monitorsQueue)
+        let monitors = group?.channel()
         let monitored = monitors.map { _ in
             MonitoredRequest(
                 request, url: try? builder.url(for: request),
@@ -173,10 +175,13 @@ extension NetworkLayer {
         progress: ProgressReporter?
     ) throws(NetworkError) -> TransportRoute {
         if let stream { return .stream(stream.route) }
+        let limit = request.maximumResponseSize ?? maximumResponseSize
+        // Any other request's reply is kept in memory by the engine itself.
+        guard let transfer = request.transfer else { return .data(limit: limit) }
         // A cancelled download's task is settled while its transfer still closes the file.
         return try TransportRoute(
-            request.transfer, limit: request.maximumResponseSize ?? maximumResponseSize,
-            acceptableContentTypes: request.acceptableContentTypes, progress: progress,
+            transfer, limit: limit, acceptableContentTypes: request.acceptableContentTypes,
+            progress: progress,
             isAbandoned: { [weak task = call.task] in task?.isSettled ?? true })
     }
 
@@ -194,7 +199,8 @@ extension NetworkLayer {
                 let value = try Self.value(of: reply, decoding: decoding)
                 let response = NetworkResponse(
                     value: value, statusCode: reply.response.statusCode,
-                    headers: ResponseHeaders(reply.response), url: reply.response.url, data: reply.body,
+                    headers: reply.headers ?? ResponseHeaders(reply.response), url: reply.response.url,
+                    data: reply.body,
                     metrics: meter.metrics, cacheStatus: reply.cacheStatus)
                 task.succeed(raw: reportsRaw ? response.map { _ in reply.body } : nil) {
                     progress?.finish()

@@ -28,12 +28,16 @@ extension NetworkLayer {
         if let observer = call.observer {
             cache?.reportMemoryOnly = { observer.cacheKeptInMemoryOnly(because: $0, claim: $1) }
         }
-        let gate = OriginGate(
-            scheduler: parts.origins, call: call,
-            // Streams hold a connection as long as they live; a request's own scheduling may exempt it.
-            counts: stream == nil && scheduling.maximumRequestsPerOrigin != nil,
-            waitsForRateLimit: scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits,
-            observesRateLimits: self.scheduling.waitsForRateLimits)
+        // A layer with no budget that doesn't observe rate limits never holds an origin: no gate.
+        let gate =
+            parts.origins.budget == nil && !self.scheduling.waitsForRateLimits
+            ? nil
+            : OriginGate(
+                scheduler: parts.origins, call: call,
+                // Streams hold a connection as long as they live; a request's own scheduling may exempt it.
+                counts: stream == nil && scheduling.maximumRequestsPerOrigin != nil,
+                waitsForRateLimit: scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits,
+                observesRateLimits: self.scheduling.waitsForRateLimits)
         var stages: [any RequestStage] = []
         for kind in PipelineStage.allCases {
             switch kind {
@@ -57,8 +61,8 @@ extension NetworkLayer {
                 // What decides the shared reply below sharing, besides the attempt itself.
                 let shaping = SharingKey.Shaping(
                     sizeLimit: limit, redirectPolicy: redirectPolicy(for: request),
-                    cachePolicy: request.cachePolicy, waitsForRateLimits: gate.waitsForRateLimit,
-                    countsAgainstBudget: gate.counts)
+                    cachePolicy: request.cachePolicy, waitsForRateLimits: gate?.waitsForRateLimit ?? false,
+                    countsAgainstBudget: gate?.counts ?? false)
                 // The stages below run on the shared request's call.
                 return stages + [
                     SharingStage(
@@ -68,7 +72,7 @@ extension NetworkLayer {
             case .cache:
                 stages += [cache].compactMap { $0 }
             case .gate:
-                stages.append(gate)
+                stages += [gate].compactMap { $0 }
             }
         }
         return stages
@@ -81,7 +85,7 @@ extension NetworkLayer {
         return CacheStage(
             cache: cache, policy: request.cachePolicy, clock: clock, account: accountNow(),
             accountNow: accountNow, revalidate: backgroundRevalidation(for: request),
-            credentials: credentialHeaders.adding(request.redirectPolicy?.credentialHeaders ?? []))
+            credentials: credentialHeaders(for: request))
     }
 
     /// For a request something may adapt or retry: a stream's progress starts its attempts afresh, and its

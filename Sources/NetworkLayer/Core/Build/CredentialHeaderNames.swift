@@ -8,10 +8,14 @@
 package struct CredentialHeaderNames: Sendable, Hashable {
     /// The app's names besides the library's, lowercased.
     package let extra: Set<String>
+    /// Every name on the list, lowercased and sorted: made once, as the cache reads it for every lookup and
+    /// store.
+    package let all: [String]
 
     /// The library's list and `extra` (any case).
     package init(adding extra: some Sequence<String> = [String]()) {
         self.extra = Set(extra.map { $0.lowercased() }).subtracting(Credentials.headers)
+        all = Credentials.headers.union(self.extra).sorted()
     }
 
     /// This list with `names` (any case) added: a request's own ``RedirectPolicy/credentialHeaders`` on
@@ -19,9 +23,6 @@ package struct CredentialHeaderNames: Sendable, Hashable {
     package func adding(_ names: some Sequence<String>) -> CredentialHeaderNames {
         CredentialHeaderNames(adding: extra.union(names.map { $0.lowercased() }))
     }
-
-    /// Every name on the list, lowercased and sorted.
-    package var all: [String] { Credentials.headers.union(extra).sorted() }
 
     /// Whether `name` (any case) carries a credential.
     package func contains(_ name: String) -> Bool {

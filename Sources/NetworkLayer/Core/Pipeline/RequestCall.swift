@@ -62,7 +62,8 @@ protocol AttemptObserver: Sendable {
 }
 
 /// An attempt's bookkeeping, the last stage before the cache and the transport: the attempt begun on the
-/// call's task (which cancels it), metered and told to the monitors.
+/// call's task (which cancels it), metered and told to the monitors. It goes out at the call's priority
+/// as it is when it begins; the origin's gate reads it again after a wait.
 struct AttemptStage: RequestStage {
     let call: RequestCall
 
@@ -74,6 +75,8 @@ struct AttemptStage: RequestStage {
             completion(TransferResult(failure: .cancelled))
             return {}
         }
+        var chain = chain
+        chain.priority = task.priority
         let bodyLength = chain.route.bodyLength.map(Int.init) ?? attempt.httpBody?.count ?? 0
         let attemptNumber = call.attemptStarted(attempt, bodyLength: bodyLength)
         let call = call

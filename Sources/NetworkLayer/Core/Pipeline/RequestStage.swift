@@ -25,7 +25,8 @@ struct RequestChain: Sendable {
     let transport: any AttemptTransport
     let route: TransportRoute
     let redirectPolicy: RedirectPolicy
-    /// Passed to the transport (`URLSessionTask.priority` on Apple platforms); the origin's gate sets it.
+    /// Passed to the transport (`URLSessionTask.priority` on Apple platforms): the attempt stage sets it,
+    /// and the origin's gate again after a wait.
     var priority = RequestPriority.default
     /// The cookie the attempt carries, once a stage that keys by it read it (``pinningCookie(for:)``).
     var cookie: PinnedCookie?

@@ -22,6 +22,12 @@ enum Queues {
         reserved(DispatchQueue(label: "NetworkLayer.SessionTransport.delegate"), as: .sessionDelegate)
     }
 
+    /// A layer's monitors' queue (``MonitorGroup``): serial, so a monitor that several requests share
+    /// hears their events one at a time; one per layer, made with the layer whether or not it has monitors.
+    static func monitors() -> DispatchQueue {
+        DispatchQueue(label: "NetworkLayer.monitors", target: work)
+    }
+
     /// A clock's timer queue (``SystemClock``), a root of its own per clock: a deadline must fire on time
     /// however busy the work queue is.
     static func clock() -> DispatchQueue {

@@ -11,6 +11,8 @@ struct Reply {
     var cacheStatus: CacheStatus = .network
     /// A test double's value: used as is when it has the type the request expects.
     var providedValue: ProvidedValue?
+    /// The reply's header fields, when a stage already read them (see ``TransferResult/headers``).
+    var headers: ResponseHeaders?
 
     var hasNoContent: Bool { body.isEmpty || cannotHaveContent }
 
@@ -59,18 +61,18 @@ enum ResponseValidator {
         guard expectation.accepts(status: response.statusCode) else {
             return .failure(
                 .unacceptableStatusCode(
-                    response.statusCode, body: body, headers: ResponseHeaders(response)))
+                    response.statusCode, body: body, headers: result.headers ?? ResponseHeaders(response)))
         }
         let reply = Reply(
             body: body, response: response, method: expectation.method, cacheStatus: result.cacheStatus,
-            providedValue: result.providedValue)
+            providedValue: result.providedValue, headers: result.headers)
         let hasBody = expectation.isDownload ? !response.hasNoBody : !reply.hasNoContent
         if let acceptable = expectation.acceptableContentTypes, hasBody {
             let contentType = response.value(forHTTPHeaderField: "Content-Type")
             guard let contentType, MediaType.matches(contentType, anyOf: acceptable) else {
                 return .failure(
                     .unacceptableContentType(
-                        contentType, body: body, headers: ResponseHeaders(response)))
+                        contentType, body: body, headers: result.headers ?? ResponseHeaders(response)))
             }
         }
         return .success(reply)

@@ -171,7 +171,11 @@ struct CacheStage: RequestStage {
             return Self.reply(from: stored, now: now).marked(.stale(failure))
         }
         guard let response = result.response as? HTTPURLResponse else { return result.marked(.network) }
-        let fields = ResponseHeaders(response).fields
+        let headers = ResponseHeaders(response)
+        let fields = headers.fields
+        // Read once: the call delivers them.
+        var result = result
+        result.headers = headers
         if response.statusCode == 304, validated, let stored {
             guard CacheRules.notModified(HeaderFields(fields), matches: stored) else {
                 cache.remove(stored.key, inBackground: true)

@@ -22,24 +22,24 @@ enum CacheStrategy: Equatable {
         revalidatesInBackground: Bool = false
     ) -> CacheStrategy {
         let policy = CacheControl(headers["Cache-Control"]).onlyIfCached ? .returnCacheDataDontLoad : policy
+        guard let stored else {
+            return policy == .returnCacheDataDontLoad
+                ? .unsatisfiable : .network(conditions: [:], validating: nil, stored: nil)
+        }
         let callerConditional = CacheRules.isConditional(headers)
-        if let stored {
-            switch policy {
-            case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
+        switch policy {
+        case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
+            return .serve(stored)
+        case .useProtocolCachePolicy, .useCacheOnFailure:
+            if !callerConditional, CacheRules.isFresh(stored, request: headers, now: now) {
                 return .serve(stored)
-            case .useProtocolCachePolicy, .useCacheOnFailure:
-                if !callerConditional, CacheRules.isFresh(stored, request: headers, now: now) {
-                    return .serve(stored)
-                }
-                if !callerConditional, revalidatesInBackground,
-                    CacheRules.canServeWhileRevalidating(stored, request: headers, now: now)
-                {
-                    return .serveWhileRevalidating(stored)
-                }
-            case .reloadIgnoringCache, .revalidate: break
             }
-        } else if policy == .returnCacheDataDontLoad {
-            return .unsatisfiable
+            if !callerConditional, revalidatesInBackground,
+                CacheRules.canServeWhileRevalidating(stored, request: headers, now: now)
+            {
+                return .serveWhileRevalidating(stored)
+            }
+        case .reloadIgnoringCache, .revalidate: break
         }
         // Validators only for a request the caller didn't make conditional: then a 304 is ours to handle.
         let candidate = callerConditional || policy == .reloadIgnoringCache ? nil : stored

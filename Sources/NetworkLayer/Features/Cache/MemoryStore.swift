@@ -65,13 +65,14 @@ final class MemoryStore: Sendable {
     /// Stores an entry, unless a removal came since `generation` was read: that removal may have deleted
     /// the file this entry was read from.
     func store(_ entry: CachedResponse, ifGeneration generation: UInt64? = nil) {
-        let capacity = capacity
+        // Each computed once, outside the lock.
+        let (capacity, key, cost) = (capacity, entry.key, entry.cost)
         state.withLock { state in
             guard generation == nil || generation == state.generation else { return }
-            state.remove(entry.key)
-            guard entry.cost <= capacity else { return }
-            state.stamp(entry.key, entry)
-            state.usage += entry.cost
+            state.remove(key)
+            guard cost <= capacity else { return }
+            state.stamp(key, entry)
+            state.usage += cost
             while state.usage > capacity, state.oldestUse <= state.clock {
                 if let oldest = state.byUse[state.oldestUse] { state.remove(oldest) }
                 state.oldestUse += 1

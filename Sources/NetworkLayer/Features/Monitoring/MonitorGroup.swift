@@ -12,24 +12,23 @@ package final class MonitorGroup: Sendable {
     package let wantsAttemptEvents: Bool
 
     /// `nil` without monitors: then nothing is measured, allocated or dispatched for them.
-    package init?(_ monitors: [any NetworkMonitor], on queue: DispatchQueue = MonitorGroup.makeQueue()) {
+    package convenience init?(_ monitors: [any NetworkMonitor], on queue: DispatchQueue = Queues.monitors()) {
         guard !monitors.isEmpty else { return nil }
+        self.init(uncheckedMonitors: monitors, on: queue)
+    }
+
+    private init(uncheckedMonitors monitors: [any NetworkMonitor], on queue: DispatchQueue) {
         self.monitors = monitors
         self.queue = queue
         wantsAttemptEvents = monitors.contains { $0.observesAttempts }
     }
 
-    package static func makeQueue() -> DispatchQueue {
-        DispatchQueue(label: "NetworkLayer.monitors", target: Queues.work)
-    }
-
-    /// `layer`'s monitors plus a request's own, on the layer's queue even when the layer has none (a
-    /// monitor shared by requests relies on one serial queue).
-    package static func forRequest(
-        layer: MonitorGroup?, extra: [any NetworkMonitor], on queue: DispatchQueue
-    ) -> MonitorGroup? {
-        guard !extra.isEmpty else { return layer }
-        return MonitorGroup((layer?.monitors ?? []) + extra, on: queue)
+    /// `layer`'s monitors plus a request's own (`extra`, not empty), on the layer's queue even when the
+    /// layer has none (a monitor shared by requests relies on one serial queue).
+    package convenience init(
+        layer: MonitorGroup?, adding extra: [any NetworkMonitor], on queue: DispatchQueue
+    ) {
+        self.init(uncheckedMonitors: (layer?.monitors ?? []) + extra, on: queue)
     }
 
     package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {

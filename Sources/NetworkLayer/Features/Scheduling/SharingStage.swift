@@ -21,8 +21,9 @@ struct SharingStage: RequestStage {
     /// What else decides the reply below this stage.
     let shaping: SharingKey.Shaping
     /// The stages below, as the caller runs them alone; a shared request runs the gate on its own call.
+    /// `nil` for a stage the request doesn't pass.
     let cache: CacheStage?
-    let gate: OriginGate
+    let gate: OriginGate?
 
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
@@ -32,9 +33,9 @@ struct SharingStage: RequestStage {
             return proceed(request, below: chain, gate: gate, completion: completion)
         }
         // A caller that can't wait for its origin's pause fails now, whoever else waits.
-        let scheduler = gate.scheduler
-        if gate.waitsForRateLimit, !scheduler.isIdle, let origin = request.url.flatMap(Origin.init),
-            let until = scheduler.refusal(
+        if let gate, gate.waitsForRateLimit, !gate.scheduler.isIdle,
+            let origin = request.url.flatMap(Origin.init),
+            let until = gate.scheduler.refusal(
                 origin, deadline: call.task.deadline, priority: call.task.priority)
         {
             completion(TransferResult(failure: .rateLimited(until: until)))
@@ -65,7 +66,7 @@ struct SharingStage: RequestStage {
         caller.task.observePriority { task.priority = $0 }
         let meter = RequestMeter(eventCount: nil, clock: caller.clock)
         var gate = gate
-        gate.call = RequestCall(
+        gate?.call = RequestCall(
             task: task, meter: meter, observer: nil, clock: caller.clock,
             deliversImmediately: caller.deliversImmediately)
         let cancel = proceed(request, below: chain, gate: gate) { result in
@@ -79,11 +80,11 @@ struct SharingStage: RequestStage {
 
     /// Sends `request` through the cache and `gate` to the transport.
     private func proceed(
-        _ request: URLRequest, below chain: RequestChain, gate: OriginGate,
+        _ request: URLRequest, below chain: RequestChain, gate: OriginGate?,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         var below = chain
-        below.stages = cache.map { [$0, gate] } ?? [gate]
+        below.stages = [cache as (any RequestStage)?, gate].compactMap { $0 }[...]
         return below.proceed(request, completion: completion)
     }
 }

@@ -13,17 +13,15 @@ extension TransportRoute {
     /// An upload's body is checked and measured here, before anything is sent. A download writes a file
     /// only of a reply of `acceptableContentTypes`; `isAbandoned`: see ``DownloadJob/isAbandoned``.
     init(
-        _ transfer: TransferDescription?, limit: Int, acceptableContentTypes: [String]? = nil,
+        _ transfer: TransferDescription, limit: Int, acceptableContentTypes: [String]? = nil,
         progress: ProgressReporter?, isAbandoned: @escaping @Sendable () -> Bool = { false }
     ) throws(NetworkError) {
         switch transfer {
-        case nil:
-            self = .data(limit: limit)
-        case .download(let target)?:
+        case .download(let target):
             let job = DownloadJob(
                 target: target, acceptableContentTypes: acceptableContentTypes, isAbandoned: isAbandoned)
             self = .sink(DownloadRoute(job: job, limit: limit, progress: progress))
-        case .upload(let source)?:
+        case .upload(let source):
             self = .sink(UploadRoute(body: try UploadBody.prepare(source), limit: limit, progress: progress))
         }
     }
