@@ -8,15 +8,6 @@ import XCTest
 /// private, an existing one keeps its mode and its other files, a key too short to keep forgers out is
 /// refused.
 final class TransferStoreDirectoryTests: XCTestCase {
-    /// A layer whose requests fail at once: nothing listens.
-    private func offlineLayer() throws -> NetworkLayer {
-        let server = MockServer()
-        try server.start()
-        let url = server.baseURL
-        server.stop()
-        return NetworkLayer(baseURL: url)
-    }
-
     private func mode(of url: URL) throws -> Int? {
         try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
     }
@@ -24,7 +15,7 @@ final class TransferStoreDirectoryTests: XCTestCase {
     func testANewDirectoryIsPrivateAndAnExistingOneKeepsItsModeAndFiles() throws {
         let root = try makeOutboxFolder()
         let made = root.appendingPathComponent("transfers")
-        try TransferStore(directory: made, layer: offlineLayer()).close()
+        try TransferStore(directory: made, layer: unreachableLayer()).close()
         XCTAssertEqual(try mode(of: made), 0o700)
 
         let existing = root.appendingPathComponent("Documents")
@@ -32,7 +23,7 @@ final class TransferStoreDirectoryTests: XCTestCase {
             at: existing, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         let users = ["notes.tmp", "2023-10-report.tmp"].map(existing.appendingPathComponent)
         for file in users { try Data("mine".utf8).write(to: file) }
-        try TransferStore(directory: existing, layer: offlineLayer()).close()
+        try TransferStore(directory: existing, layer: unreachableLayer()).close()
         XCTAssertEqual(try mode(of: existing), 0o755, "the app's folder")
         for file in users { XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "\(file)") }
     }
@@ -43,7 +34,8 @@ final class TransferStoreDirectoryTests: XCTestCase {
         let directory = try makeOutboxFolder().appendingPathComponent("store")
         for length in [0, 15] {
             XCTAssertThrowsError(
-                try TransferStore(directory: directory, layer: offlineLayer(), recordKey: Data(count: length))
+                try TransferStore(
+                    directory: directory, layer: unreachableLayer(), recordKey: Data(count: length))
             ) { error in
                 guard case .writeFailed(let reason) = error as? TransferStoreError else {
                     return XCTFail("\(error)")
@@ -52,7 +44,8 @@ final class TransferStoreDirectoryTests: XCTestCase {
             }
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path))
-        let store = try TransferStore(directory: directory, layer: offlineLayer(), recordKey: Data(count: 16))
+        let store = try TransferStore(
+            directory: directory, layer: unreachableLayer(), recordKey: Data(count: 16))
         store.close()
     }
 }

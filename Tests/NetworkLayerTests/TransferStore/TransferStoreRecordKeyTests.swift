@@ -9,20 +9,11 @@ import XCTest
 final class TransferStoreRecordKeyTests: XCTestCase {
     private let key = Data((0..<32).map { UInt8($0) })
 
-    /// A layer whose requests fail at once: nothing listens.
-    private func offlineLayer() throws -> NetworkLayer {
-        let server = MockServer()
-        try server.start()
-        let url = server.baseURL
-        server.stop()
-        return NetworkLayer(baseURL: url)
-    }
-
     /// An upload that failed and stays recorded in a store on `directory` under `recordKey`.
     private func failedUpload(in directory: URL, recordKey: Data?) throws {
         let source = try BigFile.make(
             at: directory.deletingLastPathComponent().appendingPathComponent("video.mp4"), size: 1000)
-        let store = try TransferStore(directory: directory, layer: offlineLayer(), recordKey: recordKey)
+        let store = try TransferStore(directory: directory, layer: unreachableLayer(), recordKey: recordKey)
         var request = NetworkRequest.upload(urlString: "files", fileURL: source, resumable: .tus)
         request.retryPolicy = RetryPolicy.none
         let outcome = try transferOutcome { try store.send(request, successHandler: $0, errorHandler: $1) }
@@ -44,10 +35,10 @@ final class TransferStoreRecordKeyTests: XCTestCase {
         try DurableRecord.encode(try JSONEncoder().encode(forged), contentVersion: TransferRecord.version)
             .write(to: file)
         XCTAssertEqual(
-            try TransferStore(directory: directory, layer: offlineLayer()).unfinishedTransfers.count, 1,
+            try TransferStore(directory: directory, layer: unreachableLayer()).unfinishedTransfers.count, 1,
             "without a key, a checksum is all a record needs")
 
-        let store = try TransferStore(directory: directory, layer: offlineLayer(), recordKey: key)
+        let store = try TransferStore(directory: directory, layer: unreachableLayer(), recordKey: key)
         XCTAssertEqual(store.unfinishedTransfers, [])
         XCTAssertTrue(FileManager.default.fileExists(atPath: file.path + ".damaged"))
     }
@@ -56,11 +47,11 @@ final class TransferStoreRecordKeyTests: XCTestCase {
         let directory = try makeOutboxFolder().appendingPathComponent("store")
         try failedUpload(in: directory, recordKey: key)
         XCTAssertEqual(
-            try TransferStore(directory: directory, layer: offlineLayer(), recordKey: key)
+            try TransferStore(directory: directory, layer: unreachableLayer(), recordKey: key)
                 .unfinishedTransfers.count, 1)
         let otherKey = Data(repeating: 7, count: 32)
         XCTAssertEqual(
-            try TransferStore(directory: directory, layer: offlineLayer(), recordKey: otherKey)
+            try TransferStore(directory: directory, layer: unreachableLayer(), recordKey: otherKey)
                 .unfinishedTransfers, [])
     }
 
@@ -78,17 +69,18 @@ final class TransferStoreRecordKeyTests: XCTestCase {
             to: directory.appendingPathComponent("00000000000000000042.transfer"))
 
         do {
-            let store = try TransferStore(directory: directory, layer: offlineLayer())
+            let store = try TransferStore(directory: directory, layer: unreachableLayer())
             let transfer = try XCTUnwrap(store.unfinishedTransfers.first)
             store.remove(transfer)
             store.queue.sync {}
         }
-        XCTAssertEqual(try TransferStore(directory: directory, layer: offlineLayer()).unfinishedTransfers, [])
+        XCTAssertEqual(
+            try TransferStore(directory: directory, layer: unreachableLayer()).unfinishedTransfers, [])
     }
 
     func testTheDirectoryIsReadableByTheUserOnly() throws {
         let directory = try makeOutboxFolder().appendingPathComponent("store")
-        _ = try TransferStore(directory: directory, layer: offlineLayer())
+        _ = try TransferStore(directory: directory, layer: unreachableLayer())
         let permissions = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions]
         XCTAssertEqual(permissions as? Int, 0o700)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 import NetworkTestSupport
 import XCTest
 
@@ -13,5 +14,14 @@ extension XCTestCase {
             tus.removeStoredFiles()
         }
         return (server, tus)
+    }
+
+    /// A layer whose requests fail at once: nothing listens.
+    func unreachableLayer() throws -> NetworkLayer {
+        let server = MockServer()
+        try server.start()
+        let url = server.baseURL
+        server.stop()
+        return NetworkLayer(baseURL: url)
     }
 }
