@@ -32,7 +32,15 @@ package final class MonitorGroup: Sendable {
     }
 
     package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
+        emit(if: { true }, event)
+    }
+
+    /// Tells every monitor `event` on the group's queue if `condition`, asked there, holds.
+    private func emit(
+        if condition: @escaping @Sendable () -> Bool, _ event: @escaping @Sendable (any NetworkMonitor) -> Void
+    ) {
         queue.async { [monitors] in
+            guard condition() else { return }
             for monitor in monitors { event(monitor) }
         }
     }
@@ -64,17 +72,11 @@ package final class MonitorGroup: Sendable {
             claiming claim: (@Sendable () -> Bool)? = nil,
             _ event: @escaping @Sendable (any NetworkMonitor) -> Void
         ) {
-            group.queue.async { [self] in
-                guard !finished.isClaimed, claim?() ?? true else { return }
-                for monitor in group.monitors { event(monitor) }
-            }
+            group.emit(if: { [finished] in !finished.isClaimed && claim?() ?? true }, event)
         }
 
         package func finish(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
-            group.queue.async { [self] in
-                guard finished.claim() else { return }
-                for monitor in group.monitors { event(monitor) }
-            }
+            group.emit(if: { [finished] in finished.claim() }, event)
         }
     }
 

@@ -73,7 +73,10 @@ final class RequestAttempts: Sendable {
     private func attempt(_ history: History) {
         guard !isCancelled else { return finish(.failure(.cancelled)) }
         let deadline = hookDeadline()
-        adapt(request, from: 0) { [self] result in
+        ask(
+            from: 0, request, hook: { $0.adapt($1, completion: $2) }, goesOn: { try? $0.get() },
+            end: { .success($0) }
+        ) { [self] result in
             guard deadline.claim() else { return }
             switch result {
             case .failure(let error):
@@ -91,20 +94,23 @@ final class RequestAttempts: Sendable {
         }
     }
 
-    private func adapt(
-        _ request: URLRequest, from index: Int,
-        completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+    /// Runs `hook` on the interceptors from `index` on, one at a time where hooks run: while an answer
+    /// says to go on (`goesOn` gives what the next one gets), the next is asked; any other answer, or
+    /// `end` past the last interceptor, ends the round.
+    private func ask<Value: Sendable, Answer: Sendable>(
+        from index: Int, _ value: Value,
+        hook: @escaping @Sendable (any RequestInterceptor, Value, @escaping @Sendable (Answer) -> Void) -> Void,
+        goesOn: @escaping @Sendable (Answer) -> Value?, end: @escaping @Sendable (Value) -> Answer,
+        completion: @escaping @Sendable (Answer) -> Void
     ) {
-        guard index < interceptors.count else { return completion(.success(request)) }
+        guard index < interceptors.count else { return completion(end(value)) }
         let once = Once()
         onPolicyQueue { [self] in
-            interceptors[index].adapt(request) { [self] result in
+            hook(interceptors[index], value) { [self] answer in
                 // An interceptor calling back twice must not fork the request into two.
                 guard once.claim() else { return }
-                switch result {
-                case .success(let adapted): adapt(adapted, from: index + 1, completion: completion)
-                case .failure: completion(result)
-                }
+                guard let next = goesOn(answer) else { return completion(answer) }
+                ask(from: index + 1, next, hook: hook, goesOn: goesOn, end: end, completion: completion)
             }
         }
     }
@@ -125,7 +131,11 @@ final class RequestAttempts: Sendable {
         let history = counted
         guard failed.number < stage.attemptLimit else { return finish(.failure(error)) }
         let deadline = hookDeadline()
-        ask(from: 0, about: failed) { [self] decision in
+        ask(
+            from: 0, failed, hook: { $0.retry($1, completion: $2) },
+            goesOn: { decision in if case .doNotRetry = decision { failed } else { nil } },
+            end: { _ in .doNotRetry }
+        ) { [self] decision in
             guard deadline.claim() else { return }
             switch decision {
             case .retry:
@@ -155,23 +165,6 @@ final class RequestAttempts: Sendable {
     private func hookDeadline() -> Deadline {
         Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: clock) { [self] in
             finish(.failure(.timedOut))
-        }
-    }
-
-    private func ask(
-        from index: Int, about failed: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void
-    ) {
-        guard index < interceptors.count else { return completion(.doNotRetry) }
-        let once = Once()
-        onPolicyQueue { [self] in
-            interceptors[index].retry(failed) { [self] decision in
-                guard once.claim() else { return }
-                if case .doNotRetry = decision {
-                    ask(from: index + 1, about: failed, completion: completion)
-                } else {
-                    completion(decision)
-                }
-            }
         }
     }
 
