@@ -14,30 +14,21 @@ package final class MonitorGroup: Sendable {
     /// `nil` without monitors: then nothing is measured, allocated or dispatched for them.
     package convenience init?(_ monitors: [any NetworkMonitor], on queue: DispatchQueue = Queues.monitors()) {
         guard !monitors.isEmpty else { return nil }
-        self.init(uncheckedMonitors: monitors, on: queue)
-    }
-
-    private init(uncheckedMonitors monitors: [any NetworkMonitor], on queue: DispatchQueue) {
-        self.monitors = monitors
-        self.queue = queue
-        wantsAttemptEvents = monitors.contains { $0.observesAttempts }
+        self.init(layer: nil, adding: monitors, on: queue)
     }
 
     /// `layer`'s monitors plus a request's own (`extra`, not empty), on the layer's queue even when the
     /// layer has none (a monitor shared by requests relies on one serial queue).
-    package convenience init(
-        layer: MonitorGroup?, adding extra: [any NetworkMonitor], on queue: DispatchQueue
-    ) {
-        self.init(uncheckedMonitors: (layer?.monitors ?? []) + extra, on: queue)
+    package init(layer: MonitorGroup?, adding extra: [any NetworkMonitor], on queue: DispatchQueue) {
+        monitors = (layer?.monitors ?? []) + extra
+        self.queue = queue
+        wantsAttemptEvents = monitors.contains { $0.observesAttempts }
     }
 
-    package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
-        emit(if: { true }, event)
-    }
-
-    /// Tells every monitor `event` on the group's queue if `condition`, asked there, holds.
-    private func emit(
-        if condition: @escaping @Sendable () -> Bool, _ event: @escaping @Sendable (any NetworkMonitor) -> Void
+    /// Tells every monitor `event` on the group's queue, if `condition`, asked there, holds.
+    package func emit(
+        if condition: @escaping @Sendable () -> Bool = { true },
+        _ event: @escaping @Sendable (any NetworkMonitor) -> Void
     ) {
         queue.async { [monitors] in
             guard condition() else { return }
@@ -146,13 +137,5 @@ struct MonitoredCall: AttemptObserver {
     ) {
         let request = request
         channel.warn(claiming: claim) { $0.didKeepInMemoryOnly(request, because: reason) }
-    }
-}
-
-extension RequestCall {
-    /// `nil` when nothing observes the call.
-    var retryReporter: (@Sendable (FailedAttempt, TimeInterval) -> Void)? {
-        guard observer != nil else { return nil }
-        return { [self] failed, delay in willRetry(after: delay, because: failed.error) }
     }
 }

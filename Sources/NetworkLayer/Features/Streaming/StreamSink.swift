@@ -33,7 +33,9 @@ final class StreamSink<Element>: TransferSink {
         let status = http?.statusCode ?? 0
         let type = http?.value(forHTTPHeaderField: "Content-Type")
         let typeMatches =
-            channel.acceptableContentTypes.map { types in type.map { MediaType.matches($0, anyOf: types) } ?? false }
+            channel.acceptableContentTypes.map { types in
+                type.map { MediaType.matches($0, anyOf: types) } ?? false
+            }
             ?? true
         // 204 is a server's way to say "no stream" (and to stop reconnecting).
         let statusMatches = channel.acceptableStatusCodes?.contains(status) ?? (200..<300).contains(status)
