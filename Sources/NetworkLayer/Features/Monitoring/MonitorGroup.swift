@@ -98,19 +98,12 @@ extension MonitoredRequest {
     }
 }
 
-extension MonitoredAttempt {
-    /// Attempt `number` of `request`.
-    package init(of request: MonitoredRequest, number: Int) {
-        self.init(request: request, number: number)
-    }
-}
-
 struct MonitoredCall: AttemptObserver {
     let channel: MonitorGroup.Channel
     let request: MonitoredRequest
 
     func attemptStarted(_ urlRequest: URLRequest, number: Int) {
-        let attempt = MonitoredAttempt(of: request, number: number)
+        let attempt = MonitoredAttempt(request: request, number: number)
         channel.emit {
             $0.didBuild(urlRequest, for: attempt)
             $0.didStart(attempt)
@@ -118,17 +111,17 @@ struct MonitoredCall: AttemptObserver {
     }
 
     func attemptReceived(_ response: HTTPURLResponse, body: Data, number: Int) {
-        let attempt = MonitoredAttempt(of: request, number: number)
+        let attempt = MonitoredAttempt(request: request, number: number)
         channel.emit { $0.didReceive(response, body: body, for: attempt) }
     }
 
     func attemptWillRetry(number: Int, after delay: TimeInterval, because error: NetworkError) {
-        let attempt = MonitoredAttempt(of: request, number: number)
+        let attempt = MonitoredAttempt(request: request, number: number)
         channel.emit { $0.willRetry(attempt, after: delay, because: error) }
     }
 
     func attemptResentBody(number: Int) {
-        let attempt = MonitoredAttempt(of: request, number: number)
+        let attempt = MonitoredAttempt(request: request, number: number)
         channel.warn { $0.didResendBody(for: attempt) }
     }
 
