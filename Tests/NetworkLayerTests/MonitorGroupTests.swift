@@ -59,7 +59,7 @@ final class MonitorGroupTests: XCTestCase {
         let group = MonitorGroup([Probe { line in lock.withLock { calls.append(line) } }])
         let channel = group?.channel()
         let request = MonitoredRequest(method: .get, url: nil)
-        let attempt = MonitoredAttempt(of: request, number: 1)
+        let attempt = MonitoredAttempt(request: request, number: 1)
         let metrics = RequestMetrics(
             startDate: Date(), duration: 0, timeToFirstByte: nil, bytesSent: 0, bytesReceived: 0, attempts: 1)
         channel?.emit { $0.didStart(attempt) }

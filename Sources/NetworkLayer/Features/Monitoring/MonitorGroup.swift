@@ -14,25 +14,24 @@ package final class MonitorGroup: Sendable {
     /// `nil` without monitors: then nothing is measured, allocated or dispatched for them.
     package convenience init?(_ monitors: [any NetworkMonitor], on queue: DispatchQueue = Queues.monitors()) {
         guard !monitors.isEmpty else { return nil }
-        self.init(uncheckedMonitors: monitors, on: queue)
-    }
-
-    private init(uncheckedMonitors monitors: [any NetworkMonitor], on queue: DispatchQueue) {
-        self.monitors = monitors
-        self.queue = queue
-        wantsAttemptEvents = monitors.contains { $0.observesAttempts }
+        self.init(layer: nil, adding: monitors, on: queue)
     }
 
     /// `layer`'s monitors plus a request's own (`extra`, not empty), on the layer's queue even when the
     /// layer has none (a monitor shared by requests relies on one serial queue).
-    package convenience init(
-        layer: MonitorGroup?, adding extra: [any NetworkMonitor], on queue: DispatchQueue
-    ) {
-        self.init(uncheckedMonitors: (layer?.monitors ?? []) + extra, on: queue)
+    package init(layer: MonitorGroup?, adding extra: [any NetworkMonitor], on queue: DispatchQueue) {
+        monitors = (layer?.monitors ?? []) + extra
+        self.queue = queue
+        wantsAttemptEvents = monitors.contains { $0.observesAttempts }
     }
 
-    package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
+    /// Tells every monitor `event` on the group's queue, if `condition`, asked there, holds.
+    package func emit(
+        if condition: @escaping @Sendable () -> Bool = { true },
+        _ event: @escaping @Sendable (any NetworkMonitor) -> Void
+    ) {
         queue.async { [monitors] in
+            guard condition() else { return }
             for monitor in monitors { event(monitor) }
         }
     }
@@ -64,17 +63,11 @@ package final class MonitorGroup: Sendable {
             claiming claim: (@Sendable () -> Bool)? = nil,
             _ event: @escaping @Sendable (any NetworkMonitor) -> Void
         ) {
-            group.queue.async { [self] in
-                guard !finished.isClaimed, claim?() ?? true else { return }
-                for monitor in group.monitors { event(monitor) }
-            }
+            group.emit(if: { [finished] in !finished.isClaimed && claim?() ?? true }, event)
         }
 
         package func finish(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
-            group.queue.async { [self] in
-                guard finished.claim() else { return }
-                for monitor in group.monitors { event(monitor) }
-            }
+            group.emit(if: { [finished] in finished.claim() }, event)
         }
     }
 
@@ -105,19 +98,12 @@ extension MonitoredRequest {
     }
 }
 
-extension MonitoredAttempt {
-    /// Attempt `number` of `request`.
-    package init(of request: MonitoredRequest, number: Int) {
-        self.init(request: request, number: number)
-    }
-}
-
 struct MonitoredCall: AttemptObserver {
     let channel: MonitorGroup.Channel
     let request: MonitoredRequest
 
     func attemptStarted(_ urlRequest: URLRequest, number: Int) {
-        let attempt = MonitoredAttempt(of: request, number: number)
+        let attempt = MonitoredAttempt(request: request, number: number)
         channel.emit {
             $0.didBuild(urlRequest, for: attempt)
             $0.didStart(attempt)
@@ -125,17 +111,17 @@ struct MonitoredCall: AttemptObserver {
     }
 
     func attemptReceived(_ response: HTTPURLResponse, body: Data, number: Int) {
-        let attempt = MonitoredAttempt(of: request, number: number)
+        let attempt = MonitoredAttempt(request: request, number: number)
         channel.emit { $0.didReceive(response, body: body, for: attempt) }
     }
 
     func attemptWillRetry(number: Int, after delay: TimeInterval, because error: NetworkError) {
-        let attempt = MonitoredAttempt(of: request, number: number)
+        let attempt = MonitoredAttempt(request: request, number: number)
         channel.emit { $0.willRetry(attempt, after: delay, because: error) }
     }
 
     func attemptResentBody(number: Int) {
-        let attempt = MonitoredAttempt(of: request, number: number)
+        let attempt = MonitoredAttempt(request: request, number: number)
         channel.warn { $0.didResendBody(for: attempt) }
     }
 
@@ -144,13 +130,5 @@ struct MonitoredCall: AttemptObserver {
     ) {
         let request = request
         channel.warn(claiming: claim) { $0.didKeepInMemoryOnly(request, because: reason) }
-    }
-}
-
-extension RequestCall {
-    /// `nil` when nothing observes the call.
-    var retryReporter: (@Sendable (FailedAttempt, TimeInterval) -> Void)? {
-        guard observer != nil else { return nil }
-        return { [self] failed, delay in willRetry(after: delay, because: failed.error) }
     }
 }

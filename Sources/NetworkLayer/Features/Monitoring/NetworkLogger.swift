@@ -103,13 +103,10 @@ public struct NetworkLogger: NetworkMonitor {
     ///   - request: The request as it goes on the wire.
     ///   - attempt: The request and attempt number, for the line's `#id.attempt` prefix.
     public func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
-        guard level == .full else {
-            if let url = request.url {
-                lastAttempts.withLock { $0[attempt.request.id] = URLRequest(url: url) }
-            }
-            return
-        }
-        lastAttempts.withLock { $0[attempt.request.id] = request }
+        // Below `.full` only the URL as sent is written, and no curl command: the rest isn't kept.
+        let kept = level == .full ? request : request.url.map { URLRequest(url: $0) }
+        lastAttempts.withLock { $0[attempt.request.id] = kept }
+        guard level == .full else { return }
         write(
             "→ #\(attempt.request.id).\(attempt.number) \(request.httpMethod ?? "GET") \(redacted(request.url))",
             headers: request.allHTTPHeaderFields ?? [:], body: request.httpBody ?? Data(),

@@ -62,27 +62,23 @@ extension Outbox {
         whole.resourceTimeout = .infinity
         let call = ComposedCall(whole, on: layer) { _ in }
         state.withLock { $0.inFlight = (item.id, call, false) }
+        let settle = { [weak self] (result: Result<NetworkResponse<Data>, NetworkError>) in
+            guard let self else { return }
+            queue.async { self.finish(item.id, with: result, check: check, call: call) }
+        }
         call.send(
-            .success(request),
-            successHandler: { [weak self] response in
-                guard let self else { return }
-                queue.async { self.finish(item.id, with: .success(response), check: check, call: call) }
-            },
-            errorHandler: { [weak self] error in
-                guard let self else { return }
-                queue.async { self.finish(item.id, with: .failure(error), check: check, call: call) }
-            })
+            .success(request), successHandler: { settle(.success($0)) },
+            errorHandler: { settle(.failure($0)) })
     }
 
     private func request(for item: OutboxItem, check: OutboxAccountCheck) -> NetworkRequest<Data> {
         var headers = item.headers
         headers["Idempotency-Key"] = item.idempotencyKey
-        let contentType = headers.first { $0.key.lowercased() == "content-type" }?.value
+        // The stored `Content-Type` goes as a header, which wins over the body's.
         var request = NetworkRequest<Data>(
             method: HTTPMethod(rawValue: item.method) ?? .post, urlString: item.urlString, query: item.query,
             headers: headers,
-            body: item.body.isEmpty
-                ? .empty : .data(item.body, contentType: contentType ?? "application/octet-stream"))
+            body: item.body.isEmpty ? .empty : .data(item.body, contentType: "application/octet-stream"))
         // The outbox keeps its own backoff across relaunches; the layer's policy would retry a POST blindly.
         request.retryPolicy = RetryPolicy.none
         // The handlers only hop to the outbox's queue: no reason to wait for the callback queue.

@@ -107,19 +107,12 @@ public final class Outbox: Sendable {
     ///   stored when it throws.
     @discardableResult
     public func enqueue(_ request: OutboxRequest) throws(OutboxError) -> UUID {
-        try queue.sync { () -> Result<UUID, OutboxError> in
-            do throws(OutboxError) {
-                guard !state.withLock(\.stopped) else { throw .closed }
-                let item = try makeItem(request)
-                try storage.save(item, flushToDevice: options.flushesToDevice)
-                state.withLock { $0.append(item) }
-                announceCount()
-                deliverNext()
-                return .success(item.id)
-            } catch {
-                return .failure(error)
-            }
-        }.get()
+        try change { () throws(OutboxError) in
+            let item = try makeItem(request)
+            try storage.save(item, flushToDevice: options.flushesToDevice)
+            state.withLock { $0.append(item) }
+            return item.id
+        }
     }
 
     /// The items waiting, dead letters included, in the order they go out.
@@ -138,16 +131,12 @@ public final class Outbox: Sendable {
     /// - Parameter id: The item's identifier.
     /// - Throws: ``OutboxError/notFound`` when no item has it.
     public func remove(_ id: UUID) throws(OutboxError) {
-        try queue.sync { () -> Result<Void, OutboxError> in
-            guard !state.withLock(\.stopped) else { return .failure(.closed) }
-            guard let removed = state.withLock({ $0.remove(id) }) else { return .failure(.notFound) }
+        try change { () throws(OutboxError) in
+            guard let removed = state.withLock({ $0.remove(id) }) else { throw .notFound }
             storage.remove(removed.item)
             // Before the next item goes: one attempt at a time. Its handler only hops back to this queue.
             removed.call?.cancel()
-            announceCount()
-            deliverNext()
-            return .success(())
-        }.get()
+        }
     }
 
     /// Sends a dead letter again, with the same `Idempotency-Key`: after the app fixed what the server
@@ -156,13 +145,25 @@ public final class Outbox: Sendable {
     /// - Parameter id: The dead letter's identifier.
     /// - Throws: ``OutboxError/notFound`` when no item has it.
     public func retry(_ id: UUID) throws(OutboxError) {
-        try queue.sync { () -> Result<Void, OutboxError> in
-            guard !state.withLock(\.stopped) else { return .failure(.closed) }
-            guard let item = state.withLock({ $0.revive(id) }) else { return .failure(.notFound) }
+        try change { () throws(OutboxError) in
+            guard let item = state.withLock({ $0.revive(id) }) else { throw .notFound }
             try? storage.save(item, flushToDevice: options.flushesToDevice)
-            announceCount()
-            deliverNext()
-            return .success(())
+        }
+    }
+
+    /// Runs `body` on ``queue`` unless the outbox is closed; after it changed the items, tells observers
+    /// the count and sends what may go now.
+    private func change<T>(_ body: () throws(OutboxError) -> T) throws(OutboxError) -> T {
+        try queue.sync { () -> Result<T, OutboxError> in
+            do throws(OutboxError) {
+                guard !state.withLock(\.stopped) else { throw .closed }
+                let result = try body()
+                announceCount()
+                deliverNext()
+                return .success(result)
+            } catch {
+                return .failure(error)
+            }
         }.get()
     }
 

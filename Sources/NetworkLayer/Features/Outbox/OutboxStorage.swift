@@ -60,19 +60,17 @@ final class OutboxDiskStorage: OutboxStorage {
     ) throws(OutboxError) {
         let url = directory.appendingPathComponent(name + ".outbox", isDirectory: true)
         largestItem = Self.recordLimit(forMaximumSize: maximumSize)
-        do {
+        let claim: DurableFolderLock?
+        do throws(DurableWriteError) {
             try DurableFolder.checkKey(recordKey, in: url)
-            guard let lock = try DurableFolderLock.claim("lock", in: url) else { throw OutboxError.inUse }
-            self.lock = lock
-            // Opened after the claim: removing a temporary file another owner is writing would lose it.
-            folder = DurableFolder(url: url, key: recordKey, claim: lock)
-        } catch let error as OutboxError {
-            throw error
-        } catch let error as DurableWriteError {
-            throw .writeFailed(error.reason)
+            claim = try DurableFolderLock.claim("lock", in: url)
         } catch {
-            throw .writeFailed("\(error)")
+            throw .writeFailed(error.reason)
         }
+        guard let claim else { throw .inUse }
+        lock = claim
+        // Opened after the claim: removing a temporary file another owner is writing would lose it.
+        folder = DurableFolder(url: url, key: recordKey, claim: claim)
     }
 
     func load() -> OutboxContents {

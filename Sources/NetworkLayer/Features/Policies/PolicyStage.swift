@@ -28,16 +28,14 @@ struct PolicyStage: RequestStage {
         let attempts = RequestAttempts(
             stage: self, request: request,
             send: { proposed, done in
-                var attempt = proposed
-                if let checker {
-                    switch checker.checked(proposed, built: request) {
-                    case .success(let checked): attempt = checked
-                    case .failure(let error): return done(.failure(error), nil)
+                switch checker?.checked(proposed, built: request) ?? .success(proposed) {
+                case .failure(let error):
+                    done(.failure(error), nil)
+                case .success(let attempt):
+                    // The attempt stage below attaches each attempt's cancel to the call's task.
+                    _ = chain.proceed(attempt) { result in
+                        done(ResponseValidator.validate(result, expecting: expectation), result.response?.url)
                     }
-                }
-                // The attempt stage below attaches each attempt's cancel to the call's task.
-                _ = chain.proceed(attempt) { result in
-                    done(ResponseValidator.validate(result, expecting: expectation), result.response?.url)
                 }
             },
             finish: { completion(TransferResult($0)) })

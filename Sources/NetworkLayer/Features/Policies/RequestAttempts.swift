@@ -73,38 +73,45 @@ final class RequestAttempts: Sendable {
     private func attempt(_ history: History) {
         guard !isCancelled else { return finish(.failure(.cancelled)) }
         let deadline = hookDeadline()
-        adapt(request, from: 0) { [self] result in
-            guard deadline.claim() else { return }
-            switch result {
-            case .failure(let error):
-                finish(.failure(error))
-            case .success(let adapted):
-                guard !isCancelled else { return finish(.failure(.cancelled)) }
-                send(adapted) { [self] outcome, answeredBy in
-                    switch outcome {
-                    case .success: finish(outcome)
-                    case .failure(let error):
-                        decide(after: error, of: adapted, answeredBy: answeredBy, history: history)
+        ask(
+            from: 0, request, hook: { $0.adapt($1, completion: $2) }, goesOn: { try? $0.get() },
+            end: { .success($0) },
+            completion: { [self] result in
+                guard deadline.claim() else { return }
+                switch result {
+                case .failure(let error):
+                    finish(.failure(error))
+                case .success(let adapted):
+                    guard !isCancelled else { return finish(.failure(.cancelled)) }
+                    send(adapted) { [self] outcome, answeredBy in
+                        switch outcome {
+                        case .success: finish(outcome)
+                        case .failure(let error):
+                            decide(after: error, of: adapted, answeredBy: answeredBy, history: history)
+                        }
                     }
                 }
-            }
-        }
+            })
     }
 
-    private func adapt(
-        _ request: URLRequest, from index: Int,
-        completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+    /// Runs `hook` on the interceptors from `index` on, one at a time where hooks run: while an answer
+    /// says to go on (`goesOn` gives what the next one gets), the next is asked; any other answer, or
+    /// `end` past the last interceptor, ends the round.
+    private func ask<Value: Sendable, Answer: Sendable>(
+        from index: Int, _ value: Value,
+        hook:
+            @escaping @Sendable (any RequestInterceptor, Value, @escaping @Sendable (Answer) -> Void) -> Void,
+        goesOn: @escaping @Sendable (Answer) -> Value?, end: @escaping @Sendable (Value) -> Answer,
+        completion: @escaping @Sendable (Answer) -> Void
     ) {
-        guard index < interceptors.count else { return completion(.success(request)) }
+        guard index < interceptors.count else { return completion(end(value)) }
         let once = Once()
         onPolicyQueue { [self] in
-            interceptors[index].adapt(request) { [self] result in
+            hook(interceptors[index], value) { [self] answer in
                 // An interceptor calling back twice must not fork the request into two.
                 guard once.claim() else { return }
-                switch result {
-                case .success(let adapted): adapt(adapted, from: index + 1, completion: completion)
-                case .failure: completion(result)
-                }
+                guard let next = goesOn(answer) else { return completion(answer) }
+                ask(from: index + 1, next, hook: hook, goesOn: goesOn, end: end, completion: completion)
             }
         }
     }
@@ -125,30 +132,34 @@ final class RequestAttempts: Sendable {
         let history = counted
         guard failed.number < stage.attemptLimit else { return finish(.failure(error)) }
         let deadline = hookDeadline()
-        ask(from: 0, about: failed) { [self] decision in
-            guard deadline.claim() else { return }
-            switch decision {
-            case .retry:
-                retry(failed, after: 0, history)
-            case .retryAfter(let delay)
-            where !delay.isFinite || delay > (stage.longestWait ?? stage.policy.maximumDelay):
-                // Beyond any wait the layer allows: fail now rather than hang or retry at once.
-                finish(.failure(error))
-            case .retryAfter(let delay):
-                retry(failed, after: max(0, delay), history)
-            case .fail(let replacement):
-                finish(.failure(replacement))
-            case .doNotRetry:
-                if let delay = stage.policy.delay(
-                    afterAttempt: failed.number, of: stage.method, failingWith: error,
-                    now: clock.date)
-                {
-                    retry(failed, after: delay, history)
-                } else {
+        ask(
+            from: 0, failed, hook: { $0.retry($1, completion: $2) },
+            goesOn: { decision in if case .doNotRetry = decision { failed } else { nil } },
+            end: { _ in .doNotRetry },
+            completion: { [self] decision in
+                guard deadline.claim() else { return }
+                switch decision {
+                case .retry:
+                    retry(failed, after: 0, history)
+                case .retryAfter(let delay)
+                where !delay.isFinite || delay > (stage.longestWait ?? stage.policy.maximumDelay):
+                    // Beyond any wait the layer allows: fail now rather than hang or retry at once.
                     finish(.failure(error))
+                case .retryAfter(let delay):
+                    retry(failed, after: max(0, delay), history)
+                case .fail(let replacement):
+                    finish(.failure(replacement))
+                case .doNotRetry:
+                    if let delay = stage.policy.delay(
+                        afterAttempt: failed.number, of: stage.method, failingWith: error,
+                        now: clock.date)
+                    {
+                        retry(failed, after: delay, history)
+                    } else {
+                        finish(.failure(error))
+                    }
                 }
-            }
-        }
+            })
     }
 
     /// The limit on one round of interceptor calls; without interceptors, none.
@@ -158,25 +169,8 @@ final class RequestAttempts: Sendable {
         }
     }
 
-    private func ask(
-        from index: Int, about failed: FailedAttempt, completion: @escaping @Sendable (RetryDecision) -> Void
-    ) {
-        guard index < interceptors.count else { return completion(.doNotRetry) }
-        let once = Once()
-        onPolicyQueue { [self] in
-            interceptors[index].retry(failed) { [self] decision in
-                guard once.claim() else { return }
-                if case .doNotRetry = decision {
-                    ask(from: index + 1, about: failed, completion: completion)
-                } else {
-                    completion(decision)
-                }
-            }
-        }
-    }
-
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval, _ history: History) {
-        stage.call.retryReporter?(failed, delay)
+        stage.call.willRetry(after: delay, because: failed.error)
         guard delay > 0, delay.isFinite else { return attempt(history) }
         // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
         stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { [self] in attempt(history) }

@@ -49,7 +49,7 @@ public struct RetryPolicy: Sendable, Hashable {
 extension RetryPolicy {
     private static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options]
     private static let retriedStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
-    private static let retriedTransportCodes: Set<URLError.Code> = [
+    static let retriedTransportCodes: Set<URLError.Code> = [
         .networkConnectionLost, .notConnectedToInternet, .cannotConnectToHost, .timedOut, .dnsLookupFailed,
         .cannotFindHost,
     ]

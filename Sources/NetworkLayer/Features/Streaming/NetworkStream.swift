@@ -23,7 +23,16 @@ extension NetworkLayer {
         _ request: NetworkRequest<Data>, as format: StreamFormat<Element>,
         options: ServerSentEventsOptions? = nil
     ) -> NetworkStream<Element> {
-        NetworkStream(layer: self, request: request, format: format, options: options)
+        // Unchecked: only the request's handler-typed members aren't Sendable, and a stream has none.
+        let request = UncheckedSendable(value: request)
+        return NetworkStream { buffer in
+            var request = request.value
+            request.streamConsumer = buffer
+            return self.stream(
+                request, as: format, options: options,
+                eventHandler: { buffer.append([$0], StreamReceipt(isWanted: { true }, consumed: {})) },
+                completionHandler: { buffer.finish($0) })
+        }
     }
 }
 
@@ -35,23 +44,7 @@ public struct NetworkStream<Element: Sendable>: AsyncSequence, Sendable {
 
     private let start: @Sendable (AsyncStreamBuffer<Element>) -> NetworkTask
 
-    init(
-        layer: NetworkLayer, request: NetworkRequest<Data>, format: StreamFormat<Element>,
-        options: ServerSentEventsOptions?
-    ) {
-        // Unchecked: only the request's handler-typed members aren't Sendable, and a stream has none.
-        let request = UncheckedSendable(value: request)
-        start = { buffer in
-            var request = request.value
-            request.streamConsumer = buffer
-            return layer.stream(
-                request, as: format, options: options,
-                eventHandler: { buffer.append([$0], StreamReceipt(isWanted: { true }, consumed: {})) },
-                completionHandler: { buffer.finish($0) })
-        }
-    }
-
-    /// Elements that `start` feeds to the buffer, through any other request form.
+    /// Elements that `start` feeds to the buffer: a stream's, or another request form's.
     init(start: @escaping @Sendable (AsyncStreamBuffer<Element>) -> NetworkTask) {
         self.start = start
     }

@@ -40,7 +40,7 @@ struct ServerSentEventParser {
         for line in complete.lines {
             if let event = try process(line) { events.append(event) }
         }
-        if complete.overflow { throw StreamLimitError(limit: maximumEventSize) }
+        if complete.overflow { throw StreamLimitError() }
     }
 
     private mutating func process(_ line: ArraySlice<UInt8>) throws(StreamLimitError) -> ServerSentEvent? {
@@ -63,7 +63,7 @@ struct ServerSentEventParser {
             if hasData { data += "\n" }
             data += String(decoding: value, as: UTF8.self)
             hasData = true
-            if data.utf8.count > maximumEventSize { throw StreamLimitError(limit: maximumEventSize) }
+            if data.utf8.count > maximumEventSize { throw StreamLimitError() }
         case "id":
             if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case "retry":
@@ -94,6 +94,5 @@ struct ServerSentEventParser {
     }
 }
 
-struct StreamLimitError: Error {
-    let limit: Int
-}
+/// A line or event longer than the parser's limit; the format's error names the limit.
+struct StreamLimitError: Error {}

@@ -27,10 +27,7 @@ struct StreamReconnection: RequestInterceptor {
         self.reconnects = reconnects
     }
 
-    private static let reconnectingCodes: Set<URLError.Code> = [
-        .networkConnectionLost, .notConnectedToInternet, .cannotConnectToHost, .timedOut, .cannotFindHost,
-        .dnsLookupFailed, .secureConnectionFailed,
-    ]
+    private static let reconnectingCodes = RetryPolicy.retriedTransportCodes.union([.secureConnectionFailed])
 
     func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void

@@ -8,34 +8,20 @@ import Foundation
 /// any other reply in memory up to the layer's limit, to fail with its body. One per connection, on the
 /// delegate queue.
 final class StreamSink<Element>: TransferSink {
+    private let channel: StreamChannel<Element>
     private let parser: StreamParser<Element>
-    private let delivery: StreamDelivery<Element>
-    private let state: StreamState
-    private let acceptableContentTypes: [String]?
-    private let acceptableStatusCodes: Set<Int>?
-    /// A reconnecting SSE stream: its clean end is a lost connection, to reconnect.
-    private let endIsLostConnection: Bool
     private let errorBody: MemorySink
-    let bodyIdleTimeout: TimeInterval?
+    var bodyIdleTimeout: TimeInterval? { channel.idleTimeout }
     private weak var flow: (any TransferFlow)?
     private var isStreaming = false
     private var failure: NetworkError?
     private var bytes = 0
     private(set) var needsBackPressure = false
 
-    init(
-        parser: StreamParser<Element>, delivery: StreamDelivery<Element>, state: StreamState,
-        acceptableContentTypes: [String]?, acceptableStatusCodes: Set<Int>?, endIsLostConnection: Bool,
-        idleTimeout: TimeInterval?, errorBodyLimit: Int, method: String?
-    ) {
-        self.parser = parser
-        self.delivery = delivery
-        self.state = state
-        self.acceptableContentTypes = acceptableContentTypes
-        self.acceptableStatusCodes = acceptableStatusCodes
-        self.endIsLostConnection = endIsLostConnection
-        bodyIdleTimeout = idleTimeout
-        errorBody = MemorySink(limit: errorBodyLimit, method: method)
+    init(_ channel: StreamChannel<Element>, method: String?) {
+        self.channel = channel
+        parser = channel.format.makeParser(channel.context)
+        errorBody = MemorySink(limit: channel.errorBodyLimit, method: method)
     }
 
     func attach(_ flow: any TransferFlow) {
@@ -47,16 +33,18 @@ final class StreamSink<Element>: TransferSink {
         let status = http?.statusCode ?? 0
         let type = http?.value(forHTTPHeaderField: "Content-Type")
         let typeMatches =
-            acceptableContentTypes.map { types in type.map { MediaType.matches($0, anyOf: types) } ?? false }
+            channel.acceptableContentTypes.map { types in
+                type.map { MediaType.matches($0, anyOf: types) } ?? false
+            }
             ?? true
         // 204 is a server's way to say "no stream" (and to stop reconnecting).
-        let statusMatches = acceptableStatusCodes?.contains(status) ?? (200..<300).contains(status)
+        let statusMatches = channel.acceptableStatusCodes?.contains(status) ?? (200..<300).contains(status)
         guard statusMatches, status != 204, typeMatches else {
             return errorBody.open(response)
         }
         isStreaming = true
-        state.connectionOpened()
-        delivery.connectionOpened()
+        channel.context.state.connectionOpened()
+        channel.delivery.connectionOpened()
         // A stream is as long as the server likes: libcurl is held back whenever the delegate queue lags.
         needsBackPressure = true
         return .accept
@@ -73,9 +61,9 @@ final class StreamSink<Element>: TransferSink {
     }
 
     private func hand(_ batch: [(Element, Int)], bytes: Int) {
-        state.received(bytes: bytes, events: batch.count)
+        channel.context.state.received(bytes: bytes, events: batch.count)
         let flow = flow
-        delivery.deliver(batch, pause: { flow?.pauseReading() }, resume: { flow?.resumeReading() })
+        channel.delivery.deliver(batch, pause: { flow?.pauseReading() }, resume: { flow?.resumeReading() })
     }
 
     func discard() {
@@ -89,7 +77,8 @@ final class StreamSink<Element>: TransferSink {
             hand(batch.elements, bytes: 0)
             failure = batch.failure
         }
-        if isStreaming, failure == nil, endIsLostConnection {
+        // A reconnecting stream's clean end is a lost connection, to reconnect.
+        if isStreaming, failure == nil, channel.reconnects {
             failure = URLError(
                 .networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: "The server ended the stream."])
         }
@@ -99,37 +88,20 @@ final class StreamSink<Element>: TransferSink {
     }
 }
 
-final class StreamChannel<Element>: StreamRoute, Sendable {
+/// What every connection of one stream shares: each one's sink is made from it.
+struct StreamChannel<Element>: StreamRoute {
     let format: StreamFormat<Element>
     let context: StreamParserContext
     let delivery: StreamDelivery<Element>
     let acceptableContentTypes: [String]?
     let acceptableStatusCodes: Set<Int>?
+    /// Only server-sent event streams reconnect.
     let reconnects: Bool
     let idleTimeout: TimeInterval?
     let errorBodyLimit: Int
 
-    init(
-        format: StreamFormat<Element>, context: StreamParserContext, delivery: StreamDelivery<Element>,
-        acceptableContentTypes: [String]?, acceptableStatusCodes: Set<Int>?, reconnects: Bool,
-        idleTimeout: TimeInterval?, errorBodyLimit: Int
-    ) {
-        self.format = format
-        self.context = context
-        self.delivery = delivery
-        self.acceptableContentTypes = acceptableContentTypes
-        self.acceptableStatusCodes = acceptableStatusCodes
-        self.reconnects = reconnects
-        self.idleTimeout = idleTimeout
-        self.errorBodyLimit = errorBodyLimit
-    }
-
     func makeSink(for request: URLRequest, on transport: SessionTransport) -> any TransferSink {
-        StreamSink(
-            parser: format.makeParser(context), delivery: delivery, state: context.state,
-            acceptableContentTypes: acceptableContentTypes, acceptableStatusCodes: acceptableStatusCodes,
-            endIsLostConnection: reconnects && format.kind == .serverSentEvents, idleTimeout: idleTimeout,
-            errorBodyLimit: errorBodyLimit, method: request.httpMethod)
+        StreamSink(self, method: request.httpMethod)
     }
 }
 
