@@ -103,9 +103,9 @@ extension TransferStore {
     /// `nil` when the source is as recorded; else its identity now (`nil` inside when it is gone).
     private func sourceChange(of record: TransferRecord) -> SourceIdentity?? {
         let now = SourceIdentity(of: record.fileURL)
-        guard let size = record.sourceSize, let modified = record.sourceModified,
-            now == SourceIdentity(size: size, modified: modified)
-        else { return .some(now) }
+        guard let now, now.size == record.sourceSize, now.modified == record.sourceModified else {
+            return .some(now)
+        }
         return nil
     }
 
