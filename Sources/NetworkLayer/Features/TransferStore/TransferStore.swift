@@ -59,8 +59,7 @@ public final class TransferStore: Sendable {
     public init(directory: URL, layer: NetworkLayer, recordKey: Data? = nil) throws(TransferStoreError) {
         self.directory = directory
         self.layer = layer
-        let (claim, folder) = try Self.claim(directory, key: recordKey)
-        (self.claim, self.folder) = (claim, folder)
+        (claim, folder) = try Self.claim(directory, key: recordKey)
         let records = folder.load(
             TransferRecord.self, named: Self.suffix, version: TransferRecord.version,
             maximumSize: Self.largestRecord, fileName: \.fileName

@@ -51,17 +51,11 @@ final class FileSink: TransferSink {
     }
 
     func awaitTurn(_ start: @escaping @Sendable () -> Void) -> Bool {
-        switch DownloadClaims.claim(
+        let outcome = DownloadClaims.claim(
             job.target.destination, for: self, isAbandoned: job.isAbandoned, whenGivenUp: start)
-        {
-        case .claimed:
-            return true
-        case .busy:
-            isRefused = true
-            return true
-        case .waiting:
-            return false
-        }
+        // A busy destination goes ahead, to be refused in `prepare`.
+        isRefused = outcome == .busy
+        return outcome != .waiting
     }
 
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError> {
