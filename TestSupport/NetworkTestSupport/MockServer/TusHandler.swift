@@ -20,81 +20,23 @@ import NetworkLayer
 /// (a resume's, while the server still reads the one the client gave up on) is answered `409` before its
 /// body. A cut closes the connection in the middle of an append's body, after exactly the bytes asked. Thread-safe: the server calls it from
 /// each connection's thread; the lock is never held while a file is written.
-public final class TusHandler: Sendable {
-    private let ledger = UploadLedger(prefix: "tus-uploads")
-
-    /// Where the uploads are stored, one file each; removed by ``removeStoredFiles()``.
-    public var directory: URL { ledger.directory }
+public final class TusHandler: ResumableUploadServing {
+    /// The uploads and the fault script (see ``ResumableUploadServing``).
+    public let ledger = UploadLedger(prefix: "tus-uploads")
 
     /// A server with no upload yet, storing them in a new temporary folder.
     public init() {}
 
-    /// What to install as ``MockServer/handler``: answers creation, `HEAD` and `OPTIONS` (and an append whose
-    /// body the server kept in memory, without ``bodyHandler``).
-    public var handler: MockServer.Handler {
-        { [self] request in ledger.closingBeforeACut(self.answer(request)) }
-    }
-
-    /// What to install as ``MockServer/bodyHandler``: takes each append (`PATCH`) as it arrives, writing its
-    /// body into the upload's file, so the server holds no upload in memory.
-    public var bodyHandler: MockServer.BodyHandler {
-        { [self] request in request.method == "PATCH" ? self.receiveAppend(request) : nil }
-    }
-
-    /// The stored file of each upload created, in the order they were created.
-    public var storedFiles: [URL] { ledger.storedFiles }
-
     /// One `PATCH` as it arrived: its `Upload-Offset` (-1 when missing) and its body's length.
     public typealias Append = UploadAppend
 
-    /// Every append received, in order: what a client resumed from, and what it sent again.
-    public var appends: [Append] { ledger.appends }
-
-    /// Closes the connection after the first `count` bytes of the next append's body, without a reply: those
-    /// bytes are kept, and the next `HEAD` reports them. A cut at the body's length loses only the reply.
-    ///
-    /// - Parameter count: How many bytes reach the upload.
-    public func cutNextAppend(afterBytes count: Int) {
-        ledger.cutNextAppend(afterBytes: count)
-    }
-
-    /// Answers the next append with `status` (503 by default) once its body has arrived, storing nothing of it.
-    ///
-    /// - Parameter status: A 5xx status, or a 4xx such as a `409` or `403` refusing the offset.
-    public func failNextAppend(status: Int = 503) {
-        ledger.failNextAppend(status: status)
-    }
-
-    /// The largest append (`PATCH`) body taken; a larger one is answered `413` before its body is read,
-    /// storing nothing, as nginx's `client_max_body_size` (1 MB by default) and tussi's request limit
-    /// (10 MB) answer. `nil` (the default): any size.
-    public var maxRequestBodySize: Int? {
-        get { ledger.maxRequestBodySize }
-        set { ledger.maxRequestBodySize = newValue }
-    }
-
-    /// Whether the bytes of an append cut or dropped before its body ended are kept, the next `HEAD`
-    /// reporting them (`true`, the default: tusd), or thrown away, the offset left where the append began
-    /// (`false`: servers such as tussi and asgi-tus, which store an append only once it arrived whole). A
-    /// cut that loses only the reply keeps the append either way.
-    public var keepsInterruptedAppends: Bool {
-        get { ledger.keepsInterruptedAppends }
-        set { ledger.keepsInterruptedAppends = newValue }
-    }
-
-    /// Forgets every upload, its stored file deleted: its offset and appends are then answered 404.
-    public func forgetUploads() {
-        ledger.forgetUploads()
-    }
-
-    /// Deletes ``directory`` and everything in it.
-    public func removeStoredFiles() {
-        ledger.removeStoredFiles()
-    }
-
     private static let version = ["Tus-Resumable": "1.0.0"]
 
-    private func answer(_ request: MockServerRequest) -> MockResponse {
+    /// Answers a request whose body the server read whole: creation, `HEAD`, `OPTIONS`, or an append.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The reply.
+    public func answer(_ request: MockServerRequest) -> MockResponse {
         guard request.method == "OPTIONS" || request.header("Tus-Resumable") == "1.0.0" else {
             return MockResponse(status: 412, headers: ["Tus-Version": "1.0.0"])
         }
@@ -129,7 +71,10 @@ public final class TusHandler: Sendable {
     }
 
     /// Takes an append's body as it arrives (see ``bodyHandler``).
-    private func receiveAppend(_ request: MockServerRequest) -> MockBodyReceiver {
+    ///
+    /// - Parameter request: The append, its body still to come.
+    /// - Returns: How the body is taken, or the reply refusing it.
+    public func receiveAppend(_ request: MockServerRequest) -> MockBodyReceiver {
         guard request.header("Tus-Resumable") == "1.0.0" else {
             return .reply(MockResponse(status: 412, headers: ["Tus-Version": "1.0.0"]))
         }
@@ -172,9 +117,6 @@ extension MockServer {
     /// - Returns: The handler, now the server's ``handler``.
     @discardableResult
     public func serveTus() -> TusHandler {
-        let tus = TusHandler()
-        handler = tus.handler
-        bodyHandler = tus.bodyHandler
-        return tus
+        serve(TusHandler())
     }
 }

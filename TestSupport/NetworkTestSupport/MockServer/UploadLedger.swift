@@ -13,8 +13,9 @@ public struct UploadAppend: Sendable, Equatable {
 /// What ``TusHandler`` and ``ResumableUploadHandler`` share: the uploads, each stored in a file of its own
 /// and appended to as each `PATCH`'s body arrives, and the fault script (an append cut in the middle of its
 /// body, a 5xx once, uploads forgotten). The protocols differ only in how they spell requests and replies.
-/// The lock is never held while a file is written.
-final class UploadLedger: Sendable {
+/// The lock is never held while a file is written. Opaque outside the test support: a handler's own
+/// members (see ``ResumableUploadServing``) read and script it.
+public final class UploadLedger: Sendable {
     struct Upload {
         let file: URL
         /// The length announced, when one was.

@@ -184,7 +184,8 @@ package final class DurableFolder: Sendable {
     static func read(_ file: URL, key: [UInt8]?, maximumSize: Int) throws(DurableRecordDamage) -> (
         contentVersion: UInt16, payload: Data
     )? {
-        try read(file, key: key, limit: fileLimit(maximumSize))
+        guard let bytes = try bytes(of: file, limit: fileLimit(maximumSize)) else { return nil }
+        return try DurableRecord.decode(bytes, key: key)
     }
 
     /// The most bytes a file holding `maximumSize` payload bytes has; saturating, so `.max` means no limit.
@@ -193,15 +194,8 @@ package final class DurableFolder: Sendable {
         return overflow ? .max : sum
     }
 
-    /// Reads the record in `file` if the file holds at most `limit` bytes: one open, never following a
-    /// link, so what is checked is what is read.
-    private static func read(_ file: URL, key: [UInt8]?, limit: Int) throws(DurableRecordDamage) -> (
-        contentVersion: UInt16, payload: Data
-    )? {
-        guard let bytes = try bytes(of: file, limit: limit) else { return nil }
-        return try DurableRecord.decode(bytes, key: key)
-    }
-
+    /// The bytes of `file` if it holds at most `limit`: one open, never following a link, so what is
+    /// checked is what is read.
     private static func bytes(of file: URL, limit: Int) throws(DurableRecordDamage) -> Data? {
         switch POSIX.readRegularFile(file.path, limit: limit) {
         case .contents(let bytes): return bytes

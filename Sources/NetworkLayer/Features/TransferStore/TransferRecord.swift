@@ -42,14 +42,11 @@ struct TransferRecord: Codable, Sendable, Equatable {
     var fileURL: URL { URL(fileURLWithPath: file) }
 
     /// The record's file name: its sequence zero-padded, so names sort as records were made.
-    var fileName: String {
-        let digits = String(sequence)
-        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".transfer"
-    }
+    var fileName: String { String(format: "%020llu.transfer", sequence) }
 }
 
 /// A source file's identity as the store compares it: its size and modification date.
-struct SourceIdentity: Equatable {
+struct SourceIdentity {
     var size: Int64
     var modified: Double
 
@@ -60,10 +57,5 @@ struct SourceIdentity: Equatable {
         else { return nil }
         self.size = size
         modified = date.timeIntervalSince1970
-    }
-
-    init(size: Int64, modified: Double) {
-        self.size = size
-        self.modified = modified
     }
 }

@@ -103,9 +103,9 @@ extension TransferStore {
     /// `nil` when the source is as recorded; else its identity now (`nil` inside when it is gone).
     private func sourceChange(of record: TransferRecord) -> SourceIdentity?? {
         let now = SourceIdentity(of: record.fileURL)
-        guard let size = record.sourceSize, let modified = record.sourceModified,
-            now == SourceIdentity(size: size, modified: modified)
-        else { return .some(now) }
+        guard let now, now.size == record.sourceSize, now.modified == record.sourceModified else {
+            return .some(now)
+        }
         return nil
     }
 
@@ -185,21 +185,15 @@ extension TransferStore {
         _ id: UUID, uploadURL: URL?, offset: Int64, then next: (@Sendable () -> Void)? = nil
     ) {
         let due = state.withLock { state -> Bool in
-            guard var record = state.records[id] else { return false }
-            if let uploadURL {
-                record.uploadURL = uploadURL.absoluteString
-            } else if offset == record.offset {
+            guard let record = state.records[id], uploadURL != nil || offset != record.offset else {
                 return false
             }
-            record.offset = offset
-            state.records[id] = record
+            state.records[id]?.uploadURL = uploadURL?.absoluteString ?? record.uploadURL
+            state.records[id]?.offset = offset
             return true
         }
-        if due {
-            writeRecord(id, then: next)
-        } else if let next {
-            Queues.work.async(execute: next)
-        }
+        // Not due, `next` still runs, after the writes asked for before it.
+        if due || next != nil { writeRecord(id, then: next) }
     }
 
     private func makeRecord(for request: NetworkRequest<URL>) throws(TransferStoreError) -> TransferRecord {

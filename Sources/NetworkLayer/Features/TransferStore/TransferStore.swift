@@ -59,8 +59,7 @@ public final class TransferStore: Sendable {
     public init(directory: URL, layer: NetworkLayer, recordKey: Data? = nil) throws(TransferStoreError) {
         self.directory = directory
         self.layer = layer
-        let (claim, folder) = try Self.claim(directory, key: recordKey)
-        (self.claim, self.folder) = (claim, folder)
+        (claim, folder) = try Self.claim(directory, key: recordKey)
         let records = folder.load(
             TransferRecord.self, named: Self.suffix, version: TransferRecord.version,
             maximumSize: Self.largestRecord, fileName: \.fileName
@@ -129,22 +128,18 @@ public final class TransferStore: Sendable {
     /// Then `next` runs on the work queue, written or not (a closed store writes nothing; a failed
     /// write leaves the record as it was), never on the disk queue, since it may send.
     func writeRecord(_ id: UUID, then next: (@Sendable () -> Void)? = nil) {
-        queue.async { [self] in
-            if !state.withLock(\.isClosed), let record = state.withLock({ $0.records[id] }) {
-                try? write(record)
-            }
-            if let next { Queues.work.async(execute: next) }
+        onDisk { [self] in
+            if let record = state.withLock({ $0.records[id] }) { try? write(record) }
         }
+        if let next { queue.async { Queues.work.async(execute: next) } }
     }
 
     /// Writes `record` on the store's queue, after every write asked for before, and waits.
     func writeNow(_ record: TransferRecord) throws(TransferStoreError) {
-        try queue.sync { () -> Result<Void, TransferStoreError> in
-            do throws(TransferStoreError) {
+        try queue.sync {
+            Result { () throws(TransferStoreError) in
                 guard !state.withLock(\.isClosed) else { throw .closed }
-                return .success(try write(record))
-            } catch {
-                return .failure(error)
+                try write(record)
             }
         }.get()
     }
@@ -183,9 +178,7 @@ public final class TransferStore: Sendable {
         var expected = record.sourceSize
         if record.kind == .download {
             let partial = PartialDownload(destination: record.fileURL)
-            completed =
-                (try? FileManager.default.attributesOfItem(atPath: partial.file.path))
-                .flatMap { ($0[.size] as? NSNumber)?.int64Value } ?? 0
+            completed = partial.receivedBytes
             expected = partial.resumePoint()?.info.totalBytes
         }
         return StoredTransfer(

@@ -24,11 +24,10 @@ final class BodySource: TransferBody, @unchecked Sendable {
     /// one whole file, its bytes when it has none, else a temporary file. The transfer reads it only once
     /// this returned, on its delegate queue.
     func prepareNative() -> URLError? {
-        switch nativeForm() {
-        case .success(let prepared):
-            native = prepared
+        do {
+            native = try nativeForm().get()
             return nil
-        case .failure(let error):
+        } catch {
             return error
         }
     }

@@ -15,7 +15,7 @@ final class DownloadJob: Sendable {
     /// then waits instead of being refused.
     let isAbandoned: @Sendable () -> Bool
     /// Claimed by the first attempt: only it discards the file; `nil` when the options keep it.
-    private let restart: Once?
+    let restart: Once?
 
     init(
         target: DownloadTarget, acceptableContentTypes: [String]? = nil,
@@ -33,10 +33,6 @@ final class DownloadJob: Sendable {
         guard let acceptable = acceptableContentTypes, !response.hasNoBody else { return true }
         guard let type = response.value(forHTTPHeaderField: "Content-Type") else { return false }
         return MediaType.matches(type, anyOf: acceptable)
-    }
-
-    func takeRestart() -> Bool {
-        restart?.claim() ?? false
     }
 }
 

@@ -51,17 +51,11 @@ final class FileSink: TransferSink {
     }
 
     func awaitTurn(_ start: @escaping @Sendable () -> Void) -> Bool {
-        switch DownloadClaims.claim(
+        let outcome = DownloadClaims.claim(
             job.target.destination, for: self, isAbandoned: job.isAbandoned, whenGivenUp: start)
-        {
-        case .claimed:
-            return true
-        case .busy:
-            isRefused = true
-            return true
-        case .waiting:
-            return false
-        }
+        // A busy destination goes ahead, to be refused in `prepare`.
+        isRefused = outcome == .busy
+        return outcome != .waiting
     }
 
     func prepare(_ request: URLRequest) -> Result<URLRequest, URLError> {
@@ -73,15 +67,15 @@ final class FileSink: TransferSink {
                     "Another download to \(destination.path) is in progress; wait for its handler, or cancel it, "
                         + "then start again."))
         }
-        if job.takeRestart() || !resumable { partial.remove() }
-        let resume = resumable ? partial.resumePoint() : nil
+        let restarts = job.restart?.claim() ?? false
+        let resume = resumable && !restarts ? partial.resumePoint() : nil
         var request = request
         if let resume, let validator = resume.info.validator {
             request.setValue("bytes=\(resume.offset)-", forHTTPHeaderField: "Range")
             request.setValue(validator, forHTTPHeaderField: "If-Range")
             // Byte ranges count the bytes on the wire: they must be the file's own bytes, not gzip's.
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        } else if resumable {
+        } else {
             partial.remove()
         }
         phase = .awaitingResponse(offset: resume?.offset ?? 0, info: resume?.info)
@@ -187,13 +181,11 @@ final class FileSink: TransferSink {
             return body.close(failure: failure, response: response, respondedAt: respondedAt)
         case .writing, .awaitingResponse, .restarting, .done:
             // A declined challenge ends before the delegate sees the reply: the 401 itself is the answer.
-            if failure == nil, let reply = response as? HTTPURLResponse,
-                !(200..<300).contains(reply.statusCode)
-            {
-                return TransferResult(body: Data(), response: response, error: nil, respondedAt: respondedAt)
-            }
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+            let declined = failure == nil && !(200..<300).contains(status)
             return TransferResult(
-                body: Data(), response: response, error: failure ?? URLError(.badServerResponse),
+                body: Data(), response: response,
+                error: declined ? nil : failure ?? URLError(.badServerResponse),
                 respondedAt: respondedAt)
         }
     }

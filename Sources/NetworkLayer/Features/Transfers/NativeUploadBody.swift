@@ -29,10 +29,7 @@ enum NativeUploadBody: Sendable {
             return .failure(failed)
         }
         defer { file.close() }
-        let read = body.read { piece in
-            guard case .success = file.write(piece) else { return false }
-            return true
-        }
+        let read = body.read { piece in (try? file.write(piece).get()) != nil }
         guard read.isComplete else {
             try? FileManager.default.removeItem(at: url)
             return .failure(read.error ?? failed)

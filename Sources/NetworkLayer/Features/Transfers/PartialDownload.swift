@@ -41,10 +41,15 @@ struct PartialDownload: Sendable {
         guard let stored = try? DurableFolder.read(infoFile, key: nil, maximumSize: Info.largest),
             stored.contentVersion == Info.version,
             let info = try? JSONDecoder().decode(Info.self, from: stored.payload), info.validator != nil,
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-            let size = (attributes[.size] as? NSNumber)?.int64Value, size > 0
+            case let size = receivedBytes, size > 0
         else { return nil }
         return (size, info)
+    }
+
+    /// The bytes in the partial file; 0 when there is none.
+    var receivedBytes: Int64 {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     /// Records which version the bytes belong to; without it they are merely not resumed.

@@ -52,20 +52,18 @@ final class ResumableUploadTask<Value>: NetworkTask {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> any NetworkTask {
-        var length: Int64 = 0
-        var checked: NetworkError?
-        var file = URL(fileURLWithPath: "/")
-        if case .upload(let source)? = request.transfer, case .file(let url, _) = source {
-            file = url
-            do { length = try source.length() } catch { checked = error }
-        } else {
-            checked = .invalidRequest("A resumable upload sends a file.")
+        let source = Result { () throws(NetworkError) -> (file: URL, length: Int64) in
+            guard case .upload(let source)? = request.transfer, case .file(let url, _) = source else {
+                throw .invalidRequest("A resumable upload sends a file.")
+            }
+            return (url, try source.length())
         }
+        let (file, length) = (try? source.get()) ?? (URL(fileURLWithPath: "/"), 0)
         let upload = ResumableUploadTask(
             layer: layer, request: request, successHandler: successHandler, errorHandler: errorHandler,
             file: file, length: length)
-        if let checked {
-            upload.call.fail(checked)
+        if case .failure(let error) = source {
+            upload.call.fail(error)
         } else if let point = request.uploadJournal?.resumePoint {
             // A stored upload: the server is asked how much it kept rather than the file created again.
             upload.state.withLock { ($0.uploadURL, $0.offset) = (point.uploadURL, point.offset) }

@@ -12,14 +12,19 @@ struct UploadBody: Sendable {
     let segments: [Segment]
     let length: Int64
 
+    /// The body of `segments`, the empty ones left out.
+    private init(_ segments: [Segment]) {
+        self.segments = segments.filter { $0.length > 0 }
+        length = segments.reduce(0) { $0 + $1.length }
+    }
+
     /// Checks every file (present, regular, readable) and measures the body, failing clearly before sending.
     static func prepare(_ source: UploadSource) throws(NetworkError) -> UploadBody {
         switch source {
         case .data(let data, _):
-            return UploadBody(segments: [.bytes(data)], length: Int64(data.count))
+            return UploadBody([.bytes(data)])
         case .file(let url, _):
-            let length = try checkedLength(of: url)
-            return UploadBody(segments: [.file(url, length: length)].filter(\.isNotEmpty), length: length)
+            return UploadBody([.file(url, length: try checkedLength(of: url))])
         case .fileRange(let url, let start, let count, _):
             let length = try checkedLength(of: url)
             guard start >= 0, count >= 0, start <= length - count else {
@@ -27,8 +32,7 @@ struct UploadBody: Sendable {
                     URLError(.fileDoesNotExist, file: url, "The file to upload, \(url.path), became shorter.")
                 )
             }
-            let part = [Segment.file(url, start: start, length: count)].filter(\.isNotEmpty)
-            return UploadBody(segments: part, length: count)
+            return UploadBody([.file(url, start: start, length: count)])
         case .multipart(let form):
             return try multipart(form)
         }
@@ -77,8 +81,7 @@ struct UploadBody: Sendable {
         }
         pending.append(MultipartEncoding.closing(boundary: form.boundary))
         segments.append(.bytes(pending))
-        let length = segments.reduce(0) { $0 + $1.length }
-        return UploadBody(segments: segments.filter(\.isNotEmpty), length: length)
+        return UploadBody(segments)
     }
 
     /// The size of a regular, readable file, measured through the open file (a symbolic link's target).
@@ -112,8 +115,6 @@ extension UploadBody.Segment {
         case .file(_, _, let length): length
         }
     }
-
-    fileprivate var isNotEmpty: Bool { length > 0 }
 }
 
 /// The framing of `multipart/form-data` (RFC 7578).

@@ -21,30 +21,6 @@ struct UploadDialect: Sendable {
     /// Whether a cancelled upload is removed from the server with `DELETE`.
     let deletesWhenCancelled: Bool
 
-    init(_ uploadProtocol: ResumableUpload.UploadProtocol) {
-        switch uploadProtocol {
-        case .tus: self = .tus
-        case .ietfDraft: self = .ietfDraft
-        }
-    }
-
-    private init(
-        name: String, versionHeaders: [String: String],
-        creationHeaders: @escaping @Sendable (Int64) -> [String: String],
-        appendHeaders: @escaping @Sendable (Bool) -> [String: String],
-        appendContentType: String, recognizes: @escaping @Sendable (ResponseHeaders) -> Bool,
-        appendCompletes: Bool, deletesWhenCancelled: Bool
-    ) {
-        self.name = name
-        self.versionHeaders = versionHeaders
-        self.creationHeaders = creationHeaders
-        self.appendHeaders = appendHeaders
-        self.appendContentType = appendContentType
-        self.recognizes = recognizes
-        self.appendCompletes = appendCompletes
-        self.deletesWhenCancelled = deletesWhenCancelled
-    }
-
     static let tus = UploadDialect(
         name: "tus 1.0", versionHeaders: ["Tus-Resumable": "1.0.0"],
         creationHeaders: { ["Upload-Length": String($0)] }, appendHeaders: { _ in [:] },
@@ -73,6 +49,13 @@ struct UploadDialect: Sendable {
 }
 
 extension UploadDialect {
+    init(_ uploadProtocol: ResumableUpload.UploadProtocol) {
+        switch uploadProtocol {
+        case .tus: self = .tus
+        case .ietfDraft: self = .ietfDraft
+        }
+    }
+
     /// How far the server got, by a 2xx to an append of `count` bytes from `offset`: its `Upload-Offset`;
     /// without one, the whole append with the draft (a successful append was read whole; draft-05 requires
     /// no offset in the reply), nothing with tus (which requires it). `nil` when the server moved backwards
