@@ -66,7 +66,7 @@ extension NetworkLayer {
                 for: request, built: built, route: route, expecting: expectation, stream: stream, call: call)[
                     ...],
             transport: transport, route: route,
-            redirectPolicy: redirectPolicy(for: request))
+            redirectPolicy: redirectPolicy(for: request), watchesPauses: pauseWatch())
         // Not kept: the call's task cancels each attempt as it begins (see ``AttemptStage``).
         _ = chain.proceed(
             built,

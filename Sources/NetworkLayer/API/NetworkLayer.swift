@@ -79,18 +79,19 @@ open class NetworkLayer: @unchecked Sendable {
     /// The default ``resourceTimeout``: five minutes, generous for any reply kept in memory, yet finite.
     public static let defaultResourceTimeout: TimeInterval = 300
 
-    /// What changes after `init`, under one lock: the ``account``, and the stream session once the first
-    /// stream made it.
+    /// What changes after `init`, under one lock: the ``account``, the stream session once the first
+    /// stream made it, and the scheduler once something needs it (``origins(making:)``).
     let changing = Locked(Changing())
 
     struct Changing {
         var account: String?
         var ownStreamSession: LayerSession?
+        var origins: OriginScheduler?
     }
 
     /// Requests the scheduler keeps: shared requests in flight, requests counted against a budget or
     /// waiting for their origin, and origins held by a pause. 0 when all have ended; tests read it.
-    package var scheduledCount: Int { parts.flights.count + parts.origins.count }
+    package var scheduledCount: Int { parts.flights.count + (origins(making: false)?.count ?? 0) }
     /// The callers waiting for shared requests in flight, all flights together; tests read it to know every
     /// caller has joined before a reply goes.
     package var sharingCallerCount: Int { parts.flights.waiterCount }
@@ -150,6 +151,19 @@ open class NetworkLayer: @unchecked Sendable {
             let layerSession = LayerSession(made, clock: clock)
             changing.ownStreamSession = layerSession
             return layerSession
+        }
+    }
+
+    /// The per-origin budget and the holds servers asked for. Made by the first request a budget counts or
+    /// the first pause a reply asks (`making`), so a layer with neither passes no gate (see ``OriginGate``).
+    func origins(making: Bool) -> OriginScheduler? {
+        changing.withLock { changing in
+            if changing.origins == nil, making {
+                changing.origins = OriginScheduler(
+                    clock: clock, budget: scheduling.maximumRequestsPerOrigin,
+                    longestHold: scheduling.maximumRateLimitWait)
+            }
+            return changing.origins
         }
     }
 
