@@ -64,7 +64,7 @@ extension NetworkLayer {
                     sizeLimit: limit, redirectPolicy: redirectPolicy(for: request),
                     cachePolicy: request.cachePolicy, waitsForRateLimits: waits,
                     countsAgainstBudget: counts && self.scheduling.maximumRequestsPerOrigin != nil)
-                // The stages below run on the shared request's call.
+                // The stages below run in the shared request, inline in its starter's attempt.
                 return stages + [
                     SharingStage(
                         flights: parts.flights, call: call, account: cache?.account, shaping: shaping,
