@@ -52,9 +52,11 @@ final class StageAssemblyTests: XCTestCase {
         XCTAssertTrue(try stages(of: layer).contains { $0 is OriginGate })
     }
 
-    /// A layer that neither budgets nor observes rate limits watches no reply.
-    func testALayerThatDoesNotObserveRateLimitsWatchesNoReply() {
+    /// A layer that doesn't observe rate limits, or whose ceiling keeps no hold, watches no reply.
+    func testALayerThatKeepsNoHoldWatchesNoReply() {
         XCTAssertNil(NetworkLayer(cache: nil, scheduling: .disabled).pauseWatch())
+        XCTAssertNil(
+            NetworkLayer(cache: nil, scheduling: RequestScheduling(maximumRateLimitWait: 0)).pauseWatch())
     }
 
     private func reply(_ status: Int, headers: [String: String], url: URL) -> TransferResult {

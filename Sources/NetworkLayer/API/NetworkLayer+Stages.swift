@@ -83,7 +83,8 @@ extension NetworkLayer {
     /// rate limits: a reply asking a pause holds the origin that answered (after a redirect, the target),
     /// the first making the layer's scheduler. Not the gate's code: a layer never held passes none.
     func pauseWatch() -> (@Sendable (TransferResult, URL?) -> Void)? {
-        guard scheduling.waitsForRateLimits else { return nil }
+        // A ceiling of 0 or less (or NaN) keeps no hold.
+        guard scheduling.waitsForRateLimits, scheduling.maximumRateLimitWait > 0 else { return nil }
         let clock = clock
         return { [weak self] result, url in
             guard let pause = RateLimitFields.pause(of: result.response, now: clock.date),

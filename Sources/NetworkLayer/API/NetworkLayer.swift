@@ -122,13 +122,6 @@ open class NetworkLayer: @unchecked Sendable {
         set { parts.ownTransport?.sendsUploadsNatively = newValue }
     }
 
-    /// What the layer's own session does where platforms differ (``PlatformFacts``); settable only with a
-    /// session of its own, for a test that runs a fact the Apple way on Linux.
-    package var platformFacts: PlatformFacts {
-        get { transport.facts }
-        set { parts.ownTransport?.facts = newValue }
-    }
-
     /// Keeps what answers the layer's sessions in process (a stub transport) alive as long as they are.
     package func keepAlive(_ dependency: any Sendable) {
         parts.ownTransport?.keepAlive(dependency)
@@ -138,8 +131,6 @@ open class NetworkLayer: @unchecked Sendable {
     /// The session streams go out on, apart from ordinary requests: a stream whose consumer is behind
     /// holds back its session's connections on Linux (see ``BackPressureQueue/pauseReading(_:)``),
     /// and must never hold back an ordinary request. Made by the first stream.
-    var streamTransport: SessionTransport { streamSession.session }
-
     var streamSession: LayerSession {
         guard let configuration = parts.streamConfiguration else {
             return LayerSession(.sharedStreams, clock: clock)

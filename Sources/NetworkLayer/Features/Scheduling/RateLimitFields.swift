@@ -10,11 +10,6 @@ import Foundation
 /// common `X-RateLimit-Remaining` with `X-RateLimit-Reset` (seconds, or a Unix time in seconds as GitHub
 /// sends it or in milliseconds: see ``resetPause(_:now:)``). The layer's ceiling applies in the scheduler.
 enum RateLimitFields {
-    /// Seconds to wait from `now`, or `nil` when the reply asks for no pause.
-    static func pause(statusCode: Int, headers: ResponseHeaders, now: Date) -> TimeInterval? {
-        pause(statusCode: statusCode, field: { headers[$0] }, now: now)
-    }
-
     /// Seconds `response` asks to wait from `now`, or `nil` (also when it isn't an HTTP reply).
     static func pause(of response: URLResponse?, now: @autoclosure () -> Date) -> TimeInterval? {
         guard let response = response as? HTTPURLResponse else { return nil }
