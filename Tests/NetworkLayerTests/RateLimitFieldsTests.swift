@@ -8,7 +8,8 @@ final class RateLimitFieldsTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     private func pause(_ status: Int, _ fields: [String: String]) -> TimeInterval? {
-        RateLimitFields.pause(statusCode: status, headers: ResponseHeaders(fields), now: now)
+        let headers = ResponseHeaders(fields)
+        return RateLimitFields.pause(statusCode: status, field: { headers[$0] }, now: now)
     }
 
     func testRetryAfterCountsOnlyOn429And503() {

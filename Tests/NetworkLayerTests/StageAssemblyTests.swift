@@ -3,6 +3,10 @@ import XCTest
 
 @testable import NetworkLayer
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A request's chain holds only the stages that have something to do for it and its layer's settings.
 final class StageAssemblyTests: XCTestCase {
     private func stages(of layer: NetworkLayer) throws -> [any RequestStage] {
@@ -24,15 +28,41 @@ final class StageAssemblyTests: XCTestCase {
         XCTAssertTrue(stages.contains { $0 is AttemptStage })
     }
 
-    /// A layer that observes rate limits, or has a budget, keeps its gate.
-    func testALayerThatObservesRateLimitsOrHasABudgetKeepsItsGate() throws {
-        let observing = RequestScheduling(sharesIdenticalRequests: false)
+    /// A layer with a budget passes its gate from the first request.
+    func testALayerWithABudgetHasItsGate() throws {
         let budgeted = RequestScheduling(
             sharesIdenticalRequests: false, waitsForRateLimits: false, maximumRequestsPerOrigin: 2)
 
         XCTAssertTrue(
-            try stages(of: NetworkLayer(cache: nil, scheduling: observing)).contains { $0 is OriginGate })
-        XCTAssertTrue(
             try stages(of: NetworkLayer(cache: nil, scheduling: budgeted)).contains { $0 is OriginGate })
+    }
+
+    /// A layer that observes rate limits passes no gate until a reply asks a pause: the chain's end
+    /// watches replies, and the first pause makes the gate that the next request passes.
+    func testALayerThatHasSeenAHoldGatesTheNextRequest() throws {
+        let layer = NetworkLayer(cache: nil, scheduling: RequestScheduling(sharesIdenticalRequests: false))
+        XCTAssertFalse(try stages(of: layer).contains { $0 is OriginGate })
+        let url = try XCTUnwrap(URL(string: "http://127.0.0.1:9/items"))
+        let watch = try XCTUnwrap(layer.pauseWatch())
+
+        watch(reply(200, headers: ["X-RateLimit-Remaining": "5", "X-RateLimit-Reset": "60"], url: url), url)
+        XCTAssertFalse(try stages(of: layer).contains { $0 is OriginGate })
+        watch(reply(429, headers: ["Retry-After": "60"], url: url), url)
+
+        XCTAssertTrue(try stages(of: layer).contains { $0 is OriginGate })
+    }
+
+    /// A layer that doesn't observe rate limits, or whose ceiling keeps no hold, watches no reply.
+    func testALayerThatKeepsNoHoldWatchesNoReply() {
+        XCTAssertNil(NetworkLayer(cache: nil, scheduling: .disabled).pauseWatch())
+        XCTAssertNil(
+            NetworkLayer(cache: nil, scheduling: RequestScheduling(maximumRateLimitWait: 0)).pauseWatch())
+    }
+
+    private func reply(_ status: Int, headers: [String: String], url: URL) -> TransferResult {
+        TransferResult(
+            body: Data(),
+            response: HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: headers),
+            error: nil, respondedAt: nil)
     }
 }

@@ -52,8 +52,6 @@ struct LayerParts {
     let streamConfiguration: URLSessionConfiguration?
     /// The shared requests in flight, by identity.
     let flights = InFlightRequests<SharingKey, SharedReply>()
-    /// The per-origin budget and rate-limit pauses.
-    let origins: OriginScheduler
     /// The one list of credential header names: the library's and the redirect policy's.
     let credentialHeaders: CredentialHeaderNames
 
@@ -71,8 +69,5 @@ struct LayerParts {
             credentialHeaders: credentialHeaders, encoder: settings.encoder, timeout: settings.timeout)
         ownTransport = settings.sessionConfiguration.map { SessionTransport(configuration: $0) }
         streamConfiguration = settings.sessionConfiguration?.copy() as? URLSessionConfiguration
-        origins = OriginScheduler(
-            clock: clock, budget: settings.scheduling.maximumRequestsPerOrigin,
-            longestHold: settings.scheduling.maximumRateLimitWait)
     }
 }

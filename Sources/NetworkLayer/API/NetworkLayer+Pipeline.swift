@@ -66,7 +66,7 @@ extension NetworkLayer {
                 for: request, built: built, route: route, expecting: expectation, stream: stream, call: call)[
                     ...],
             transport: transport, route: route,
-            redirectPolicy: redirectPolicy(for: request))
+            redirectPolicy: redirectPolicy(for: request), watchesPauses: pauseWatch())
         // Not kept: the call's task cancels each attempt as it begins (see ``AttemptStage``).
         _ = chain.proceed(
             built,
@@ -84,24 +84,8 @@ extension NetworkLayer {
         var eventCount: (@Sendable () -> Int)?
         if let state = stream?.state { eventCount = { state.eventCount } }
         let meter = RequestMeter(eventCount: eventCount, clock: clock)
-        // A request's own monitors come after the layer's.
-        let group =
-            request.monitors.isEmpty
-            ? monitorGroup : MonitorGroup(layer: monitorGroup, adding: request.monitors, on: monitorsQueue)
-        let monitors = group?.channel()
-        let monitored = monitors.map { _ in
-            MonitoredRequest(
-                request, url: try? builder.url(for: request),
-                credentialHeaders: credentialHeaders(for: request))
-        }
-        var report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
-        if let monitors, let monitored {
-            report = { result in
-                // A success carries the metrics its handler sees.
-                let metrics = (try? result.get())?.metrics ?? meter.metrics
-                monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }
-            }
-        }
+        // A layer without monitors runs none of their code.
+        let watch = monitorGroup == nil && request.monitors.isEmpty ? nil : monitoring(request, meter: meter)
         // Only a transfer reports progress: any other request's handlers keep their own queue (a stream's
         // completion stays behind its elements).
         let progress =
@@ -124,16 +108,33 @@ extension NetworkLayer {
                     errorHandler($0)
                 }
             } ?? errorHandler,
-            report: report, cancelWaitsForTransport: request.transfer?.isDownload == true,
+            report: watch?.report, cancelWaitsForTransport: request.transfer?.isDownload == true,
             priority: request.priority)
         task.limitTotalTime(to: totalTimeLimit(for: request, isStream: stream != nil), on: clock)
-        let observer = monitors.flatMap { channel in
-            monitored.map { MonitoredCall(channel: channel, request: $0) }
-        }
         let call = RequestCall(
-            task: task, meter: meter, observer: observer, clock: clock,
+            task: task, meter: meter, observer: watch?.observer, clock: clock,
             deliversImmediately: delivery.isImmediate)
         return (call, progress)
+    }
+
+    /// What monitors a call: the report of its outcome, and who watches its attempts; `nil` when no
+    /// monitor is left.
+    private func monitoring<Value>(_ request: NetworkRequest<Value>, meter: RequestMeter) -> (
+        report: @Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void, observer: MonitoredCall
+    )? {
+        // A request's own monitors come after the layer's.
+        let group =
+            request.monitors.isEmpty
+            ? monitorGroup : MonitorGroup(layer: monitorGroup, adding: request.monitors, on: monitorsQueue)
+        guard let monitors = group?.channel() else { return nil }
+        let monitored = MonitoredRequest(
+            request, url: try? builder.url(for: request), credentialHeaders: credentialHeaders(for: request))
+        let report = { @Sendable (result: Result<NetworkResponse<Data>, NetworkError>) in
+            // A success carries the metrics its handler sees.
+            let metrics = (try? result.get())?.metrics ?? meter.metrics
+            monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }
+        }
+        return (report, MonitoredCall(channel: monitors, request: monitored))
     }
 
     /// Whether a call's outcome is delivered where it is settled (the layer or the request asks for it) rather

@@ -18,7 +18,9 @@ extension NetworkLayer {
     /// credentials the interceptors add, which exist only there. Moving the cache's case above the
     /// policies' is the whole change once every cached request has an account (its attempts then begin
     /// below it, so a cached reply is no longer an attempt the monitors see). The origin's gate is last: a
-    /// stored reply waits for nothing. A shared request runs the cache and the gate on a call of its own.
+    /// stored reply waits for nothing, and it is passed only once the layer has a scheduler (a budget, or a
+    /// pause a reply asked): until then the chain's end watches replies (``pauseWatch()``). A shared
+    /// request runs the cache and the gate inline, in the attempt of the caller that started it.
     func stages<Value>(
         for request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute,
         expecting expectation: ReplyExpectation, stream: StreamSetup?, call: RequestCall
@@ -28,16 +30,15 @@ extension NetworkLayer {
         if let observer = call.observer {
             cache?.reportMemoryOnly = { observer.cacheKeptInMemoryOnly(because: $0, claim: $1) }
         }
-        // A layer with no budget that doesn't observe rate limits never holds an origin: no gate.
-        let gate =
-            parts.origins.budget == nil && !self.scheduling.waitsForRateLimits
-            ? nil
-            : OriginGate(
-                scheduler: parts.origins, call: call,
-                // Streams hold a connection as long as they live; a request's own scheduling may exempt it.
-                counts: stream == nil && scheduling.maximumRequestsPerOrigin != nil,
-                waitsForRateLimit: scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits,
+        // Streams hold a connection as long as they live; a request's own scheduling may exempt it.
+        let counts = stream == nil && scheduling.maximumRequestsPerOrigin != nil
+        let waits = scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits
+        // No gate until the layer has a scheduler: a budget, or a pause a reply asked.
+        let gate = origins(making: self.scheduling.maximumRequestsPerOrigin != nil).map {
+            OriginGate(
+                scheduler: $0, call: call, counts: counts, waitsForRateLimit: waits,
                 observesRateLimits: self.scheduling.waitsForRateLimits)
+        }
         var stages: [any RequestStage] = []
         for kind in PipelineStage.allCases {
             switch kind {
@@ -61,9 +62,9 @@ extension NetworkLayer {
                 // What decides the shared reply below sharing, besides the attempt itself.
                 let shaping = SharingKey.Shaping(
                     sizeLimit: limit, redirectPolicy: redirectPolicy(for: request),
-                    cachePolicy: request.cachePolicy, waitsForRateLimits: gate?.waitsForRateLimit ?? false,
-                    countsAgainstBudget: gate?.counts ?? false)
-                // The stages below run on the shared request's call.
+                    cachePolicy: request.cachePolicy, waitsForRateLimits: waits,
+                    countsAgainstBudget: counts && self.scheduling.maximumRequestsPerOrigin != nil)
+                // The stages below run in the shared request, inline in its starter's attempt.
                 return stages + [
                     SharingStage(
                         flights: parts.flights, call: call, account: cache?.account, shaping: shaping,
@@ -76,6 +77,21 @@ extension NetworkLayer {
             }
         }
         return stages
+    }
+
+    /// What the chain's end tells of each reply (``RequestChain/watchesPauses``) on a layer that watches for
+    /// rate limits: a reply asking a pause holds the origin that answered (after a redirect, the target),
+    /// the first making the layer's scheduler. Not the gate's code: a layer never held passes none.
+    func pauseWatch() -> (@Sendable (TransferResult, URL?) -> Void)? {
+        // A ceiling of 0 or less (or NaN) keeps no hold.
+        guard scheduling.waitsForRateLimits, scheduling.maximumRateLimitWait > 0 else { return nil }
+        let clock = clock
+        return { [weak self] result, url in
+            guard let pause = RateLimitFields.pause(of: result.response, now: clock.date),
+                let origin = result.response?.url.flatMap(Origin.init) ?? url.flatMap(Origin.init)
+            else { return }
+            self?.origins(making: true)?.finished(origin, counted: false, pause: pause)
+        }
     }
 
     /// A stream is never stored: its events are delivered as they arrive.

@@ -79,18 +79,19 @@ open class NetworkLayer: @unchecked Sendable {
     /// The default ``resourceTimeout``: five minutes, generous for any reply kept in memory, yet finite.
     public static let defaultResourceTimeout: TimeInterval = 300
 
-    /// What changes after `init`, under one lock: the ``account``, and the stream session once the first
-    /// stream made it.
+    /// What changes after `init`, under one lock: the ``account``, the stream session once the first
+    /// stream made it, and the scheduler once something needs it (``origins(making:)``).
     let changing = Locked(Changing())
 
     struct Changing {
         var account: String?
         var ownStreamSession: LayerSession?
+        var origins: OriginScheduler?
     }
 
     /// Requests the scheduler keeps: shared requests in flight, requests counted against a budget or
     /// waiting for their origin, and origins held by a pause. 0 when all have ended; tests read it.
-    package var scheduledCount: Int { parts.flights.count + parts.origins.count }
+    package var scheduledCount: Int { parts.flights.count + (origins(making: false)?.count ?? 0) }
     /// The callers waiting for shared requests in flight, all flights together; tests read it to know every
     /// caller has joined before a reply goes.
     package var sharingCallerCount: Int { parts.flights.waiterCount }
@@ -121,13 +122,6 @@ open class NetworkLayer: @unchecked Sendable {
         set { parts.ownTransport?.sendsUploadsNatively = newValue }
     }
 
-    /// What the layer's own session does where platforms differ (``PlatformFacts``); settable only with a
-    /// session of its own, for a test that runs a fact the Apple way on Linux.
-    package var platformFacts: PlatformFacts {
-        get { transport.facts }
-        set { parts.ownTransport?.facts = newValue }
-    }
-
     /// Keeps what answers the layer's sessions in process (a stub transport) alive as long as they are.
     package func keepAlive(_ dependency: any Sendable) {
         parts.ownTransport?.keepAlive(dependency)
@@ -137,8 +131,6 @@ open class NetworkLayer: @unchecked Sendable {
     /// The session streams go out on, apart from ordinary requests: a stream whose consumer is behind
     /// holds back its session's connections on Linux (see ``BackPressureQueue/pauseReading(_:)``),
     /// and must never hold back an ordinary request. Made by the first stream.
-    var streamTransport: SessionTransport { streamSession.session }
-
     var streamSession: LayerSession {
         guard let configuration = parts.streamConfiguration else {
             return LayerSession(.sharedStreams, clock: clock)
@@ -150,6 +142,19 @@ open class NetworkLayer: @unchecked Sendable {
             let layerSession = LayerSession(made, clock: clock)
             changing.ownStreamSession = layerSession
             return layerSession
+        }
+    }
+
+    /// The per-origin budget and the holds servers asked for. Made by the first request a budget counts or
+    /// the first pause a reply asks (`making`), so a layer with neither passes no gate (see ``OriginGate``).
+    func origins(making: Bool) -> OriginScheduler? {
+        changing.withLock { changing in
+            if changing.origins == nil, making {
+                changing.origins = OriginScheduler(
+                    clock: clock, budget: scheduling.maximumRequestsPerOrigin,
+                    longestHold: scheduling.maximumRateLimitWait)
+            }
+            return changing.origins
         }
     }
 

@@ -23,7 +23,8 @@ final class RequestTask: NetworkTask, Sendable {
         /// ``transportFinished()``.
         var attemptHandlers: Any?
         var deliveryAwaitsTransport = false
-        var totalDeadline: Deadline?
+        /// The total time limit's timer, and when it ends.
+        var totalLimit: (timer: any ClockTimer, deadline: DispatchTime)?
         var priority: RequestPriority
         /// Told each new priority: where the request waits for its server, if it does.
         var priorityObserver: (@Sendable (RequestPriority) -> Void)?
@@ -76,7 +77,7 @@ final class RequestTask: NetworkTask, Sendable {
     }
 
     /// When the request's total time limit ends it (see ``limitTotalTime(to:on:)``); `nil` for none.
-    var deadline: DispatchTime? { state.withLock { $0.totalDeadline?.deadline } }
+    var deadline: DispatchTime? { state.withLock { $0.totalLimit?.deadline } }
 
     /// `nil` once cancelled (a cancel after the attempt loop last looked), so nothing is sent. Every attempt
     /// that begins ends with ``transportFinished()``: a cancelled download's handler waits for it.
@@ -145,18 +146,21 @@ final class RequestTask: NetworkTask, Sendable {
 
     /// Ends the request with ``NetworkError/timedOut`` once `seconds` have passed since now, whatever
     /// it is doing then (waiting for a token, between retries, or receiving a reply a byte at a time).
-    /// `nil` or infinite: no limit. The limit is a timer of `clock`, the layer's.
+    /// `nil` or infinite: no limit. The limit is a timer of `clock`, the layer's; the task's phase already
+    /// lets only the first of the limit and the outcome count, so it needs no ``Deadline``.
     func limitTotalTime(to seconds: TimeInterval?, on clock: any NetworkClock) {
         guard let seconds, seconds.isFinite else { return }
-        let deadline = Deadline(seconds: seconds, on: clock) { [weak self] in
+        let timer = clock.makeTimer(on: nil) { [weak self] in
             self?.settle(.failure(.timedOut), stopsTransport: true)
         }
+        let deadline = clock.now + max(0, seconds)
+        timer.schedule(at: deadline)
         let isOver = state.withLock { state in
             if case .delivered = state.phase { return true }
-            state.totalDeadline = deadline
+            state.totalLimit = (timer, deadline)
             return false
         }
-        if isOver { _ = deadline.claim() }
+        if isOver { timer.cancel() }
     }
 
     /// A cancel replaces an outcome not yet delivered (the caller no longer wants it); a time limit doesn't.
@@ -198,14 +202,14 @@ final class RequestTask: NetworkTask, Sendable {
                 state.phase = .delivered
                 state.failureHandler = nil
                 state.cancelTransport = nil
-                state.totalDeadline = nil
+                state.totalLimit = nil
                 state.priorityObserver = nil
                 state.attemptHandlers = nil
             }
             return state
         }
         guard let taken, case .settled(let outcome) = taken.phase else { return }
-        _ = taken.totalDeadline?.claim()
+        taken.totalLimit?.timer.cancel()
         switch outcome {
         case .success(let handler, let raw):
             if let report, let raw { report(.success(raw)) }

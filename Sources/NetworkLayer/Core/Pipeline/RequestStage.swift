@@ -30,6 +30,10 @@ struct RequestChain: Sendable {
     var priority = RequestPriority.default
     /// The cookie the attempt carries, once a stage that keys by it read it (``pinningCookie(for:)``).
     var cookie: PinnedCookie?
+    /// Told each reply the transport brings, with the URL it was sent to, when the layer watches for rate
+    /// limits: a reply asking a pause holds its origin. The origin's gate takes it over when it counts or
+    /// holds the attempt (see ``OriginGate``).
+    var watchesPauses: (@Sendable (TransferResult, URL?) -> Void)?
 
     /// This chain with the cookie `request` carries read now, unless a stage above already did. Sharing
     /// and the cache key an attempt by its cookie before the origin's gate, where it may wait across a
@@ -46,6 +50,14 @@ struct RequestChain: Sendable {
         _ request: URLRequest, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         guard let next = stages.first else {
+            var completion = completion
+            if let watch = watchesPauses {
+                let (url, told) = (request.url, completion)
+                completion = { result in
+                    watch(result, url)
+                    told(result)
+                }
+            }
             return transport.send(
                 request, route: route, redirectPolicy: redirectPolicy, priority: priority, cookie: cookie,
                 completion: completion)

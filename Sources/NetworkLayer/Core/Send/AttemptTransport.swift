@@ -4,8 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What the pipeline sends each attempt through: URLSession (``SessionTransport``) or, for test doubles,
-/// in-process answers (``InProcessTransport``); everything around the send is the same for both.
+/// What the pipeline sends each attempt through: URLSession (``LayerSession``, in SessionTransport.swift)
+/// or, for test doubles, in-process answers (``InProcessTransport``); everything around the send is the
+/// same for both.
 protocol AttemptTransport: Sendable {
     /// Why nothing can be sent at all; every request then fails with ``NetworkError/invalidRequest(_:)``.
     var refusal: String? { get }
@@ -21,33 +22,4 @@ protocol AttemptTransport: Sendable {
         priority: RequestPriority, cookie: PinnedCookie?,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void
-}
-
-/// A session as one layer sends on it: its transfers' idle deadlines are timers of that layer's clock,
-/// also on the session every layer without a configuration shares.
-struct LayerSession: AttemptTransport {
-    let session: SessionTransport
-    /// The layer's clock, which keeps the idle deadlines of its transfers on `session`.
-    let clock: any NetworkClock
-
-    init(_ session: SessionTransport, clock: any NetworkClock) {
-        self.session = session
-        self.clock = clock
-    }
-
-    var refusal: String? { session.refusal }
-
-    func pinnedCookie(for request: URLRequest) -> PinnedCookie? {
-        session.cookies?.pinned(for: request)
-    }
-
-    func send(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        priority: RequestPriority, cookie: PinnedCookie?,
-        completion: @escaping @Sendable (TransferResult) -> Void
-    ) -> @Sendable () -> Void {
-        session.send(
-            request, route: route, redirectPolicy: redirectPolicy, priority: priority, clock: clock,
-            cookie: cookie, completion: completion)
-    }
 }

@@ -119,3 +119,32 @@ final class SessionTransport: Sendable {
         _ = released
     }
 }
+
+/// A session as one layer sends on it: its transfers' idle deadlines are timers of that layer's clock,
+/// also on the session every layer without a configuration shares.
+struct LayerSession: AttemptTransport {
+    let session: SessionTransport
+    /// The layer's clock, which keeps the idle deadlines of its transfers on `session`.
+    let clock: any NetworkClock
+
+    init(_ session: SessionTransport, clock: any NetworkClock) {
+        self.session = session
+        self.clock = clock
+    }
+
+    var refusal: String? { session.refusal }
+
+    func pinnedCookie(for request: URLRequest) -> PinnedCookie? {
+        session.cookies?.pinned(for: request)
+    }
+
+    func send(
+        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
+        priority: RequestPriority, cookie: PinnedCookie?,
+        completion: @escaping @Sendable (TransferResult) -> Void
+    ) -> @Sendable () -> Void {
+        session.send(
+            request, route: route, redirectPolicy: redirectPolicy, priority: priority, clock: clock,
+            cookie: cookie, completion: completion)
+    }
+}

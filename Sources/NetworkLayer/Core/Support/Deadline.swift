@@ -1,8 +1,8 @@
 import Foundation
 
-/// A wait with a time limit behind every wait of the policy stage (a hook or refresh that never answers)
-/// and a call's total time limit: the first ``claim()`` wins; if the deadline comes first, `expire` runs
-/// once and later claims are refused. A timer of the layer's clock, which keeps every timer on one
+/// A wait with a time limit behind every wait of the policy stage (a hook or refresh that never answers):
+/// the first ``claim()`` wins; if the deadline comes first, `expire` runs once and later claims are
+/// refused. (A call's total time limit is a plain timer: its task's phase is the latch.) A timer of the layer's clock, which keeps every timer on one
 /// dispatch timer (``SystemClock``); a claim disarms it.
 package final class Deadline: Sendable {
     private let once = Once()

@@ -14,11 +14,11 @@ extension NetworkLayer {
     /// - Parameter url: Any URL of the origin.
     public func liftRateLimit(for url: URL) {
         guard let origin = Origin(url) else { return }
-        parts.origins.lift(origin)
+        origins(making: false)?.lift(origin)
     }
 
     /// Ends every hold servers' rate limits put on this layer's origins (see ``liftRateLimit(for:)``).
     public func liftAllRateLimits() {
-        parts.origins.lift(nil)
+        origins(making: false)?.lift(nil)
     }
 }

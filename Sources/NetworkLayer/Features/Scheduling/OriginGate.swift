@@ -7,6 +7,10 @@ import Foundation
 /// The last stage before the transport: an attempt waits here while its origin is over the budget or held
 /// by a server's pause, which a reply may ask of every request of the layer. Below the policies, so a retry
 /// is one attempt more and its wait runs beside the pause; below the cache, so a stored reply never waits.
+///
+/// Passed only once the layer has a scheduler (``NetworkLayer/origins(making:)``): with a budget, or
+/// after a reply asked a pause. Until then the chain's end watches replies for one
+/// (``RequestChain/watchesPauses``), as it does for an attempt the gate neither counts nor holds.
 struct OriginGate: RequestStage {
     typealias Completion = @Sendable (TransferResult) -> Void
 
@@ -27,12 +31,14 @@ struct OriginGate: RequestStage {
         let task = call.task
         var chain = chain
         chain.priority = task.priority
-        let ready = chain
         let (scheduler, counts, observes) = (scheduler, counts && scheduler.budget != nil, observesRateLimits)
-        // Most requests: no budget and no origin held.
+        // Most requests: no budget and no origin held; the chain's end watches the reply.
         guard counts || !scheduler.isIdle, let origin = request.url.flatMap(Origin.init) else {
-            return chain.proceed(request, completion: observing(completion, for: request.url))
+            return chain.proceed(request, completion: completion)
         }
+        // Its report below tells the pause, with the attempt's place in the budget.
+        chain.watchesPauses = nil
+        let ready = chain
         let running = DeferredCancel()
         let (meter, clock, queuedAt) = (call.meter, scheduler.clock, scheduler.clock.now)
         let start = { @Sendable (waited: Bool, probing: Bool) in
@@ -68,21 +74,6 @@ struct OriginGate: RequestStage {
         }
     }
 
-    /// A completion that holds the origin that answered when the reply asks for a pause. Most replies ask
-    /// none: nothing more is read of them.
-    private func observing(_ completion: @escaping Completion, for url: URL?) -> Completion {
-        guard observesRateLimits else { return completion }
-        let scheduler = scheduler
-        return { result in
-            if let pause = Self.pause(of: result, now: scheduler.clock.date),
-                let origin = Self.answering(result) ?? url.flatMap(Origin.init)
-            {
-                scheduler.finished(origin, counted: false, pause: pause)
-            }
-            completion(result)
-        }
-    }
-
     /// The origin that sent the reply, which its URL names: after a redirect, the target.
     private static func answering(_ result: TransferResult) -> Origin? {
         (result.response as? HTTPURLResponse)?.url.flatMap(Origin.init)
@@ -96,7 +87,7 @@ struct OriginGate: RequestStage {
         to scheduler: OriginScheduler
     ) {
         let response = result.response as? HTTPURLResponse
-        let pause = observes ? Self.pause(of: result, now: scheduler.clock.date) : nil
+        let pause = observes ? RateLimitFields.pause(of: response, now: scheduler.clock.date) : nil
         // Any reply below 400 that asks no pause: the server takes requests again.
         let lifts = probing && pause == nil && response.map { $0.statusCode < 400 } == true
         let answering = pause == nil ? origin : Self.answering(result) ?? origin
@@ -105,11 +96,5 @@ struct OriginGate: RequestStage {
         }
         scheduler.finished(origin, counted: counted, pause: nil, lifts: lifts)
         if let pause { scheduler.finished(answering, counted: false, pause: pause) }
-    }
-
-    private static func pause(of result: TransferResult, now: @autoclosure () -> Date) -> TimeInterval? {
-        guard let response = result.response as? HTTPURLResponse else { return nil }
-        return RateLimitFields.pause(
-            statusCode: response.statusCode, field: response.value(forHTTPHeaderField:), now: now())
     }
 }

@@ -1,14 +1,19 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// How long a reply asks every client of its origin to send nothing: `Retry-After` on a 429 or 503, or
 /// rate-limit fields saying no request remains: the IETF draft's `RateLimit` (`"default";r=0;t=10`, and the
 /// older `remaining=0, reset=10`), its earlier `RateLimit-Remaining` with `RateLimit-Reset`, and the
 /// common `X-RateLimit-Remaining` with `X-RateLimit-Reset` (seconds, or a Unix time in seconds as GitHub
 /// sends it or in milliseconds: see ``resetPause(_:now:)``). The layer's ceiling applies in the scheduler.
 enum RateLimitFields {
-    /// Seconds to wait from `now`, or `nil` when the reply asks for no pause.
-    static func pause(statusCode: Int, headers: ResponseHeaders, now: Date) -> TimeInterval? {
-        pause(statusCode: statusCode, field: { headers[$0] }, now: now)
+    /// Seconds `response` asks to wait from `now`, or `nil` (also when it isn't an HTTP reply).
+    static func pause(of response: URLResponse?, now: @autoclosure () -> Date) -> TimeInterval? {
+        guard let response = response as? HTTPURLResponse else { return nil }
+        return pause(statusCode: response.statusCode, field: response.value(forHTTPHeaderField:), now: now())
     }
 
     /// Seconds to wait from `now`, or `nil`; `field` looks a header field up by name, without case. Every

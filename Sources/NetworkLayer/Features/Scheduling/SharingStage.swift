@@ -9,9 +9,12 @@ import Foundation
 /// ``SharingKey``) waits for that one's reply instead of going out. Each caller's policies and attempt
 /// bookkeeping sit above, so its interceptors, retries and monitors are its own.
 ///
-/// The shared request (the cache, the origin's gate, the transport) runs on a call of its own: a task no
-/// caller's cancel or time limit ends, a meter, no monitors. It ends when its last caller leaves. Each
-/// caller's metrics count its own attempts, and the time the shared request waited for its origin.
+/// The shared request (the cache, the origin's gate, the transport) runs inline in the attempt of the
+/// caller that started it, registered so that others join; it ends when its last caller leaves, whoever
+/// started it. Only the origin's gate reads a call (a deadline that refuses, a priority, the time queued):
+/// when it is passed, it reads one of the shared request's own, a task no caller's cancel or time limit
+/// ends, with a meter and no monitors. Each caller's metrics count its own attempts, and the time the
+/// shared request waited for its origin.
 struct SharingStage: RequestStage {
     let flights: InFlightRequests<SharingKey, SharedReply>
     /// The caller's call: its time limit decides a rate-limit refusal; its priority, the shared request's.
@@ -60,13 +63,18 @@ struct SharingStage: RequestStage {
     private func startShared(
         _ request: URLRequest, chain: RequestChain, finish: @escaping @Sendable (SharedReply) -> Void
     ) -> @Sendable () -> Void {
+        // No gate: nothing below reads a call.
+        guard var gate else {
+            return proceed(request, below: chain, gate: nil) {
+                finish(SharedReply(result: $0, queuedNanoseconds: 0))
+            }
+        }
         let caller = call
         let task = RequestTask(delivery: .immediate, failureHandler: { _ in }, priority: caller.task.priority)
         // It goes out at its starter's priority, which may still change while it waits.
         caller.task.observePriority { task.priority = $0 }
         let meter = RequestMeter(eventCount: nil, clock: caller.clock)
-        var gate = gate
-        gate?.call = RequestCall(
+        gate.call = RequestCall(
             task: task, meter: meter, observer: nil, clock: caller.clock,
             deliversImmediately: caller.deliversImmediately)
         let cancel = proceed(request, below: chain, gate: gate) { result in
