@@ -34,6 +34,25 @@ final class URLResolverTests: XCTestCase {
             "HTTP://example.com/")
     }
 
+    /// Plain absolute URLs skip the full parse: they must come out as it would make them, and what it
+    /// refuses must stay refused.
+    func testPlainAbsoluteURLsResolveAsTheFullParseDoes() throws {
+        let resolver = URLResolver(baseURL: URL(string: "https://api.example.com/v1"))
+        let plain = [
+            "http://127.0.0.1:8080/employees", "https://cdn.example.com", "https://a.example.com/x/../y",
+            "http://h-1.example.com:80/a_b/c.json",
+        ]
+        for string in plain {
+            XCTAssertEqual(try resolver.url(for: string), URLComponents(string: string)?.url, string)
+            XCTAssertEqual(
+                try resolver.url(for: string, query: "a=1").absoluteString, string + "?a=1", string)
+        }
+        for string in ["http://:80/x", "http:///x", "https://", "http://a:b:c/"] {
+            XCTAssertThrowsError(try resolver.url(for: string), string)
+        }
+        XCTAssertThrowsError(try resolver.url(for: "https://cdn.example.com/x", requiringPath: true))
+    }
+
     func testQueryIsPercentEncodedAndSorted() throws {
         let resolver = URLResolver(baseURL: URL(string: "https://api.example.com"))
         let url = try resolver.url(

@@ -23,7 +23,9 @@ package struct RequestBuilder: Sendable {
         let headers = Self.sorted(description.headers)
         if let error = Self.invalidHeaderError(in: headers) { throw error }
         let url = try url(for: description)
-        let body = try description.body.encoded(with: encoder)
+        // Most requests carry no body: they don't reach the encoder.
+        let body: (data: Data, contentType: String)? =
+            if case .empty = description.body { nil } else { try description.body.encoded(with: encoder) }
         if let body, !Self.isValidValue(body.contentType) { throw .invalidHeader("Content-Type") }
         let upload = try description.transfer?.checked()
         if body != nil || upload != nil, let refusal = Self.bodyRefusal(for: description.method.rawValue) {
@@ -74,9 +76,11 @@ package struct RequestBuilder: Sendable {
 
     /// Test doubles match stubs with it.
     package func url<Value>(for request: NetworkRequest<Value>) throws(NetworkError) -> URL {
-        try resolver.url(
-            for: request.urlString, query: PercentEncoding.query(request.query, request.queryItems),
-            requiringPath: request.endpoint != nil)
+        // Most requests have no query: nothing to encode.
+        let query =
+            request.query.isEmpty && request.queryItems.isEmpty
+            ? "" : PercentEncoding.query(request.query, request.queryItems)
+        return try resolver.url(for: request.urlString, query: query, requiringPath: request.endpoint != nil)
     }
 
     /// - Parameter credentialHeaders: The layer's credential header names.
@@ -180,9 +184,8 @@ package struct RequestBuilder: Sendable {
 
     /// Zero, negative and NaN are not usable; larger than ``longestTimeout`` is capped.
     static func usable(_ timeout: TimeInterval?, or fallback: TimeInterval) -> TimeInterval {
-        guard let timeout, !timeout.isNaN, timeout > 0 else {
-            return fallback.isNaN || fallback <= 0 ? 60 : min(fallback, longestTimeout)
-        }
+        // NaN is not greater than zero.
+        guard let timeout, timeout > 0 else { return fallback > 0 ? min(fallback, longestTimeout) : 60 }
         return min(timeout, longestTimeout)
     }
 }

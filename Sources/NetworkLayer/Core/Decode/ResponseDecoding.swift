@@ -9,7 +9,8 @@ struct ResponseDecoding<Value> {
 }
 
 extension ResponseDecoding where Value: Decodable & SendableMetatype {
-    /// The bytes for `Data`, any 2xx for ``EmptyResponse``, JSON for everything else.
+    /// The bytes for `Data`, any 2xx for ``EmptyResponse``, JSON for everything else (an empty reply is
+    /// ``NetworkError/emptyResponse``).
     static func decoding(_ decoder: JSONDecoder) -> Self {
         if Value.self == Data.self {
             return Self(runsCallerCode: false) { reply throws(NetworkError) in
@@ -20,11 +21,6 @@ extension ResponseDecoding where Value: Decodable & SendableMetatype {
                 return body
             }
         }
-        return json(decoder: decoder)
-    }
-
-    /// JSON into `Value`; an empty reply is ``NetworkError/emptyResponse``.
-    static func json(decoder: JSONDecoder) -> Self {
         let isEmptyResponse = Value.self == EmptyResponse.self
         return Self(runsCallerCode: !isEmptyResponse) { reply throws(NetworkError) in
             // Compared first: a dynamic cast for every reply would cost more than the comparison.
