@@ -34,9 +34,9 @@ final class URLResolverTests: XCTestCase {
             "HTTP://example.com/")
     }
 
-    /// Plain absolute URLs skip the full parse: they must come out as it would make them, and what it
-    /// refuses must stay refused.
-    func testPlainAbsoluteURLsResolveAsTheFullParseDoes() throws {
+    /// An absolute URL comes out as written (with the query appended); one without a host is refused, and
+    /// so is any absolute URL where only a path is allowed.
+    func testAbsoluteURLsKeepTheirFormAndNeedAHost() throws {
         let resolver = URLResolver(baseURL: URL(string: "https://api.example.com/v1"))
         let plain = [
             "http://127.0.0.1:8080/employees", "https://cdn.example.com", "https://a.example.com/x/../y",

@@ -27,7 +27,7 @@ package struct URLResolver: Sendable {
     package func url(
         for string: String, query: String = "", requiringPath: Bool = false
     ) throws(NetworkError) -> URL {
-        if let url = plainURL(string, query: query, requiringPath: requiringPath) { return url }
+        if let url = plainPathURL(string, query: query) { return url }
         guard !string.isEmpty || baseURL != nil, var components = URLComponents(string: string) else {
             throw .invalidURL(string)
         }
@@ -51,33 +51,20 @@ package struct URLResolver: Sendable {
         return url
     }
 
-    /// A relative path of letters, digits, `/`, `-`, `_` and `.` without `..`, joined by the same rule; or an
-    /// absolute `http(s)` URL of those and `:`, with a host, as written. `nil` sends everything else (a
-    /// query, a fragment, user-info, percent-escapes, an uppercase scheme) through the full parse.
-    private func plainURL(_ string: String, query: String, requiringPath: Bool) -> URL? {
-        var text: String
-        if string.hasPrefix("http://") || string.hasPrefix("https://") {
-            // `http:///x` and `http://:80` have no host: the full parse refuses them.
-            let host = string.drop { $0 != "/" }.dropFirst(2).first
-            guard !requiringPath, host != nil, host != "/", host != ":",
-                Self.plainURLBytes.containsAll(string)
-            else { return nil }
-            text = string
-        } else {
-            // `//host` changes the host and a bare `/` means the base itself: both take the full parse.
-            guard let basePrefix, !string.isEmpty, !string.hasPrefix("//"), string != "/",
-                Self.plainPathBytes.containsAll(string), !Self.climbsUp(string)
-            else { return nil }
-            text = basePrefix + "/" + string.drop { $0 == "/" }
-        }
+    /// A relative path of letters, digits, `/`, `-`, `_` and `.` without `..`, joined by the same rule;
+    /// `nil` sends everything else through the full parse.
+    private func plainPathURL(_ string: String, query: String) -> URL? {
+        // `//host` changes the host and a bare `/` means the base itself: both take the full parse.
+        guard let basePrefix, !string.isEmpty, !string.hasPrefix("//"), string != "/",
+            Self.plainPathBytes.containsAll(string), !Self.climbsUp(string)
+        else { return nil }
+        var text = basePrefix + "/" + string.drop { $0 == "/" }
         if !query.isEmpty { text += "?" + query }
         return URL(string: text)
     }
 
     private static let plainPathBytes = ByteSet(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-_.")
-    private static let plainURLBytes = ByteSet(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-_.:")
 
     /// Whether a relative path has a `..` segment however spelled (`%2E%2E`, `..;param`, `..%2F`, `..%5C`):
     /// servers that decode and normalise paths would read it as leaving the base path.

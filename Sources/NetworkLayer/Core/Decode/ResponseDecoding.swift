@@ -13,13 +13,8 @@ extension ResponseDecoding where Value: Decodable & SendableMetatype {
     /// ``NetworkError/emptyResponse``).
     static func decoding(_ decoder: JSONDecoder) -> Self {
         if Value.self == Data.self {
-            return Self(runsCallerCode: false) { reply throws(NetworkError) in
-                // `Value` is `Data` here, so the cast always succeeds.
-                guard let body = reply.body as? Value else {
-                    throw .decodingFailed(CastError(), body: reply.body)
-                }
-                return body
-            }
+            // `Value` is `Data` here, so the cast always succeeds.
+            return Self(runsCallerCode: false) { reply throws(NetworkError) in reply.body as! Value }
         }
         let isEmptyResponse = Value.self == EmptyResponse.self
         return Self(runsCallerCode: !isEmptyResponse) { reply throws(NetworkError) in
@@ -34,6 +29,3 @@ extension ResponseDecoding where Value: Decodable & SendableMetatype {
         }
     }
 }
-
-/// The body could not be handed over as the requested type (unreachable: see its one use).
-private struct CastError: Error {}
