@@ -27,7 +27,9 @@ package struct URLResolver: Sendable {
     package func url(
         for string: String, query: String = "", requiringPath: Bool = false
     ) throws(NetworkError) -> URL {
-        if let url = plainPathURL(string, query: query) { return url }
+        if let url = plainPathURL(string, query: query) ?? writtenURL(string, query: query, requiringPath) {
+            return url
+        }
         guard !string.isEmpty || baseURL != nil, var components = URLComponents(string: string) else {
             throw .invalidURL(string)
         }
@@ -61,6 +63,16 @@ package struct URLResolver: Sendable {
         var text = basePrefix + "/" + string.drop { $0 == "/" }
         if !query.isEmpty { text += "?" + query }
         return URL(string: text)
+    }
+
+    /// An absolute `http(s)` URL with a host that parses exactly as written, when there is no query to add:
+    /// one parse instead of the full parse's two (the common case of an absolute URL). `nil` sends
+    /// everything else (an uppercase scheme, a character the parser would encode) through the full parse.
+    private func writtenURL(_ string: String, query: String, _ requiringPath: Bool) -> URL? {
+        guard query.isEmpty, !requiringPath, string.hasPrefix("http://") || string.hasPrefix("https://"),
+            let url = URL(string: string), url.host?.isEmpty == false, url.absoluteString == string
+        else { return nil }
+        return url
     }
 
     private static let plainPathBytes = ByteSet(
