@@ -59,7 +59,7 @@ public struct NetworkRequest<Value> {
     public var monitors: [any NetworkMonitor] = []
     /// How this request uses the layer's ``ResponseCache``; ``CachePolicy/useProtocolCachePolicy`` (RFC
     /// 9111) by default. Only `GET` requests without a body use the cache.
-    public var cachePolicy: CachePolicy
+    public var cachePolicy: CachePolicy = .useProtocolCachePolicy
     /// Who this request is for, such as a user ID; `nil` uses the authenticator's or
     /// ``NetworkLayer/account``. Picks the cache partition, whatever the token; see <doc:CachingAndOffline>.
     public var account: String?

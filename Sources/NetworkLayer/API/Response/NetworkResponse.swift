@@ -22,7 +22,7 @@ public struct NetworkResponse<Value> {
     /// What the request cost (duration, first byte, bytes, attempts); `nil` from a test double not given any.
     public var metrics: RequestMetrics?
     /// Whether the reply came from the layer's ``ResponseCache``: ``CacheStatus/network`` unless it did.
-    public var cacheStatus: CacheStatus
+    public var cacheStatus: CacheStatus = .network
 
     /// Creates a response; test doubles and adapters use it.
     ///
