@@ -17,8 +17,8 @@ struct OriginTests {
             ("http://[FE80::1]/", "http://[fe80:0::0001]:80/"),
         ])
     func same(_ first: String, _ second: String) throws {
-        let one = try #require(Origin(first, relativeTo: nil))
-        #expect(one == Origin(second, relativeTo: nil))
+        let one = try #require(origin(first))
+        #expect(one == origin(second))
     }
 
     @Test(
@@ -34,24 +34,29 @@ struct OriginTests {
             ("http://[::1]/", "http://[::2]/"),
         ])
     func different(_ first: String, _ second: String) throws {
-        let one = try #require(Origin(first, relativeTo: nil))
-        #expect(one != Origin(second, relativeTo: nil))
+        let one = try #require(origin(first))
+        #expect(one != origin(second))
     }
 
     @Test("relative and protocol-relative references take the base's missing parts")
     func relative() throws {
         let base = try #require(URL(string: "http://127.0.0.1:8080/start"))
-        #expect(Origin("/next", relativeTo: base) == Origin(base))
-        #expect(Origin("next?x=1", relativeTo: base) == Origin(base))
-        #expect(Origin("//127.0.0.1:8080/next", relativeTo: base) == Origin(base))
-        #expect(Origin("//127.0.0.1/next", relativeTo: base)?.port == 80)
-        #expect(Origin("https://127.0.0.1:8080/", relativeTo: base) != Origin(base))
+        #expect(origin("/next", relativeTo: base) == Origin(base))
+        #expect(origin("next?x=1", relativeTo: base) == Origin(base))
+        #expect(origin("//127.0.0.1:8080/next", relativeTo: base) == Origin(base))
+        #expect(origin("//127.0.0.1/next", relativeTo: base)?.port == 80)
+        #expect(origin("https://127.0.0.1:8080/", relativeTo: base) != Origin(base))
     }
 
     @Test(
         "no origin without http(s) and a host",
         arguments: ["file:///etc/passwd", "data:,x", "mailto:a@b", "http:///x"])
     func none(_ string: String) {
-        #expect(Origin(string, relativeTo: nil) == nil)
+        #expect(origin(string) == nil)
     }
+}
+
+/// The origin of `string` read as a URL, relative ones resolved against `base`.
+private func origin(_ string: String, relativeTo base: URL? = nil) -> Origin? {
+    URL(string: string, relativeTo: base).flatMap(Origin.init)
 }

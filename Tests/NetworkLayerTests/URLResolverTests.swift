@@ -34,6 +34,30 @@ final class URLResolverTests: XCTestCase {
             "HTTP://example.com/")
     }
 
+    /// An absolute URL comes out as written (the query merged into its own); one without a host is refused, and
+    /// so is any absolute URL where only a path is allowed.
+    func testAbsoluteURLsKeepTheirFormAndNeedAHost() throws {
+        let resolver = URLResolver(baseURL: URL(string: "https://api.example.com/v1"))
+        let plain = [
+            "http://127.0.0.1:8080/employees", "https://cdn.example.com", "https://a.example.com/x/../y",
+            "http://h-1.example.com:80/a_b/c.json", "http://[::1]:8080/x",
+            "https://a.example.com/a%20b?c=d#e", "http://a.example.com/a b|c",
+        ]
+        for string in plain {
+            XCTAssertEqual(try resolver.url(for: string), URLComponents(string: string)?.url, string)
+        }
+        XCTAssertEqual(
+            try resolver.url(for: "http://127.0.0.1:8080/employees", query: "a=1").absoluteString,
+            "http://127.0.0.1:8080/employees?a=1")
+        XCTAssertEqual(
+            try resolver.url(for: "https://a.example.com/x?c=d#e", query: "a=1").absoluteString,
+            "https://a.example.com/x?c=d&a=1#e")
+        for string in ["http://:80/x", "http:///x", "https://", "http://a:b:c/"] {
+            XCTAssertThrowsError(try resolver.url(for: string), string)
+        }
+        XCTAssertThrowsError(try resolver.url(for: "https://cdn.example.com/x", requiringPath: true))
+    }
+
     func testQueryIsPercentEncodedAndSorted() throws {
         let resolver = URLResolver(baseURL: URL(string: "https://api.example.com"))
         let url = try resolver.url(

@@ -151,16 +151,11 @@ extension NetworkError {
             self = error
             return
         }
-        guard let urlError = error as? URLError else {
-            self = .transport(URLError(.unknown, userInfo: Self.redactedUserInfo(of: error as NSError)))
-            return
-        }
-        switch urlError.code {
+        let code = (error as? URLError)?.code ?? .unknown
+        switch code {
         case .timedOut: self = .timedOut
         case .cancelled: self = .cancelled
-        default:
-            self = .transport(
-                URLError(urlError.code, userInfo: Self.redactedUserInfo(of: urlError as NSError)))
+        default: self = .transport(URLError(code, userInfo: Self.redactedUserInfo(of: error as NSError)))
         }
     }
 

@@ -43,9 +43,12 @@ public struct RequestMetrics: Sendable, Equatable {
         startDate: Date, duration: TimeInterval, timeToFirstByte: TimeInterval?, bytesSent: Int,
         bytesReceived: Int, attempts: Int, eventCount: Int?
     ) {
-        self.init(
-            startDate: startDate, duration: duration, timeToFirstByte: timeToFirstByte, bytesSent: bytesSent,
-            bytesReceived: bytesReceived, attempts: attempts)
+        self.startDate = startDate
+        self.duration = duration
+        self.timeToFirstByte = timeToFirstByte
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.attempts = attempts
         self.eventCount = eventCount
     }
 
@@ -62,12 +65,8 @@ public struct RequestMetrics: Sendable, Equatable {
         startDate: Date, duration: TimeInterval, timeToFirstByte: TimeInterval?, bytesSent: Int,
         bytesReceived: Int, attempts: Int
     ) {
-        eventCount = nil
-        self.startDate = startDate
-        self.duration = duration
-        self.timeToFirstByte = timeToFirstByte
-        self.bytesSent = bytesSent
-        self.bytesReceived = bytesReceived
-        self.attempts = attempts
+        self.init(
+            startDate: startDate, duration: duration, timeToFirstByte: timeToFirstByte, bytesSent: bytesSent,
+            bytesReceived: bytesReceived, attempts: attempts, eventCount: nil)
     }
 }

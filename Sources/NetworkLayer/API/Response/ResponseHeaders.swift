@@ -57,6 +57,6 @@ extension ResponseHeaders {
             // Why not interpolate: `Any` would go through reflection for each field.
             fields[name] = value as? String ?? "\(value)"
         }
-        self.init(fields)
+        self.fields = fields
     }
 }

@@ -26,17 +26,13 @@ package struct CredentialHeaderNames: Sendable, Hashable {
 
     /// Whether `name` (any case) carries a credential.
     package func contains(_ name: String) -> Bool {
-        Credentials.isCredentialHeader(name, orOneOf: extra)
+        let name = name.lowercased()
+        return Credentials.headers.contains(name) || extra.contains(name)
     }
 
     /// The names in `headers` that carry credentials, as `headers` spells them, sorted.
     package func credentials(in headers: [String: String]) -> [String] {
         headers.keys.filter(contains).sorted()
-    }
-
-    /// `headers` without the fields that carry credentials.
-    package func removingCredentials(from headers: [String: String]) -> [String: String] {
-        headers.filter { !contains($0.key) }
     }
 
     /// Why a store that outlives the process (`what`: "The outbox") refuses a request carrying the

@@ -18,9 +18,4 @@ package enum Credentials {
     package static func comparable(_ name: some StringProtocol) -> String {
         String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" }))
     }
-
-    package static func isCredentialHeader(_ name: String, orOneOf more: Set<String> = []) -> Bool {
-        let name = name.lowercased()
-        return headers.contains(name) || more.contains(name)
-    }
 }

@@ -16,11 +16,9 @@ extension URLRequest {
         var storedNames = [String: String](minimumCapacity: headers.count + fields.count)
         for name in headers.keys { storedNames[name.lowercased()] = name }
         for (name, value) in fields {
-            let key = name.lowercased()
-            if let old = storedNames[key] { headers[old] = nil }
             let stored = facts.storedHeaderName(name)
+            if let old = storedNames.updateValue(stored, forKey: name.lowercased()) { headers[old] = nil }
             headers[stored] = value
-            storedNames[key] = stored
         }
         allHTTPHeaderFields = headers
     }

@@ -21,12 +21,6 @@ package struct Origin: Hashable, Sendable, CustomStringConvertible {
         port = components.port ?? defaultPort
     }
 
-    /// The origin of `string` read as a URL, relative ones resolved against `base`.
-    package init?(_ string: String, relativeTo base: URL?) {
-        guard let url = URL(string: string, relativeTo: base) else { return nil }
-        self.init(url)
-    }
-
     package var description: String {
         "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }

@@ -35,28 +35,12 @@ struct OriginRule: Sendable {
     /// The URL of the request that created the call; `nil` when it has none (then no step is on its
     /// origin).
     let source: URL?
-    /// The credential header names, the request's own included.
+    /// The credential header names, the request's own included (``NetworkLayer/credentialHeaders(for:)``).
     let credentials: CredentialHeaderNames
+    /// The request's redirect policy (``NetworkLayer/redirectPolicy(for:)``).
     let redirectPolicy: RedirectPolicy
     /// The layer's token authenticators, whose tokens go where their origins say.
-    let authenticators: [BearerTokenAuthenticator]
-
-    /// The rule for the steps of a call created by a request to `source`.
-    ///
-    /// - Parameters:
-    ///   - source: The resolved URL of the caller's request.
-    ///   - credentials: The request's credential header names (``NetworkLayer/credentialHeaders(for:)``).
-    ///   - redirectPolicy: The request's redirect policy (``NetworkLayer/redirectPolicy(for:)``).
-    ///   - authenticators: The layer's token authenticators.
-    init(
-        source: URL?, credentials: CredentialHeaderNames, redirectPolicy: RedirectPolicy,
-        authenticators: [BearerTokenAuthenticator] = []
-    ) {
-        self.source = source
-        self.credentials = credentials
-        self.redirectPolicy = redirectPolicy
-        self.authenticators = authenticators
-    }
+    var authenticators: [BearerTokenAuthenticator] = []
 
     /// Where a step to `url` goes.
     func hop(to url: URL) -> Hop {

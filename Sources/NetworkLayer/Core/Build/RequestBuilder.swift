@@ -8,11 +8,12 @@ import Foundation
 /// doubles record exactly what the layer would send.
 package struct RequestBuilder: Sendable {
     package let resolver: URLResolver
-    /// Sorted once, so `accept` and `Accept` in one dictionary resolve the same way every time.
-    private let defaultHeaders: [(key: String, value: String)]
+    /// The default headers as fields, sorted once, so `accept` and `Accept` in one dictionary resolve the
+    /// same way every time; and without those on the credential list, for a URL outside their origin.
+    private let defaultFields: [(name: String, value: String)]
+    private let defaultFieldsWithoutCredentials: [(name: String, value: String)]
     /// Why every request fails with it: the layer's init can neither throw nor stop the app.
     private let defaultHeadersError: NetworkError?
-    private let defaultHeaderIsCredential: [Bool]
     private let credentialScope: DefaultCredentialScope?
     package let encoder: JSONEncoder
     package let timeout: TimeInterval
@@ -23,7 +24,9 @@ package struct RequestBuilder: Sendable {
         let headers = Self.sorted(description.headers)
         if let error = Self.invalidHeaderError(in: headers) { throw error }
         let url = try url(for: description)
-        let body = try description.body.encoded(with: encoder)
+        // Most requests carry no body: they don't reach the encoder.
+        let body: (data: Data, contentType: String)? =
+            if case .empty = description.body { nil } else { try description.body.encoded(with: encoder) }
         if let body, !Self.isValidValue(body.contentType) { throw .invalidHeader("Content-Type") }
         let upload = try description.transfer?.checked()
         if body != nil || upload != nil, let refusal = Self.bodyRefusal(for: description.method.rawValue) {
@@ -36,11 +39,7 @@ package struct RequestBuilder: Sendable {
         var fields = [
             (name: "Accept", value: description.transfer?.isDownload == true ? "*/*" : "application/json")
         ]
-        let sendsCredentials = credentialScope?.allows(url) ?? true
-        for (index, header) in defaultHeaders.enumerated()
-        where sendsCredentials || !defaultHeaderIsCredential[index] {
-            fields.append((name: header.key, value: header.value))
-        }
+        fields += credentialScope?.allows(url) == false ? defaultFieldsWithoutCredentials : defaultFields
         if let body {
             // Why: without it FoundationNetworking sends application/x-www-form-urlencoded.
             fields.append((name: "Content-Type", value: body.contentType))
@@ -74,9 +73,11 @@ package struct RequestBuilder: Sendable {
 
     /// Test doubles match stubs with it.
     package func url<Value>(for request: NetworkRequest<Value>) throws(NetworkError) -> URL {
-        try resolver.url(
-            for: request.urlString, query: PercentEncoding.query(request.query, request.queryItems),
-            requiringPath: request.endpoint != nil)
+        // Most requests have no query: nothing to encode.
+        let query =
+            request.query.isEmpty && request.queryItems.isEmpty
+            ? "" : PercentEncoding.query(request.query, request.queryItems)
+        return try resolver.url(for: request.urlString, query: query, requiringPath: request.endpoint != nil)
     }
 
     /// - Parameter credentialHeaders: The layer's credential header names.
@@ -86,11 +87,13 @@ package struct RequestBuilder: Sendable {
         timeout: TimeInterval
     ) {
         self.resolver = resolver
-        self.defaultHeaders = Self.sorted(defaultHeaders)
-        defaultHeadersError = Self.invalidHeaderError(in: self.defaultHeaders)
-        defaultHeaderIsCredential = self.defaultHeaders.map { credentialHeaders.contains($0.key) }
+        let sorted = Self.sorted(defaultHeaders)
+        defaultHeadersError = Self.invalidHeaderError(in: sorted)
+        defaultFields = sorted.map { (name: $0.key, value: $0.value) }
+        defaultFieldsWithoutCredentials = defaultFields.filter { !credentialHeaders.contains($0.name) }
         credentialScope =
-            defaultHeaderIsCredential.contains(true) ? DefaultCredentialScope(baseURL: resolver.baseURL) : nil
+            defaultFieldsWithoutCredentials.count < defaultFields.count
+            ? DefaultCredentialScope(baseURL: resolver.baseURL) : nil
         self.encoder = encoder
         self.timeout = timeout
     }
@@ -120,13 +123,10 @@ package struct RequestBuilder: Sendable {
         }
         // Without bytes in hand, against what the builder declared: an upload's stream is attached later.
         if let declared = request.value(forHTTPHeaderField: "Content-Length") {
+            let length = Int(declared.trimmingCharacters(in: .whitespaces))
             let matches =
-                if let body = request.httpBody {
-                    Int(declared.trimmingCharacters(in: .whitespaces)) == body.count
-                } else {
-                    declared == built.value(forHTTPHeaderField: "Content-Length")
-                        || Int(declared.trimmingCharacters(in: .whitespaces)) == 0
-                }
+                request.httpBody.map { length == $0.count }
+                ?? (declared == built.value(forHTTPHeaderField: "Content-Length") || length == 0)
             if !matches { return .failure(Self.contentLengthMismatch) }
         }
         let usableTimeout = Self.usable(request.timeoutInterval, or: timeout)
@@ -139,10 +139,9 @@ package struct RequestBuilder: Sendable {
 
     /// Why: FoundationNetworking sends a GET's body as an unexpected chunked upload, and drops a HEAD's.
     private static func bodyRefusal(for method: String) -> NetworkError? {
-        switch method.uppercased() {
-        case "GET", "HEAD": return .invalidRequest("A \(method.uppercased()) request cannot carry a body.")
-        default: return nil
-        }
+        let method = method.uppercased()
+        return ["GET", "HEAD"].contains(method)
+            ? .invalidRequest("A \(method) request cannot carry a body.") : nil
     }
 
     private static func sorted(_ headers: [String: String]) -> [(key: String, value: String)] {
@@ -163,12 +162,8 @@ package struct RequestBuilder: Sendable {
     /// `"\r\n"` is one `Character`.
     private static func isValidValue(_ value: String) -> Bool {
         let bytes = value.utf8
-        if let first = bytes.first, first == 0x20 || first == 0x09,
-            bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 })
-        {
-            return false
-        }
-        return !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+        let blanksAlone = !bytes.isEmpty && bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+        return !blanksAlone && !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
     }
 
     /// RFC 9110's `tchar`.
@@ -180,9 +175,8 @@ package struct RequestBuilder: Sendable {
 
     /// Zero, negative and NaN are not usable; larger than ``longestTimeout`` is capped.
     static func usable(_ timeout: TimeInterval?, or fallback: TimeInterval) -> TimeInterval {
-        guard let timeout, !timeout.isNaN, timeout > 0 else {
-            return fallback.isNaN || fallback <= 0 ? 60 : min(fallback, longestTimeout)
-        }
+        // NaN is not greater than zero.
+        guard let timeout, timeout > 0 else { return fallback > 0 ? min(fallback, longestTimeout) : 60 }
         return min(timeout, longestTimeout)
     }
 }

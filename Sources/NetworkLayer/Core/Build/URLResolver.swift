@@ -14,8 +14,7 @@ package struct URLResolver: Sendable {
     package init(baseURL: URL?) {
         self.baseURL = baseURL
         base = baseURL.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true) }.flatMap {
-            components in
-            components.scheme.map(Self.isWeb) == true ? components : nil
+            $0.scheme.map(Self.isWeb) == true ? $0 : nil
         }
         if let base, base.percentEncodedQuery == nil, base.percentEncodedFragment == nil, let url = base.url {
             let text = url.absoluteString
@@ -28,25 +27,22 @@ package struct URLResolver: Sendable {
     package func url(
         for string: String, query: String = "", requiringPath: Bool = false
     ) throws(NetworkError) -> URL {
-        if let url = plainPathURL(string, query: query) { return url }
-        guard !string.isEmpty || baseURL != nil, let reference = URLComponents(string: string) else {
+        if let url = plainPathURL(string, query: query) ?? writtenURL(string, query: query, requiringPath) {
+            return url
+        }
+        guard !string.isEmpty || baseURL != nil, var components = URLComponents(string: string) else {
             throw .invalidURL(string)
         }
-        if requiringPath && reference.scheme != nil {
-            throw .invalidURL(string)
-        }
-        var components: URLComponents
-        if let scheme = reference.scheme {
-            guard Self.isWeb(scheme), let host = reference.host, !host.isEmpty else {
+        if let scheme = components.scheme {
+            guard !requiringPath, Self.isWeb(scheme), components.host?.isEmpty == false else {
                 throw .invalidURL(string)
             }
-            components = reference
         } else {
-            guard reference.host == nil, !Self.climbsUp(reference.percentEncodedPath), var base else {
+            guard components.host == nil, !Self.climbsUp(components.percentEncodedPath), var base else {
                 throw .invalidURL(string)
             }
-            base.percentEncodedPath = Self.join(base.percentEncodedPath, reference.percentEncodedPath)
-            base.percentEncodedQuery = Self.merge(base.percentEncodedQuery, reference.percentEncodedQuery)
+            base.percentEncodedPath = Self.join(base.percentEncodedPath, components.percentEncodedPath)
+            base.percentEncodedQuery = Self.merge(base.percentEncodedQuery, components.percentEncodedQuery)
             base.fragment = nil
             components = base
         }
@@ -67,6 +63,16 @@ package struct URLResolver: Sendable {
         var text = basePrefix + "/" + string.drop { $0 == "/" }
         if !query.isEmpty { text += "?" + query }
         return URL(string: text)
+    }
+
+    /// An absolute `http(s)` URL with a host that parses exactly as written, when there is no query to add:
+    /// one parse instead of the full parse's two (the common case of an absolute URL). `nil` sends
+    /// everything else (an uppercase scheme, a character the parser would encode) through the full parse.
+    private func writtenURL(_ string: String, query: String, _ requiringPath: Bool) -> URL? {
+        guard query.isEmpty, !requiringPath, string.hasPrefix("http://") || string.hasPrefix("https://"),
+            let url = URL(string: string), url.host?.isEmpty == false, url.absoluteString == string
+        else { return nil }
+        return url
     }
 
     private static let plainPathBytes = ByteSet(
@@ -91,8 +97,7 @@ package struct URLResolver: Sendable {
     }
 
     private static func isWeb(_ scheme: String) -> Bool {
-        let scheme = scheme.lowercased()
-        return scheme == "http" || scheme == "https"
+        ["http", "https"].contains(scheme.lowercased())
     }
 
     private static func join(_ basePath: String, _ path: String) -> String {

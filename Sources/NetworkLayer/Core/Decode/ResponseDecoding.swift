@@ -9,22 +9,13 @@ struct ResponseDecoding<Value> {
 }
 
 extension ResponseDecoding where Value: Decodable & SendableMetatype {
-    /// The bytes for `Data`, any 2xx for ``EmptyResponse``, JSON for everything else.
+    /// The bytes for `Data`, any 2xx for ``EmptyResponse``, JSON for everything else (an empty reply is
+    /// ``NetworkError/emptyResponse``).
     static func decoding(_ decoder: JSONDecoder) -> Self {
         if Value.self == Data.self {
-            return Self(runsCallerCode: false) { reply throws(NetworkError) in
-                // `Value` is `Data` here, so the cast always succeeds.
-                guard let body = reply.body as? Value else {
-                    throw .decodingFailed(CastError(), body: reply.body)
-                }
-                return body
-            }
+            // `Value` is `Data` here, so the cast always succeeds.
+            return Self(runsCallerCode: false) { reply throws(NetworkError) in reply.body as! Value }
         }
-        return json(decoder: decoder)
-    }
-
-    /// JSON into `Value`; an empty reply is ``NetworkError/emptyResponse``.
-    static func json(decoder: JSONDecoder) -> Self {
         let isEmptyResponse = Value.self == EmptyResponse.self
         return Self(runsCallerCode: !isEmptyResponse) { reply throws(NetworkError) in
             // Compared first: a dynamic cast for every reply would cost more than the comparison.
@@ -38,6 +29,3 @@ extension ResponseDecoding where Value: Decodable & SendableMetatype {
         }
     }
 }
-
-/// The body could not be handed over as the requested type (unreachable: see its one use).
-private struct CastError: Error {}
