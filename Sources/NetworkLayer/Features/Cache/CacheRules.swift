@@ -14,8 +14,7 @@ enum CacheRules {
     ) -> Bool {
         // A reply that varies on everything (`Vary: *`) can never be served again.
         method.uppercased() == "GET" && storableStatuses.contains(statusCode)
-            && !CacheControl(request["Cache-Control"]).noStore
-            && !CacheControl(response["Cache-Control"]).noStore
+            && request.cacheControl?.noStore != true && response.cacheControl?.noStore != true
             && !varyNames(response).contains("*")
     }
 
@@ -25,7 +24,8 @@ enum CacheRules {
     }
 
     static func varyNames(_ response: HeaderFields) -> [String] {
-        (response["Vary"] ?? "").split(separator: ",")
+        guard let vary = response["Vary"] else { return [] }
+        return vary.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
     }
 

@@ -25,20 +25,31 @@ extension CacheStage {
             {
                 let fields = ResponseHeaders(response).fields
                 if CacheRules.headReply(HeaderFields(fields), describes: stored) {
-                    let merged = CacheRules.merging(
-                        notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
-                        responseTime: clock.date, keying: cache.keying.scoped(to: credentials))
-                    let keeps = CacheRules.canStore(
-                        method: "GET", statusCode: merged.statusCode, request: lookup.headers,
-                        response: merged.fields)
-                    if keeps {
-                        cache.store(merged, credentials: credentials, inBackground: true)
-                    } else {
-                        cache.remove(merged.key, inBackground: true)
-                    }
+                    _ = refresh(
+                        stored, by: fields, lookup, requestTime: requestTime, responseTime: clock.date,
+                        storing: true)
                 }
             }
             completion(result.marked(.network))
         }
+    }
+
+    /// `stored` updated by a reply about it, a 304 or a `HEAD`'s, and stored when `storing`; removed
+    /// instead when the reply says it must no longer be kept (`no-store`, `Vary: *`).
+    func refresh(
+        _ stored: CachedResponse, by fields: [String: String], _ lookup: Lookup, requestTime: Date,
+        responseTime: Date, storing: Bool
+    ) -> CachedResponse {
+        let merged = CacheRules.merging(
+            notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
+            responseTime: responseTime, keying: cache.keying.scoped(to: credentials))
+        if !CacheRules.canStore(
+            method: "GET", statusCode: merged.statusCode, request: lookup.headers, response: merged.fields)
+        {
+            cache.remove(merged.key, inBackground: true)
+        } else if storing {
+            cache.store(merged, credentials: credentials, inBackground: true)
+        }
+        return merged
     }
 }

@@ -21,8 +21,8 @@ struct CacheStage: RequestStage {
 
     /// Sends the request again in the background as an ordinary request of the layer, to refresh a reply
     /// served within its `stale-while-revalidate` window; `nil`: such a reply is revalidated before it is
-    /// served, as any stale one.
-    var revalidate: Revalidation? = nil
+    /// served, as any stale one. Only the policies that serve stale replies use it.
+    var revalidation: BackgroundRevalidation? = nil
     /// The request's credential headers: its layer's list, plus its own redirect policy's. Passed with every
     /// lookup and store, not kept by the cache: layers with different lists may share one.
     var credentials = CredentialHeaderNames()
@@ -30,9 +30,6 @@ struct CacheStage: RequestStage {
     var reportMemoryOnly: ResponseCache.MemoryOnlyReport? = nil
 
     var isForItsAccount: Bool { accountNow.map { $0() == account } ?? true }
-
-    /// Starts a revalidation that calls `finished` once it is over; returns what cancels it.
-    typealias Revalidation = @Sendable (_ finished: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
     typealias Completion = @Sendable (TransferResult) -> Void
 
@@ -69,7 +66,6 @@ struct CacheStage: RequestStage {
         let chain = chain.pinningCookie(for: request)
         let lookup = Self.lookup(request, url: url, chain: chain)
         let headers = lookup.headers
-        let now = clock.date
         // Read after the interceptors ran, so that the token they added belongs to the account.
         let stored =
             isForItsAccount
@@ -80,9 +76,14 @@ struct CacheStage: RequestStage {
         if !answers {
             return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)
         }
-        let strategy = CacheStrategy.decide(
-            policy: policy, stored: stored, request: headers, now: now,
-            revalidatesInBackground: revalidate != nil)
+        let now = clock.date
+        // Nothing stored, and nothing asks the cache alone to answer (a miss, most often): nothing to decide.
+        let strategy =
+            stored == nil && policy != .returnCacheDataDontLoad && headers["Cache-Control"] == nil
+            ? .network(conditions: [:], validating: nil, stored: nil)
+            : CacheStrategy.decide(
+                policy: policy, stored: stored, request: headers, now: now,
+                revalidatesInBackground: revalidation != nil)
         guard case .network(let conditions, let validating, _) = strategy else {
             answer(strategy, now: now, completion: completion)
             return {}
@@ -181,17 +182,8 @@ struct CacheStage: RequestStage {
                 cache.remove(stored.key, inBackground: true)
                 return nil
             }
-            let merged = CacheRules.merging(
-                notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
-                responseTime: now, keying: cache.keying.scoped(to: credentials))
-            // The 304 may say the reply must no longer be kept (`no-store`, `Vary: *`).
-            if !CacheRules.canStore(
-                method: "GET", statusCode: merged.statusCode, request: lookup.headers, response: merged.fields
-            ) {
-                cache.remove(merged.key, inBackground: true)
-            } else if stores {
-                cache.store(merged, credentials: credentials, inBackground: true)
-            }
+            let merged = refresh(
+                stored, by: fields, lookup, requestTime: requestTime, responseTime: now, storing: stores)
             return Self.reply(from: merged, now: now).marked(.revalidated)
         }
         guard response.statusCode != 304 else { return result.marked(.network) }
@@ -256,5 +248,23 @@ struct CacheStage: RequestStage {
         var fields = request.allHTTPHeaderFields ?? [:]
         if let cookie { fields.setField(cookie, named: "Cookie") }
         return HeaderFields(fields)
+    }
+}
+
+extension NetworkLayer {
+    /// Reads the account a request is for (its own, else the first naming authenticator's, else the
+    /// layer's) at each call: a sign-out mid-request changes it, and the token no longer matches.
+    func cacheAccountReader<Value>(for request: NetworkRequest<Value>) -> @Sendable () -> String? {
+        if let account = request.account { return { account } }
+        let authenticators = (interceptors + request.interceptors).compactMap {
+            $0 as? BearerTokenAuthenticator
+        }
+        let changing = changing
+        return {
+            for authenticator in authenticators {
+                if let account = authenticator.account { return account }
+            }
+            return changing.withLock { $0.account }
+        }
     }
 }

@@ -39,6 +39,8 @@ final class MemoryStore: Sendable {
 
     var currentUsage: Int { state.withLock { $0.usage } }
 
+    var isEmpty: Bool { state.withLock { $0.entries.isEmpty } }
+
     /// The entry for `key`, marked as used; with `toldToDisk`, the use is also kept for ``takeUses()``,
     /// and `startsPass` says whether it is the first kept since the last take.
     func entry(for key: CacheKey, toldToDisk: Bool) -> (entry: CachedResponse, startsPass: Bool)? {

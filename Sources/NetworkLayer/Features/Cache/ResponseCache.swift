@@ -109,6 +109,8 @@ public final class ResponseCache: Sendable {
         for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil,
         credentials: CredentialHeaderNames = CredentialHeaderNames()
     ) -> CachedResponse? {
+        // An empty cache answers nothing: one test, before any key is made.
+        guard disk != nil || !memory.isEmpty else { return nil }
         let keying = keying.scoped(to: credentials)
         let (partition, own) = Self.partitions(
             request: request, ownFields: ownFields, account: account, keying: keying)
@@ -118,7 +120,7 @@ public final class ResponseCache: Sendable {
         }
         guard let own,
             let shared = entry(for: CacheKey(url: url, partition: own), request: request, keying: keying),
-            !CacheControl(shared.fields["Cache-Control"]).isPrivate
+            shared.fields.cacheControl?.isPrivate != true
         else { return nil }
         return shared
     }
@@ -166,9 +168,8 @@ public final class ResponseCache: Sendable {
     ) {
         let keying = keying.scoped(to: credentials)
         let response = HeaderFields(headers)
-        let isPrivate = CacheControl(response["Cache-Control"]).isPrivate
         let partition = keying.partition(
-            account: account, request: isPrivate ? request : ownFields ?? request)
+            account: account, request: response.cacheControl?.isPrivate == true ? request : ownFields ?? request)
         guard CacheRules.canStore(method: "GET", statusCode: statusCode, request: request, response: response)
         else { return remove(CacheKey(url: url, partition: partition), inBackground: inBackground) }
         let kept = CacheRules.storedHeaders(headers)
