@@ -34,6 +34,7 @@ enum CacheRules {
     static func varying(
         request: HeaderFields, response: HeaderFields, partition: CachePartition, keying: CacheKeying
     ) -> [String: String] {
+        guard response["Vary"] != nil else { return [:] }
         var result: [String: String] = [:]
         for name in varyNames(response) where name != "*" {
             guard !partition.isAccount || !keying.credentials.contains(name) else { continue }

@@ -76,14 +76,16 @@ struct CacheStage: RequestStage {
         if !answers {
             return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)
         }
-        let now = clock.date
         // Nothing stored, and nothing asks the cache alone to answer (a miss, most often): nothing to decide.
-        let strategy =
-            stored == nil && policy != .returnCacheDataDontLoad && headers["Cache-Control"] == nil
-            ? .network(conditions: [:], validating: nil, stored: nil)
-            : CacheStrategy.decide(
-                policy: policy, stored: stored, request: headers, now: now,
-                revalidatesInBackground: revalidation != nil)
+        guard stored != nil || policy == .returnCacheDataDontLoad || headers["Cache-Control"] != nil else {
+            return send(
+                request, asking: request, lookup, stored: nil, validated: false, chain: chain,
+                completion: completion)
+        }
+        let now = clock.date
+        let strategy = CacheStrategy.decide(
+            policy: policy, stored: stored, request: headers, now: now,
+            revalidatesInBackground: revalidation != nil)
         guard case .network(let conditions, let validating, _) = strategy else {
             answer(strategy, now: now, completion: completion)
             return {}
@@ -138,6 +140,14 @@ struct CacheStage: RequestStage {
         validated: Bool, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let requestTime = clock.date
+        // Only a validated request is ever sent again: `handle` answers any other.
+        guard validated else {
+            return chain.proceed(sent) { result in
+                let outcome = handle(
+                    result, lookup, stored: stored, validated: false, requestTime: requestTime)
+                completion(outcome ?? result.marked(.network))
+            }
+        }
         let again = DeferredCancel()
         let first = chain.proceed(sent) { result in
             if let outcome = handle(
@@ -233,21 +243,17 @@ struct CacheStage: RequestStage {
         return TransferResult(body: entry.body, response: response, error: nil, respondedAt: nil)
     }
 
-    /// The request as the cache keys it.
+    /// The request as the cache keys it: its fields as the server receives them, with the transport's
+    /// `Cookie`, which replaces the request's own as the transport does (``SessionCookies/header(for:)``):
+    /// it keys the entry and matches `Vary: Cookie`.
     private static func lookup(_ request: URLRequest, url: URL, chain: RequestChain) -> Lookup {
-        let sessionCookie = chain.cookie?.header
-        return Lookup(
-            url: url, headers: headersAsSent(request, adding: sessionCookie),
-            ownFields: sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:]))
-    }
-
-    /// A request's fields as the server receives them, with the transport's `Cookie`, which replaces the
-    /// request's own as the transport does (``SessionCookies/header(for:)``): it keys the entry and matches
-    /// `Vary: Cookie`.
-    private static func headersAsSent(_ request: URLRequest, adding cookie: String?) -> HeaderFields {
         var fields = request.allHTTPHeaderFields ?? [:]
-        if let cookie { fields.setField(cookie, named: "Cookie") }
-        return HeaderFields(fields)
+        guard let cookie = chain.cookie?.header else {
+            return Lookup(url: url, headers: HeaderFields(fields), ownFields: nil)
+        }
+        let ownFields = HeaderFields(fields)
+        fields.setField(cookie, named: "Cookie")
+        return Lookup(url: url, headers: HeaderFields(fields), ownFields: ownFields)
     }
 }
 
@@ -260,11 +266,6 @@ extension NetworkLayer {
             $0 as? BearerTokenAuthenticator
         }
         let changing = changing
-        return {
-            for authenticator in authenticators {
-                if let account = authenticator.account { return account }
-            }
-            return changing.withLock { $0.account }
-        }
+        return { authenticators.lazy.compactMap(\.account).first ?? changing.withLock { $0.account } }
     }
 }

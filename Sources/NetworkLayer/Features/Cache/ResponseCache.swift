@@ -169,7 +169,8 @@ public final class ResponseCache: Sendable {
         let keying = keying.scoped(to: credentials)
         let response = HeaderFields(headers)
         let partition = keying.partition(
-            account: account, request: response.cacheControl?.isPrivate == true ? request : ownFields ?? request)
+            account: account,
+            request: response.cacheControl?.isPrivate == true ? request : ownFields ?? request)
         guard CacheRules.canStore(method: "GET", statusCode: statusCode, request: request, response: response)
         else { return remove(CacheKey(url: url, partition: partition), inBackground: inBackground) }
         let kept = CacheRules.storedHeaders(headers)
