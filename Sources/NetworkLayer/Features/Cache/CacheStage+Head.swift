@@ -15,7 +15,7 @@ extension CacheStage {
     /// headers and freshness as a 304 would (RFC 9111 §4.3.5). `stored` was read before the send, off the
     /// delegate queue this completion runs on.
     func sendHead(
-        _ request: URLRequest, _ lookup: Lookup, stored: CachedResponse?, chain: RequestChain,
+        _ request: URLRequest, _ lookup: ResponseCache.Lookup, stored: CachedResponse?, chain: RequestChain,
         completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let requestTime = clock.date
@@ -37,7 +37,8 @@ extension CacheStage {
     /// `stored` updated by a reply about it, a 304 or a `HEAD`'s, and stored when `storing`; removed
     /// instead when the reply says it must no longer be kept (`no-store`, `Vary: *`).
     func refresh(
-        _ stored: CachedResponse, by fields: [String: String], _ lookup: Lookup, requestTime: Date,
+        _ stored: CachedResponse, by fields: [String: String], _ lookup: ResponseCache.Lookup,
+        requestTime: Date,
         responseTime: Date, storing: Bool
     ) -> CachedResponse {
         let merged = CacheRules.merging(
