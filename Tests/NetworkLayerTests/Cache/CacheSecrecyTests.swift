@@ -51,10 +51,18 @@ final class CacheSecrecyTests: XCTestCase {
         }
         var hashes: [String] = []
         for preimage in preimages {
-            hashes.append(Fingerprint.hex(preimage))
+            hashes.append(Self.fnv1a(preimage))
             hashes.append(SHA256.hex(SHA256.hash(Array(preimage.utf8))))
         }
         return hashes
+    }
+
+    /// 64-bit FNV-1a in hex, the hash the cache's file names once used.
+    private static func fnv1a(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     private func files() throws -> [(name: String, contents: String)] {

@@ -119,9 +119,9 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    /// The stored reply for a request.
+    /// The stored reply for a request. An empty cache answers nothing at once: one test, before any key
+    /// is made.
     func entry(for lookup: Lookup) -> CachedResponse? {
-        // An empty cache answers nothing: one test, before any key is made.
         guard disk != nil || !memory.isEmpty else { return nil }
         let keying = keying.scoped(to: lookup.credentials)
         let (partition, own) = lookup.partitions(keying)
