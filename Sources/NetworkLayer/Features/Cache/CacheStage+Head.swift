@@ -25,30 +25,28 @@ extension CacheStage {
             {
                 let fields = ResponseHeaders(response).fields
                 if CacheRules.headReply(HeaderFields(fields), describes: stored) {
-                    _ = refresh(
-                        stored, by: fields, lookup, requestTime: requestTime, responseTime: clock.date,
-                        storing: true)
+                    _ = refresh(stored, by: fields, lookup, requestTime: requestTime)
                 }
             }
             completion(result.marked(.network))
         }
     }
 
-    /// `stored` updated by a reply about it, a 304 or a `HEAD`'s, and stored when `storing`; removed
-    /// instead when the reply says it must no longer be kept (`no-store`, `Vary: *`).
+    /// `stored` updated by a reply about it received now, a 304 or a `HEAD`'s, and stored while the
+    /// request is for its account; removed instead when the reply says it must no longer be kept
+    /// (`no-store`, `Vary: *`).
     func refresh(
         _ stored: CachedResponse, by fields: [String: String], _ lookup: ResponseCache.Lookup,
-        requestTime: Date,
-        responseTime: Date, storing: Bool
+        requestTime: Date
     ) -> CachedResponse {
         let merged = CacheRules.merging(
             notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
-            responseTime: responseTime, keying: cache.keying.scoped(to: credentials))
+            responseTime: clock.date, keying: cache.keying.scoped(to: credentials))
         if !CacheRules.canStore(
             method: "GET", statusCode: merged.statusCode, request: lookup.headers, response: merged.fields)
         {
             cache.remove(merged.key, inBackground: true)
-        } else if storing {
+        } else if isForItsAccount {
             cache.store(merged, credentials: credentials, inBackground: true)
         }
         return merged

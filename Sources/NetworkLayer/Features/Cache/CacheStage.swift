@@ -184,14 +184,19 @@ struct CacheStage: RequestStage {
     private func unstored(
         _ result: TransferResult, _ lookup: ResponseCache.Lookup, stored: CachedResponse?
     ) -> TransferResult {
-        guard let failure = Self.failure(of: result), let stored, isForItsAccount else {
-            return result.marked(.network)
-        }
-        let now = clock.date
+        guard let failure = Self.failure(of: result), let stored else { return result.marked(.network) }
         if case .cancelled = failure { return result.marked(.network) }
-        guard CacheStrategy.fallsBack(on: stored, policy: policy, request: lookup.headers, now: now) else {
-            return result.marked(.network)
-        }
+        return standIn(stored, for: failure, request: lookup.headers) ?? result.marked(.network)
+    }
+
+    /// `stored`, marked stale by `failure`, when the policy lets it stand in for the failed request with
+    /// `request`'s fields.
+    func standIn(_ stored: CachedResponse, for failure: NetworkError, request: HeaderFields)
+        -> TransferResult?
+    {
+        let now = clock.date
+        guard isForItsAccount, CacheStrategy.fallsBack(on: stored, policy: policy, request: request, now: now)
+        else { return nil }
         return Self.reply(from: stored, now: now).marked(.stale(failure))
     }
 
@@ -206,10 +211,8 @@ struct CacheStage: RequestStage {
             cache.remove(stored.key, inBackground: true)
             return nil
         }
-        let now = clock.date
-        let merged = refresh(
-            stored, by: fields, lookup, requestTime: requestTime, responseTime: now, storing: isForItsAccount)
-        return Self.reply(from: merged, now: now).marked(.revalidated)
+        let merged = refresh(stored, by: fields, lookup, requestTime: requestTime)
+        return Self.reply(from: merged, now: merged.responseTime).marked(.revalidated)
     }
 
     /// A 5xx but 501, which is storable as an answer.

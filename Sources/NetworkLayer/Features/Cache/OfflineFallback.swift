@@ -49,11 +49,9 @@ struct OfflineFallback: RequestStage {
 
     /// The stored reply, marked stale by `error`, when the policy allows one and the request accepts it.
     func reply(after error: NetworkError) -> TransferResult? {
-        guard stage.isForItsAccount, let stored = stage.cache.entry(for: lookup) else { return nil }
-        let now = stage.clock.date
-        guard CacheStrategy.fallsBack(on: stored, policy: stage.policy, request: lookup.headers, now: now)
+        guard stage.isForItsAccount, let stored = stage.cache.entry(for: lookup),
+            let reply = stage.standIn(stored, for: error, request: lookup.headers)
         else { return nil }
-        let reply = CacheStage.reply(from: stored, now: now).marked(.stale(error))
         guard case .success = ResponseValidator.validate(reply, expecting: expectation) else { return nil }
         return reply
     }
