@@ -44,15 +44,10 @@ final class DiskStore: Sendable {
             remove(entry.key)
             return
         }
-        do {
-            // Not flushed to the device: a cache can be rebuilt from the network.
-            try folder.write(
-                payload, contentVersion: CacheEntryCoding.version, as: fileName(entry.key),
-                flushToDevice: false)
-        } catch {
-            return
-        }
-        evict()
+        // Not flushed to the device: a cache can be rebuilt from the network.
+        let written: Void? = try? folder.write(
+            payload, contentVersion: CacheEntryCoding.version, as: fileName(entry.key), flushToDevice: false)
+        if written != nil { evict() }
     }
 
     func remove(_ key: CacheKey) {
