@@ -100,7 +100,9 @@ extension NetworkLayer {
         let accountNow = cacheAccountReader(for: request)
         return CacheStage(
             cache: cache, policy: request.cachePolicy, clock: clock, account: accountNow(),
-            accountNow: accountNow, revalidate: backgroundRevalidation(for: request),
+            accountNow: accountNow,
+            revalidation: BackgroundRevalidation(
+                layer: self, request: UncheckedSendable(value: request.revalidation)),
             credentials: credentialHeaders(for: request))
     }
 

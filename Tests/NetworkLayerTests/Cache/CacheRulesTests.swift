@@ -433,16 +433,6 @@ final class CacheRulesTests: XCTestCase {
     }
 }
 
-/// Which stored replies let identical requests share a send.
-final class CacheDeclarationTests: XCTestCase {
-    func testAReplyDeclaresCachingByAnyCachingHeader() {
-        for name in ["Cache-Control", "expires", "ETag", "Last-Modified"] {
-            XCTAssertTrue(CacheRules.declaresCaching([name: "x"]), name)
-        }
-        XCTAssertFalse(CacheRules.declaresCaching(["Content-Type": "application/json"]))
-    }
-}
-
 /// The fast IMF-fixdate reader agrees with DateFormatter.
 final class HTTPDateTests: XCTestCase {
     func testFixdateAgreesWithTheFormatter() {

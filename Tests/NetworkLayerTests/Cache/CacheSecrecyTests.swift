@@ -31,13 +31,15 @@ final class CacheSecrecyTests: XCTestCase {
                 ("varying", ["Cache-Control": "max-age=600", "Vary": "Authorization, X-Api-Key"]),
             ] {
                 cache.store(
-                    statusCode: 200, headers: headers, body: Data("reply".utf8), url: url("\(name)/\(index)"),
-                    request: request, requestTime: now, responseTime: now)
+                    statusCode: 200, headers: headers, body: Data("reply".utf8),
+                    for: .init(
+                        url: url("\(name)/\(index)"),
+                        headers: request), requestTime: now, responseTime: now)
             }
         }
         cache.store(
             statusCode: 200, headers: ["Cache-Control": "max-age=600"], body: Data("public".utf8),
-            url: url("public"), request: [:], requestTime: now, responseTime: now)
+            for: .init(url: url("public"), headers: [:]), requestTime: now, responseTime: now)
     }
 
     /// Every form of an unkeyed hash the cache could have written of the credentials: 64-bit FNV-1a
@@ -49,10 +51,18 @@ final class CacheSecrecyTests: XCTestCase {
         }
         var hashes: [String] = []
         for preimage in preimages {
-            hashes.append(Fingerprint.hex(preimage))
+            hashes.append(Self.fnv1a(preimage))
             hashes.append(SHA256.hex(SHA256.hash(Array(preimage.utf8))))
         }
         return hashes
+    }
+
+    /// 64-bit FNV-1a in hex, the hash the cache's file names once used.
+    private static func fnv1a(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     private func files() throws -> [(name: String, contents: String)] {
@@ -77,7 +87,8 @@ final class CacheSecrecyTests: XCTestCase {
             }
         }
         XCTAssertNotNil(
-            cache.entry(for: url("private/0"), request: ["Authorization": basic]), "kept in memory")
+            cache.entry(for: .init(url: url("private/0"), headers: ["Authorization": basic])),
+            "kept in memory")
     }
 
     /// With the app's key, the entries are on disk and found again, under fingerprints keyed by it.
@@ -100,13 +111,14 @@ final class CacheSecrecyTests: XCTestCase {
         }
         let relaunched = ResponseCache(
             memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory, fingerprintKey: key)
-        XCTAssertNotNil(relaunched.entry(for: url("private/0"), request: ["Authorization": basic]))
-        XCTAssertNotNil(relaunched.entry(for: url("varying/1"), request: ["X-Api-Key": apiKey]))
-        XCTAssertNil(relaunched.entry(for: url("varying/1"), request: ["X-Api-Key": "000000"]))
+        XCTAssertNotNil(
+            relaunched.entry(for: .init(url: url("private/0"), headers: ["Authorization": basic])))
+        XCTAssertNotNil(relaunched.entry(for: .init(url: url("varying/1"), headers: ["X-Api-Key": apiKey])))
+        XCTAssertNil(relaunched.entry(for: .init(url: url("varying/1"), headers: ["X-Api-Key": "000000"])))
         let otherKey = ResponseCache(
             memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory,
             fingerprintKey: Data("x".utf8))
-        XCTAssertNil(otherKey.entry(for: url("private/0"), request: ["Authorization": basic]))
+        XCTAssertNil(otherKey.entry(for: .init(url: url("private/0"), headers: ["Authorization": basic])))
     }
 
     /// A URL is written in clear: one that carries a credential is never written.
@@ -117,8 +129,9 @@ final class CacheSecrecyTests: XCTestCase {
         for path in ["items?api_key=493817", "items?accessToken=abc", "items?page=1"] {
             cache.store(
                 statusCode: 200, headers: ["Cache-Control": "max-age=600"], body: Data("x".utf8),
-                url: url(path),
-                request: [:], requestTime: now, responseTime: now)
+                for: .init(
+                    url: url(path),
+                    headers: [:]), requestTime: now, responseTime: now)
         }
         let files = try files()
         XCTAssertEqual(files.count, 1)

@@ -21,8 +21,10 @@ final class CacheStorageRaceTests: XCTestCase {
     private func cacheWithAnEntryOnDiskOnly() -> ResponseCache {
         let cache = ResponseCache(memoryCapacity: 1_000_000, diskCapacity: 1_000_000, directory: directory)
         cache.store(
-            statusCode: 200, headers: ["Cache-Control": "max-age=600"], body: Data("v1".utf8), url: url,
-            request: [:], requestTime: Date(), responseTime: Date())
+            statusCode: 200, headers: ["Cache-Control": "max-age=600"], body: Data("v1".utf8),
+            for: .init(
+                url: url,
+                headers: [:]), requestTime: Date(), responseTime: Date())
         // As after a relaunch, or once memory evicted it.
         cache.memory.removeAll()
         return cache
@@ -40,9 +42,13 @@ final class CacheStorageRaceTests: XCTestCase {
             for _ in 0..<150 {
                 let cache = cacheWithAnEntryOnDiskOnly()
                 DispatchQueue.concurrentPerform(iterations: 2) { index in
-                    if index == 0 { _ = cache.entry(for: url, request: [:]) } else { remove(cache) }
+                    if index == 0 {
+                        _ = cache.entry(for: .init(url: url, headers: [:]))
+                    } else {
+                        remove(cache)
+                    }
                 }
-                if cache.entry(for: url, request: [:]) != nil { resurrected += 1 }
+                if cache.entry(for: .init(url: url, headers: [:])) != nil { resurrected += 1 }
                 cache.removeAll()
             }
             XCTAssertEqual(resurrected, 0, "\(name): a removed entry was served after the removal returned")
@@ -53,10 +59,12 @@ final class CacheStorageRaceTests: XCTestCase {
         let cache = ResponseCache(memoryCapacity: 1_000_000, diskCapacity: 1_000_000, directory: directory)
         try FileManager.default.removeItem(at: directory)
         cache.store(
-            statusCode: 200, headers: ["Cache-Control": "max-age=600"], body: Data("v1".utf8), url: url,
-            request: [:], requestTime: Date(), responseTime: Date())
+            statusCode: 200, headers: ["Cache-Control": "max-age=600"], body: Data("v1".utf8),
+            for: .init(
+                url: url,
+                headers: [:]), requestTime: Date(), responseTime: Date())
         XCTAssertGreaterThan(cache.currentDiskUsage, 0, "nothing was written to disk")
         cache.memory.removeAll()
-        XCTAssertNotNil(cache.entry(for: url, request: [:]))
+        XCTAssertNotNil(cache.entry(for: .init(url: url, headers: [:])))
     }
 }

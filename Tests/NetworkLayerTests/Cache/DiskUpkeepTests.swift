@@ -33,7 +33,7 @@ final class DiskUpkeepTests: XCTestCase {
     func testFlushWaitsForPendingWrites() {
         let cache = ResponseCache(memoryCapacity: 100_000, diskCapacity: 100_000, directory: directory)
         // Holds the disk's queue, as a slow disk would.
-        cache.diskQueue.suspend()
+        cache.disk?.queue.suspend()
         cache.store(entry("a"), inBackground: true)
         let flushed = expectation(description: "flushed")
         let done = Locked(false)
@@ -43,7 +43,7 @@ final class DiskUpkeepTests: XCTestCase {
         }
         XCTAssertFalse(done.withLock { $0 }, "flush returned before the write")
         XCTAssertFalse(FileManager.default.fileExists(atPath: file("a").path))
-        cache.diskQueue.resume()
+        cache.disk?.queue.resume()
         wait(for: [flushed], timeout: 5)
         XCTAssertTrue(FileManager.default.fileExists(atPath: file("a").path), "not on disk after flush")
     }
@@ -108,7 +108,7 @@ final class DiskUpkeepTests: XCTestCase {
             [.modificationDate: Date().addingTimeInterval(-100)], ofItemAtPath: file("a").path)
         try FileManager.default.setAttributes(
             [.modificationDate: Date().addingTimeInterval(-50)], ofItemAtPath: file("b").path)
-        XCTAssertNotNil(cache.entry(for: url("a"), request: [:]), "served from memory")
+        XCTAssertNotNil(cache.entry(for: .init(url: url("a"), headers: [:])), "served from memory")
         cache.store(entry("c", size: size))
         XCTAssertTrue(
             FileManager.default.fileExists(atPath: file("a").path), "the entry read last was evicted")

@@ -43,8 +43,10 @@ final class MemoryOnlyWarningDeliveryTests: XCTestCase {
     private func store(in cache: ResponseCache, reportingTo caller: MonitoredCall) {
         let now = Date()
         cache.store(
-            statusCode: 200, headers: ["Cache-Control": "max-age=60"], body: Data("feed".utf8), url: url,
-            request: HeaderFields(["Authorization": "Bearer t1"]), requestTime: now, responseTime: now,
+            statusCode: 200, headers: ["Cache-Control": "max-age=60"], body: Data("feed".utf8),
+            for: .init(
+                url: url,
+                headers: HeaderFields(["Authorization": "Bearer t1"])), requestTime: now, responseTime: now,
             reportingMemoryOnly: { caller.cacheKeptInMemoryOnly(because: $0, claim: $1) })
     }
 }

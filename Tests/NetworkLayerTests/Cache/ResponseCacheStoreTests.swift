@@ -25,12 +25,15 @@ final class ResponseCacheStoreTests: XCTestCase {
         headers: [String: String] = ["Cache-Control": "max-age=60"]
     ) {
         cache.store(
-            statusCode: 200, headers: headers, body: Data(body.utf8), url: url(path), request: request,
+            statusCode: 200, headers: headers, body: Data(body.utf8),
+            for: .init(url: url(path), headers: request),
             requestTime: now, responseTime: now)
     }
 
     private func body(_ cache: ResponseCache, _ path: String, request: HeaderFields = [:]) -> String? {
-        cache.entry(for: url(path), request: request).map { String(decoding: $0.body, as: UTF8.self) }
+        cache.entry(for: .init(url: url(path), headers: request)).map {
+            String(decoding: $0.body, as: UTF8.self)
+        }
     }
 
     private func entryFiles() throws -> [URL] {
@@ -228,10 +231,12 @@ final class ResponseCacheStoreTests: XCTestCase {
                 if (index + round) % 3 == 0 {
                     cache.store(
                         statusCode: 200, headers: ["Cache-Control": "max-age=60"],
-                        body: Data("\(key)-\(String(repeating: "v", count: 500))".utf8), url: url,
-                        request: [:],
+                        body: Data("\(key)-\(String(repeating: "v", count: 500))".utf8),
+                        for: .init(
+                            url: url,
+                            headers: [:]),
                         requestTime: now, responseTime: now)
-                } else if let read = cache.entry(for: url, request: [:]) {
+                } else if let read = cache.entry(for: .init(url: url, headers: [:])) {
                     XCTAssertTrue(
                         String(decoding: read.body, as: UTF8.self).hasPrefix("\(key)-"), "wrong body")
                 }

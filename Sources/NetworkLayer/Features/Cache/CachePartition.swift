@@ -43,7 +43,7 @@ struct CacheKeying: Sendable {
     private static let fingerprintLength = 32
 
     init(appKey: Data?) {
-        let appKey = appKey.map { Array($0) } ?? []
+        let appKey = Array(appKey ?? Data())
         hasAppKey = !appKey.isEmpty
         secret = hasAppKey ? appKey : (0..<32).map { _ in UInt8.random(in: .min ... .max) }
         persistentKey = hasAppKey ? appKey : Self.fixedKey

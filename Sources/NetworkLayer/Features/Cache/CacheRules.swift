@@ -12,20 +12,15 @@ enum CacheRules {
     static func canStore(
         method: String, statusCode: Int, request: HeaderFields, response: HeaderFields
     ) -> Bool {
+        guard method.uppercased() == "GET", storableStatuses.contains(statusCode) else { return false }
         // A reply that varies on everything (`Vary: *`) can never be served again.
-        method.uppercased() == "GET" && storableStatuses.contains(statusCode)
-            && !CacheControl(request["Cache-Control"]).noStore
-            && !CacheControl(response["Cache-Control"]).noStore
+        return request.cacheControl?.noStore != true && response.cacheControl?.noStore != true
             && !varyNames(response).contains("*")
     }
 
-    /// Whether a reply says anything about caching: a `Cache-Control`, an `Expires`, or a validator.
-    static func declaresCaching(_ response: HeaderFields) -> Bool {
-        ["Cache-Control", "Expires", "ETag", "Last-Modified"].contains { response[$0] != nil }
-    }
-
     static func varyNames(_ response: HeaderFields) -> [String] {
-        (response["Vary"] ?? "").split(separator: ",")
+        guard let vary = response["Vary"] else { return [] }
+        return vary.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
     }
 
@@ -34,6 +29,7 @@ enum CacheRules {
     static func varying(
         request: HeaderFields, response: HeaderFields, partition: CachePartition, keying: CacheKeying
     ) -> [String: String] {
+        guard response["Vary"] != nil else { return [:] }
         var result: [String: String] = [:]
         for name in varyNames(response) where name != "*" {
             guard !partition.isAccount || !keying.credentials.contains(name) else { continue }
@@ -104,13 +100,8 @@ enum CacheRules {
     /// Whether the entry may be served unasked (RFC 9111 §4.2) by its and the request's `Cache-Control`.
     static func isFresh(_ entry: CachedResponse, request: HeaderFields, now: Date) -> Bool {
         let control = CacheControl(entry.fields["Cache-Control"])
-        if control.noCache { return false }
         let requestControl = CacheControl(request["Cache-Control"])
-        if requestControl.noCache { return false }
-        // HTTP/1.0's Pragma counts only without a Cache-Control (RFC 9111 §5.4).
-        if request["Cache-Control"] == nil, request["Pragma"]?.lowercased().contains("no-cache") == true {
-            return false
-        }
+        if control.noCache || asksNoCache(request, requestControl) { return false }
         if let maxAge = requestControl.maxAge, currentAge(of: entry, now: now) > maxAge { return false }
         var remaining = remainingFreshness(of: entry, now: now)
         if let minFresh = requestControl.minFresh { remaining -= minFresh }
@@ -129,12 +120,17 @@ enum CacheRules {
             return false
         }
         let requestControl = CacheControl(request["Cache-Control"])
-        let pragmaNoCache =
-            request["Cache-Control"] == nil && request["Pragma"]?.lowercased().contains("no-cache") == true
-        guard !requestControl.noCache, !pragmaNoCache, requestControl.maxAge == nil,
+        guard !asksNoCache(request, requestControl), requestControl.maxAge == nil,
             requestControl.minFresh == nil
         else { return false }
         return -remainingFreshness(of: entry, now: now) <= window
+    }
+
+    /// Whether a request asks for a reply the server validated: `no-cache`, or HTTP/1.0's `Pragma`, which
+    /// counts only without a Cache-Control (RFC 9111 §5.4).
+    private static func asksNoCache(_ request: HeaderFields, _ control: CacheControl) -> Bool {
+        control.noCache
+            || request["Cache-Control"] == nil && request["Pragma"]?.lowercased().contains("no-cache") == true
     }
 
     /// Whether a stale entry may stand in for a failed request by its own `stale-if-error` (RFC 5861).
@@ -153,10 +149,8 @@ enum CacheRules {
     /// goes back as received, a date or not; the server compares it.
     static func conditionalHeaders(for entry: CachedResponse) -> [String: String] {
         let headers = entry.fields
-        var result: [String: String] = [:]
-        result["If-None-Match"] = headers["ETag"]
-        result["If-Modified-Since"] = headers["Last-Modified"]
-        return result
+        return ["If-None-Match": headers["ETag"], "If-Modified-Since": headers["Last-Modified"]]
+            .compactMapValues { $0 }
     }
 
     /// Whether a request's headers already make it conditional: then its caller wants to see a 304.

@@ -15,7 +15,7 @@ extension CacheStage {
     /// headers and freshness as a 304 would (RFC 9111 §4.3.5). `stored` was read before the send, off the
     /// delegate queue this completion runs on.
     func sendHead(
-        _ request: URLRequest, _ lookup: Lookup, stored: CachedResponse?, chain: RequestChain,
+        _ request: URLRequest, _ lookup: ResponseCache.Lookup, stored: CachedResponse?, chain: RequestChain,
         completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let requestTime = clock.date
@@ -25,20 +25,30 @@ extension CacheStage {
             {
                 let fields = ResponseHeaders(response).fields
                 if CacheRules.headReply(HeaderFields(fields), describes: stored) {
-                    let merged = CacheRules.merging(
-                        notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
-                        responseTime: clock.date, keying: cache.keying.scoped(to: credentials))
-                    let keeps = CacheRules.canStore(
-                        method: "GET", statusCode: merged.statusCode, request: lookup.headers,
-                        response: merged.fields)
-                    if keeps {
-                        cache.store(merged, credentials: credentials, inBackground: true)
-                    } else {
-                        cache.remove(merged.key, inBackground: true)
-                    }
+                    _ = refresh(stored, by: fields, lookup, requestTime: requestTime)
                 }
             }
             completion(result.marked(.network))
         }
+    }
+
+    /// `stored` updated by a reply about it received now, a 304 or a `HEAD`'s, and stored while the
+    /// request is for its account; removed instead when the reply says it must no longer be kept
+    /// (`no-store`, `Vary: *`).
+    func refresh(
+        _ stored: CachedResponse, by fields: [String: String], _ lookup: ResponseCache.Lookup,
+        requestTime: Date
+    ) -> CachedResponse {
+        let merged = CacheRules.merging(
+            notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
+            responseTime: clock.date, keying: cache.keying.scoped(to: credentials))
+        if !CacheRules.canStore(
+            method: "GET", statusCode: merged.statusCode, request: lookup.headers, response: merged.fields)
+        {
+            cache.remove(merged.key, inBackground: true)
+        } else if isForItsAccount {
+            cache.store(merged, credentials: credentials, inBackground: true)
+        }
+        return merged
     }
 }

@@ -21,8 +21,8 @@ struct CacheStage: RequestStage {
 
     /// Sends the request again in the background as an ordinary request of the layer, to refresh a reply
     /// served within its `stale-while-revalidate` window; `nil`: such a reply is revalidated before it is
-    /// served, as any stale one.
-    var revalidate: Revalidation? = nil
+    /// served, as any stale one. Only the policies that serve stale replies use it.
+    var revalidation: BackgroundRevalidation? = nil
     /// The request's credential headers: its layer's list, plus its own redirect policy's. Passed with every
     /// lookup and store, not kept by the cache: layers with different lists may share one.
     var credentials = CredentialHeaderNames()
@@ -30,9 +30,6 @@ struct CacheStage: RequestStage {
     var reportMemoryOnly: ResponseCache.MemoryOnlyReport? = nil
 
     var isForItsAccount: Bool { accountNow.map { $0() == account } ?? true }
-
-    /// Starts a revalidation that calls `finished` once it is over; returns what cancels it.
-    typealias Revalidation = @Sendable (_ finished: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
     typealias Completion = @Sendable (TransferResult) -> Void
 
@@ -48,18 +45,9 @@ struct CacheStage: RequestStage {
         return { cancel.cancel() }
     }
 
-    /// A request as the cache keys it: `headers` as the server receives them, `ownFields` without the
-    /// session's cookies (what a reply not marked `private` is stored for).
-    struct Lookup: Sendable {
-        let url: URL
-        let headers: HeaderFields
-        let ownFields: HeaderFields?
-    }
-
     private func decide(
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        // A GET that may be answered, or a HEAD whose reply updates what a GET stored.
         let answers = Self.mayAnswer(request)
         guard let url = request.url, case .data = chain.route, answers || Self.updatesStoredReply(request)
         else {
@@ -67,33 +55,32 @@ struct CacheStage: RequestStage {
         }
         // Keyed by the cookie read now, which the attempt then carries, however long it waits below.
         let chain = chain.pinningCookie(for: request)
-        let lookup = Self.lookup(request, url: url, chain: chain)
-        let headers = lookup.headers
-        let now = clock.date
+        let lookup = self.lookup(request, url: url, chain: chain)
         // Read after the interceptors ran, so that the token they added belongs to the account.
-        let stored =
-            isForItsAccount
-            ? cache.entry(
-                for: url, request: headers, ownFields: lookup.ownFields, account: account,
-                credentials: credentials)
-            : nil
+        let stored = isForItsAccount ? cache.entry(for: lookup) : nil
         if !answers {
             return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)
         }
+        // Nothing stored, and nothing asks the cache alone to answer (a miss, most often): nothing to decide.
+        guard stored != nil || policy == .returnCacheDataDontLoad || lookup.headers["Cache-Control"] != nil
+        else { return send(request, lookup, stored: nil, chain: chain, completion: completion) }
+        let now = clock.date
         let strategy = CacheStrategy.decide(
-            policy: policy, stored: stored, request: headers, now: now,
-            revalidatesInBackground: revalidate != nil)
+            policy: policy, stored: stored, request: lookup.headers, now: now,
+            revalidatesInBackground: revalidation != nil)
         guard case .network(let conditions, let validating, _) = strategy else {
             answer(strategy, now: now, completion: completion)
             return {}
+        }
+        guard let validating else {
+            return send(request, lookup, stored: stored, chain: chain, completion: completion)
         }
         var sent = request
         for (name, value) in conditions {
             sent.setValue(value, forHTTPHeaderField: name)
         }
-        return send(
-            sent, asking: request, lookup, stored: stored, validated: validating != nil, chain: chain,
-            completion: completion)
+        return sendValidated(
+            sent, asking: request, lookup, stored: validating, chain: chain, completion: completion)
     }
 
     /// Answers from the cache without waiting for the network.
@@ -130,24 +117,33 @@ struct CacheStage: RequestStage {
         }
     }
 
-    /// Sends `sent` (`request` plus validators). A 304 about another version (another `ETag`) can't
-    /// revalidate the entry (RFC 9111 §4.3.4): it goes, and `request` is sent again without validators.
+    /// Sends a request whose reply is stored; `stored` may stand in for a failure.
     private func send(
-        _ sent: URLRequest, asking request: URLRequest, _ lookup: Lookup, stored: CachedResponse?,
-        validated: Bool, chain: RequestChain, completion: @escaping Completion
+        _ request: URLRequest, _ lookup: ResponseCache.Lookup, stored: CachedResponse?, chain: RequestChain,
+        completion: @escaping Completion
+    ) -> @Sendable () -> Void {
+        let sentAt = clock.date
+        return chain.proceed(request) { completion(handle($0, lookup, stored: stored, requestTime: sentAt)) }
+    }
+
+    /// Sends `sent` (`request` plus the validators of `stored`). A 304 about another version (another
+    /// `ETag`) can't revalidate the entry (RFC 9111 §4.3.4): it goes, and `request` is sent again without
+    /// validators.
+    private func sendValidated(
+        _ sent: URLRequest, asking request: URLRequest, _ lookup: ResponseCache.Lookup,
+        stored: CachedResponse,
+        chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let requestTime = clock.date
         let again = DeferredCancel()
         let first = chain.proceed(sent) { result in
-            if let outcome = handle(
-                result, lookup, stored: stored, validated: validated, requestTime: requestTime)
-            {
+            guard result.error == nil, let response = result.response as? HTTPURLResponse,
+                response.statusCode == 304
+            else { return completion(handle(result, lookup, stored: stored, requestTime: requestTime)) }
+            if let outcome = revalidated(stored, by: response, lookup, requestTime: requestTime) {
                 return completion(outcome)
             }
-            again.attach(
-                send(
-                    request, asking: request, lookup, stored: nil, validated: false, chain: chain,
-                    completion: completion))
+            again.attach(send(request, lookup, stored: nil, chain: chain, completion: completion))
         }
         return {
             first()
@@ -155,62 +151,72 @@ struct CacheStage: RequestStage {
         }
     }
 
-    /// `nil` for a 304 about another version than `stored`, which is removed. Once the request is no longer
-    /// for its account nothing is stored and no stored reply stands in for a failure: a reply arriving
-    /// after sign-out must not bring the partition back, nor a failure show the signed-out user's reply.
+    /// A reply other than a 304 the cache asked for: stored, unless it is a failure or a 304 the caller
+    /// asked for (``unstored(_:_:stored:)``). Once the request is no longer for its account nothing is
+    /// stored and no stored reply stands in for a failure: a reply arriving after sign-out must not bring
+    /// the partition back, nor a failure show the signed-out user's reply.
     private func handle(
-        _ result: TransferResult, _ lookup: Lookup, stored: CachedResponse?, validated: Bool,
-        requestTime: Date
-    ) -> TransferResult? {
-        let (now, stores) = (clock.date, isForItsAccount)
-        if let failure = Self.failure(of: result) {
-            if case .cancelled = failure { return result.marked(.network) }
-            guard let stored, stores,
-                CacheStrategy.fallsBack(on: stored, policy: policy, request: lookup.headers, now: now)
-            else { return result.marked(.network) }
-            return Self.reply(from: stored, now: now).marked(.stale(failure))
-        }
-        guard let response = result.response as? HTTPURLResponse else { return result.marked(.network) }
+        _ result: TransferResult, _ lookup: ResponseCache.Lookup, stored: CachedResponse?, requestTime: Date
+    ) -> TransferResult {
+        guard result.error == nil, let response = result.response as? HTTPURLResponse,
+            response.statusCode != 304, !Self.isFailure(response.statusCode)
+        else { return unstored(result, lookup, stored: stored) }
         let headers = ResponseHeaders(response)
-        let fields = headers.fields
         // Read once: the call delivers them.
         var result = result
         result.headers = headers
-        if response.statusCode == 304, validated, let stored {
-            guard CacheRules.notModified(HeaderFields(fields), matches: stored) else {
-                cache.remove(stored.key, inBackground: true)
-                return nil
-            }
-            let merged = CacheRules.merging(
-                notModified: fields, into: stored, request: lookup.headers, requestTime: requestTime,
-                responseTime: now, keying: cache.keying.scoped(to: credentials))
-            // The 304 may say the reply must no longer be kept (`no-store`, `Vary: *`).
-            if !CacheRules.canStore(
-                method: "GET", statusCode: merged.statusCode, request: lookup.headers, response: merged.fields
-            ) {
-                cache.remove(merged.key, inBackground: true)
-            } else if stores {
-                cache.store(merged, credentials: credentials, inBackground: true)
-            }
-            return Self.reply(from: merged, now: now).marked(.revalidated)
-        }
-        guard response.statusCode != 304 else { return result.marked(.network) }
         // A followed redirect: another URL's reply, and the redirect's own freshness is unknown. What the
         // target stored may be older than the body just fetched: it goes too.
         if let target = response.url, CacheKey.normalized(target) != CacheKey.normalized(lookup.url) {
-            cache.removeResponseInBackground(
-                for: lookup.url, request: lookup.headers, ownFields: lookup.ownFields, account: account,
-                credentials: credentials)
+            cache.removeResponseInBackground(for: lookup)
             cache.removeResponses(for: target, inBackground: true)
-        } else if stores {
+        } else if isForItsAccount {
             cache.store(
-                statusCode: response.statusCode, headers: fields, body: result.body, url: lookup.url,
-                request: lookup.headers, ownFields: lookup.ownFields, account: account,
-                credentials: credentials, requestTime: requestTime, responseTime: now, inBackground: true,
+                statusCode: response.statusCode, headers: headers.fields, body: result.body,
+                for: lookup, requestTime: requestTime, responseTime: clock.date, inBackground: true,
                 reportingMemoryOnly: reportMemoryOnly)
         }
         return result.marked(.network)
     }
+
+    /// A reply the cache doesn't store: `stored`, marked stale, when it may stand in for a failure; else
+    /// the reply.
+    private func unstored(
+        _ result: TransferResult, _ lookup: ResponseCache.Lookup, stored: CachedResponse?
+    ) -> TransferResult {
+        guard let failure = Self.failure(of: result), let stored else { return result.marked(.network) }
+        if case .cancelled = failure { return result.marked(.network) }
+        return standIn(stored, for: failure, request: lookup.headers) ?? result.marked(.network)
+    }
+
+    /// `stored`, marked stale by `failure`, when the policy lets it stand in for the failed request with
+    /// `request`'s fields.
+    func standIn(_ stored: CachedResponse, for failure: NetworkError, request: HeaderFields)
+        -> TransferResult?
+    {
+        let now = clock.date
+        guard isForItsAccount, CacheStrategy.fallsBack(on: stored, policy: policy, request: request, now: now)
+        else { return nil }
+        return Self.reply(from: stored, now: now).marked(.stale(failure))
+    }
+
+    /// The reply `stored` refreshed by a 304 about it; `nil` for a 304 about another version, which is
+    /// removed.
+    private func revalidated(
+        _ stored: CachedResponse, by response: HTTPURLResponse, _ lookup: ResponseCache.Lookup,
+        requestTime: Date
+    ) -> TransferResult? {
+        let fields = ResponseHeaders(response).fields
+        guard CacheRules.notModified(HeaderFields(fields), matches: stored) else {
+            cache.remove(stored.key, inBackground: true)
+            return nil
+        }
+        let merged = refresh(stored, by: fields, lookup, requestTime: requestTime)
+        return Self.reply(from: merged, now: merged.responseTime).marked(.revalidated)
+    }
+
+    /// A 5xx but 501, which is storable as an answer.
+    private static func isFailure(_ statusCode: Int) -> Bool { statusCode >= 500 && statusCode != 501 }
 
     static func mayAnswer(_ request: URLRequest) -> Bool {
         (request.httpMethod ?? "GET").uppercased() == "GET" && request.httpBody == nil
@@ -222,12 +228,12 @@ struct CacheStage: RequestStage {
         TransferResult(body: Data(), response: nil, error: URLError(.resourceUnavailable), respondedAt: nil)
     }
 
-    /// What a stored reply may stand in for: a transport error, or a 5xx but 501 (storable as an answer).
+    /// What a stored reply may stand in for: a transport error, or a failure status.
     private static func failure(of result: TransferResult) -> NetworkError? {
         if let error = result.error { return NetworkError(transportError: error) }
-        guard let response = result.response as? HTTPURLResponse, response.statusCode >= 500,
-            response.statusCode != 501
-        else { return nil }
+        guard let response = result.response as? HTTPURLResponse, isFailure(response.statusCode) else {
+            return nil
+        }
         return .unacceptableStatusCode(
             response.statusCode, body: result.body, headers: ResponseHeaders(response))
     }
@@ -241,20 +247,31 @@ struct CacheStage: RequestStage {
         return TransferResult(body: entry.body, response: response, error: nil, respondedAt: nil)
     }
 
-    /// The request as the cache keys it.
-    private static func lookup(_ request: URLRequest, url: URL, chain: RequestChain) -> Lookup {
-        let sessionCookie = chain.cookie?.header
-        return Lookup(
-            url: url, headers: headersAsSent(request, adding: sessionCookie),
-            ownFields: sessionCookie == nil ? nil : HeaderFields(request.allHTTPHeaderFields ?? [:]))
-    }
-
-    /// A request's fields as the server receives them, with the transport's `Cookie`, which replaces the
-    /// request's own as the transport does (``SessionCookies/header(for:)``): it keys the entry and matches
-    /// `Vary: Cookie`.
-    private static func headersAsSent(_ request: URLRequest, adding cookie: String?) -> HeaderFields {
+    /// The request as the cache keys it: its fields as the server receives them, with the transport's
+    /// `Cookie`, which replaces the request's own as the transport does (``SessionCookies/header(for:)``):
+    /// it keys the entry and matches `Vary: Cookie`.
+    private func lookup(_ request: URLRequest, url: URL, chain: RequestChain) -> ResponseCache.Lookup {
         var fields = request.allHTTPHeaderFields ?? [:]
-        if let cookie { fields.setField(cookie, named: "Cookie") }
-        return HeaderFields(fields)
+        let own = HeaderFields(fields)
+        guard let cookie = chain.cookie?.header else {
+            return ResponseCache.Lookup(url: url, headers: own, account: account, credentials: credentials)
+        }
+        fields.setField(cookie, named: "Cookie")
+        return ResponseCache.Lookup(
+            url: url, headers: HeaderFields(fields), ownFields: own, account: account,
+            credentials: credentials)
+    }
+}
+
+extension NetworkLayer {
+    /// Reads the account a request is for (its own, else the first naming authenticator's, else the
+    /// layer's) at each call: a sign-out mid-request changes it, and the token no longer matches.
+    func cacheAccountReader<Value>(for request: NetworkRequest<Value>) -> @Sendable () -> String? {
+        if let account = request.account { return { account } }
+        let authenticators = (interceptors + request.interceptors).compactMap {
+            $0 as? BearerTokenAuthenticator
+        }
+        let changing = changing
+        return { authenticators.lazy.compactMap(\.account).first ?? changing.withLock { $0.account } }
     }
 }

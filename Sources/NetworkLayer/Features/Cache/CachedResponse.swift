@@ -46,26 +46,11 @@ struct CacheKey: Hashable, Sendable {
 
     /// The URL's hash first (all entries for a URL share a prefix), then the partition's tag (all of an
     /// account's share a suffix). The URL is in the entry in clear anyway; the partition is keyed.
-    var fileName: String { "\(Fingerprint.hex(url))-\(partition.tag)" }
+    var fileName: String { "\(Self.hex(url))-\(partition.tag)" }
 
-    static func filePrefix(for url: URL) -> String { "\(Fingerprint.hex(normalized(url)))-" }
-}
+    static func filePrefix(for url: URL) -> String { "\(hex(normalized(url)))-" }
 
-/// A 64-bit FNV-1a hash for file names: tells entries apart; never hashes a credential (``CacheKeying``
-/// does that).
-enum Fingerprint {
-    static func hash(_ bytes: some Sequence<UInt8>, into seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
-        var hash = seed
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
-    }
-
-    static func hex(_ text: String) -> String {
-        let value = hash(text.utf8)
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    /// 64 bits of the URL's SHA-256: tells entries apart (a file's entry names its key, so a collision is
+    /// a miss); never hashes a credential (``CacheKeying`` does that).
+    private static func hex(_ url: String) -> String { SHA256.hex(SHA256.hash(Array(url.utf8)).prefix(8)) }
 }

@@ -8,11 +8,16 @@ import Foundation
 final class DiskStore: Sendable {
     let folder: DurableFolder
     let capacity: Int
+    /// Orders disk reads, writes and removals: an invalidation is never undone by an older write.
+    let queue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", target: Queues.disk)
+    /// The reasons for keeping replies off this disk its cache has told a monitor of, each once.
+    let toldReasons = Locked(Set<ResponseCache.MemoryOnlyReason>())
     static let entrySuffix = ".entry"
 
     init(directory: URL, capacity: Int) {
         folder = DurableFolder(url: directory)
         self.capacity = max(0, capacity)
+        queue.async { [folder] in folder.removeAbandonedTemporaryFiles() }
     }
 
     private func fileName(_ key: CacheKey) -> String {
@@ -39,15 +44,10 @@ final class DiskStore: Sendable {
             remove(entry.key)
             return
         }
-        do {
-            // Not flushed to the device: a cache can be rebuilt from the network.
-            try folder.write(
-                payload, contentVersion: CacheEntryCoding.version, as: fileName(entry.key),
-                flushToDevice: false)
-        } catch {
-            return
-        }
-        evict()
+        // Not flushed to the device: a cache can be rebuilt from the network.
+        let written: Void? = try? folder.write(
+            payload, contentVersion: CacheEntryCoding.version, as: fileName(entry.key), flushToDevice: false)
+        if written != nil { evict() }
     }
 
     func remove(_ key: CacheKey) {

@@ -17,6 +17,9 @@ struct HeaderFields: ExpressibleByDictionaryLiteral {
     }
 
     subscript(name: String) -> String? { storage[name.lowercased()] }
+
+    /// The `Cache-Control` directives; `nil` without the field, which most replies and requests lack.
+    var cacheControl: CacheControl? { self["Cache-Control"].map(CacheControl.init) }
 }
 
 extension [String: String] {

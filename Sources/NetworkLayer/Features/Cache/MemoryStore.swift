@@ -28,6 +28,22 @@ final class MemoryStore: Sendable {
             entries[key] = (entry, clock)
             byUse[clock] = key
         }
+
+        /// Stores an entry that costs `cost`, unless a removal came since `ifGeneration`, then evicts the
+        /// least recently used past `capacity`.
+        mutating func store(
+            _ entry: CachedResponse, key: CacheKey, cost: Int, capacity: Int, ifGeneration: UInt64?
+        ) {
+            guard ifGeneration == nil || ifGeneration == generation else { return }
+            remove(key)
+            guard cost <= capacity else { return }
+            stamp(key, entry)
+            usage += cost
+            while usage > capacity, oldestUse <= clock {
+                if let oldest = byUse[oldestUse] { remove(oldest) }
+                oldestUse += 1
+            }
+        }
     }
 
     private let capacity: Int
@@ -38,6 +54,8 @@ final class MemoryStore: Sendable {
     }
 
     var currentUsage: Int { state.withLock { $0.usage } }
+
+    var isEmpty: Bool { state.withLock { $0.entries.isEmpty } }
 
     /// The entry for `key`, marked as used; with `toldToDisk`, the use is also kept for ``takeUses()``,
     /// and `startsPass` says whether it is the first kept since the last take.
@@ -67,17 +85,7 @@ final class MemoryStore: Sendable {
     func store(_ entry: CachedResponse, ifGeneration generation: UInt64? = nil) {
         // Each computed once, outside the lock.
         let (capacity, key, cost) = (capacity, entry.key, entry.cost)
-        state.withLock { state in
-            guard generation == nil || generation == state.generation else { return }
-            state.remove(key)
-            guard cost <= capacity else { return }
-            state.stamp(key, entry)
-            state.usage += cost
-            while state.usage > capacity, state.oldestUse <= state.clock {
-                if let oldest = state.byUse[state.oldestUse] { state.remove(oldest) }
-                state.oldestUse += 1
-            }
-        }
+        state.withLock { $0.store(entry, key: key, cost: cost, capacity: capacity, ifGeneration: generation) }
     }
 
     func remove(_ key: CacheKey) {

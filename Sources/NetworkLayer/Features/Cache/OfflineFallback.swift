@@ -10,9 +10,7 @@ import Foundation
 /// any interceptor (no token refresh delays or fails it). The account's partition needs no credentials.
 struct OfflineFallback: RequestStage {
     private let stage: CacheStage
-    private let account: String
-    private let url: URL
-    private let headers: HeaderFields
+    private let lookup: ResponseCache.Lookup
     private let expectation: ReplyExpectation
 
     /// `nil` when nothing could be served: no cache or account, not a plain `GET`, or a policy that
@@ -24,9 +22,10 @@ struct OfflineFallback: RequestStage {
         guard let caching, let account = caching.account, caching.policy != .reloadIgnoringCache,
             case .data = route, let url = request.url, CacheStage.mayAnswer(request)
         else { return nil }
-        (stage, self.account, self.url, self.headers, self.expectation) = (
-            caching, account, url, HeaderFields(request.allHTTPHeaderFields ?? [:]), expectation
-        )
+        (stage, self.expectation) = (caching, expectation)
+        lookup = ResponseCache.Lookup(
+            url: url, headers: HeaderFields(request.allHTTPHeaderFields ?? [:]), account: account,
+            credentials: caching.credentials)
     }
 
     func intercept(
@@ -50,14 +49,9 @@ struct OfflineFallback: RequestStage {
 
     /// The stored reply, marked stale by `error`, when the policy allows one and the request accepts it.
     func reply(after error: NetworkError) -> TransferResult? {
-        guard stage.isForItsAccount,
-            let stored = stage.cache.entry(
-                for: url, request: headers, account: account, credentials: stage.credentials)
+        guard stage.isForItsAccount, let stored = stage.cache.entry(for: lookup),
+            let reply = stage.standIn(stored, for: error, request: lookup.headers)
         else { return nil }
-        let now = stage.clock.date
-        guard CacheStrategy.fallsBack(on: stored, policy: stage.policy, request: headers, now: now)
-        else { return nil }
-        let reply = CacheStage.reply(from: stored, now: now).marked(.stale(error))
         guard case .success = ResponseValidator.validate(reply, expecting: expectation) else { return nil }
         return reply
     }

@@ -20,10 +20,6 @@ public final class ResponseCache: Sendable {
     let memory: MemoryStore
     let disk: DiskStore?
     let keying: CacheKeying
-    /// Orders disk reads, writes and removals: an invalidation is never undone by an older write.
-    let diskQueue = DispatchQueue(label: "NetworkLayer.ResponseCache.disk", target: Queues.disk)
-    /// The reasons for keeping replies off the disk this cache has told a monitor of, each once.
-    private let toldReasons = Locked(Set<MemoryOnlyReason>())
 
     /// A cache with these capacities.
     ///
@@ -44,7 +40,6 @@ public final class ResponseCache: Sendable {
         memory = MemoryStore(capacity: memoryCapacity)
         disk = directory.flatMap { diskCapacity > 0 ? DiskStore(directory: $0, capacity: diskCapacity) : nil }
         keying = CacheKeying(appKey: fingerprintKey)
-        onDisk(inBackground: true) { $0.folder.removeAbandonedTemporaryFiles() }
     }
 
     /// Calls `completion` once every write and removal handed to the disk so far is done.
@@ -52,8 +47,8 @@ public final class ResponseCache: Sendable {
     /// - Parameter completion: Called on a background queue; for a cache without a directory, at once
     ///   on the caller's thread.
     public func flush(completion: @escaping @Sendable () -> Void) {
-        guard disk != nil else { return completion() }
-        diskQueue.async { Queues.work.async(execute: completion) }
+        guard let disk else { return completion() }
+        disk.queue.async { Queues.work.async(execute: completion) }
     }
 
     /// Returns once every write and removal handed to the disk so far is done.
@@ -103,35 +98,43 @@ public final class ResponseCache: Sendable {
     /// served that reply meanwhile join it instead of sending their own.
     let revalidations = InFlightRequests<String, Void>()
 
-    /// The stored reply for a request, whose layer's list of credential headers is `credentials` (it
-    /// decides the partition and which `Vary` values are credentials).
-    func entry(
-        for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil,
-        credentials: CredentialHeaderNames = CredentialHeaderNames()
-    ) -> CachedResponse? {
-        let keying = keying.scoped(to: credentials)
-        let (partition, own) = Self.partitions(
-            request: request, ownFields: ownFields, account: account, keying: keying)
+    /// A request as the cache keys it: `headers` as the server receives them, `ownFields` without the
+    /// session's cookies (what a reply not marked `private` is stored for), the account it is for, and
+    /// its layer's list of credential headers (it decides the partition and which `Vary` values are
+    /// credentials).
+    struct Lookup: Sendable {
+        let url: URL
+        let headers: HeaderFields
+        var ownFields: HeaderFields? = nil
+        var account: String? = nil
+        var credentials = CredentialHeaderNames()
+
+        /// Without an account, `own` is the partition of `ownFields` (no session cookies), where a reply
+        /// not marked `private` is stored.
+        func partitions(_ keying: CacheKeying) -> (CachePartition, own: CachePartition?) {
+            let partition = keying.partition(account: account, request: headers)
+            guard account == nil, let ownFields else { return (partition, nil) }
+            let own = keying.partition(account: nil, request: ownFields)
+            return (partition, own == partition ? nil : own)
+        }
+    }
+
+    /// The stored reply for a request. An empty cache answers nothing at once: one test, before any key
+    /// is made.
+    func entry(for lookup: Lookup) -> CachedResponse? {
+        guard disk != nil || !memory.isEmpty else { return nil }
+        let keying = keying.scoped(to: lookup.credentials)
+        let (partition, own) = lookup.partitions(keying)
+        let (url, request) = (lookup.url, lookup.headers)
         if let found = entry(for: CacheKey(url: url, partition: partition), request: request, keying: keying)
         {
             return found
         }
         guard let own,
             let shared = entry(for: CacheKey(url: url, partition: own), request: request, keying: keying),
-            !CacheControl(shared.fields["Cache-Control"]).isPrivate
+            shared.fields.cacheControl?.isPrivate != true
         else { return nil }
         return shared
-    }
-
-    /// Without an account, `own` is the partition of `ownFields` (no session cookies), where a reply not
-    /// marked `private` is stored.
-    private static func partitions(
-        request: HeaderFields, ownFields: HeaderFields?, account: String?, keying: CacheKeying
-    ) -> (CachePartition, own: CachePartition?) {
-        let partition = keying.partition(account: account, request: request)
-        guard account == nil, let ownFields else { return (partition, nil) }
-        let own = keying.partition(account: nil, request: ownFields)
-        return (partition, own == partition ? nil : own)
     }
 
     private func entry(for key: CacheKey, request: HeaderFields, keying: CacheKeying) -> CachedResponse? {
@@ -140,13 +143,13 @@ public final class ResponseCache: Sendable {
         var found = inMemory?.entry
         if let disk, inMemory?.startsPass == true {
             // A memory hit counts for the disk's least-recently-used order too.
-            diskQueue.async { [memory] in
+            disk.queue.async { [memory] in
                 for key in memory.takeUses() { disk.touch(key) }
             }
         } else if let disk, found == nil {
             // Read before the disk: a removal after it may delete the file this lookup reads.
             let generation = memory.generation
-            found = diskQueue.sync { disk.entry(for: key) }
+            found = disk.queue.sync { disk.entry(for: key) }
             if let found { memory.store(found, ifGeneration: generation) }
         }
         guard let found, CacheRules.varyMatches(found, request: request, keying: keying) else { return nil }
@@ -159,26 +162,23 @@ public final class ResponseCache: Sendable {
     /// for `ownFields`' credentials, or a re-issued cookie (a load balancer's) would make every request a
     /// miss (`Vary: Cookie` still matches). An `account` names the partition outright.
     func store(
-        statusCode: Int, headers: [String: String], body: Data, url: URL, request: HeaderFields,
-        ownFields: HeaderFields? = nil, account: String? = nil,
-        credentials: CredentialHeaderNames = CredentialHeaderNames(), requestTime: Date, responseTime: Date,
-        inBackground: Bool = false, reportingMemoryOnly report: MemoryOnlyReport? = nil
+        statusCode: Int, headers: [String: String], body: Data, for lookup: Lookup, requestTime: Date,
+        responseTime: Date, inBackground: Bool = false, reportingMemoryOnly report: MemoryOnlyReport? = nil
     ) {
-        let keying = keying.scoped(to: credentials)
+        let (keying, request) = (keying.scoped(to: lookup.credentials), lookup.headers)
         let response = HeaderFields(headers)
-        let isPrivate = CacheControl(response["Cache-Control"]).isPrivate
         let partition = keying.partition(
-            account: account, request: isPrivate ? request : ownFields ?? request)
+            account: lookup.account,
+            request: response.cacheControl?.isPrivate == true ? request : lookup.ownFields ?? request)
         guard CacheRules.canStore(method: "GET", statusCode: statusCode, request: request, response: response)
-        else { return remove(CacheKey(url: url, partition: partition), inBackground: inBackground) }
-        let kept = CacheRules.storedHeaders(headers)
+        else { return remove(CacheKey(url: lookup.url, partition: partition), inBackground: inBackground) }
         let entry = CachedResponse(
-            url: url, statusCode: statusCode, headers: kept, body: body, requestTime: requestTime,
-            responseTime: responseTime,
+            url: lookup.url, statusCode: statusCode, headers: CacheRules.storedHeaders(headers), body: body,
+            requestTime: requestTime, responseTime: responseTime,
             varying: CacheRules.varying(
                 request: request, response: response, partition: partition, keying: keying),
             partition: partition)
-        store(entry, credentials: credentials, inBackground: inBackground, reportingMemoryOnly: report)
+        store(entry, credentials: lookup.credentials, inBackground: inBackground, reportingMemoryOnly: report)
     }
 
     /// Told why a reply stays off the disk until a monitor heard it (see
@@ -190,14 +190,10 @@ public final class ResponseCache: Sendable {
         ) -> Void
 
     /// Removes the replies stored for `url` in this request's partitions, in the background.
-    func removeResponseInBackground(
-        for url: URL, request: HeaderFields, ownFields: HeaderFields? = nil, account: String? = nil,
-        credentials: CredentialHeaderNames = CredentialHeaderNames()
-    ) {
-        let (partition, own) = Self.partitions(
-            request: request, ownFields: ownFields, account: account, keying: keying.scoped(to: credentials))
+    func removeResponseInBackground(for lookup: Lookup) {
+        let (partition, own) = lookup.partitions(keying.scoped(to: lookup.credentials))
         for partition in [partition, own].compactMap({ $0 }) {
-            remove(CacheKey(url: url, partition: partition), inBackground: true)
+            remove(CacheKey(url: lookup.url, partition: partition), inBackground: true)
         }
     }
 
@@ -212,10 +208,10 @@ public final class ResponseCache: Sendable {
         inBackground: Bool = false, reportingMemoryOnly report: MemoryOnlyReport? = nil
     ) {
         memory.store(entry)
-        guard disk != nil else { return }
+        guard let disk else { return }
         let reason = keying.scoped(to: credentials).memoryOnlyReason(entry)
-        if let reason, let report, !toldReasons.withLock({ $0.contains(reason) }) {
-            report(reason) { [toldReasons] in toldReasons.withLock { $0.insert(reason).inserted } }
+        if let reason, let report, !disk.toldReasons.withLock({ $0.contains(reason) }) {
+            report(reason) { disk.toldReasons.withLock { $0.insert(reason).inserted } }
         }
         onDisk(inBackground: inBackground) { reason == nil ? $0.store(entry) : $0.remove(entry.key) }
     }
@@ -240,6 +236,6 @@ public final class ResponseCache: Sendable {
     /// Behind every earlier write and removal on the disk queue.
     private func onDisk(inBackground: Bool, _ work: @escaping @Sendable (DiskStore) -> Void) {
         guard let disk else { return }
-        if inBackground { diskQueue.async { work(disk) } } else { diskQueue.sync { work(disk) } }
+        if inBackground { disk.queue.async { work(disk) } } else { disk.queue.sync { work(disk) } }
     }
 }

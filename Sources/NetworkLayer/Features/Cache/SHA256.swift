@@ -53,13 +53,6 @@ package enum SHA256 {
             if contiguous == nil { Array(bytes).withUnsafeBytes { update($0) } }
         }
 
-        /// Feeds `data`, after everything fed before.
-        ///
-        /// - Parameter data: The next part of the message.
-        package mutating func update(_ data: Data) {
-            data.withUnsafeBytes { update($0) }
-        }
-
         private mutating func update(_ bytes: UnsafeRawBufferPointer) {
             length &+= UInt64(bytes.count)
             var offset = 0
