@@ -9,9 +9,7 @@ extension OutboxStorageTests {
     /// An empty file named with the largest sequence would have made the next sequence overflow (a trap
     /// at every launch); an item numbered so would sort after every later one. Both are left out.
     func testAFileNamedWithTheLargestSequenceNeitherTrapsNorOrdersTheQueue() throws {
-        let folder = try makeOutboxFolder()
-        let url = folder.appendingPathComponent("outbox.outbox")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let (folder, url) = try makeOutboxItemsFolder()
         try Data().write(to: url.appendingPathComponent("18446744073709551615"))
         let last = OutboxItem(
             id: UUID(), sequence: .max, kind: "x", account: nil, method: "POST", urlString: "items",

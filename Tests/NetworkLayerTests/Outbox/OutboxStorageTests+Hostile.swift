@@ -10,9 +10,7 @@ extension OutboxStorageTests {
     /// A sparse 512 MB item file (it takes no disk) is set aside without being read. The memory check
     /// sees growth beyond the process's peak so far, so it is sharpest when the test runs alone.
     func testAnItemFileLargerThanAnyItemIsSetAsideUnread() throws {
-        let folder = try makeOutboxFolder()
-        let url = folder.appendingPathComponent("outbox.outbox")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let (folder, url) = try makeOutboxItemsFolder()
         let name = "00000000000000000001.item"
         let descriptor = open(url.appendingPathComponent(name).path, O_WRONLY | O_CREAT, 0o600)
         XCTAssertEqual(ftruncate(descriptor, 512 << 20), 0)

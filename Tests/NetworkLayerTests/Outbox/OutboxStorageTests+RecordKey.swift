@@ -14,9 +14,7 @@ extension OutboxStorageTests {
         let server = try startedServer { _ in MockResponse(status: 200, text: "ok") }
         let authenticator = BearerTokenAuthenticator(accessToken: "users-token") { $0(.success("new")) }
         let network = NetworkLayer(baseURL: server.baseURL, interceptors: [authenticator])
-        let folder = try makeOutboxFolder()
-        let url = folder.appendingPathComponent("outbox.outbox")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let (folder, url) = try makeOutboxItemsFolder()
         let forged = OutboxItem(
             id: UUID(), sequence: 1, kind: "x", account: nil, method: "DELETE", urlString: "account",
             headers: [:], body: Data(), query: [:], idempotencyKey: "k", enqueuedAt: Date(), expiresAt: nil,

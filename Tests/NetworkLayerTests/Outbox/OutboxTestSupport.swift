@@ -75,6 +75,15 @@ extension XCTestCase {
         return url
     }
 
+    /// A fresh outbox folder and, inside it, the folder its items live in, made, for a test that puts
+    /// files there itself.
+    func makeOutboxItemsFolder() throws -> (folder: URL, items: URL) {
+        let folder = try makeOutboxFolder()
+        let items = folder.appendingPathComponent("outbox.outbox")
+        try FileManager.default.createDirectory(at: items, withIntermediateDirectories: true)
+        return (folder, items)
+    }
+
     /// A started server, stopped after the test.
     func startedServer(_ handler: MockServer.Handler? = nil) throws -> MockServer {
         let server = MockServer(handler: handler)
