@@ -112,6 +112,7 @@ final class PlatformFactsTests: XCTestCase {
                 $0.sendsUploadsNatively, $0.losesRedirectedBodies, $0.answersStoppedTasks,
                 $0.layerHandlesCookies,
                 $0.replacesRequestCookies, $0.capitalizesHeaderNames, $0.chunksStreamsWithLength,
+                $0.honoursTaskPriority,
             ]
         }
         XCTAssertEqual(flags(.linux), flags(.apple).map { !$0 }, "each fact differs")

@@ -47,18 +47,23 @@ package struct PlatformFacts: Sendable, Equatable {
     /// request names a blank one. Linux: yes, libcurl sends both (servers refuse that) and no header for a
     /// blank value (measured); Apple: no.
     package var chunksStreamsWithLength: Bool
+    /// Whether a task's `priority` is worth setting. Apple: yes, a hint to the system. Linux: no, it is stored
+    /// and ignored, and its setter is a `sync` onto the session's queue, so the caller starting a request
+    /// waits there behind libcurl's reads (`perf` sched switches: most of the requesting thread's waits with
+    /// 1 MB replies at 64 in flight).
+    package var honoursTaskPriority: Bool
 
     /// FoundationNetworking 6.3.1.
     package static let linux = PlatformFacts(
         sendsUploadsNatively: false, losesRedirectedBodies: true, answersStoppedTasks: false,
         layerHandlesCookies: true, replacesRequestCookies: true, capitalizesHeaderNames: true,
-        chunksStreamsWithLength: true)
+        chunksStreamsWithLength: true, honoursTaskPriority: false)
 
     /// URLSession of iOS, macOS, tvOS and watchOS.
     package static let apple = PlatformFacts(
         sendsUploadsNatively: true, losesRedirectedBodies: false, answersStoppedTasks: true,
         layerHandlesCookies: false, replacesRequestCookies: false, capitalizesHeaderNames: false,
-        chunksStreamsWithLength: false)
+        chunksStreamsWithLength: false, honoursTaskPriority: true)
 
     /// The facts of the system the layer was built for; Apple's in `NETWORKLAYER_APPLE_BRANCHES` builds.
     #if canImport(FoundationNetworking) && !NETWORKLAYER_APPLE_BRANCHES

@@ -29,7 +29,7 @@ final class Transfer: TransferFlow, @unchecked Sendable {
     private var task: URLSessionTask?
     /// Armed while the task runs, for its idle deadline (or an earlier one); checked on the delegate queue.
     private var idleTimer: (any ClockTimer)?
-    /// `URLSessionTask.priority`: a hint on Apple platforms; FoundationNetworking stores it and ignores it.
+    /// `URLSessionTask.priority`, set where the platform honours it (``PlatformFacts/honoursTaskPriority``).
     var priority: Float = URLSessionTask.defaultPriority
     /// Given up once delivered, with everything it holds.
     private var completion: Completion?
@@ -99,13 +99,14 @@ final class Transfer: TransferFlow, @unchecked Sendable {
     private func begin(_ request: URLRequest) {
         var request = SessionTransport.withBackstopTimeout(request, bodyIdleTimeout: sink.bodyIdleTimeout)
         if let cookies = transport.cookies { request = cookies.attaching(cookie, to: request) }
-        let file = source?.attach(to: &request, facts: transport.facts)
+        let facts = transport.facts
+        let file = source?.attach(to: &request, facts: facts)
         transport.delegateQueue.withoutWaiting {
             let task =
                 file.map { transport.session.uploadTask(with: request, fromFile: $0) }
                 ?? transport.session.dataTask(with: request)
             self.task = task
-            task.priority = priority
+            if facts.honoursTaskPriority { task.priority = priority }
             lifecycle.began()
             touch()
             transport.delegate.add(self, for: task)
