@@ -13,7 +13,7 @@ final class StageAssemblyTests: XCTestCase {
         let request = NetworkRequest<Data>(urlString: "http://127.0.0.1:9/items")
         let call = RequestCall(
             task: RequestTask(delivery: .immediate, failureHandler: { _ in }, clock: layer.clock),
-            observer: nil, clock: layer.clock, deliversImmediately: true)
+            observer: nil, deliversImmediately: true)
         return layer.stages(
             for: request, built: try layer.builder.urlRequest(for: request), route: .data(limit: 1_000),
             expecting: ReplyExpectation(request), stream: nil, call: call)

@@ -111,8 +111,7 @@ extension NetworkLayer {
             priority: request.priority, clock: clock, eventCount: eventCount)
         task.limitTotalTime(to: totalTimeLimit(for: request, isStream: stream != nil), on: clock)
         let call = RequestCall(
-            task: task, observer: watch?.observer, clock: clock,
-            deliversImmediately: delivery.isImmediate)
+            task: task, observer: watch?.observer, deliversImmediately: delivery.isImmediate)
         return (call, progress)
     }
 

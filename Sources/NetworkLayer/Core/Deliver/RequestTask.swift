@@ -14,7 +14,8 @@ final class RequestTask: NetworkTask, Sendable {
     private let cancelWaitsForTransport: Bool
     /// For monitors: the raw response on success.
     private let report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>, RequestMetrics) -> Void)?
-    private let clock: any NetworkClock
+    /// The layer's clock: the metrics' times, and the policy stage's waits and limits are its timers.
+    let clock: any NetworkClock
     /// When the request began, for its metrics.
     private let started: (date: Date, uptime: UInt64)
     /// A stream's count of delivered elements; `nil` for any other request.

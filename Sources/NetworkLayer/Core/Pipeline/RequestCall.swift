@@ -11,8 +11,6 @@ struct RequestCall: Sendable {
     let task: RequestTask
     /// `nil` when nobody watches (no monitors).
     let observer: (any AttemptObserver)?
-    /// The layer's clock: the policy stage's waits and limits are its timers.
-    let clock: any NetworkClock
     /// Whether the call runs its decoding, interceptors and handlers where each step is settled (see
     /// ``NetworkLayer/deliversImmediately``), rather than on the work, policy and callback queues.
     let deliversImmediately: Bool

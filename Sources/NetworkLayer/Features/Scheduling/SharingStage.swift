@@ -72,11 +72,11 @@ struct SharingStage: RequestStage {
         let caller = call
         let task = RequestTask(
             delivery: .immediate, failureHandler: { _ in }, priority: caller.task.priority,
-            clock: caller.clock)
+            clock: caller.task.clock)
         // It goes out at its starter's priority, which may still change while it waits.
         caller.task.observePriority { task.priority = $0 }
         gate.call = RequestCall(
-            task: task, observer: nil, clock: caller.clock, deliversImmediately: caller.deliversImmediately)
+            task: task, observer: nil, deliversImmediately: caller.deliversImmediately)
         let cancel = proceed(request, below: chain, gate: gate) { result in
             finish(SharedReply(result: result, queuedNanoseconds: task.queuedNanoseconds))
         }
