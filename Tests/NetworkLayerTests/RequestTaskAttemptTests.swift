@@ -18,7 +18,8 @@ final class RequestTaskAttemptTests: XCTestCase {
     private func downloadTask(_ journal: Journal) -> RequestTask {
         RequestTask(
             delivery: .immediate,
-            failureHandler: { journal.note("handler: \($0)") }, cancelWaitsForTransport: true)
+            failureHandler: { journal.note("handler: \($0)") }, cancelWaitsForTransport: true,
+            clock: SystemClock())
     }
 
     func testADownloadCancelledBeforeItsAttemptIsLinkedWaitsForThatTransport() throws {
@@ -37,11 +38,11 @@ final class RequestTaskAttemptTests: XCTestCase {
         let journal = Journal()
         let task = downloadTask(journal)
         for number in 0..<count {
-            let attempt = try XCTUnwrap(task.beginAttempt())
+            let attempt = try XCTUnwrap(task.beginAttempt()?.child)
             task.attach(cancellingWith: { journal.note("attempt \(number) cancelled") }, toAttempt: attempt)
             task.transportFinished()
         }
-        let sending = try XCTUnwrap(task.beginAttempt())
+        let sending = try XCTUnwrap(task.beginAttempt()?.child)
         task.cancel()
         task.attach(cancellingWith: { journal.note("transport cancelled") }, toAttempt: sending)
         journal.note("transport ended")
@@ -55,7 +56,7 @@ final class RequestTaskAttemptTests: XCTestCase {
     func testACancelBetweenAttemptsIsDeliveredAtOnceAndNoFurtherAttemptBegins() throws {
         let journal = Journal()
         let task = downloadTask(journal)
-        let first = try XCTUnwrap(task.beginAttempt())
+        let first = try XCTUnwrap(task.beginAttempt()?.child)
         task.attach(cancellingWith: { journal.note("1 cancelled") }, toAttempt: first)
         task.transportFinished()
 
@@ -68,10 +69,10 @@ final class RequestTaskAttemptTests: XCTestCase {
     func testALateLinkOfAnAttemptThatAlreadyEndedDoesNotHideTheRetry() throws {
         let journal = Journal()
         let task = downloadTask(journal)
-        let first = try XCTUnwrap(task.beginAttempt())
+        let first = try XCTUnwrap(task.beginAttempt()?.child)
         // Answered in place, or failed fast, before its `send` returned; the retry went out meanwhile.
         task.transportFinished()
-        let second = try XCTUnwrap(task.beginAttempt())
+        let second = try XCTUnwrap(task.beginAttempt()?.child)
         task.attach(cancellingWith: { journal.note("2 cancelled") }, toAttempt: second)
         task.attach(cancellingWith: { journal.note("1 cancelled") }, toAttempt: first)
 

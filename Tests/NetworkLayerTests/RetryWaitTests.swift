@@ -16,7 +16,7 @@ final class RetryWaitTests: XCTestCase {
 
     func testAWaitFollowsOnceWhenTheClockPassesIt() {
         let clock = TestClock()
-        let task = RequestTask(delivery: .immediate, failureHandler: { _ in })
+        let task = RequestTask(delivery: .immediate, failureHandler: { _ in }, clock: SystemClock())
         let followed = Locked(0)
         let queue = DispatchQueue(label: "RetryWaitTests")
 
@@ -38,7 +38,7 @@ final class RetryWaitTests: XCTestCase {
         // A download's cancel waits for its child in flight: the wait ends with the cancel.
         let task = RequestTask(
             delivery: .immediate, failureHandler: { _ in ends.withLock { $0.append("handler") } },
-            cancelWaitsForTransport: true)
+            cancelWaitsForTransport: true, clock: SystemClock())
         let queue = DispatchQueue(label: "RetryWaitTests")
 
         task.wait(30, on: Self.networkClock(clock), queue: queue) {
@@ -55,7 +55,7 @@ final class RetryWaitTests: XCTestCase {
 
     func testAWaitOfAnEndedCallFollowsAtOnceWithoutATimer() {
         let clock = TestClock()
-        let task = RequestTask(delivery: .immediate, failureHandler: { _ in })
+        let task = RequestTask(delivery: .immediate, failureHandler: { _ in }, clock: SystemClock())
         task.fail(.invalidResponse)
         let followed = expectation(description: "followed")
 

@@ -22,7 +22,9 @@ final class RunningRequestsTests: XCTestCase {
                 cancelled.fulfill()
             },
             start: { _, errorHandler in
-                let task = RequestTask(delivery: CallbackDelivery(queue: queue), failureHandler: errorHandler)
+                let task = RequestTask(
+                    delivery: CallbackDelivery(queue: queue), failureHandler: errorHandler,
+                    clock: SystemClock())
                 // The request is on the wire here: a cancelAll() now must not miss it.
                 running.cancelAll()
                 return task
@@ -40,7 +42,9 @@ final class RunningRequestsTests: XCTestCase {
             successHandler: { (reply: Int) in value = reply }, errorHandler: { _ in },
             start: { successHandler, errorHandler in
                 successHandler(7)
-                return RequestTask(delivery: CallbackDelivery(queue: .main), failureHandler: errorHandler)
+                return RequestTask(
+                    delivery: CallbackDelivery(queue: .main), failureHandler: errorHandler,
+                    clock: SystemClock())
             })
         XCTAssertEqual(value, 7)
         XCTAssertEqual(running.count, 0)

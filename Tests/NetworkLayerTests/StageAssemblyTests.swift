@@ -12,9 +12,8 @@ final class StageAssemblyTests: XCTestCase {
     private func stages(of layer: NetworkLayer) throws -> [any RequestStage] {
         let request = NetworkRequest<Data>(urlString: "http://127.0.0.1:9/items")
         let call = RequestCall(
-            task: RequestTask(delivery: .immediate, failureHandler: { _ in }, priority: .default),
-            meter: RequestMeter(eventCount: nil, clock: layer.clock), observer: nil, clock: layer.clock,
-            deliversImmediately: true)
+            task: RequestTask(delivery: .immediate, failureHandler: { _ in }, clock: layer.clock),
+            observer: nil, deliversImmediately: true)
         return layer.stages(
             for: request, built: try layer.builder.urlRequest(for: request), route: .data(limit: 1_000),
             expecting: ReplyExpectation(request), stream: nil, call: call)

@@ -76,16 +76,15 @@ extension NetworkLayer {
         return call.task
     }
 
-    /// The call: its task (the one-shot delivery latch), monitors, meter, progress and total time limit.
+    /// The call: its task (the one-shot delivery latch and meter), monitors, progress and total time limit.
     private func beginCall<Value>(
         _ request: NetworkRequest<Value>, stream: StreamSetup?, delivery: CallbackDelivery?,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> (RequestCall, ProgressReporter?) {
         var eventCount: (@Sendable () -> Int)?
         if let state = stream?.state { eventCount = { state.eventCount } }
-        let meter = RequestMeter(eventCount: eventCount, clock: clock)
         // A layer without monitors runs none of their code.
-        let watch = monitorGroup == nil && request.monitors.isEmpty ? nil : monitoring(request, meter: meter)
+        let watch = monitorGroup == nil && request.monitors.isEmpty ? nil : monitoring(request)
         // Only a transfer reports progress: any other request's handlers keep their own queue (a stream's
         // completion stays behind its elements).
         let progress =
@@ -109,18 +108,18 @@ extension NetworkLayer {
                 }
             } ?? errorHandler,
             report: watch?.report, cancelWaitsForTransport: request.transfer?.isDownload == true,
-            priority: request.priority)
+            priority: request.priority, clock: clock, eventCount: eventCount)
         task.limitTotalTime(to: totalTimeLimit(for: request, isStream: stream != nil), on: clock)
         let call = RequestCall(
-            task: task, meter: meter, observer: watch?.observer, clock: clock,
-            deliversImmediately: delivery.isImmediate)
+            task: task, observer: watch?.observer, deliversImmediately: delivery.isImmediate)
         return (call, progress)
     }
 
     /// What monitors a call: the report of its outcome, and who watches its attempts; `nil` when no
     /// monitor is left.
-    private func monitoring<Value>(_ request: NetworkRequest<Value>, meter: RequestMeter) -> (
-        report: @Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void, observer: MonitoredCall
+    private func monitoring<Value>(_ request: NetworkRequest<Value>) -> (
+        report: @Sendable (Result<NetworkResponse<Data>, NetworkError>, RequestMetrics) -> Void,
+        observer: MonitoredCall
     )? {
         // A request's own monitors come after the layer's.
         let group =
@@ -129,9 +128,8 @@ extension NetworkLayer {
         guard let monitors = group?.channel() else { return nil }
         let monitored = MonitoredRequest(
             request, url: try? builder.url(for: request), credentialHeaders: credentialHeaders(for: request))
-        let report = { @Sendable (result: Result<NetworkResponse<Data>, NetworkError>) in
-            // A success carries the metrics its handler sees.
-            let metrics = (try? result.get())?.metrics ?? meter.metrics
+        let report = {
+            @Sendable (result: Result<NetworkResponse<Data>, NetworkError>, metrics: RequestMetrics) in
             monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }
         }
         return (report, MonitoredCall(channel: monitors, request: monitored))
@@ -191,7 +189,7 @@ extension NetworkLayer {
         _ request: NetworkRequest<Value>, expecting expectation: ReplyExpectation, call: RequestCall,
         progress: ProgressReporter?, successHandler: @escaping (NetworkResponse<Value>) -> Void
     ) -> @Sendable (TransferResult) -> Void {
-        let (task, meter, reportsRaw) = (call.task, call.meter, call.observer != nil)
+        let (task, reportsRaw) = (call.task, call.observer != nil)
         let decoding = request.decoding(decoder)
         // Decoding and the success handler are not Sendable; they go from here to the one queue that
         // decodes, and the handler on to the callback queue (see UncheckedSendable).
@@ -202,7 +200,7 @@ extension NetworkLayer {
                     value: value, statusCode: reply.response.statusCode,
                     headers: reply.headers ?? ResponseHeaders(reply.response), url: reply.response.url,
                     data: reply.body,
-                    metrics: meter.metrics, cacheStatus: reply.cacheStatus)
+                    metrics: task.metrics, cacheStatus: reply.cacheStatus)
                 task.succeed(raw: reportsRaw ? response.map { _ in reply.body } : nil) {
                     progress?.finish()
                     successHandler(response)

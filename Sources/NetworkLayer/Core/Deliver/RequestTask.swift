@@ -2,7 +2,9 @@ import Foundation
 
 /// The delivery stage: a one-shot latch so exactly one handler runs, once, on the callback queue, in
 /// whatever order the reply, a failure and `cancel()` arrive. Test doubles use it too (``CallbackDelivery``).
-/// Handlers are released once one has run, so a kept task doesn't keep what they captured.
+/// Handlers are released once one has run, so a kept task doesn't keep what they captured. It also meters
+/// the request for ``RequestMetrics`` across its attempts, with the layer's monotonic clock, under the same
+/// lock: events come from different queues (caller, policy, delegate).
 final class RequestTask: NetworkTask, Sendable {
     // Handlers run only where `delivery` runs them, never under the state's lock.
     private let state: Locked<State>
@@ -11,7 +13,13 @@ final class RequestTask: NetworkTask, Sendable {
     /// ``NetworkLayer/partialDownloadSize(for:)``.
     private let cancelWaitsForTransport: Bool
     /// For monitors: the raw response on success.
-    private let report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)?
+    private let report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>, RequestMetrics) -> Void)?
+    /// The layer's clock: the metrics' times, and the policy stage's waits and limits are its timers.
+    let clock: any NetworkClock
+    /// When the request began, for its metrics.
+    private let started: (date: Date, uptime: UInt64)
+    /// A stream's count of delivered elements; `nil` for any other request.
+    private let eventCount: (@Sendable () -> Int)?
 
     private struct State {
         var failureHandler: ((NetworkError) -> Void)?
@@ -20,7 +28,7 @@ final class RequestTask: NetworkTask, Sendable {
         var attempt = 0
         var attemptEnded = false
         /// What the attempt in flight reports to (a composed call's step handlers), given up by
-        /// ``transportFinished()``.
+        /// ``transportFinished(metering:)``.
         var attemptHandlers: Any?
         var deliveryAwaitsTransport = false
         /// The total time limit's timer, and when it ends.
@@ -28,6 +36,19 @@ final class RequestTask: NetworkTask, Sendable {
         var priority: RequestPriority
         /// Told each new priority: where the request waits for its server, if it does.
         var priorityObserver: (@Sendable (RequestPriority) -> Void)?
+        var meter = Meter()
+    }
+
+    /// What the request's metrics count. Its attempts are those on the wire: a wait between them begins and
+    /// ends as one (``wait(_:on:queue:then:)``), as does a composed call's step, but isn't metered.
+    private struct Meter {
+        var attempts = 0
+        var attemptStart: UInt64 = 0
+        var firstByte: UInt64?
+        var bytesSent = 0
+        var bytesReceived = 0
+        var queued: UInt64 = 0
+        var bodyResends = 0
     }
 
     private enum Phase {
@@ -44,13 +65,17 @@ final class RequestTask: NetworkTask, Sendable {
 
     init(
         delivery: CallbackDelivery, failureHandler: @escaping (NetworkError) -> Void,
-        report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>) -> Void)? = nil,
-        cancelWaitsForTransport: Bool = false, priority: RequestPriority = .default
+        report: (@Sendable (Result<NetworkResponse<Data>, NetworkError>, RequestMetrics) -> Void)? = nil,
+        cancelWaitsForTransport: Bool = false, priority: RequestPriority = .default, clock: any NetworkClock,
+        eventCount: (@Sendable () -> Int)? = nil
     ) {
         self.cancelWaitsForTransport = cancelWaitsForTransport
         self.delivery = delivery
         self.state = Locked(State(failureHandler: failureHandler, priority: priority))
         self.report = report
+        self.clock = clock
+        started = (clock.date, clock.now.uptimeNanoseconds)
+        self.eventCount = eventCount
     }
 
     var isSettled: Bool {
@@ -80,18 +105,30 @@ final class RequestTask: NetworkTask, Sendable {
     var deadline: DispatchTime? { state.withLock { $0.totalLimit?.deadline } }
 
     /// `nil` once cancelled (a cancel after the attempt loop last looked), so nothing is sent. Every attempt
-    /// that begins ends with ``transportFinished()``: a cancelled download's handler waits for it.
+    /// that begins ends with ``transportFinished(metering:)``: a cancelled download's handler waits for it.
     ///
-    /// - Parameter handlers: What the attempt reports to, held here until ``transportFinished()`` hands
-    ///   them to the first to call it. Why: a transport may hold a finished attempt's closures a moment
-    ///   after it reported, and must not keep what they capture alive so.
-    func beginAttempt(reportingTo handlers: Any? = nil) -> Int? {
-        state.withLock { state in
+    /// - Parameters:
+    ///   - handlers: What the attempt reports to, held here until ``transportFinished(metering:)`` hands
+    ///     them to the first to call it. Why: a transport may hold a finished attempt's closures a moment
+    ///     after it reported, and must not keep what they capture alive so.
+    ///   - bodyBytes: For an attempt on the wire, which the metrics count, the size of its body.
+    /// - Returns: The number to attach the attempt's cancel action with (``child``), and the number of the
+    ///   latest attempt on the wire (1 for the first).
+    func beginAttempt(reportingTo handlers: Any? = nil, sending bodyBytes: Int? = nil)
+        -> (child: Int, attempt: Int)?
+    {
+        let now = bodyBytes == nil ? 0 : clock.now.uptimeNanoseconds
+        return state.withLock { state in
             guard case .running = state.phase else { return nil }
             state.attempt += 1
             state.attemptEnded = false
             state.attemptHandlers = handlers
-            return state.attempt
+            if let bodyBytes {
+                state.meter.attempts += 1
+                (state.meter.attemptStart, state.meter.firstByte) = (now, nil)
+                state.meter.bytesSent += bodyBytes
+            }
+            return (state.attempt, state.meter.attempts)
         }
     }
 
@@ -109,10 +146,19 @@ final class RequestTask: NetworkTask, Sendable {
 
     /// Why: the session task is released where the transport finished, not on the callback queue.
     ///
-    /// - Returns: The attempt's handlers (see ``beginAttempt(reportingTo:)``), to the first caller only.
+    /// - Parameter result: An attempt on the wire's result, which the metrics count.
+    /// - Returns: The attempt's handlers (see ``beginAttempt(reportingTo:sending:)``), to the first caller
+    ///   only.
     @discardableResult
-    func transportFinished() -> Any? {
+    func transportFinished(metering result: TransferResult? = nil) -> Any? {
         let (deliverNow, handlers) = state.withLock { state in
+            if let result {
+                state.meter.firstByte = result.respondedAt
+                // A reply from the cache received no body over the network.
+                state.meter.bytesReceived +=
+                    result.cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes)
+                state.meter.bodyResends += result.bodyResends
+            }
             state.attemptEnded = true
             state.cancelTransport = nil
             defer { (state.deliveryAwaitsTransport, state.attemptHandlers) = (false, nil) }
@@ -120,6 +166,38 @@ final class RequestTask: NetworkTask, Sendable {
         }
         if deliverNow { delivery.run { self.deliver() } }
         return handlers
+    }
+
+    /// The number of the latest attempt on the wire, as ``beginAttempt(reportingTo:sending:)`` gave it; 0
+    /// before the first.
+    var latestAttempt: Int { state.withLock { $0.meter.attempts } }
+
+    /// The request waited `nanoseconds` for its server (a budget or a rate limit) before an attempt.
+    func addQueued(nanoseconds: UInt64) {
+        state.withLock { $0.meter.queued += nanoseconds }
+    }
+
+    /// How long the request waited for its server so far: a shared request's time, for each of its callers.
+    var queuedNanoseconds: UInt64 { state.withLock { $0.meter.queued } }
+
+    /// The request's metrics so far.
+    var metrics: RequestMetrics {
+        let now = clock.now.uptimeNanoseconds
+        let meter = state.withLock { $0.meter }
+        var metrics = RequestMetrics(
+            startDate: started.date, duration: Self.seconds(now - started.uptime),
+            timeToFirstByte: meter.firstByte.map {
+                Self.seconds($0 >= meter.attemptStart ? $0 - meter.attemptStart : 0)
+            },
+            bytesSent: meter.bytesSent, bytesReceived: meter.bytesReceived,
+            attempts: max(meter.attempts, 1), eventCount: eventCount?())
+        metrics.queuedDuration = Self.seconds(meter.queued)
+        metrics.bodyResends = meter.bodyResends
+        return metrics
+    }
+
+    private static func seconds(_ nanoseconds: UInt64) -> TimeInterval {
+        TimeInterval(nanoseconds) / 1e9
     }
 
     func succeed(raw: NetworkResponse<Data>? = nil, _ deliver: @escaping () -> Void) {
@@ -212,10 +290,11 @@ final class RequestTask: NetworkTask, Sendable {
         taken.totalLimit?.timer.cancel()
         switch outcome {
         case .success(let handler, let raw):
-            if let report, let raw { report(.success(raw)) }
+            // A success carries the metrics its handler sees.
+            if let report, let raw { report(.success(raw), raw.metrics ?? metrics) }
             handler()
         case .failure(let error):
-            report?(.failure(error))
+            report?(.failure(error), metrics)
             taken.failureHandler?(error)
         }
     }

@@ -59,7 +59,7 @@ final class ComposedCall: NetworkTask, Sendable {
         task = RequestTask(
             delivery: layer.deliversImmediately(request, isStream: false)
                 ? .immediate : CallbackDelivery(queue: layer.callbackQueue),
-            failureHandler: errorHandler, priority: request.priority)
+            failureHandler: errorHandler, priority: request.priority, clock: layer.clock)
         task.limitTotalTime(
             to: layer.totalTimeLimit(for: request, isStream: false), on: layer.clock)
     }
@@ -146,7 +146,7 @@ final class ComposedCall: NetworkTask, Sendable {
         // moment after it reported, and must not keep the feature (and what it holds, a store's journal)
         // alive so.
         let handlers = StepHandlers(success: successHandler, failure: errorHandler)
-        guard let number = task.beginAttempt(reportingTo: handlers) else { return }
+        guard let number = task.beginAttempt(reportingTo: handlers)?.child else { return }
         let task = task
         let child = layer.send(
             request,

@@ -4,34 +4,19 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One request's lifecycle, which its stages share: the task that delivers exactly once and cancels the
-/// attempt under way, the meter, and who watches its attempts. Not the transport, which the chain
+/// One request's lifecycle, which its stages share: the task that delivers exactly once, cancels the
+/// attempt under way and meters the request, and who watches its attempts. Not the transport, which the chain
 /// holds: a reply a test double holds keeps the call, not its layer's transport, alive.
 struct RequestCall: Sendable {
     let task: RequestTask
-    let meter: RequestMeter
     /// `nil` when nobody watches (no monitors).
     let observer: (any AttemptObserver)?
-    /// The layer's clock: the policy stage's waits and limits are its timers.
-    let clock: any NetworkClock
     /// Whether the call runs its decoding, interceptors and handlers where each step is settled (see
     /// ``NetworkLayer/deliversImmediately``), rather than on the work, policy and callback queues.
     let deliversImmediately: Bool
 
-    /// Counts an attempt that goes out as `request` with a body of `bodyLength` bytes; returns its number.
-    func attemptStarted(_ request: URLRequest, bodyLength: Int) -> Int {
-        let number = meter.beginAttempt(sending: bodyLength)
-        observer?.attemptStarted(request, number: number)
-        return number
-    }
-
     func attemptEnded(_ result: TransferResult, number: Int) {
-        task.transportFinished()
-        meter.endAttempt(
-            respondedAt: result.respondedAt,
-            // A reply from the cache received no body over the network.
-            receiving: result.cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes),
-            bodyResends: result.bodyResends)
+        task.transportFinished(metering: result)
         for _ in 0..<result.bodyResends { observer?.attemptResentBody(number: number) }
         // Only a reply that arrived in full: not one cut off by a cancel, a timeout or the size limit.
         if let observer, result.error == nil, let response = result.response as? HTTPURLResponse {
@@ -42,7 +27,7 @@ struct RequestCall: Sendable {
     func willRetry(after delay: TimeInterval, because error: NetworkError) {
         // The number the attempt was started with: a stream's reconnections count on, where the
         // policy's count starts over after events arrived.
-        observer?.attemptWillRetry(number: max(1, meter.latestAttempt), after: delay, because: error)
+        observer?.attemptWillRetry(number: max(1, task.latestAttempt), after: delay, because: error)
     }
 }
 
@@ -71,20 +56,20 @@ struct AttemptStage: RequestStage {
         _ attempt: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let task = call.task
-        guard let number = task.beginAttempt() else {
+        let bodyLength = chain.route.bodyLength.map(Int.init) ?? attempt.httpBody?.count ?? 0
+        guard let begun = task.beginAttempt(sending: bodyLength) else {
             completion(TransferResult(failure: .cancelled))
             return {}
         }
+        call.observer?.attemptStarted(attempt, number: begun.attempt)
         var chain = chain
         chain.priority = task.priority
-        let bodyLength = chain.route.bodyLength.map(Int.init) ?? attempt.httpBody?.count ?? 0
-        let attemptNumber = call.attemptStarted(attempt, bodyLength: bodyLength)
         let call = call
         let cancel = chain.proceed(attempt) { result in
-            call.attemptEnded(result, number: attemptNumber)
+            call.attemptEnded(result, number: begun.attempt)
             completion(result)
         }
-        task.attach(cancellingWith: cancel, toAttempt: number)
+        task.attach(cancellingWith: cancel, toAttempt: begun.child)
         return cancel
     }
 }

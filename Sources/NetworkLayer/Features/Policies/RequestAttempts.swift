@@ -48,7 +48,7 @@ final class RequestAttempts: Sendable {
         self.stage = stage
         self.request = request
         interceptors = stage.interceptors
-        clock = stage.call.clock
+        clock = stage.call.task.clock
         self.send = send
         self.finish = finish
     }

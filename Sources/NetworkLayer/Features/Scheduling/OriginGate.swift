@@ -16,7 +16,7 @@ struct OriginGate: RequestStage {
 
     /// The layer's: one budget and one pause per origin, whatever the request.
     let scheduler: OriginScheduler
-    /// The task (its priority and deadline) and meter (the time queued) of the call, or of a shared
+    /// The task (its priority, deadline and the time queued) of the call, or of a shared
     /// request (``SharingStage`` sets its own).
     var call: RequestCall
     /// Whether the attempt counts against the budget: streams don't.
@@ -40,11 +40,11 @@ struct OriginGate: RequestStage {
         chain.watchesPauses = nil
         let ready = chain
         let running = DeferredCancel()
-        let (meter, clock, queuedAt) = (call.meter, scheduler.clock, scheduler.clock.now)
+        let (clock, queuedAt) = (scheduler.clock, scheduler.clock.now)
         let start = { @Sendable (waited: Bool, probing: Bool) in
             var chain = ready
             if waited {
-                meter.addQueued(nanoseconds: clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds)
+                task.addQueued(nanoseconds: clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds)
                 chain.priority = task.priority
             }
             running.attach(

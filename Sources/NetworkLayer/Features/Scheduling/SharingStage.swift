@@ -13,7 +13,7 @@ import Foundation
 /// caller that started it, registered so that others join; it ends when its last caller leaves, whoever
 /// started it. Only the origin's gate reads a call (a deadline that refuses, a priority, the time queued):
 /// when it is passed, it reads one of the shared request's own, a task no caller's cancel or time limit
-/// ends, with a meter and no monitors. Each caller's metrics count its own attempts, and the time the
+/// ends, which meters it, and no monitors. Each caller's metrics count its own attempts, and the time the
 /// shared request waited for its origin.
 struct SharingStage: RequestStage {
     let flights: InFlightRequests<SharingKey, SharedReply>
@@ -48,12 +48,12 @@ struct SharingStage: RequestStage {
         let chain = chain.pinningCookie(for: request)
         let key = SharingKey(
             request, sessionCookie: chain.cookie?.header, account: account, shaping: shaping)
-        let meter = call.meter
+        let task = call.task
         // The caller's attempt stage links the returned leave to the caller's task.
         return flights.join(
             key,
             completion: { shared in
-                meter.addQueued(nanoseconds: shared.queuedNanoseconds)
+                task.addQueued(nanoseconds: shared.queuedNanoseconds)
                 completion(shared.result)
             },
             onLeave: { completion(TransferResult(failure: .cancelled)) },
@@ -70,15 +70,15 @@ struct SharingStage: RequestStage {
             }
         }
         let caller = call
-        let task = RequestTask(delivery: .immediate, failureHandler: { _ in }, priority: caller.task.priority)
+        let task = RequestTask(
+            delivery: .immediate, failureHandler: { _ in }, priority: caller.task.priority,
+            clock: caller.task.clock)
         // It goes out at its starter's priority, which may still change while it waits.
         caller.task.observePriority { task.priority = $0 }
-        let meter = RequestMeter(eventCount: nil, clock: caller.clock)
         gate.call = RequestCall(
-            task: task, meter: meter, observer: nil, clock: caller.clock,
-            deliversImmediately: caller.deliversImmediately)
+            task: task, observer: nil, deliversImmediately: caller.deliversImmediately)
         let cancel = proceed(request, below: chain, gate: gate) { result in
-            finish(SharedReply(result: result, queuedNanoseconds: meter.queuedNanoseconds))
+            finish(SharedReply(result: result, queuedNanoseconds: task.queuedNanoseconds))
         }
         return {
             task.cancel()
