@@ -1,7 +1,7 @@
 import Foundation
 import NetworkTestSupport
 
-/// The embedded server: the routes the nginx configuration in `nginx/benchmark.conf` also serves.
+/// The embedded server: the routes the nginx configurations also serve (`nginx/routes.conf`).
 enum BenchmarkServer {
     static func start() throws -> MockServer {
         let small = MockResponse(

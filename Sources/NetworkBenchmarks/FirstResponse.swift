@@ -49,10 +49,18 @@ extension Workloads {
                 {
                     firstAt = DispatchTime.now()
                     firstArrived.signal()
-                }, { _ in finished.signal() })
+                },
+                { [failures] ok in
+                    if !ok { failures.add(1) }
+                    finished.signal()
+                })
             guard firstArrived.wait(timeout: .now() + 60) == .success,
                 finished.wait(timeout: .now() + 60) == .success
-            else { break }
+            else {
+                log("  timed out")
+                failures.add(count - samples.count)
+                break
+            }
             samples.append(Double(firstAt.uptimeNanoseconds - began.uptimeNanoseconds) / 1e3)
         }
         return median(samples)

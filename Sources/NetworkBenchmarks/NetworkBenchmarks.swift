@@ -2,7 +2,10 @@ import Foundation
 import NetworkLayer
 import NetworkTestSupport
 
-/// `swift run -c release NetworkBenchmarks [--base-url URL] [--json FILE] [--rounds N] [--only TEXT] [--smoke]`
+/// `swift run -c release NetworkBenchmarks [--base-url URL] [--json FILE] [--rounds N] [--only TEXT] [--smoke]
+/// [--skip-transfers]` runs the workloads; it fails when any request of any row failed. The transfer rows use
+/// an embedded server of their own whatever `--base-url` says (`--skip-transfers` leaves them out, as the TLS
+/// run in `.ci/tools/bench-tls` does).
 /// `swift run -c release NetworkBenchmarks --write-fixtures DIR` writes the JSON files nginx serves.
 /// `swift run -c release NetworkBenchmarks --hostile [--rounds N]` measures memory under hostile replies.
 /// `swift run -c release NetworkBenchmarks --transfers [--bytes N]` measures memory while 1 GB is downloaded
@@ -120,7 +123,8 @@ enum NetworkBenchmarks {
         if let server { serverRequests = { server.requestCount } }
         let report = measure(
             baseURL: baseURL, counts: counts, queue: .main, only: value(of: "--only", in: arguments),
-            serverRequests: serverRequests, log: { say($0) })
+            transfers: !arguments.contains("--skip-transfers"), serverRequests: serverRequests,
+            log: { say($0) })
         say("\nServer: \(server == nil ? baseURL.absoluteString : "embedded MockServer (shares the CPU)")")
         say("Machine: \(report.machine)\n")
         say(report.table)
@@ -135,13 +139,18 @@ enum NetworkBenchmarks {
                 return false
             }
         }
+        let failed = report.rows.filter { $0.errors > 0 }
+        guard failed.isEmpty else {
+            say("\nFAILED: \(failed.map { "\($0.workload): \($0.errors) errors" }.joined(separator: "; "))")
+            return false
+        }
         return true
     }
 
     /// Runs every workload on both clients (and the "policies on" workload on a third) against `baseURL`,
     /// handlers delivered on `queue`.
     static func measure(
-        baseURL: URL, counts: Counts, queue: DispatchQueue, only: String? = nil,
+        baseURL: URL, counts: Counts, queue: DispatchQueue, only: String? = nil, transfers: Bool = true,
         serverRequests: (@Sendable () -> Int)? = nil, log: @escaping (String) -> Void = { _ in }
     )
         -> Report
@@ -158,10 +167,10 @@ enum NetworkBenchmarks {
         workloads.serverRequests = serverRequests
         workloads.log = log
         workloads.only = only
-        var transfers = TransferWorkloads(counts: counts)
-        transfers.log = log
-        transfers.only = only
-        let rows = workloads.runAll() + transfers.run()
+        var transferWorkloads = TransferWorkloads(counts: counts)
+        transferWorkloads.log = log
+        transferWorkloads.only = only
+        let rows = workloads.runAll() + (transfers ? transferWorkloads.run() : [])
         return Report(
             date: ISO8601DateFormatter().string(from: Date()), machine: Report.machineDescription(),
             server: baseURL.absoluteString, rounds: counts.rounds, rows: rows)

@@ -10,8 +10,8 @@ struct Report: Codable, Sendable {
 
     var table: String {
         var lines = [
-            "| workload | NetworkLayer | raw URLSession | comparison | target | met |",
-            "|---|---|---|---|---|---|",
+            "| workload | NetworkLayer | raw URLSession | comparison | target | met | errors |",
+            "|---|---|---|---|---|---|---|",
         ]
         // A row comparing other clients names them in its cells, e.g. "1090 requests/s (policies on)".
         func named(_ client: String?) -> String { client.map { " (\($0))" } ?? "" }
@@ -21,7 +21,7 @@ struct Report: Codable, Sendable {
                 ? String(format: "%.2f×", row.comparison) : String(format: "%+.1f", row.comparison)
             let met = row.met.map { $0 ? "yes" : "NO" } ?? "–"
             lines.append(
-                "| \(row.workload) | \(Self.format(row.layer)) \(row.unit)\(named(row.measured)) | \(Self.format(row.raw)) \(row.unit)\(named(row.baseline)) | \(comparison) | \(row.target) | \(met) |"
+                "| \(row.workload) | \(Self.format(row.layer)) \(row.unit)\(named(row.measured)) | \(Self.format(row.raw)) \(row.unit)\(named(row.baseline)) | \(comparison) | \(row.target) | \(met) | \(row.errors) |"
             )
         }
         return lines.joined(separator: "\n")

@@ -3,17 +3,20 @@ import Foundation
 extension Workloads {
     /// The request scheduler's rows (issue 34): what it costs requests that don't share (distinct small
     /// GETs at 64 in flight, on against off), and what sharing saves when 64 identical GETs start at once.
-    func schedulerRows() -> [Row] {
-        var rows = [
-            pair(
-                "GET ~1 KB JSON, 64 in flight, scheduler on vs off",
-                (layer, "small.json?n=#", "scheduler on"),
-                (unscheduled, "small.json?n=#", "scheduler off"), target: nil, inFlight: 64,
-                count: counts.smallConcurrent)
-        ].compactMap { $0 }
-        rows += processCost(of: layer, against: unscheduled, label: "scheduler on vs off", cpuTarget: 1.03)
-        if let burst = identicalBurst() { rows.append(burst) }
-        return rows
+    func schedulerRows() -> [() -> [Row?]] {
+        [
+            {
+                [
+                    pair(
+                        "GET ~1 KB JSON, 64 in flight, scheduler on vs off",
+                        (layer, "small.json?n=#", "scheduler on"),
+                        (unscheduled, "small.json?n=#", "scheduler off"), target: nil, inFlight: 64,
+                        count: counts.smallConcurrent)
+                ]
+            },
+            { processCost(of: layer, against: unscheduled, label: "scheduler on vs off", cpuTarget: 1.03) },
+            { [identicalBurst()] },
+        ]
     }
 
     /// 64 identical GETs started at once, shared (the default) and not: the wall time until the last
@@ -33,10 +36,14 @@ extension Workloads {
                 let path = "small.json?burst=\(burst.next())"
                 let before = serverRequests?() ?? 0
                 guard
-                    let (seconds, _) = LoadRunner.run(
+                    let (seconds, failed) = LoadRunner.run(
                         count: 64, inFlight: 64, on: queue,
                         start: { sides[index].get(path, as: [Record].self, completion: $0) })
-                else { continue }
+                else {
+                    failures.add(64)
+                    continue
+                }
+                failures.add(failed)
                 // Warm-up rounds aren't kept.
                 guard round > 0 else { continue }
                 times[index].append(seconds * 1000)

@@ -17,6 +17,8 @@ struct Row: Codable, Sendable {
     var measured: String? = nil
     /// The client in the baseline column when it is not raw URLSession.
     var baseline: String? = nil
+    /// Requests that failed or timed out while the row was measured, warm-up included. Any fails the run.
+    var errors = 0
 }
 
 /// How much work each workload does. `standard` is the published run; `smoke` only proves the harness works.
@@ -60,47 +62,74 @@ struct Workloads {
     private let distinct = RequestCounter()
     /// Runs only the workloads whose name contains this text.
     var only: String?
+    /// Counts each row's failed requests (see ``Row/errors``).
+    let failures = FailureTally()
 
+    /// Every row; each measurement's failed requests are counted into the rows it makes.
     func runAll() -> [Row] {
-        var rows: [Row] = [
-            throughput("GET ~1 KB JSON, sequential", count: counts.smallSequential, inFlight: 1, target: 1.0)
+        let features: [() -> [Row?]] = [
+            { [decodeCeiling()] },
+            { [memoryGrowth()] },
+            { overhead(of: policies, named: "policies on", target: 0.97) },
+            { overhead(of: logged, named: "NetworkLogger(.requests) to a dropping sink", target: 0.95) },
+        ]
+        let later: [() -> [Row?]] = [{ [firstResponse()] }, { mainQueueTime() }, { costPerRequest() }]
+        return (transportRows() + features + cacheRows() + later + schedulerRows()).flatMap(failures.counting)
+    }
+
+    /// The throughput rows: small and large GETs, and small POSTs, against raw URLSession.
+    private func transportRows() -> [() -> [Row?]] {
+        let small: Start = { $0.get("small.json", as: [Record].self, completion: $1) }
+        let distinctSmall: Start = { [distinct] in
+            $0.get("small.json?n=\(distinct.next())", as: [Record].self, completion: $1)
+        }
+        let distinctLarge: Start = { [distinct] in
+            $0.get("large.json?n=\(distinct.next())", as: [Record].self, completion: $1)
+        }
+        let post: Start = {
+            $0.post("echo", body: Greeting(id: 7, message: "hello"), as: Greeting.self, completion: $1)
+        }
+        let (sequential, concurrent) = (counts.smallSequential, counts.smallConcurrent)
+        return [
             {
-                $0.get("small.json", as: [Record].self, completion: $1)
+                [throughput("GET ~1 KB JSON, sequential", count: sequential, inFlight: 1, target: 1.0, small)]
             },
-            throughput(
-                "GET ~1 KB JSON, 64 in flight", count: counts.smallConcurrent, inFlight: 64, target: 1.0
-            ) { [distinct] in
-                $0.get("small.json?n=\(distinct.next())", as: [Record].self, completion: $1)
-            },
-            throughput(
-                "GET ~1 KB JSON, 64 in flight, vs raw URLSession driven by a delegate",
-                count: counts.smallConcurrent, inFlight: 64, target: nil, against: rawDelegate
-            ) { [distinct] in
-                $0.get("small.json?n=\(distinct.next())", as: [Record].self, completion: $1)
-            },
-            throughput("POST small JSON, sequential", count: counts.postSequential, inFlight: 1, target: 1.0)
             {
-                $0.post("echo", body: Greeting(id: 7, message: "hello"), as: Greeting.self, completion: $1)
+                [
+                    throughput(
+                        "GET ~1 KB JSON, 64 in flight", count: concurrent, inFlight: 64, target: 1.0,
+                        distinctSmall)
+                ]
             },
-            throughput("GET ~1 MB JSON, 8 in flight", count: counts.largeAt8, inFlight: 8, target: nil) {
-                [distinct] in
-                $0.get("large.json?n=\(distinct.next())", as: [Record].self, completion: $1)
+            {
+                [
+                    throughput(
+                        "GET ~1 KB JSON, 64 in flight, vs raw URLSession driven by a delegate",
+                        count: concurrent, inFlight: 64, target: nil, against: rawDelegate, distinctSmall)
+                ]
             },
-            throughput("GET ~1 MB JSON, 64 in flight", count: counts.largeAt64, inFlight: 64, target: 1.8) {
-                [distinct] in
-                $0.get("large.json?n=\(distinct.next())", as: [Record].self, completion: $1)
+            {
+                [
+                    throughput(
+                        "POST small JSON, sequential", count: counts.postSequential, inFlight: 1, target: 1.0,
+                        post)
+                ]
             },
-            decodeCeiling(),
-            memoryGrowth(),
-        ].compactMap { $0 }
-        rows += overhead(of: policies, named: "policies on", target: 0.97)
-        rows += overhead(of: logged, named: "NetworkLogger(.requests) to a dropping sink", target: 0.95)
-        rows += cacheRows()
-        rows += [firstResponse()].compactMap { $0 }
-        rows += mainQueueTime()
-        rows += costPerRequest()
-        rows += schedulerRows()
-        return rows
+            {
+                [
+                    throughput(
+                        "GET ~1 MB JSON, 8 in flight", count: counts.largeAt8, inFlight: 8, target: nil,
+                        distinctLarge)
+                ]
+            },
+            {
+                [
+                    throughput(
+                        "GET ~1 MB JSON, 64 in flight", count: counts.largeAt64, inFlight: 64, target: 1.8,
+                        distinctLarge)
+                ]
+            },
+        ]
     }
 
     func selected(_ name: String) -> Bool {
@@ -117,9 +146,11 @@ struct Workloads {
                 count: count, inFlight: inFlight, on: queue, start: { start(client, $0) })
         else {
             log("  \(client.name): timed out")
+            self.failures.add(count)
             return 0
         }
         if failures > 0 { log("  \(client.name): \(failures) of \(count) requests failed") }
+        self.failures.add(failures)
         return Double(count - failures) / seconds
     }
 
@@ -189,21 +220,34 @@ struct Workloads {
     /// What the cache saves and costs, on small sequential GETs: a fresh hit against the network round
     /// trip, a 304 revalidation against a full 200, and the cache on but never hit against the cache
     /// off (the cost a request pays for the cache when nothing useful is stored).
-    private func cacheRows() -> [Row] {
+    private func cacheRows() -> [() -> [Row?]] {
         [
-            pair(
-                "GET ~1 KB JSON, sequential, fresh cache hit vs network", (cached, "fresh.json", "cache hit"),
-                (layer, "fresh.json", "network"), target: nil),
-            pair(
-                "GET ~1 KB JSON, sequential, 304 revalidation vs full 200", (cached, "etag.json", "304"),
-                (layer, "etag.json", "full 200"), target: nil),
-            pair(
-                "GET ~1 KB JSON, sequential, cache on but missing vs cache off",
-                // A new query each time: every request misses (nginx's Last-Modified would otherwise make
-                // the file heuristically fresh), and each reply is stored, as a miss costs.
-                (cached, "small.json?miss=#", "cache on"), (layer, "small.json?miss=#", "cache off"),
-                target: 0.97),
-        ].compactMap { $0 }
+            {
+                [
+                    pair(
+                        "GET ~1 KB JSON, sequential, fresh cache hit vs network",
+                        (cached, "fresh.json", "cache hit"), (layer, "fresh.json", "network"), target: nil)
+                ]
+            },
+            {
+                [
+                    pair(
+                        "GET ~1 KB JSON, sequential, 304 revalidation vs full 200",
+                        (cached, "etag.json", "304"),
+                        (layer, "etag.json", "full 200"), target: nil)
+                ]
+            },
+            {
+                [
+                    pair(
+                        "GET ~1 KB JSON, sequential, cache on but missing vs cache off",
+                        // A new query each time: every request misses (nginx's Last-Modified would otherwise
+                        // make the file heuristically fresh), and each reply is stored, as a miss costs.
+                        (cached, "small.json?miss=#", "cache on"), (layer, "small.json?miss=#", "cache off"),
+                        target: 0.97)
+                ]
+            },
+        ]
     }
 
     /// Two clients (or paths) in the same rounds, alternating, on small sequential GETs.

@@ -33,6 +33,7 @@ final class HarnessSmokeTests: XCTestCase {
         XCTAssertTrue(report.table.contains("(policies on)"), report.table)
         let ceiling = try XCTUnwrap(report.rows.first { $0.measured == "two threads" })
         XCTAssertEqual(ceiling.baseline, "one thread")
+        XCTAssertEqual(report.rows.filter { $0.errors > 0 }.map(\.workload), [], "no request failed")
         for row in report.rows where row.unit.hasSuffix("/s") {
             XCTAssertGreaterThan(row.layer, 0, row.workload)
             XCTAssertGreaterThan(row.raw, 0, row.workload)
@@ -40,6 +41,21 @@ final class HarnessSmokeTests: XCTestCase {
         XCTAssertFalse(report.table.isEmpty)
         let json = try JSONEncoder().encode(report)
         XCTAssertEqual(try JSONDecoder().decode(Report.self, from: json).rows.count, report.rows.count)
+    }
+
+    /// A row whose requests fail says how many, so the run fails instead of printing a figure made from
+    /// fewer requests (issue 49).
+    func testARowCountsItsFailedRequests() throws {
+        let server = try BenchmarkServer.start()
+        let refusing = server.baseURL
+        server.stop()
+        let report = NetworkBenchmarks.measure(
+            baseURL: refusing, counts: .smoke, queue: DispatchQueue(label: "benchmark-failures"),
+            only: "GET ~1 KB JSON, sequential", transfers: false)
+        let row = try XCTUnwrap(report.rows.first { $0.workload == "GET ~1 KB JSON, sequential" })
+        // Two warm-up requests and one round of five, on each client.
+        XCTAssertEqual(row.errors, 2 * (2 + Counts.smoke.smallSequential))
+        XCTAssertTrue(report.table.contains("| \(row.errors) |"), report.table)
     }
 
     func testFixturesHaveTheAdvertisedSizes() {

@@ -7,6 +7,8 @@ struct TransferWorkloads {
     let counts: Counts
     var log: (String) -> Void = { _ in }
     var only: String?
+    /// Counts each row's failed transfers (see ``Row/errors``).
+    private let failures = FailureTally()
 
     func run() -> [Row] {
         let names = [downloadName, uploadName]
@@ -32,8 +34,10 @@ struct TransferWorkloads {
         if selected(downloadName), let blob = server.url("/blob/\(counts.transferBytes)") {
             log(downloadName)
             let destination = folder.appendingPathComponent("download.bin")
-            rows += compare(downloadName, layer, [raw], target: 0.95) { client, done in
-                client.download(blob, to: destination, completion: done)
+            rows += failures.counting {
+                compare(downloadName, layer, [raw], target: 0.95) { client, done in
+                    client.download(blob, to: destination, completion: done)
+                }
             }
         }
         let file = folder.appendingPathComponent("upload.bin")
@@ -41,8 +45,10 @@ struct TransferWorkloads {
             (try? writeTestFile(file, size: counts.transferBytes)) != nil
         {
             log(uploadName)
-            rows += compare(uploadName, layer, [raw, rawBody], target: 0.95) { client, done in
-                client.upload(file, to: upload, completion: done)
+            rows += failures.counting {
+                compare(uploadName, layer, [raw, rawBody], target: 0.95) { client, done in
+                    client.upload(file, to: upload, completion: done)
+                }
             }
         }
         return rows
@@ -74,6 +80,7 @@ struct TransferWorkloads {
         }
         guard ok.value else {
             log("  \(client.name): failed")
+            failures.add(1)
             return nil
         }
         return (seconds, growth)
