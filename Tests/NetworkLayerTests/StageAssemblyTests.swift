@@ -36,19 +36,21 @@ final class StageAssemblyTests: XCTestCase {
             try stages(of: NetworkLayer(cache: nil, scheduling: budgeted)).contains { $0 is OriginGate })
     }
 
-    /// A layer that observes rate limits passes no gate until a reply asks a pause: the chain's end
-    /// watches replies, and the first pause makes the gate that the next request passes.
-    func testALayerThatHasSeenAHoldGatesTheNextRequest() throws {
+    /// A layer that observes rate limits has its gate from the first request; the gate finds no scheduler
+    /// (and acts on nothing) until a reply asks a pause: the chain's end watches replies, and the first
+    /// pause makes the scheduler that every attempt from then on, of a request under way too, meets.
+    func testALayerThatObservesRateLimitsMakesItsSchedulerAtTheFirstPause() throws {
         let layer = NetworkLayer(cache: nil, scheduling: RequestScheduling(sharesIdenticalRequests: false))
-        XCTAssertFalse(try stages(of: layer).contains { $0 is OriginGate })
+        XCTAssertTrue(try stages(of: layer).contains { $0 is OriginGate })
+        XCTAssertNil(layer.origins(making: false))
         let url = try XCTUnwrap(URL(string: "http://127.0.0.1:9/items"))
         let watch = try XCTUnwrap(layer.pauseWatch())
 
         watch(reply(200, headers: ["X-RateLimit-Remaining": "5", "X-RateLimit-Reset": "60"], url: url), url)
-        XCTAssertFalse(try stages(of: layer).contains { $0 is OriginGate })
+        XCTAssertNil(layer.origins(making: false))
         watch(reply(429, headers: ["Retry-After": "60"], url: url), url)
 
-        XCTAssertTrue(try stages(of: layer).contains { $0 is OriginGate })
+        XCTAssertNotNil(layer.origins(making: false))
     }
 
     /// A layer that doesn't observe rate limits, or whose ceiling keeps no hold, watches no reply.

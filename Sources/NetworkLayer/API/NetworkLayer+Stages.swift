@@ -18,9 +18,10 @@ extension NetworkLayer {
     /// credentials the interceptors add, which exist only there. Moving the cache's case above the
     /// policies' is the whole change once every cached request has an account (its attempts then begin
     /// below it, so a cached reply is no longer an attempt the monitors see). The origin's gate is last: a
-    /// stored reply waits for nothing, and it is passed only once the layer has a scheduler (a budget, or a
-    /// pause a reply asked): until then the chain's end watches replies (``pauseWatch()``). A shared
-    /// request runs the cache and the gate inline, in the attempt of the caller that started it.
+    /// stored reply waits for nothing, and it acts only once the layer has a scheduler (a budget, or a
+    /// pause a reply asked), which it looks up at each attempt: until then the chain's end watches replies
+    /// (``pauseWatch()``). A shared request runs the cache and the gate inline, in the attempt of the caller
+    /// that started it.
     func stages<Value>(
         for request: NetworkRequest<Value>, built: URLRequest, route: TransportRoute,
         expecting expectation: ReplyExpectation, stream: StreamSetup?, call: RequestCall
@@ -33,12 +34,14 @@ extension NetworkLayer {
         // Streams hold a connection as long as they live; a request's own scheduling may exempt it.
         let counts = stream == nil && scheduling.maximumRequestsPerOrigin != nil
         let waits = scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits
-        // No gate until the layer has a scheduler: a budget, or a pause a reply asked.
-        let gate = origins(making: self.scheduling.maximumRequestsPerOrigin != nil).map {
-            OriginGate(
-                scheduler: $0, call: call, counts: counts, waitsForRateLimit: waits,
-                observesRateLimits: self.scheduling.waitsForRateLimits)
-        }
+        // A gate where an origin can ever be counted or held: a budget, or a layer that keeps a reply's pause.
+        // It looks the scheduler up at each attempt: the first pause makes it, maybe during this request.
+        let budgets = self.scheduling.maximumRequestsPerOrigin != nil
+        let gate =
+            budgets || keepsPauses
+            ? OriginGate(
+                scheduler: { [weak self] in self?.origins(making: budgets) }, call: call, counts: counts,
+                waitsForRateLimit: waits, observesRateLimits: self.scheduling.waitsForRateLimits) : nil
         var stages: [any RequestStage] = []
         for kind in PipelineStage.allCases {
             switch kind {
@@ -83,8 +86,7 @@ extension NetworkLayer {
     /// rate limits: a reply asking a pause holds the origin that answered (after a redirect, the target),
     /// the first making the layer's scheduler. Not the gate's code: a layer never held passes none.
     func pauseWatch() -> (@Sendable (TransferResult, URL?) -> Void)? {
-        // A ceiling of 0 or less (or NaN) keeps no hold.
-        guard scheduling.waitsForRateLimits, scheduling.maximumRateLimitWait > 0 else { return nil }
+        guard keepsPauses else { return nil }
         let clock = clock
         return { [weak self] result, url in
             guard let pause = RateLimitFields.pause(of: result.response, now: clock.date),
@@ -93,6 +95,9 @@ extension NetworkLayer {
             self?.origins(making: true)?.finished(origin, counted: false, pause: pause)
         }
     }
+
+    /// Whether a reply's pause may hold an origin: a ceiling of 0 or less (or NaN) keeps no hold.
+    private var keepsPauses: Bool { scheduling.waitsForRateLimits && scheduling.maximumRateLimitWait > 0 }
 
     /// A stream is never stored: its events are delivered as they arrive.
     private func cacheStage<Value>(for request: NetworkRequest<Value>, stream: StreamSetup?) -> CacheStage? {

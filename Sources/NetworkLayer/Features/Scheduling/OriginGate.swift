@@ -8,14 +8,16 @@ import Foundation
 /// by a server's pause, which a reply may ask of every request of the layer. Below the policies, so a retry
 /// is one attempt more and its wait runs beside the pause; below the cache, so a stored reply never waits.
 ///
-/// Passed only once the layer has a scheduler (``NetworkLayer/origins(making:)``): with a budget, or
+/// It acts only once the layer has a scheduler (``NetworkLayer/origins(making:)``): with a budget, or
 /// after a reply asked a pause. Until then the chain's end watches replies for one
 /// (``RequestChain/watchesPauses``), as it does for an attempt the gate neither counts nor holds.
 struct OriginGate: RequestStage {
     typealias Completion = @Sendable (TransferResult) -> Void
 
-    /// The layer's: one budget and one pause per origin, whatever the request.
-    let scheduler: OriginScheduler
+    /// The layer's scheduler (one budget and one pause per origin, whatever the request), looked up at each
+    /// attempt: a layer makes it at the first pause a reply asks, maybe while this request is under way, and
+    /// its retries must wait beside that pause.
+    let scheduler: @Sendable () -> OriginScheduler?
     /// The task (its priority, deadline and the time queued) of the call, or of a shared
     /// request (``SharingStage`` sets its own).
     var call: RequestCall
@@ -31,8 +33,9 @@ struct OriginGate: RequestStage {
         let task = call.task
         var chain = chain
         chain.priority = task.priority
-        let (scheduler, counts, observes) = (scheduler, counts && scheduler.budget != nil, observesRateLimits)
-        // Most requests: no budget and no origin held; the chain's end watches the reply.
+        // Most requests: no scheduler yet, or no budget and no origin held; the chain's end watches the reply.
+        guard let scheduler = scheduler() else { return chain.proceed(request, completion: completion) }
+        let (counts, observes) = (counts && scheduler.budget != nil, observesRateLimits)
         guard counts || !scheduler.isIdle, let origin = request.url.flatMap(Origin.init) else {
             return chain.proceed(request, completion: completion)
         }

@@ -36,9 +36,9 @@ struct SharingStage: RequestStage {
             return proceed(request, below: chain, gate: gate, completion: completion)
         }
         // A caller that can't wait for its origin's pause fails now, whoever else waits.
-        if let gate, gate.waitsForRateLimit, !gate.scheduler.isIdle,
+        if let gate, gate.waitsForRateLimit, let scheduler = gate.scheduler(), !scheduler.isIdle,
             let origin = request.url.flatMap(Origin.init),
-            let until = gate.scheduler.refusal(
+            let until = scheduler.refusal(
                 origin, deadline: call.task.deadline, priority: call.task.priority)
         {
             completion(TransferResult(failure: .rateLimited(until: until)))
@@ -63,8 +63,8 @@ struct SharingStage: RequestStage {
     private func startShared(
         _ request: URLRequest, chain: RequestChain, finish: @escaping @Sendable (SharedReply) -> Void
     ) -> @Sendable () -> Void {
-        // No gate: nothing below reads a call.
-        guard var gate else {
+        // No scheduler (yet): nothing below reads a call. A later attempt of a caller looks again.
+        guard var gate, gate.scheduler() != nil else {
             return proceed(request, below: chain, gate: nil) {
                 finish(SharedReply(result: $0, queuedNanoseconds: 0))
             }
