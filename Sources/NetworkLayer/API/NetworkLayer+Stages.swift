@@ -66,7 +66,7 @@ extension NetworkLayer {
                 let shaping = SharingKey.Shaping(
                     sizeLimit: limit, redirectPolicy: redirectPolicy(for: request),
                     cachePolicy: request.cachePolicy, waitsForRateLimits: waits,
-                    countsAgainstBudget: counts && self.scheduling.maximumRequestsPerOrigin != nil)
+                    countsAgainstBudget: counts && budgets)
                 // The stages below run in the shared request, inline in its starter's attempt.
                 return stages + [
                     SharingStage(

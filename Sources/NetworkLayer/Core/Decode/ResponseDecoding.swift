@@ -13,8 +13,15 @@ extension ResponseDecoding where Value: Decodable & SendableMetatype {
     /// ``NetworkError/emptyResponse``).
     static func decoding(_ decoder: JSONDecoder) -> Self {
         if Value.self == Data.self {
-            // `Value` is `Data` here, so the cast always succeeds.
-            return Self(runsCallerCode: false) { reply throws(NetworkError) in reply.body as! Value }
+            return Self(runsCallerCode: false) { reply throws(NetworkError) in
+                // `Value` is `Data` here, so the cast succeeds; were it ever to fail, the caller would get a
+                // decoding error, not a trap.
+                guard let body = reply.body as? Value else {
+                    let context = DecodingError.Context(codingPath: [], debugDescription: "not Data")
+                    throw .decodingFailed(DecodingError.typeMismatch(Value.self, context), body: reply.body)
+                }
+                return body
+            }
         }
         let isEmptyResponse = Value.self == EmptyResponse.self
         return Self(runsCallerCode: !isEmptyResponse) { reply throws(NetworkError) in
