@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
         .library(name: "NetworkTestSupport", targets: ["NetworkTestSupport"]),
+        .library(name: "NetworkInspector", targets: ["NetworkInspector"]),
         .executable(name: "Example", targets: ["Example"]),
         .executable(name: "NetworkBenchmarks", targets: ["NetworkBenchmarks"]),
     ],
@@ -17,6 +18,7 @@ let package = Package(
             dependencies: ["NetworkLayer"],
             path: "TestSupport/NetworkTestSupport"
         ),
+        .target(name: "NetworkInspector", dependencies: ["NetworkLayer"], path: "Sources/NetworkInspector"),
         .executableTarget(
             name: "Example",
             dependencies: ["NetworkLayer", "NetworkTestSupport"],
@@ -64,6 +66,11 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["NetworkLayer", "NetworkTestSupport", "TestKit"],
             path: "Tests/EndToEndTests"
+        ),
+        .testTarget(
+            name: "NetworkInspectorTests",
+            dependencies: ["NetworkInspector", "NetworkLayer", "NetworkTestSupport"],
+            path: "Tests/NetworkInspectorTests"
         ),
         .testTarget(
             name: "MockServerTests",
