@@ -1,0 +1,7 @@
+// expect: 'delete(urlString:headers:isolation:)' has been renamed to 'deleteIgnoringReply(urlString:headers:isolation:)'
+import Foundation
+import NetworkLayer
+
+func before(network: NetworkLayer) async throws {
+    try await network.delete(urlString: "todos/1")
+}

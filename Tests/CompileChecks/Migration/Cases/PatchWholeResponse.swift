@@ -1,0 +1,12 @@
+// expect: 'patch(urlString:body:headers:successHandler:errorHandler:)' is unavailable: the whole response comes from send(_:successHandler:errorHandler:)
+import Foundation
+import NetworkLayer
+
+func before(network: NetworkLayer, todo: Todo, screen: Screen) {
+    network.patch(
+        urlString: "todos/1", body: todo,
+        successHandler: { (response: NetworkResponse<Todo>) in
+            screen.show(response.value, at: response.headers["Location"])
+        },
+        errorHandler: { error in screen.show(error.message) })
+}
