@@ -56,20 +56,27 @@ final class MigratingTests: XCTestCase {
         form.append("Quarterly report", name: "title")
         form.append(fileURL: report, name: "file", mimeType: "application/pdf")
 
-        XCTAssertEqual(shown { Snippets.uploadFile(network: network, reportURL: report, screen: $0) }, ["document 7"])
+        XCTAssertEqual(
+            shown { Snippets.uploadFile(network: network, reportURL: report, screen: $0) }, ["document 7"])
         XCTAssertEqual(network.recordedRequests.last?.upload, .file(report))
         XCTAssertEqual(
-            shown { Snippets.uploadFileIgnoringReply(network: network, photoURL: report, screen: $0) }, ["saved"])
+            shown { Snippets.uploadFileIgnoringReply(network: network, photoURL: report, screen: $0) },
+            ["saved"])
         XCTAssertEqual(
-            shown { Snippets.uploadData(network: network, pdf: Data("%PDF".utf8), screen: $0) }, ["document 7"])
+            shown { Snippets.uploadData(network: network, pdf: Data("%PDF".utf8), screen: $0) },
+            ["document 7"])
         XCTAssertEqual(
-            shown { Snippets.uploadDataIgnoringReply(network: network, jpeg: Data([0xFF, 0xD8]), screen: $0) },
+            shown {
+                Snippets.uploadDataIgnoringReply(network: network, jpeg: Data([0xFF, 0xD8]), screen: $0)
+            },
             ["saved"])
         XCTAssertEqual(network.recordedRequests.last?.method, .put)
-        XCTAssertEqual(shown { Snippets.uploadMultipart(network: network, form: form, screen: $0) }, ["document 7"])
+        XCTAssertEqual(
+            shown { Snippets.uploadMultipart(network: network, form: form, screen: $0) }, ["document 7"])
         network.stub(.post, "/documents", returning: Data(), statusCode: 201)
         XCTAssertEqual(
-            shown { Snippets.uploadMultipartIgnoringReply(network: network, form: form, screen: $0) }, ["saved"])
+            shown { Snippets.uploadMultipartIgnoringReply(network: network, form: form, screen: $0) },
+            ["saved"])
     }
 
     func testTheWholeResponseComesFromSend() {
@@ -83,15 +90,19 @@ final class MigratingTests: XCTestCase {
         }
         network.stub(.delete, "/todos/1", returning: Data(), statusCode: 204)
 
-        XCTAssertEqual(shown { Snippets.requestWholeResponse(network: network, screen: $0) }, ["1 todos of 41"])
+        XCTAssertEqual(
+            shown { Snippets.requestWholeResponse(network: network, screen: $0) }, ["1 todos of 41"])
         XCTAssertEqual(shown { Snippets.getWholeResponse(network: network, screen: $0) }, ["1 todos of 41"])
         XCTAssertEqual(network.recordedRequests.last?.url.query, "page=2")
         XCTAssertEqual(
-            shown { Snippets.postWholeResponse(network: network, todo: todo, screen: $0) }, ["todo 1 at /todos/1"])
+            shown { Snippets.postWholeResponse(network: network, todo: todo, screen: $0) },
+            ["todo 1 at /todos/1"])
         XCTAssertEqual(
-            shown { Snippets.putWholeResponse(network: network, todo: todo, screen: $0) }, ["todo 1 at /todos/1"])
+            shown { Snippets.putWholeResponse(network: network, todo: todo, screen: $0) },
+            ["todo 1 at /todos/1"])
         XCTAssertEqual(
-            shown { Snippets.patchWholeResponse(network: network, todo: todo, screen: $0) }, ["todo 1 at /todos/1"])
+            shown { Snippets.patchWholeResponse(network: network, todo: todo, screen: $0) },
+            ["todo 1 at /todos/1"])
         XCTAssertEqual(shown { Snippets.deleteWholeResponse(network: network, screen: $0) }, ["status 204"])
     }
 
@@ -129,8 +140,10 @@ final class MigratingTests: XCTestCase {
     }
 
     func testAnOutboxWritesAccountIsAValueWithAnOptionalID() {
-        XCTAssertEqual(Snippets.owner(of: OutboxRequest(.post, "todos", kind: "create", account: "ada")), "ada")
-        XCTAssertEqual(Snippets.owner(of: OutboxRequest(.post, "todos", kind: "create", account: .any)), "anyone")
+        XCTAssertEqual(
+            Snippets.owner(of: OutboxRequest(.post, "todos", kind: "create", account: "ada")), "ada")
+        XCTAssertEqual(
+            Snippets.owner(of: OutboxRequest(.post, "todos", kind: "create", account: .any)), "anyone")
     }
 
     func testTheSwitchesNameTheNewCases() {
@@ -156,7 +169,9 @@ final class MigratingTests: XCTestCase {
         let befores = DocumentationFiles.swiftBlocks(in: try String(contentsOf: guide, encoding: .utf8))
             .filter(DocumentationFiles.isBeforeBlock)
         XCTAssertGreaterThanOrEqual(befores.count, 4)
-        let cases = DocumentationFiles.files(under: root.appendingPathComponent("Tests/CompileChecks/Migration/Cases")) {
+        let cases = DocumentationFiles.files(
+            under: root.appendingPathComponent("Tests/CompileChecks/Migration/Cases")
+        ) {
             $0.pathExtension == "swift"
         }
         let caseLines = try cases.map { Self.significantLines(try String(contentsOf: $0, encoding: .utf8)) }
@@ -165,9 +180,12 @@ final class MigratingTests: XCTestCase {
             let lines = Array(Self.significantLines(block).dropFirst())
             XCTAssertTrue(
                 caseLines.contains { file in
-                    (0...max(0, file.count - lines.count)).contains { Array(file.dropFirst($0).prefix(lines.count)) == lines }
+                    (0...max(0, file.count - lines.count)).contains {
+                        Array(file.dropFirst($0).prefix(lines.count)) == lines
+                    }
                 },
-                "A \"before\" sample of Migrating.md is in no case of Tests/CompileChecks/Migration/Cases:\n" + block)
+                "A \"before\" sample of Migrating.md is in no case of Tests/CompileChecks/Migration/Cases:\n"
+                    + block)
         }
     }
 

@@ -22,15 +22,17 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "send a NetworkRequest.download(urlString:to:options:headers:) with send(_:successHandler:errorHandler:); its progressHandler is a property of the request"
+        message: "send(.download(urlString:to:options:headers:)); a progressHandler is the request's own"
     )
     @discardableResult
     public func download(
-        urlString: String, to destination: URL, options: DownloadOptions = [], headers: [String: String] = [:],
+        urlString: String, to destination: URL, options: DownloadOptions = [],
+        headers: [String: String] = [:],
         progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (URL) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        var request = NetworkRequest.download(urlString: urlString, to: destination, options: options, headers: headers)
+        var request = NetworkRequest.download(
+            urlString: urlString, to: destination, options: options, headers: headers)
         return sendTransfer(&request, progressHandler, { successHandler($0.value) }, errorHandler)
     }
 
@@ -47,7 +49,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "send a NetworkRequest.download(_:to:options:) with send(_:successHandler:errorHandler:); its progressHandler is a property of the request"
+        message: "send(.download(_:to:options:)); a progressHandler is the request's own"
     )
     @discardableResult
     public func download(
@@ -75,7 +77,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "send a NetworkRequest<Reply>.upload(urlString:method:fileURL:contentType:headers:) with send(_:successHandler:errorHandler:); its progressHandler is a property of the request"
+        message: "send(NetworkRequest<Reply>.upload(urlString:method:fileURL:contentType:headers:))"
     )
     @discardableResult
     public func upload<R: Decodable & SendableMetatype>(
@@ -84,7 +86,8 @@ extension NetworkLayer {
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         var request = NetworkRequest<R>.upload(
-            urlString: urlString, method: method, fileURL: fileURL, contentType: contentType, headers: headers)
+            urlString: urlString, method: method, fileURL: fileURL, contentType: contentType, headers: headers
+        )
         return sendTransfer(&request, progressHandler, { successHandler($0.value) }, errorHandler)
     }
 
@@ -103,7 +106,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "send a NetworkRequest<EmptyResponse>.upload(urlString:method:fileURL:contentType:headers:) with send(_:successHandler:errorHandler:); its progressHandler is a property of the request"
+        message: "send(NetworkRequest<EmptyResponse>.upload(urlString:method:fileURL:contentType:headers:))"
     )
     @discardableResult
     public func upload(
@@ -112,7 +115,8 @@ extension NetworkLayer {
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         var request = NetworkRequest<EmptyResponse>.upload(
-            urlString: urlString, method: method, fileURL: fileURL, contentType: contentType, headers: headers)
+            urlString: urlString, method: method, fileURL: fileURL, contentType: contentType, headers: headers
+        )
         return sendTransfer(&request, progressHandler, { _ in successHandler() }, errorHandler)
     }
 
@@ -132,7 +136,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "send a NetworkRequest<Reply>.upload(urlString:method:data:contentType:headers:) with send(_:successHandler:errorHandler:); its progressHandler is a property of the request"
+        message: "send(NetworkRequest<Reply>.upload(urlString:method:data:contentType:headers:))"
     )
     @discardableResult
     public func upload<R: Decodable & SendableMetatype>(
@@ -160,7 +164,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "send a NetworkRequest<EmptyResponse>.upload(urlString:method:data:contentType:headers:) with send(_:successHandler:errorHandler:); its progressHandler is a property of the request"
+        message: "send(NetworkRequest<EmptyResponse>.upload(urlString:method:data:contentType:headers:))"
     )
     @discardableResult
     public func upload(
@@ -188,7 +192,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "send a NetworkRequest<Reply>.upload(urlString:method:multipart:headers:) with send(_:successHandler:errorHandler:); its progressHandler is a property of the request"
+        message: "send(NetworkRequest<Reply>.upload(urlString:method:multipart:headers:))"
     )
     @discardableResult
     public func upload<R: Decodable & SendableMetatype>(
@@ -215,7 +219,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "send a NetworkRequest<EmptyResponse>.upload(urlString:method:multipart:headers:) with send(_:successHandler:errorHandler:); its progressHandler is a property of the request"
+        message: "send(NetworkRequest<EmptyResponse>.upload(urlString:method:multipart:headers:))"
     )
     @discardableResult
     public func upload(
@@ -240,7 +244,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "the whole response comes from send(_:successHandler:errorHandler:): network.send(NetworkRequest(endpoint), successHandler: { response in ... })"
+        message: "send(NetworkRequest(endpoint)) has the whole response"
     )
     @discardableResult
     public func request<T: Decodable & SendableMetatype>(
@@ -262,7 +266,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "the whole response comes from send(_:successHandler:errorHandler:): network.send(NetworkRequest(urlString: ...), successHandler: { response in ... })"
+        message: "send(NetworkRequest(urlString:)) has the whole response"
     )
     @discardableResult
     public func get<T: Decodable & SendableMetatype>(
@@ -270,7 +274,8 @@ extension NetworkLayer {
         successHandler: @escaping (NetworkResponse<T>) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(
-            NetworkRequest(urlString: urlString, query: query, headers: headers), successHandler: successHandler,
+            NetworkRequest(urlString: urlString, query: query, headers: headers),
+            successHandler: successHandler,
             errorHandler: errorHandler)
     }
 
@@ -286,7 +291,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "the whole response comes from send(_:successHandler:errorHandler:): network.send(NetworkRequest(method: .post, urlString: ..., body: .json(body)), successHandler: { response in ... })"
+        message: "send(NetworkRequest(method: .post, urlString:, body: .json(body))) has the whole response"
     )
     @discardableResult
     public func post<T: Encodable, R: Decodable & SendableMetatype>(
@@ -308,7 +313,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "the whole response comes from send(_:successHandler:errorHandler:): network.send(NetworkRequest(method: .put, urlString: ..., body: .json(body)), successHandler: { response in ... })"
+        message: "send(NetworkRequest(method: .put, urlString:, body: .json(body))) has the whole response"
     )
     @discardableResult
     public func put<T: Encodable, R: Decodable & SendableMetatype>(
@@ -330,7 +335,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "the whole response comes from send(_:successHandler:errorHandler:): network.send(NetworkRequest(method: .patch, urlString: ..., body: .json(body)), successHandler: { response in ... })"
+        message: "send(NetworkRequest(method: .patch, urlString:, body: .json(body))) has the whole response"
     )
     @discardableResult
     public func patch<T: Encodable, R: Decodable & SendableMetatype>(
@@ -351,7 +356,7 @@ extension NetworkLayer {
     /// - Returns: The request, which can be cancelled.
     @available(
         *, unavailable,
-        message: "the whole response comes from send(_:successHandler:errorHandler:): network.send(NetworkRequest(method: .delete, urlString: ...), successHandler: { response in ... })"
+        message: "send(NetworkRequest(method: .delete, urlString:)) has the whole response"
     )
     @discardableResult
     public func delete<R: Decodable & SendableMetatype>(
@@ -363,7 +368,8 @@ extension NetworkLayer {
 
     private func sendWhole<R: Decodable & SendableMetatype>(
         _ method: HTTPMethod, _ urlString: String, _ body: RequestBody, _ headers: [String: String],
-        _ successHandler: @escaping (NetworkResponse<R>) -> Void, _ errorHandler: @escaping (NetworkError) -> Void
+        _ successHandler: @escaping (NetworkResponse<R>) -> Void,
+        _ errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
         send(
             NetworkRequest(method: method, urlString: urlString, headers: headers, body: body),

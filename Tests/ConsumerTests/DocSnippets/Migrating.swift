@@ -73,7 +73,8 @@ enum MigratingSnippets {
 
     static func uploadData(network: NetworkLayer, pdf: Data, screen: Screen) {
         network.send(
-            NetworkRequest<StoredDocument>.upload(urlString: "documents", data: pdf, contentType: "application/pdf"),
+            NetworkRequest<StoredDocument>.upload(
+                urlString: "documents", data: pdf, contentType: "application/pdf"),
             successHandler: { response in screen.show(response.value) },
             errorHandler: { error in screen.show(error.message) })
     }
@@ -107,14 +108,18 @@ enum MigratingSnippets {
     static func requestWholeResponse(network: NetworkLayer, screen: Screen) {
         network.send(
             NetworkRequest<[Todo]>(TodoList()),
-            successHandler: { response in screen.show(response.value, total: response.headers["X-Total-Count"]) },
+            successHandler: { response in
+                screen.show(response.value, total: response.headers["X-Total-Count"])
+            },
             errorHandler: { error in screen.show(error.message) })
     }
 
     static func getWholeResponse(network: NetworkLayer, screen: Screen) {
         network.send(
             NetworkRequest<[Todo]>(urlString: "todos", query: ["page": "2"]),
-            successHandler: { response in screen.show(response.value, total: response.headers["X-Total-Count"]) },
+            successHandler: { response in
+                screen.show(response.value, total: response.headers["X-Total-Count"])
+            },
             errorHandler: { error in screen.show(error.message) })
     }
 

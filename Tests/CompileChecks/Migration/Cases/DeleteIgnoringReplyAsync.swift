@@ -1,4 +1,5 @@
-// expect: 'delete(urlString:headers:isolation:)' has been renamed to 'deleteIgnoringReply(urlString:headers:isolation:)'
+// expect: 'delete(urlString:headers:isolation:)' has been renamed to
+// expect: 'deleteIgnoringReply(urlString:headers:isolation:)'
 import Foundation
 import NetworkLayer
 

@@ -1,4 +1,5 @@
-// expect: 'download(_:to:options:progressHandler:successHandler:errorHandler:)' is unavailable: send a NetworkRequest.download(_:to:options:) with send(_:successHandler:errorHandler:)
+// expect: 'download(_:to:options:progressHandler:successHandler:errorHandler:)' is unavailable:
+// expect: send(.download(_:to:options:)); a progressHandler is the request's own
 import Foundation
 import NetworkLayer
 

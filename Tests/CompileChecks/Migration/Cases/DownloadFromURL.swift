@@ -1,4 +1,5 @@
-// expect: 'download(urlString:to:options:headers:progressHandler:successHandler:errorHandler:)' is unavailable: send a NetworkRequest.download(urlString:to:options:headers:) with send(_:successHandler:errorHandler:)
+// expect: 'download(urlString:to:options:headers:progressHandler:successHandler:errorHandler:)' is
+// expect: unavailable: send(.download(urlString:to:options:headers:)); a progressHandler is the request's own
 import Foundation
 import NetworkLayer
 

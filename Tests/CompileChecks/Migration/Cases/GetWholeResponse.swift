@@ -1,4 +1,5 @@
-// expect: 'get(urlString:query:headers:successHandler:errorHandler:)' is unavailable: the whole response comes from send(_:successHandler:errorHandler:)
+// expect: 'get(urlString:query:headers:successHandler:errorHandler:)' is unavailable:
+// expect: send(NetworkRequest(urlString:)) has the whole response
 import Foundation
 import NetworkLayer
 

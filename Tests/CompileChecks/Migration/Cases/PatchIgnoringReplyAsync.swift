@@ -1,4 +1,5 @@
-// expect: 'patch(urlString:body:headers:isolation:)' has been renamed to 'patchIgnoringReply(urlString:body:headers:isolation:)'
+// expect: 'patch(urlString:body:headers:isolation:)' has been renamed to
+// expect: 'patchIgnoringReply(urlString:body:headers:isolation:)'
 import Foundation
 import NetworkLayer
 

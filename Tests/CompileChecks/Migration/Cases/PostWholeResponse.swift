@@ -1,4 +1,5 @@
-// expect: 'post(urlString:body:headers:successHandler:errorHandler:)' is unavailable: the whole response comes from send(_:successHandler:errorHandler:)
+// expect: 'post(urlString:body:headers:successHandler:errorHandler:)' is unavailable:
+// expect: send(NetworkRequest(method: .post, urlString:, body: .json(body))) has the whole response
 import Foundation
 import NetworkLayer
 

@@ -1,4 +1,5 @@
-// expect: 'put(urlString:body:headers:isolation:)' has been renamed to 'putIgnoringReply(urlString:body:headers:isolation:)'
+// expect: 'put(urlString:body:headers:isolation:)' has been renamed to
+// expect: 'putIgnoringReply(urlString:body:headers:isolation:)'
 import Foundation
 import NetworkLayer
 

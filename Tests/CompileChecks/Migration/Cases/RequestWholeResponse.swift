@@ -1,4 +1,5 @@
-// expect: 'request(_:successHandler:errorHandler:)' is unavailable: the whole response comes from send(_:successHandler:errorHandler:)
+// expect: 'request(_:successHandler:errorHandler:)' is unavailable: send(NetworkRequest(endpoint)) has the
+// expect: whole response
 import Foundation
 import NetworkLayer
 

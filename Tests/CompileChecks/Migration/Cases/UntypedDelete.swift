@@ -1,4 +1,5 @@
-// expect: 'delete(urlString:headers:isolation:)' has been renamed to 'deleteIgnoringReply(urlString:headers:isolation:)': to decode the reply, name its type
+// expect: 'delete(urlString:headers:isolation:)' has been renamed to
+// expect: 'deleteIgnoringReply(urlString:headers:isolation:)': to decode the reply, name its type
 import Foundation
 import NetworkLayer
 

@@ -1,4 +1,5 @@
-// expect: 'patch(urlString:body:headers:isolation:)' has been renamed to 'patchIgnoringReply(urlString:body:headers:isolation:)': to decode the reply, name its type
+// expect: 'patch(urlString:body:headers:isolation:)' has been renamed to
+// expect: 'patchIgnoringReply(urlString:body:headers:isolation:)': to decode the reply, name its type
 import Foundation
 import NetworkLayer
 

@@ -1,4 +1,5 @@
-// expect: 'post(urlString:body:headers:isolation:)' has been renamed to 'postIgnoringReply(urlString:body:headers:isolation:)': to decode the reply, name its type
+// expect: 'post(urlString:body:headers:isolation:)' has been renamed to
+// expect: 'postIgnoringReply(urlString:body:headers:isolation:)': to decode the reply, name its type
 import Foundation
 import NetworkLayer
 

@@ -1,4 +1,5 @@
-// expect: 'put(urlString:body:headers:isolation:)' has been renamed to 'putIgnoringReply(urlString:body:headers:isolation:)': to decode the reply, name its type
+// expect: 'put(urlString:body:headers:isolation:)' has been renamed to
+// expect: 'putIgnoringReply(urlString:body:headers:isolation:)': to decode the reply, name its type
 import Foundation
 import NetworkLayer
 

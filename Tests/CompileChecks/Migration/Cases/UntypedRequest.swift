@@ -1,4 +1,5 @@
-// expect: 'request(_:isolation:)' has been renamed to 'requestIgnoringReply(_:isolation:)': to decode the reply, name its type
+// expect: 'request(_:isolation:)' has been renamed to 'requestIgnoringReply(_:isolation:)': to decode the
+// expect: reply, name its type
 import Foundation
 import NetworkLayer
 

@@ -1,4 +1,5 @@
-// expect: 'upload(urlString:method:data:contentType:headers:progressHandler:successHandler:errorHandler:)' is unavailable: send a NetworkRequest<Reply>.upload(urlString:method:data:contentType:headers:) with send(_:successHandler:errorHandler:)
+// expect: 'upload(urlString:method:data:contentType:headers:progressHandler:successHandler:errorHandler:)' is
+// expect: unavailable: send(NetworkRequest<Reply>.upload(urlString:method:data:contentType:headers:))
 import Foundation
 import NetworkLayer
 

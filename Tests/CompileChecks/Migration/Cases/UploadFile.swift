@@ -1,4 +1,5 @@
-// expect: 'upload(urlString:method:fileURL:contentType:headers:progressHandler:successHandler:errorHandler:)' is unavailable: send a NetworkRequest<Reply>.upload(urlString:method:fileURL:contentType:headers:) with send(_:successHandler:errorHandler:)
+// expect: 'upload(urlString:method:fileURL:contentType:headers:progressHandler:successHandler:errorHandler:)'
+// expect: is unavailable: send(NetworkRequest<Reply>.upload(urlString:method:fileURL:contentType:headers:))
 import Foundation
 import NetworkLayer
 

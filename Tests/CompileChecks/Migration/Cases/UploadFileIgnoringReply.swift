@@ -1,4 +1,6 @@
-// expect: 'upload(urlString:method:fileURL:contentType:headers:progressHandler:successHandler:errorHandler:)' is unavailable: send a NetworkRequest<EmptyResponse>.upload(urlString:method:fileURL:contentType:headers:) with send(_:successHandler:errorHandler:)
+// expect: 'upload(urlString:method:fileURL:contentType:headers:progressHandler:successHandler:errorHandler:)'
+// expect: is unavailable:
+// expect: send(NetworkRequest<EmptyResponse>.upload(urlString:method:fileURL:contentType:headers:))
 import Foundation
 import NetworkLayer
 

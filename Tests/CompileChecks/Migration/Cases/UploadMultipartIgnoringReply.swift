@@ -1,4 +1,5 @@
-// expect: 'upload(urlString:method:multipart:headers:progressHandler:successHandler:errorHandler:)' is unavailable: send a NetworkRequest<EmptyResponse>.upload(urlString:method:multipart:headers:) with send(_:successHandler:errorHandler:)
+// expect: 'upload(urlString:method:multipart:headers:progressHandler:successHandler:errorHandler:)' is
+// expect: unavailable: send(NetworkRequest<EmptyResponse>.upload(urlString:method:multipart:headers:))
 import Foundation
 import NetworkLayer
 

@@ -18,20 +18,25 @@ func handlerForms(network: NetworkLayer, todo: Todo, screen: Screen) {
     network.post(
         urlString: "todos", body: todo, successHandler: { (created: Todo) in screen.show(created, at: nil) },
         errorHandler: { _ in })
-    network.post(urlString: "todos", body: todo, successHandler: { screen.showSaved() }, errorHandler: { _ in })
+    network.post(
+        urlString: "todos", body: todo, successHandler: { screen.showSaved() }, errorHandler: { _ in })
     network.put(urlString: "todos/1", body: todo, successHandler: screen.showTodo, errorHandler: { _ in })
-    network.put(urlString: "todos/1", body: todo, successHandler: { screen.showSaved() }, errorHandler: { _ in })
+    network.put(
+        urlString: "todos/1", body: todo, successHandler: { screen.showSaved() }, errorHandler: { _ in })
     network.patch(
         urlString: "todos/1", body: todo, successHandler: { updated in screen.show(updated, at: nil) },
         errorHandler: { _ in })
     network.patch(urlString: "todos/1", body: todo, successHandler: {}, errorHandler: { _ in })
     network.delete(urlString: "todos/1", successHandler: { (_: EmptyResponse) in }, errorHandler: { _ in })
-    let task = network.delete(urlString: "todos/1", successHandler: { screen.showSaved() }, errorHandler: { _ in })
+    let task = network.delete(
+        urlString: "todos/1", successHandler: { screen.showSaved() }, errorHandler: { _ in })
     task.cancel()
 }
 
 /// The whole response and transfers, through `send`.
-func sendForms(network: NetworkLayer, destination: URL, reportURL: URL, form: MultipartFormData, screen: Screen) {
+func sendForms(
+    network: NetworkLayer, destination: URL, reportURL: URL, form: MultipartFormData, screen: Screen
+) {
     network.send(
         NetworkRequest<[Todo]>(urlString: "todos"),
         successHandler: { response in screen.show(response.value, total: response.headers["X-Total-Count"]) },
@@ -39,9 +44,11 @@ func sendForms(network: NetworkLayer, destination: URL, reportURL: URL, form: Mu
     network.send(NetworkRequest<Todo>(method: .delete, urlString: "todos/1")) { result in print(result) }
     var download = NetworkRequest.download(urlString: "files/report.pdf", to: destination)
     download.progressHandler = { progress in screen.showProgress(progress.fractionCompleted ?? 0) }
-    network.send(download, successHandler: { response in screen.open(response.value) }, errorHandler: { _ in })
     network.send(
-        .download(ReportFile(), to: destination), successHandler: { screen.open($0.value) }, errorHandler: { _ in })
+        download, successHandler: { response in screen.open(response.value) }, errorHandler: { _ in })
+    network.send(
+        .download(ReportFile(), to: destination), successHandler: { screen.open($0.value) },
+        errorHandler: { _ in })
     network.send(
         NetworkRequest<StoredDocument>.upload(urlString: "documents", fileURL: reportURL),
         successHandler: { response in screen.show(response.value) }, errorHandler: { _ in })
