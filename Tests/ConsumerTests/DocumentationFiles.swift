@@ -14,6 +14,10 @@ enum DocumentationFiles {
     /// instead of ReadmeSyncTests looking for it in a compiled file.
     static let declarationsMarker = "// Declarations"
 
+    /// The first line that marks a ```swift block as code that no longer compiles (Migrating.md's "before"
+    /// forms): MigratingTests finds it in a compile-fail case instead of ReadmeSyncTests in a compiled file.
+    static let beforeMarker = "// Before"
+
     static var articles: [URL] {
         catalogRoots.flatMap {
             files(under: packageRoot.appendingPathComponent($0)) {
@@ -52,9 +56,13 @@ enum DocumentationFiles {
     }
 
     /// Whether a block is a sample to compile: neither manifest lines, which belong to the consumer's
-    /// `Package.swift`, nor declarations.
+    /// `Package.swift`, nor declarations, nor a "before" form.
     static func isSample(_ block: String) -> Bool {
-        !isManifestSnippet(block) && !isDeclarationsBlock(block)
+        !isManifestSnippet(block) && !isDeclarationsBlock(block) && !isBeforeBlock(block)
+    }
+
+    static func isBeforeBlock(_ block: String) -> Bool {
+        block.split(separator: "\n").first?.trimmingCharacters(in: .whitespaces) == beforeMarker
     }
 
     static func isManifestSnippet(_ block: String) -> Bool {
