@@ -14,10 +14,11 @@ import XCTest
         private typealias Fixtures = InspectorPageFixtures
 
         /// The page for `snapshot` served by a `MockServer` as the inspector serves it (its event stream and
-        /// snapshot from `events` and `resynced`, else 404), loaded with `query`, its DOM dumped.
+        /// snapshot from `events` and `resynced`, else 404), loaded with `query`, its DOM dumped (or, with
+        /// `screenshot`, a PNG of it written there).
         private func dump(
             _ query: String = "", snapshot: Data = Fixtures.snapshot, events: [ServerSentEvent]? = nil,
-            resynced: Data? = nil
+            resynced: Data? = nil, stalls: Bool = false, screenshot: URL? = nil
         ) throws -> InspectorPageDOM {
             let browser = try InspectorBrowser.find()
             let page = InspectorPage.html(snapshot: snapshot, token: "t0ken")
@@ -26,7 +27,8 @@ import XCTest
                 switch request.path {
                 case "/":
                     return MockResponse(headers: ["Content-Type": "text/html; charset=utf-8"], body: page)
-                case "/api/events" where events != nil: return .serverSentEvents(events ?? [])
+                case "/api/events" where events != nil:
+                    return .serverSentEvents(events ?? [], ending: stalls ? .stall : .close)
                 case "/api/snapshot" where resynced != nil:
                     return MockResponse(
                         headers: ["Content-Type": "application/json"], body: resynced ?? Data())
@@ -36,8 +38,25 @@ import XCTest
             try server.start()
             defer { server.stop() }
             let url = try XCTUnwrap(server.url("/?token=t0ken" + query))
+            if let screenshot {
+                try browser.screenshot(url, to: screenshot, width: 1400, height: 900)
+                return InspectorPageDOM(html: "")
+            }
             // Live events arrive after the load event: the browser gets virtual time to receive them.
             return InspectorPageDOM(html: try browser.dumpDOM(url, virtualTime: events == nil ? nil : 3000))
+        }
+
+        /// Writes the article's screenshot (the fixture, one request's detail open, the event stream open)
+        /// to the path in `INSPECTOR_SCREENSHOT`; skipped without it.
+        func testScreenshotForTheArticle() throws {
+            guard let path = ProcessInfo.processInfo.environment["INSPECTOR_SCREENSHOT"] else {
+                throw XCTSkip(
+                    "set INSPECTOR_SCREENSHOT=/path/inspector.png to write the article's screenshot")
+            }
+            let open = [ServerSentEvent(event: "hello", data: "{}", retry: 600)]
+            _ = try dump(
+                "&detail=retried", events: open, stalls: true, screenshot: URL(fileURLWithPath: path))
+            XCTAssertTrue(FileManager.default.fileExists(atPath: path))
         }
 
         private func rows(_ dom: InspectorPageDOM) -> [String: InspectorPageDOM.Row] {

@@ -64,10 +64,10 @@ extension InspectorPage {
         #requests { table-layout: fixed; }
         #requests th { vertical-align: bottom; overflow: hidden; text-overflow: ellipsis; }
         #requests td { max-width: none; overflow: hidden; text-overflow: ellipsis; }
-        #requests col.method { width: 64px; } #requests col.status { width: 120px; }
-        #requests col.duration, #requests col.size, #requests col.budget { width: 72px; }
+        #requests col.method { width: 72px; } #requests col.status { width: 112px; }
+        #requests col.duration { width: 80px; } #requests col.size, #requests col.budget { width: 72px; }
         #requests col.rate { width: 84px; } #requests col.cache { width: 96px; }
-        #requests col.shared { width: 80px; } #requests col.retries { width: 64px; }
+        #requests col.shared { width: 72px; } #requests col.retries { width: 68px; }
         #requests col.account { width: 88px; }
         /* With the detail open, the queue and account columns give their room to the URL. */
         body.with-detail #requests :is(col, th, td):is(.budget, .rate, .account, .group) { display: none; }

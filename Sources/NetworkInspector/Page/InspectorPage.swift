@@ -68,7 +68,7 @@ enum InspectorPage {
                 <tr><th rowspan="2">Method</th><th rowspan="2">URL</th><th rowspan="2">Status</th>
                   <th rowspan="2" class="num">Duration</th><th rowspan="2" class="num">Size</th>
                   <th rowspan="2">Cache</th>
-                  <th rowspan="2" class="num" title="Callers served by this one request">Shared by</th>
+                  <th rowspan="2" class="num" title="Callers served by this one request">Shared</th>
                   <th rowspan="2" class="num">Retries</th><th colspan="2" class="group">Queued</th>
                   <th rowspan="2" class="account">Account</th></tr>
                 <tr class="group"><th class="budget num" title="Waiting for the origin's budget of requests in flight">budget</th>
