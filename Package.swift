@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockServerTests",
-            dependencies: ["NetworkTestSupport"],
+            dependencies: ["NetworkTestSupport", "LoopbackHTTP"],
             path: "Tests/MockServerTests"
         ),
         // An app target as Xcode 26 creates one: everything is MainActor unless marked otherwise.

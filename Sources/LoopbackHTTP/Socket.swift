@@ -131,6 +131,21 @@ package struct ClientSocket: Sendable {
         return true
     }
 
+    /// Writes what the socket takes now without waiting: the count written, 0 when it takes nothing now,
+    /// `nil` when the peer went away.
+    package func sendAvailable(_ bytes: ArraySlice<UInt8>) -> Int? {
+        let count = bytes.withUnsafeBytes { systemSend(fd, $0.baseAddress, $0.count, Self.sendFlags) }
+        if count >= 0 { return count }
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
+    }
+
+    /// Reads and drops what the peer sent so far; `false` when it closed the connection.
+    package func discardAvailable() -> Bool {
+        var scratch = [UInt8](repeating: 0, count: 4 * 1024)
+        let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        return count > 0 || (count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+    }
+
     /// Reads and drops whatever the peer sends until it closes or the server stops.
     package func discardUntilPeerCloses(timeout: TimeInterval? = nil) {
         let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }

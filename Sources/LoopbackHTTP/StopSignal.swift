@@ -49,8 +49,18 @@ package final class StopSignal: @unchecked Sendable {
     /// Waits until `fd` reports one of `events`, the signal fires, or `timeout` passes
     /// (`nil`: no limit). The stop signal wins when both are ready.
     package func wait(for fd: Int32, events: Int16, timeout: TimeInterval? = nil) -> WaitResult {
+        var watched = fd >= 0 ? [pollfd(fd: fd, events: events, revents: 0)] : []
         // NaN would trap converting to milliseconds below: it means no wait at all.
-        let deadline = timeout.map { Date(timeIntervalSinceNow: $0.isNaN ? 0 : $0) }
+        return wait(for: &watched, until: timeout.map { Date(timeIntervalSinceNow: $0.isNaN ? 0 : $0) })
+    }
+
+    /// Waits until one of `watched` reports an event or the signal fires; `false` when the signal fired.
+    /// Each entry's `revents` then says what happened to it.
+    package func wait(forAny watched: inout [pollfd]) -> Bool {
+        wait(for: &watched, until: nil) == .ready
+    }
+
+    private func wait(for watched: inout [pollfd], until deadline: Date?) -> WaitResult {
         while true {
             var milliseconds: Int32 = -1
             if let deadline {
@@ -58,17 +68,15 @@ package final class StopSignal: @unchecked Sendable {
                 if left <= 0 { return .timedOut }
                 milliseconds = Int32(min(left * 1000, 60_000).rounded(.up))
             }
-            var fds = [
-                pollfd(fd: readFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: fd, events: events, revents: 0),
-            ]
-            let count = poll(&fds, nfds_t(fd >= 0 ? 2 : 1), milliseconds)
+            var fds = [pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)] + watched
+            let count = poll(&fds, nfds_t(fds.count), milliseconds)
             if count < 0 {
                 if errno == EINTR { continue }
                 return .stopped
             }
             if fds[0].revents != 0 { return .stopped }
-            if fd >= 0, fds[1].revents != 0 { return .ready }
+            watched = Array(fds.dropFirst())
+            if watched.contains(where: { $0.revents != 0 }) { return .ready }
         }
     }
 

@@ -44,25 +44,10 @@ public struct MockServerRequest: Sendable {
         self.sequenceNumber = sequenceNumber
         self.connectionID = connectionID
         wantsKeepAlive = head.wantsKeepAlive
-        var originForm = Substring(head.target)
-        // Absolute form ("http://host/path?q") is reduced to the origin form ("/path?q").
-        if let schemeEnd = originForm.range(of: "://") {
-            let afterAuthority = originForm[schemeEnd.upperBound...]
-            originForm =
-                afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" })
-                .map { afterAuthority[$0...] } ?? "/"
-        }
-        if let fragment = originForm.firstIndex(of: "#") { originForm = originForm[..<fragment] }
-        if let mark = originForm.firstIndex(of: "?") {
-            path = String(originForm[..<mark])
-            let query = String(originForm[originForm.index(after: mark)...])
-            self.query = query
-            queryItems = Self.items(of: query)
-        } else {
-            path = String(originForm)
-            query = nil
-            queryItems = []
-        }
+        let split = RequestTarget(head.target)
+        path = split.path
+        query = split.query
+        queryItems = split.queryItems
     }
 
     /// The value of the header field `name`, compared case-insensitively; several fields
@@ -100,12 +85,4 @@ public struct MockServerRequest: Sendable {
 
     /// Whether the connection stays open after this request, by HTTP/1.1's rules.
     let wantsKeepAlive: Bool
-
-    private static func items(of query: String) -> [URLQueryItem] {
-        query.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in text.removingPercentEncoding ?? String(text) }
-            return URLQueryItem(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : nil)
-        }
-    }
 }
