@@ -13,6 +13,18 @@ package enum HTTPParseError: Error, Equatable {
     /// The request did not arrive within ``LoopbackLimits/requestTimeout``: answer 408 and close.
     case timedOut
 
+    /// What the refusal's body says, e.g. "request line too long".
+    package var reason: String {
+        switch self {
+        case .connectionClosed: return "connection closed"
+        case .malformed(let reason): return reason
+        case .requestLineTooLong: return "request line too long"
+        case .headTooLarge: return "header section too large"
+        case .bodyTooLarge: return "request too large"
+        case .timedOut: return "request too slow"
+        }
+    }
+
     /// The status to answer with, or `nil` when nobody is left to answer.
     package var status: Int? {
         switch self {

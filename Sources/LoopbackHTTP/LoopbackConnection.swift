@@ -30,7 +30,7 @@ struct LoopbackConnection {
                 request = LoopbackRequest(head: head, body: body)
             } catch {
                 if let status = error.status {
-                    _ = socket.send(ArraySlice(HTTPStatus.errorReply(status: status, detail: "\(error)")))
+                    _ = socket.send(ArraySlice(HTTPStatus.errorReply(status: status, detail: error.reason)))
                     socket.lingeringShutdown()
                 }
                 return

@@ -37,17 +37,9 @@ struct Connection {
     /// Answers a request that could not be read, as MockServer always has: an oversized head is a
     /// malformed request (400), not a 414 or 431.
     private func refuse(_ error: HTTPParseError) {
-        var status = error.status
-        var detail = "request too large"
-        switch error {
-        case .malformed(let reason):
-            detail = reason
-        case .requestLineTooLong, .headTooLarge:
-            (status, detail) = (400, "header section too large")
-        default:
-            break
-        }
-        guard let status else { return }
+        let oversizedHead = error == .requestLineTooLong || error == .headTooLarge
+        guard let status = oversizedHead ? 400 : error.status else { return }
+        let detail = oversizedHead ? HTTPParseError.headTooLarge.reason : error.reason
         _ = socket.send(ArraySlice(HTTPStatus.errorReply(status: status, detail: detail)))
         socket.lingeringShutdown()
     }
