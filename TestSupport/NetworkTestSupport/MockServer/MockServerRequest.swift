@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// One request the ``MockServer`` received, as recorded for the test to inspect.
 public struct MockServerRequest: Sendable {
@@ -42,25 +43,11 @@ public struct MockServerRequest: Sendable {
         self.body = Data(body)
         self.sequenceNumber = sequenceNumber
         self.connectionID = connectionID
-        var originForm = Substring(head.target)
-        // Absolute form ("http://host/path?q") is reduced to the origin form ("/path?q").
-        if let schemeEnd = originForm.range(of: "://") {
-            let afterAuthority = originForm[schemeEnd.upperBound...]
-            originForm =
-                afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" })
-                .map { afterAuthority[$0...] } ?? "/"
-        }
-        if let fragment = originForm.firstIndex(of: "#") { originForm = originForm[..<fragment] }
-        if let mark = originForm.firstIndex(of: "?") {
-            path = String(originForm[..<mark])
-            let query = String(originForm[originForm.index(after: mark)...])
-            self.query = query
-            queryItems = Self.items(of: query)
-        } else {
-            path = String(originForm)
-            query = nil
-            queryItems = []
-        }
+        wantsKeepAlive = head.wantsKeepAlive
+        let split = RequestTarget(head.target)
+        path = split.path
+        query = split.query
+        queryItems = split.queryItems
     }
 
     /// The value of the header field `name`, compared case-insensitively; several fields
@@ -97,17 +84,5 @@ public struct MockServerRequest: Sendable {
     }
 
     /// Whether the connection stays open after this request, by HTTP/1.1's rules.
-    var wantsKeepAlive: Bool {
-        let connection = header("Connection")?.lowercased() ?? ""
-        if version == "HTTP/1.0" { return false }  // keep-alive for 1.0 is opt-in; not offered
-        return !connection.split(separator: ",").contains { $0.trimmingSpaces() == "close" }
-    }
-
-    private static func items(of query: String) -> [URLQueryItem] {
-        query.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in text.removingPercentEncoding ?? String(text) }
-            return URLQueryItem(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : nil)
-        }
-    }
+    let wantsKeepAlive: Bool
 }
