@@ -47,8 +47,15 @@ final class RequestTask: NetworkTask, Sendable {
         var firstByte: UInt64?
         var bytesSent = 0
         var bytesReceived = 0
-        var queued: UInt64 = 0
+        var queued = QueueTime()
         var bodyResends = 0
+        var sharedCallers = 1
+        var cache: (status: CacheStatus?, reason: CacheReason)?
+        /// Measured only for monitors (``report``): the interceptors' rounds, when the final reply reached
+        /// the end of the chain, and when the outcome was settled.
+        var policyWait: UInt64 = 0
+        var replyAt: UInt64?
+        var settledAt: UInt64?
     }
 
     private enum Phase {
@@ -158,6 +165,10 @@ final class RequestTask: NetworkTask, Sendable {
                 state.meter.bytesReceived +=
                     result.cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes)
                 state.meter.bodyResends += result.bodyResends
+                // Only a reply has a source; a failure the cache answered keeps its reason.
+                state.meter.cache = result.cacheReason.map {
+                    (result.response == nil ? nil : result.cacheStatus, $0)
+                }
             }
             state.attemptEnded = true
             state.cancelTransport = nil
@@ -172,13 +183,44 @@ final class RequestTask: NetworkTask, Sendable {
     /// before the first.
     var latestAttempt: Int { state.withLock { $0.meter.attempts } }
 
-    /// The request waited `nanoseconds` for its server (a budget or a rate limit) before an attempt.
-    func addQueued(nanoseconds: UInt64) {
-        state.withLock { $0.meter.queued += nanoseconds }
+    /// The request waited `time` for its server (a budget or a rate limit) before an attempt.
+    func addQueued(_ time: QueueTime) {
+        state.withLock { $0.meter.queued.add(time) }
+    }
+
+    /// An attempt ended in a reply shared by `callers` (this one included), which waited `queued` for its
+    /// server.
+    func addShared(queued: QueueTime, callers: Int) {
+        state.withLock { state in
+            state.meter.queued.add(queued)
+            state.meter.sharedCallers = callers
+        }
     }
 
     /// How long the request waited for its server so far: a shared request's time, for each of its callers.
-    var queuedNanoseconds: UInt64 { state.withLock { $0.meter.queued } }
+    var queued: QueueTime { state.withLock { $0.meter.queued } }
+
+    /// Whether the request's monitors want what only they measure (``RequestMetrics/policyWaitDuration``,
+    /// ``RequestMetrics/decodeDuration``, ``RequestMetrics/deliveryDuration``).
+    var measuresForMonitors: Bool { report != nil }
+
+    /// A round of the interceptors took `nanoseconds` (see ``RequestMetrics/policyWaitDuration``).
+    func addPolicyWait(nanoseconds: UInt64) {
+        state.withLock { $0.meter.policyWait += nanoseconds }
+    }
+
+    /// The final reply reached the end of the chain, to be validated and decoded; for monitors only.
+    func replyArrived() {
+        let now = clock.now.uptimeNanoseconds
+        state.withLock { $0.meter.replyAt = now }
+    }
+
+    /// Marks a stored reply that stood in for a request whose policies failed offline (``OfflineFallback``,
+    /// above the attempts, which meter every other reply's cache status).
+    func meterCache(of result: TransferResult) {
+        guard let reason = result.cacheReason else { return }
+        state.withLock { $0.meter.cache = (result.cacheStatus, reason) }
+    }
 
     /// The request's metrics so far.
     var metrics: RequestMetrics {
@@ -191,9 +233,29 @@ final class RequestTask: NetworkTask, Sendable {
             },
             bytesSent: meter.bytesSent, bytesReceived: meter.bytesReceived,
             attempts: max(meter.attempts, 1), eventCount: eventCount?())
-        metrics.queuedDuration = Self.seconds(meter.queued)
+        metrics.queuedDuration = Self.seconds(meter.queued.budget + meter.queued.rateLimit)
+        metrics.budgetQueuedDuration = Self.seconds(meter.queued.budget)
+        metrics.rateLimitQueuedDuration = Self.seconds(meter.queued.rateLimit)
         metrics.bodyResends = meter.bodyResends
+        metrics.sharedCallers = meter.sharedCallers
+        (metrics.cacheStatus, metrics.cacheReason) = (meter.cache?.status, meter.cache?.reason)
+        metrics.policyWaitDuration = Self.seconds(meter.policyWait)
+        let settledAt = meter.settledAt ?? now
+        metrics.deliveryDuration = Self.seconds(now - min(settledAt, now))
+        if let replyAt = meter.replyAt {
+            metrics.decodeDuration = Self.seconds(settledAt - min(replyAt, settledAt))
+        }
         return metrics
+    }
+
+    /// `metrics`, taken when a success was decoded (those its handler sees), with the delivery since.
+    private func delivered(_ metrics: RequestMetrics) -> RequestMetrics {
+        let now = clock.now.uptimeNanoseconds
+        guard let settledAt = state.withLock({ $0.meter.settledAt }) else { return metrics }
+        var delivered = metrics
+        delivered.deliveryDuration = Self.seconds(now - min(settledAt, now))
+        delivered.duration += delivered.deliveryDuration
+        return delivered
     }
 
     private static func seconds(_ nanoseconds: UInt64) -> TimeInterval {
@@ -248,6 +310,7 @@ final class RequestTask: NetworkTask, Sendable {
     private func settle(_ outcome: Outcome, replacingSettled: Bool = false, stopsTransport: Bool = false)
         -> Bool
     {
+        let now = report == nil ? nil : clock.now.uptimeNanoseconds
         // One critical section: an attempt attached in between would run on after `.cancelled` was told.
         let (wasRunning, schedule, cancelTransport) = state.withLock { state in
             var schedule = false
@@ -258,6 +321,7 @@ final class RequestTask: NetworkTask, Sendable {
             }
             let wasRunning = schedule
             state.phase = .settled(outcome)
+            state.meter.settledAt = now
             guard stopsTransport else { return (wasRunning, schedule, nil) }
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
             if schedule, cancelWaitsForTransport, state.attempt > 0, !state.attemptEnded {
@@ -291,11 +355,29 @@ final class RequestTask: NetworkTask, Sendable {
         switch outcome {
         case .success(let handler, let raw):
             // A success carries the metrics its handler sees.
-            if let report, let raw { report(.success(raw), raw.metrics ?? metrics) }
+            if let report, let raw { report(.success(raw), raw.metrics.map(delivered) ?? metrics) }
             handler()
         case .failure(let error):
             report?(.failure(error), metrics)
             taken.failureHandler?(error)
         }
+    }
+}
+
+/// How long a request waited for its server, in nanoseconds on the layer's clock: behind its origin's
+/// budget, and for a rate limit to end.
+struct QueueTime: Sendable, Equatable {
+    var budget: UInt64 = 0
+    var rateLimit: UInt64 = 0
+
+    /// `total` nanoseconds, of which `rateLimited` waiting for a rate limit (at most the total).
+    init(total: UInt64 = 0, rateLimited: UInt64 = 0) {
+        rateLimit = min(rateLimited, total)
+        budget = total - rateLimit
+    }
+
+    mutating func add(_ other: QueueTime) {
+        budget += other.budget
+        rateLimit += other.rateLimit
     }
 }

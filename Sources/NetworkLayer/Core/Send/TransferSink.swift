@@ -127,6 +127,8 @@ struct TransferResult: Sendable {
     var storedBytes: Int64 = 0
     /// Only an in-process transport answers as a cache would.
     var cacheStatus: CacheStatus = .network
+    /// Why the cache marked the reply as it did; `nil` when no cache looked at the attempt.
+    var cacheReason: CacheReason?
     /// An in-process transport's answer, in place of decoding ``body``.
     var providedValue: ProvidedValue?
     /// The reply's header fields, once a stage read them all (the cache, which stores them): the call

@@ -23,9 +23,10 @@ import Foundation
 /// ``didFinish(_:with:metrics:)`` comes last. A slow monitor delays only the monitors; none can change
 /// an outcome.
 public protocol NetworkMonitor: Sendable {
-    /// The request begins: its method was called, and nothing was sent yet. Its attempts may wait on the
-    /// policies (a token refresh), on sharing, or for their origin (a budget or a rate limit) before
-    /// ``didStart(_:)``. One of the attempt events (see ``observesAttempts``).
+    /// The request begins: its method was called, and nothing was sent yet. It may wait on the policies (a
+    /// token refresh) before its first attempt's ``didBuild(_:for:)`` and ``didStart(_:)``, and each
+    /// attempt, once started, for a shared request or for its origin (a budget or a rate limit: see
+    /// ``RequestMetrics/queuedDuration``). One of the attempt events (see ``observesAttempts``).
     ///
     /// - Parameter request: The request that begins.
     func didCreate(_ request: MonitoredRequest)
