@@ -213,9 +213,7 @@ extension NetworkLayer {
         })
         let (runsCallerCode, immediate) = (decoding.runsCallerCode, call.deliversImmediately)
         return { result in
-            if reportsRaw { task.replyArrived() }
-            // The one stage above the attempts, which meter every other reply's cache status.
-            if result.cacheReason == .offline { task.meterCache(of: result) }
+            if reportsRaw || result.cacheReason == .offline { task.replyArrived(result) }
             switch ResponseValidator.validate(result, expecting: expectation) {
             case .failure(let error):
                 task.fail(error)

@@ -47,13 +47,15 @@ final class RequestTask: NetworkTask, Sendable {
         var firstByte: UInt64?
         var bytesSent = 0
         var bytesReceived = 0
-        var queued = QueueTime()
+        /// Waiting for the server, in all; of it, held by a rate limit.
+        var queued: UInt64 = 0
+        var rateLimited: UInt64 = 0
         var bodyResends = 0
         var sharedCallers = 1
-        var cache: (status: CacheStatus?, reason: CacheReason)?
+        var cache: TransferResult.CacheAnswer?
         /// Measured only for monitors (``report``): the interceptors' rounds, when the final reply reached
         /// the end of the chain, and when the outcome was settled.
-        var policyWait: UInt64 = 0
+        var policyWait: UInt64?
         var replyAt: UInt64?
         var settledAt: UInt64?
     }
@@ -165,10 +167,7 @@ final class RequestTask: NetworkTask, Sendable {
                 state.meter.bytesReceived +=
                     result.cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes)
                 state.meter.bodyResends += result.bodyResends
-                // Only a reply has a source; a failure the cache answered keeps its reason.
-                state.meter.cache = result.cacheReason.map {
-                    (result.response == nil ? nil : result.cacheStatus, $0)
-                }
+                state.meter.cache = result.cacheAnswer
             }
             state.attemptEnded = true
             state.cancelTransport = nil
@@ -183,22 +182,27 @@ final class RequestTask: NetworkTask, Sendable {
     /// before the first.
     var latestAttempt: Int { state.withLock { $0.meter.attempts } }
 
-    /// The request waited `time` for its server (a budget or a rate limit) before an attempt.
-    func addQueued(_ time: QueueTime) {
-        state.withLock { $0.meter.queued.add(time) }
+    /// The request waited `nanoseconds` for its server before an attempt: behind its origin's budget, but
+    /// for the time a rate limit held the origin (`rateLimited`).
+    func addQueued(nanoseconds: UInt64, rateLimited: UInt64) {
+        addShared(queued: (nanoseconds, min(rateLimited, nanoseconds)), callers: nil)
     }
 
-    /// An attempt ended in a reply shared by `callers` (this one included), which waited `queued` for its
-    /// server.
-    func addShared(queued: QueueTime, callers: Int) {
+    /// An attempt ended in a reply shared by `callers` (this one included; `nil`: not shared), which waited
+    /// `queued` for its server. A caller alone that didn't wait has nothing to add, and takes no lock.
+    func addShared(queued: Queued, callers: Int?) {
         state.withLock { state in
-            state.meter.queued.add(queued)
-            state.meter.sharedCallers = callers
+            state.meter.queued += queued.nanoseconds
+            state.meter.rateLimited += queued.rateLimited
+            if let callers { state.meter.sharedCallers = callers }
         }
     }
 
     /// How long the request waited for its server so far: a shared request's time, for each of its callers.
-    var queued: QueueTime { state.withLock { $0.meter.queued } }
+    var queued: Queued { state.withLock { ($0.meter.queued, $0.meter.rateLimited) } }
+
+    /// Nanoseconds waiting for the server, and of them, held by a rate limit.
+    typealias Queued = (nanoseconds: UInt64, rateLimited: UInt64)
 
     /// Whether the request's monitors want what only they measure (``RequestMetrics/policyWaitDuration``,
     /// ``RequestMetrics/decodeDuration``, ``RequestMetrics/deliveryDuration``).
@@ -206,20 +210,18 @@ final class RequestTask: NetworkTask, Sendable {
 
     /// A round of the interceptors took `nanoseconds` (see ``RequestMetrics/policyWaitDuration``).
     func addPolicyWait(nanoseconds: UInt64) {
-        state.withLock { $0.meter.policyWait += nanoseconds }
+        state.withLock { $0.meter.policyWait = ($0.meter.policyWait ?? 0) + nanoseconds }
     }
 
-    /// The final reply reached the end of the chain, to be validated and decoded; for monitors only.
-    func replyArrived() {
-        let now = clock.now.uptimeNanoseconds
-        state.withLock { $0.meter.replyAt = now }
-    }
-
-    /// Marks a stored reply that stood in for a request whose policies failed offline (``OfflineFallback``,
-    /// above the attempts, which meter every other reply's cache status).
-    func meterCache(of result: TransferResult) {
-        guard let reason = result.cacheReason else { return }
-        state.withLock { $0.meter.cache = (result.cacheStatus, reason) }
+    /// The final reply reached the end of the chain, to be validated and decoded: its time, for monitors;
+    /// and the cache's answer when the offline fallback gave it (``OfflineFallback``, the one stage above
+    /// the attempts, which meter every other reply's).
+    func replyArrived(_ result: TransferResult) {
+        let now = report == nil ? nil : clock.now.uptimeNanoseconds
+        state.withLock { state in
+            state.meter.replyAt = now
+            if result.cacheReason == .offline { state.meter.cache = result.cacheAnswer }
+        }
     }
 
     /// The request's metrics so far.
@@ -233,19 +235,25 @@ final class RequestTask: NetworkTask, Sendable {
             },
             bytesSent: meter.bytesSent, bytesReceived: meter.bytesReceived,
             attempts: max(meter.attempts, 1), eventCount: eventCount?())
-        metrics.queuedDuration = Self.seconds(meter.queued.budget + meter.queued.rateLimit)
-        metrics.budgetQueuedDuration = Self.seconds(meter.queued.budget)
-        metrics.rateLimitQueuedDuration = Self.seconds(meter.queued.rateLimit)
+        metrics.queuedDuration = Self.seconds(meter.queued)
         metrics.bodyResends = meter.bodyResends
-        metrics.sharedCallers = meter.sharedCallers
+        (metrics.budgetQueuedDuration, metrics.rateLimitQueuedDuration, metrics.sharedCallers) = (
+            Self.seconds(meter.queued - meter.rateLimited), Self.seconds(meter.rateLimited),
+            meter.sharedCallers
+        )
         (metrics.cacheStatus, metrics.cacheReason) = (meter.cache?.status, meter.cache?.reason)
-        metrics.policyWaitDuration = Self.seconds(meter.policyWait)
-        let settledAt = meter.settledAt ?? now
-        metrics.deliveryDuration = Self.seconds(now - min(settledAt, now))
-        if let replyAt = meter.replyAt {
-            metrics.decodeDuration = Self.seconds(settledAt - min(replyAt, settledAt))
-        }
+        if report != nil { Self.addMonitoredTimes(of: meter, now: now, to: &metrics) }
         return metrics
+    }
+
+    /// What only a monitored request measures: the policies, decoding and delivery.
+    private static func addMonitoredTimes(of meter: Meter, now: UInt64, to metrics: inout RequestMetrics) {
+        metrics.policyWaitDuration = seconds(meter.policyWait ?? 0)
+        let settledAt = meter.settledAt ?? now
+        metrics.deliveryDuration = seconds(now - min(settledAt, now))
+        if let replyAt = meter.replyAt {
+            metrics.decodeDuration = seconds(settledAt - min(replyAt, settledAt))
+        }
     }
 
     /// `metrics`, taken when a success was decoded (those its handler sees), with the delivery since.
@@ -310,7 +318,6 @@ final class RequestTask: NetworkTask, Sendable {
     private func settle(_ outcome: Outcome, replacingSettled: Bool = false, stopsTransport: Bool = false)
         -> Bool
     {
-        let now = report == nil ? nil : clock.now.uptimeNanoseconds
         // One critical section: an attempt attached in between would run on after `.cancelled` was told.
         let (wasRunning, schedule, cancelTransport) = state.withLock { state in
             var schedule = false
@@ -321,7 +328,7 @@ final class RequestTask: NetworkTask, Sendable {
             }
             let wasRunning = schedule
             state.phase = .settled(outcome)
-            state.meter.settledAt = now
+            if report != nil { state.meter.settledAt = clock.now.uptimeNanoseconds }
             guard stopsTransport else { return (wasRunning, schedule, nil) }
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
             if schedule, cancelWaitsForTransport, state.attempt > 0, !state.attemptEnded {
@@ -361,23 +368,5 @@ final class RequestTask: NetworkTask, Sendable {
             report?(.failure(error), metrics)
             taken.failureHandler?(error)
         }
-    }
-}
-
-/// How long a request waited for its server, in nanoseconds on the layer's clock: behind its origin's
-/// budget, and for a rate limit to end.
-struct QueueTime: Sendable, Equatable {
-    var budget: UInt64 = 0
-    var rateLimit: UInt64 = 0
-
-    /// `total` nanoseconds, of which `rateLimited` waiting for a rate limit (at most the total).
-    init(total: UInt64 = 0, rateLimited: UInt64 = 0) {
-        rateLimit = min(rateLimited, total)
-        budget = total - rateLimit
-    }
-
-    mutating func add(_ other: QueueTime) {
-        budget += other.budget
-        rateLimit += other.rateLimit
     }
 }

@@ -49,7 +49,7 @@ struct OriginGate: RequestStage {
             var chain = ready
             if let rateLimited {
                 let total = clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds
-                task.addQueued(QueueTime(total: total, rateLimited: rateLimited))
+                task.addQueued(nanoseconds: total, rateLimited: rateLimited)
                 chain.priority = task.priority
             }
             running.attach(

@@ -53,7 +53,9 @@ struct SharingStage: RequestStage {
         return flights.join(
             key,
             completion: { shared, callers in
-                task.addShared(queued: shared.queued, callers: callers)
+                if callers > 1 || shared.queued.nanoseconds > 0 {
+                    task.addShared(queued: shared.queued, callers: callers)
+                }
                 completion(shared.result)
             },
             onLeave: { completion(TransferResult(failure: .cancelled)) },
@@ -66,7 +68,7 @@ struct SharingStage: RequestStage {
         // No scheduler (yet): nothing below reads a call. A later attempt of a caller looks again.
         guard var gate, gate.scheduler() != nil else {
             return proceed(request, below: chain, gate: nil) {
-                finish(SharedReply(result: $0, queued: QueueTime()))
+                finish(SharedReply(result: $0, queued: (0, 0)))
             }
         }
         let caller = call
@@ -100,5 +102,5 @@ struct SharingStage: RequestStage {
 /// What a shared request hands each caller: its result, and how long it waited for its origin.
 struct SharedReply: Sendable {
     let result: TransferResult
-    let queued: QueueTime
+    let queued: RequestTask.Queued
 }
