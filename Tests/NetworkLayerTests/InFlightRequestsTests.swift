@@ -24,7 +24,7 @@ final class InFlightRequestsTests: XCTestCase {
         let heard = Locked<[Int]>([])
         for _ in 0..<3 {
             _ = flights.join(
-                "a", completion: { value in heard.withLock { $0.append(value) } }, start: send.start)
+                "a", completion: { value, _ in heard.withLock { $0.append(value) } }, start: send.start)
         }
         XCTAssertEqual(send.starts.withLock { $0 }, 1)
         send.finish.withLock { $0 }?(7)
@@ -38,7 +38,8 @@ final class InFlightRequestsTests: XCTestCase {
         let send = Send()
         let heard = Locked<[Int]>([])
         for index in 0..<20 {
-            _ = flights.join("a", completion: { _ in heard.withLock { $0.append(index) } }, start: send.start)
+            _ = flights.join(
+                "a", completion: { _, _ in heard.withLock { $0.append(index) } }, start: send.start)
         }
         send.finish.withLock { $0 }?(0)
         XCTAssertEqual(heard.withLock { $0 }, Array(0..<20))
@@ -49,9 +50,9 @@ final class InFlightRequestsTests: XCTestCase {
         let send = Send()
         let heard = Locked<[String]>([])
         let leaveA = flights.join(
-            "k", completion: { _ in heard.withLock { $0.append("a") } }, start: send.start)
+            "k", completion: { _, _ in heard.withLock { $0.append("a") } }, start: send.start)
         let leaveB = flights.join(
-            "k", completion: { _ in heard.withLock { $0.append("b") } }, start: send.start)
+            "k", completion: { _, _ in heard.withLock { $0.append("b") } }, start: send.start)
         leaveA()
         XCTAssertEqual(send.cancels.withLock { $0 }, 0, "one waiter is left")
         leaveB()
@@ -70,7 +71,7 @@ final class InFlightRequestsTests: XCTestCase {
             return { cancels.withLock { $0 += 1 } }
         }
         let leave = flights.join(
-            "k", completion: { value in heard.withLock { $0.append(value) } }, start: start)
+            "k", completion: { value, _ in heard.withLock { $0.append(value) } }, start: start)
         leave()
         XCTAssertEqual(heard.withLock { $0 }, [5])
         XCTAssertEqual(cancels.withLock { $0 }, 0)

@@ -47,8 +47,17 @@ final class RequestTask: NetworkTask, Sendable {
         var firstByte: UInt64?
         var bytesSent = 0
         var bytesReceived = 0
+        /// Waiting for the server, in all; of it, held by a rate limit.
         var queued: UInt64 = 0
+        var rateLimited: UInt64 = 0
         var bodyResends = 0
+        var sharedCallers = 1
+        var cache: TransferResult.CacheAnswer?
+        /// Measured only for monitors (``report``): the interceptors' rounds, when the final reply reached
+        /// the end of the chain, and when the outcome was settled.
+        var policyWait: UInt64?
+        var replyAt: UInt64?
+        var settledAt: UInt64?
     }
 
     private enum Phase {
@@ -158,6 +167,7 @@ final class RequestTask: NetworkTask, Sendable {
                 state.meter.bytesReceived +=
                     result.cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes)
                 state.meter.bodyResends += result.bodyResends
+                state.meter.cache = result.cacheAnswer
             }
             state.attemptEnded = true
             state.cancelTransport = nil
@@ -172,13 +182,47 @@ final class RequestTask: NetworkTask, Sendable {
     /// before the first.
     var latestAttempt: Int { state.withLock { $0.meter.attempts } }
 
-    /// The request waited `nanoseconds` for its server (a budget or a rate limit) before an attempt.
-    func addQueued(nanoseconds: UInt64) {
-        state.withLock { $0.meter.queued += nanoseconds }
+    /// The request waited `nanoseconds` for its server before an attempt: behind its origin's budget, but
+    /// for the time a rate limit held the origin (`rateLimited`).
+    func addQueued(nanoseconds: UInt64, rateLimited: UInt64) {
+        addShared(queued: (nanoseconds, min(rateLimited, nanoseconds)), callers: nil)
+    }
+
+    /// An attempt ended in a reply shared by `callers` (this one included; `nil`: not shared), which waited
+    /// `queued` for its server. A caller alone that didn't wait has nothing to add, and takes no lock.
+    func addShared(queued: Queued, callers: Int?) {
+        state.withLock { state in
+            state.meter.queued += queued.nanoseconds
+            state.meter.rateLimited += queued.rateLimited
+            if let callers { state.meter.sharedCallers = callers }
+        }
     }
 
     /// How long the request waited for its server so far: a shared request's time, for each of its callers.
-    var queuedNanoseconds: UInt64 { state.withLock { $0.meter.queued } }
+    var queued: Queued { state.withLock { ($0.meter.queued, $0.meter.rateLimited) } }
+
+    /// Nanoseconds waiting for the server, and of them, held by a rate limit.
+    typealias Queued = (nanoseconds: UInt64, rateLimited: UInt64)
+
+    /// Whether the request's monitors want what only they measure (``RequestMetrics/policyWaitDuration``,
+    /// ``RequestMetrics/decodeDuration``, ``RequestMetrics/deliveryDuration``).
+    var measuresForMonitors: Bool { report != nil }
+
+    /// A round of the interceptors took `nanoseconds` (see ``RequestMetrics/policyWaitDuration``).
+    func addPolicyWait(nanoseconds: UInt64) {
+        state.withLock { $0.meter.policyWait = ($0.meter.policyWait ?? 0) + nanoseconds }
+    }
+
+    /// The final reply reached the end of the chain, to be validated and decoded: its time, for monitors;
+    /// and the cache's answer when the offline fallback gave it (``OfflineFallback``, the one stage above
+    /// the attempts, which meter every other reply's).
+    func replyArrived(_ result: TransferResult) {
+        let now = report == nil ? nil : clock.now.uptimeNanoseconds
+        state.withLock { state in
+            state.meter.replyAt = now
+            if result.cacheReason == .offline { state.meter.cache = result.cacheAnswer }
+        }
+    }
 
     /// The request's metrics so far.
     var metrics: RequestMetrics {
@@ -193,7 +237,33 @@ final class RequestTask: NetworkTask, Sendable {
             attempts: max(meter.attempts, 1), eventCount: eventCount?())
         metrics.queuedDuration = Self.seconds(meter.queued)
         metrics.bodyResends = meter.bodyResends
+        (metrics.budgetQueuedDuration, metrics.rateLimitQueuedDuration, metrics.sharedCallers) = (
+            Self.seconds(meter.queued - meter.rateLimited), Self.seconds(meter.rateLimited),
+            meter.sharedCallers
+        )
+        (metrics.cacheStatus, metrics.cacheReason) = (meter.cache?.status, meter.cache?.reason)
+        if report != nil { Self.addMonitoredTimes(of: meter, now: now, to: &metrics) }
         return metrics
+    }
+
+    /// What only a monitored request measures: the policies, decoding and delivery.
+    private static func addMonitoredTimes(of meter: Meter, now: UInt64, to metrics: inout RequestMetrics) {
+        metrics.policyWaitDuration = seconds(meter.policyWait ?? 0)
+        let settledAt = meter.settledAt ?? now
+        metrics.deliveryDuration = seconds(now - min(settledAt, now))
+        if let replyAt = meter.replyAt {
+            metrics.decodeDuration = seconds(settledAt - min(replyAt, settledAt))
+        }
+    }
+
+    /// `metrics`, taken when a success was decoded (those its handler sees), with the delivery since.
+    private func delivered(_ metrics: RequestMetrics) -> RequestMetrics {
+        let now = clock.now.uptimeNanoseconds
+        guard let settledAt = state.withLock({ $0.meter.settledAt }) else { return metrics }
+        var delivered = metrics
+        delivered.deliveryDuration = Self.seconds(now - min(settledAt, now))
+        delivered.duration += delivered.deliveryDuration
+        return delivered
     }
 
     private static func seconds(_ nanoseconds: UInt64) -> TimeInterval {
@@ -258,6 +328,7 @@ final class RequestTask: NetworkTask, Sendable {
             }
             let wasRunning = schedule
             state.phase = .settled(outcome)
+            if report != nil { state.meter.settledAt = clock.now.uptimeNanoseconds }
             guard stopsTransport else { return (wasRunning, schedule, nil) }
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
             if schedule, cancelWaitsForTransport, state.attempt > 0, !state.attemptEnded {
@@ -291,7 +362,7 @@ final class RequestTask: NetworkTask, Sendable {
         switch outcome {
         case .success(let handler, let raw):
             // A success carries the metrics its handler sees.
-            if let report, let raw { report(.success(raw), raw.metrics ?? metrics) }
+            if let report, let raw { report(.success(raw), raw.metrics.map(delivered) ?? metrics) }
             handler()
         case .failure(let error):
             report?(.failure(error), metrics)

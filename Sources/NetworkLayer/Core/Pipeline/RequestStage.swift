@@ -74,9 +74,9 @@ extension TransferResult {
         self.init(body: Data(), response: nil, error: error, respondedAt: nil)
     }
 
-    func marked(_ cacheStatus: CacheStatus) -> TransferResult {
+    func marked(_ cacheStatus: CacheStatus, because reason: CacheReason) -> TransferResult {
         var result = self
-        result.cacheStatus = cacheStatus
+        (result.cacheStatus, result.cacheReason) = (cacheStatus, reason)
         return result
     }
 }

@@ -127,6 +127,12 @@ struct TransferResult: Sendable {
     var storedBytes: Int64 = 0
     /// Only an in-process transport answers as a cache would.
     var cacheStatus: CacheStatus = .network
+    /// Why the cache marked the reply as it did; `nil` when no cache looked at the attempt.
+    var cacheReason: CacheReason?
+
+    /// What the cache answered, for ``RequestMetrics``: a failure (no reply) has a reason but no status.
+    typealias CacheAnswer = (status: CacheStatus?, reason: CacheReason)
+    var cacheAnswer: CacheAnswer? { cacheReason.map { (response == nil ? nil : cacheStatus, $0) } }
     /// An in-process transport's answer, in place of decoding ``body``.
     var providedValue: ProvidedValue?
     /// The reply's header fields, once a stage read them all (the cache, which stores them): the call

@@ -41,7 +41,7 @@ extension CacheStage {
         guard let revalidation else { return }
         let key = entry.key.url + "\n" + entry.key.partition.tag
         _ = cache.revalidations.join(
-            key, completion: { _ in }, start: { finish in revalidation.start { finish(()) } })
+            key, completion: { _, _ in }, start: { finish in revalidation.start { finish(()) } })
     }
 }
 

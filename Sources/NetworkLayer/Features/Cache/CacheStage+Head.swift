@@ -28,7 +28,7 @@ extension CacheStage {
                     _ = refresh(stored, by: fields, lookup, requestTime: requestTime)
                 }
             }
-            completion(result.marked(.network))
+            completion(result.marked(.network, because: .notCacheable))
         }
     }
 

@@ -57,43 +57,53 @@ struct CacheStage: RequestStage {
         let chain = chain.pinningCookie(for: request)
         let lookup = self.lookup(request, url: url, chain: chain)
         // Read after the interceptors ran, so that the token they added belongs to the account.
-        let stored = isForItsAccount ? cache.entry(for: lookup) : nil
+        let forItsAccount = isForItsAccount
+        let stored = forItsAccount ? cache.entry(for: lookup) : nil
         if !answers {
             return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)
         }
+        let missing: CacheReason = forItsAccount ? .notStored : .accountChanged
         // Nothing stored, and nothing asks the cache alone to answer (a miss, most often): nothing to decide.
         guard stored != nil || policy == .returnCacheDataDontLoad || lookup.headers["Cache-Control"] != nil
-        else { return send(request, lookup, stored: nil, chain: chain, completion: completion) }
+        else {
+            return send(request, lookup, stored: nil, because: missing, chain: chain, completion: completion)
+        }
         let now = clock.date
         let strategy = CacheStrategy.decide(
             policy: policy, stored: stored, request: lookup.headers, now: now,
             revalidatesInBackground: revalidation != nil)
+        let reason =
+            stored == nil ? missing : strategy.reason(policy: policy, request: lookup.headers, now: now)
         guard case .network(let conditions, let validating, _) = strategy else {
-            answer(strategy, now: now, completion: completion)
+            answer(strategy, because: reason, now: now, completion: completion)
             return {}
         }
         guard let validating else {
-            return send(request, lookup, stored: stored, chain: chain, completion: completion)
+            return send(
+                request, lookup, stored: stored, because: reason, chain: chain, completion: completion)
         }
         var sent = request
         for (name, value) in conditions {
             sent.setValue(value, forHTTPHeaderField: name)
         }
         return sendValidated(
-            sent, asking: request, lookup, stored: validating, chain: chain, completion: completion)
+            sent, asking: request, lookup, stored: validating, because: reason, chain: chain,
+            completion: completion)
     }
 
     /// Answers from the cache without waiting for the network.
-    private func answer(_ strategy: CacheStrategy, now: Date, completion: Completion) {
+    private func answer(
+        _ strategy: CacheStrategy, because reason: CacheReason, now: Date, completion: Completion
+    ) {
         switch strategy {
         case .serve(let entry):
             let stale = CacheRules.isStale(entry, now: now)
-            completion(Self.reply(from: entry, now: now).marked(stale ? .staleHit : .hit))
+            completion(Self.reply(from: entry, now: now).marked(stale ? .staleHit : .hit, because: reason))
         case .serveWhileRevalidating(let entry):
-            completion(Self.reply(from: entry, now: now).marked(.staleWhileRevalidating))
+            completion(Self.reply(from: entry, now: now).marked(.staleWhileRevalidating, because: reason))
             revalidateInBackground(entry)
         case .unsatisfiable, .network:
-            completion(Self.unavailable)
+            completion(Self.unavailable.marked(.network, because: reason))
         }
     }
 
@@ -113,17 +123,19 @@ struct CacheStage: RequestStage {
                 // reads the disk: a request the handler makes finds none of them.
                 for url in stale { cache.removeResponses(for: url, inBackground: true) }
             }
-            completion(result.marked(.network))
+            completion(result.marked(.network, because: .notCacheable))
         }
     }
 
     /// Sends a request whose reply is stored; `stored` may stand in for a failure.
     private func send(
-        _ request: URLRequest, _ lookup: ResponseCache.Lookup, stored: CachedResponse?, chain: RequestChain,
-        completion: @escaping Completion
+        _ request: URLRequest, _ lookup: ResponseCache.Lookup, stored: CachedResponse?,
+        because reason: CacheReason, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let sentAt = clock.date
-        return chain.proceed(request) { completion(handle($0, lookup, stored: stored, requestTime: sentAt)) }
+        return chain.proceed(request) {
+            completion(handle($0, lookup, stored: stored, because: reason, requestTime: sentAt))
+        }
     }
 
     /// Sends `sent` (`request` plus the validators of `stored`). A 304 about another version (another
@@ -131,7 +143,7 @@ struct CacheStage: RequestStage {
     /// validators.
     private func sendValidated(
         _ sent: URLRequest, asking request: URLRequest, _ lookup: ResponseCache.Lookup,
-        stored: CachedResponse,
+        stored: CachedResponse, because reason: CacheReason,
         chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let requestTime = clock.date
@@ -139,11 +151,15 @@ struct CacheStage: RequestStage {
         let first = chain.proceed(sent) { result in
             guard result.error == nil, let response = result.response as? HTTPURLResponse,
                 response.statusCode == 304
-            else { return completion(handle(result, lookup, stored: stored, requestTime: requestTime)) }
-            if let outcome = revalidated(stored, by: response, lookup, requestTime: requestTime) {
-                return completion(outcome)
+            else {
+                return completion(
+                    handle(result, lookup, stored: stored, because: reason, requestTime: requestTime))
             }
-            again.attach(send(request, lookup, stored: nil, chain: chain, completion: completion))
+            if let outcome = revalidated(stored, by: response, lookup, requestTime: requestTime) {
+                return completion(outcome.marked(.revalidated, because: reason))
+            }
+            again.attach(
+                send(request, lookup, stored: nil, because: reason, chain: chain, completion: completion))
         }
         return {
             first()
@@ -156,11 +172,12 @@ struct CacheStage: RequestStage {
     /// stored and no stored reply stands in for a failure: a reply arriving after sign-out must not bring
     /// the partition back, nor a failure show the signed-out user's reply.
     private func handle(
-        _ result: TransferResult, _ lookup: ResponseCache.Lookup, stored: CachedResponse?, requestTime: Date
+        _ result: TransferResult, _ lookup: ResponseCache.Lookup, stored: CachedResponse?,
+        because reason: CacheReason, requestTime: Date
     ) -> TransferResult {
         guard result.error == nil, let response = result.response as? HTTPURLResponse,
             response.statusCode != 304, !Self.isFailure(response.statusCode)
-        else { return unstored(result, lookup, stored: stored) }
+        else { return unstored(result, lookup, stored: stored, because: reason) }
         let headers = ResponseHeaders(response)
         // Read once: the call delivers them.
         var result = result
@@ -176,28 +193,31 @@ struct CacheStage: RequestStage {
                 for: lookup, requestTime: requestTime, responseTime: clock.date, inBackground: true,
                 reportingMemoryOnly: reportMemoryOnly)
         }
-        return result.marked(.network)
+        return result.marked(.network, because: reason)
     }
 
     /// A reply the cache doesn't store: `stored`, marked stale, when it may stand in for a failure; else
     /// the reply.
     private func unstored(
-        _ result: TransferResult, _ lookup: ResponseCache.Lookup, stored: CachedResponse?
+        _ result: TransferResult, _ lookup: ResponseCache.Lookup, stored: CachedResponse?,
+        because reason: CacheReason
     ) -> TransferResult {
-        guard let failure = Self.failure(of: result), let stored else { return result.marked(.network) }
-        if case .cancelled = failure { return result.marked(.network) }
-        return standIn(stored, for: failure, request: lookup.headers) ?? result.marked(.network)
+        let sent = result.marked(.network, because: reason)
+        guard let failure = Self.failure(of: result), let stored else { return sent }
+        if case .cancelled = failure { return sent }
+        return standIn(stored, for: failure, request: lookup.headers) ?? sent
     }
 
-    /// `stored`, marked stale by `failure`, when the policy lets it stand in for the failed request with
-    /// `request`'s fields.
-    func standIn(_ stored: CachedResponse, for failure: NetworkError, request: HeaderFields)
-        -> TransferResult?
-    {
+    /// `stored`, marked stale by `failure` (for `reason`), when the policy lets it stand in for the failed
+    /// request with `request`'s fields.
+    func standIn(
+        _ stored: CachedResponse, for failure: NetworkError, request: HeaderFields,
+        because reason: CacheReason = .networkFailure
+    ) -> TransferResult? {
         let now = clock.date
         guard isForItsAccount, CacheStrategy.fallsBack(on: stored, policy: policy, request: request, now: now)
         else { return nil }
-        return Self.reply(from: stored, now: now).marked(.stale(failure))
+        return Self.reply(from: stored, now: now).marked(.stale(failure), because: reason)
     }
 
     /// The reply `stored` refreshed by a 304 about it; `nil` for a 304 about another version, which is
@@ -212,7 +232,7 @@ struct CacheStage: RequestStage {
             return nil
         }
         let merged = refresh(stored, by: fields, lookup, requestTime: requestTime)
-        return Self.reply(from: merged, now: merged.responseTime).marked(.revalidated)
+        return Self.reply(from: merged, now: merged.responseTime)
     }
 
     /// A 5xx but 501, which is storable as an answer.

@@ -48,6 +48,18 @@ enum CacheStrategy: Equatable {
             conditions: conditions, validating: conditions.isEmpty ? nil : candidate, stored: stored)
     }
 
+    /// Why the decision for a request with `headers` under `policy`, at `now`, is this one.
+    func reason(policy: CachePolicy, request headers: HeaderFields, now: Date) -> CacheReason {
+        switch self {
+        case .serve(let stored): CacheRules.isStale(stored, now: now) ? .policyAcceptsStored : .fresh
+        case .serveWhileRevalidating: .staleWhileRevalidate
+        case .unsatisfiable, .network(_, _, stored: nil): .notStored
+        case .network where policy == .reloadIgnoringCache || policy == .revalidate: .policyReloads
+        case .network where CacheRules.isConditional(headers): .conditionalRequest
+        case .network: .stale
+        }
+    }
+
     /// Whether `stored` may stand in for a request that failed: always under a policy that takes any
     /// stored reply, else while fresh or within its own `stale-if-error`; never for a reload.
     static func fallsBack(

@@ -73,11 +73,13 @@ final class RequestAttempts: Sendable {
     private func attempt(_ history: History) {
         guard !isCancelled else { return finish(.failure(.cancelled)) }
         let deadline = hookDeadline()
+        let round = policyRound()
         ask(
             from: 0, request, hook: { $0.adapt($1, completion: $2) }, goesOn: { try? $0.get() },
             end: { .success($0) },
             completion: { [self] result in
                 guard deadline.claim() else { return }
+                round()
                 switch result {
                 case .failure(let error):
                     finish(.failure(error))
@@ -132,12 +134,14 @@ final class RequestAttempts: Sendable {
         let history = counted
         guard failed.number < stage.attemptLimit else { return finish(.failure(error)) }
         let deadline = hookDeadline()
+        let round = policyRound()
         ask(
             from: 0, failed, hook: { $0.retry($1, completion: $2) },
             goesOn: { decision in if case .doNotRetry = decision { failed } else { nil } },
             end: { _ in .doNotRetry },
             completion: { [self] decision in
                 guard deadline.claim() else { return }
+                round()
                 switch decision {
                 case .retry:
                     retry(failed, after: 0, history)
@@ -167,6 +171,16 @@ final class RequestAttempts: Sendable {
         Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: clock) { [self] in
             finish(.failure(.timedOut))
         }
+    }
+
+    /// Begins timing a round of interceptor calls for the request's monitors
+    /// (``RequestMetrics/policyWaitDuration``): what it returns, called once the round ends, meters it.
+    /// Without interceptors or monitors, nothing is timed.
+    private func policyRound() -> @Sendable () -> Void {
+        let task = stage.call.task
+        guard !interceptors.isEmpty, task.measuresForMonitors else { return {} }
+        let began = clock.now.uptimeNanoseconds
+        return { [clock] in task.addPolicyWait(nanoseconds: clock.now.uptimeNanoseconds - began) }
     }
 
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval, _ history: History) {

@@ -73,10 +73,11 @@ struct Flights<Key: Hashable & Sendable, Outcome: Sendable>: Sendable {
 }
 
 /// Identical requests in flight share one send: the first starts it, later ones wait. Each waiter is
-/// told once, one that leaves never; the send is cancelled when the last waiter leaves.
+/// told once (with how many waiters it served), one that leaves never; the send is cancelled when the last
+/// waiter leaves.
 final class InFlightRequests<Key: Hashable & Sendable, Result: Sendable>: Sendable {
     // Never held while a send starts, is cancelled or reports.
-    private let state = Locked(Flights<Key, Result>())
+    private let state = Locked(Flights<Key, (Result, callers: Int)>())
 
     /// The number of sends under way, for tests.
     var count: Int { state.withLock(\.count) }
@@ -85,9 +86,10 @@ final class InFlightRequests<Key: Hashable & Sendable, Result: Sendable>: Sendab
     var waiterCount: Int { state.withLock(\.waiterCount) }
 
     /// Joins the send for `key`, started by `start` unless one is under way; returns what leaves the flight.
-    /// `onLeave` runs when that leaves before the result came, instead of `completion`.
+    /// `onLeave` runs when that leaves before the result came, instead of `completion`, which is told the
+    /// result and how many waiters it served.
     func join(
-        _ key: Key, completion: @escaping @Sendable (Result) -> Void,
+        _ key: Key, completion: @escaping @Sendable (Result, _ callers: Int) -> Void,
         onLeave: (@Sendable () -> Void)? = nil,
         start: (@escaping @Sendable (Result) -> Void) -> @Sendable () -> Void
     ) -> @Sendable () -> Void {
@@ -95,7 +97,8 @@ final class InFlightRequests<Key: Hashable & Sendable, Result: Sendable>: Sendab
         let state = state
         if seat.isFirst {
             let cancel = start { result in
-                for waiter in state.withLock({ $0.land(key, flight: seat.flight) }) ?? [] { waiter(result) }
+                let waiters = state.withLock { $0.land(key, flight: seat.flight) } ?? []
+                for waiter in waiters { waiter((result, waiters.count)) }
             }
             // Unless it finished inside `start`.
             state.withLock { $0.setCancel(cancel, key: key, flight: seat.flight) }

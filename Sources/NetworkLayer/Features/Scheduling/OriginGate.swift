@@ -44,10 +44,12 @@ struct OriginGate: RequestStage {
         let ready = chain
         let running = DeferredCancel()
         let (clock, queuedAt) = (scheduler.clock, scheduler.clock.now)
-        let start = { @Sendable (waited: Bool, probing: Bool) in
+        // `rateLimited`: of the time queued, how long a rate limit held the origin; `nil` when it went at once.
+        let start = { @Sendable (rateLimited: UInt64?, probing: Bool) in
             var chain = ready
-            if waited {
-                task.addQueued(nanoseconds: clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds)
+            if let rateLimited {
+                let total = clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds
+                task.addQueued(nanoseconds: total, rateLimited: rateLimited)
                 chain.priority = task.priority
             }
             running.attach(
@@ -60,10 +62,10 @@ struct OriginGate: RequestStage {
         }
         let entered = scheduler.enter(
             origin, counts: counts, waitsForRateLimit: waitsForRateLimit, priority: task.priority,
-            deadline: task.deadline, start: { start(true, false) })
+            deadline: task.deadline, start: { start($0, false) })
         switch entered {
         case .admitted, .probing:
-            start(false, entered == .probing)
+            start(nil, entered == .probing)
             return running.cancel
         case .refused(let until):
             completion(TransferResult(failure: .rateLimited(until: until)))

@@ -11,7 +11,21 @@ final class OriginScheduler: Sendable {
         var priority: RequestPriority
         let counts: Bool
         let waitsForRateLimit: Bool
-        let start: @Sendable () -> Void
+        /// Told, when the request goes, how long of its wait (nanoseconds) the origin was held.
+        let start: @Sendable (_ rateLimited: UInt64) -> Void
+        /// Since when the origin holds this waiter, while it does; the holds it waited out before.
+        var heldSince: DispatchTime?
+        var rateLimited: UInt64 = 0
+
+        /// Starts or ends the time held, as the origin is held or not `now`.
+        mutating func note(held: Bool, now: DispatchTime) {
+            guard waitsForRateLimit else { return }
+            if held, heldSince == nil { heldSince = now }
+            if !held, let since = heldSince {
+                rateLimited += now.uptimeNanoseconds - min(since.uptimeNanoseconds, now.uptimeNanoseconds)
+                heldSince = nil
+            }
+        }
     }
 
     private struct OriginState {
@@ -134,11 +148,12 @@ final class OriginScheduler: Sendable {
         return seconds(from: now, to: held)
     }
 
-    /// Lets a request in, or queues it: `start` then runs once, outside the lock, when its turn comes. A
-    /// request the user waits for may go at once as the hold's probe (``Entry/probing``).
+    /// Lets a request in, or queues it: `start` then runs once, outside the lock, when its turn comes, told
+    /// how long of the wait (nanoseconds) a rate limit held the origin. A request the user waits for may go
+    /// at once as the hold's probe (``Entry/probing``).
     func enter(
         _ origin: Origin, counts: Bool, waitsForRateLimit: Bool, priority: RequestPriority,
-        deadline: DispatchTime?, start: @escaping @Sendable () -> Void
+        deadline: DispatchTime?, start: @escaping @Sendable (_ rateLimited: UInt64) -> Void
     ) -> Entry {
         let (now, date) = (clock.now, clock.date)
         let (entered, reopening) = state.withLock { state -> (Entry, DispatchTime?) in
@@ -166,7 +181,7 @@ final class OriginScheduler: Sendable {
                 Waiter(
                     id: state.lastID, priority: priority, counts: counts,
                     waitsForRateLimit: waitsForRateLimit,
-                    start: start))
+                    start: start, heldSince: held ? now : nil))
             return (.waiting(state.lastID), entry.reopening())
         }
         if let reopening { reopen(origin, at: reopening) }
@@ -213,7 +228,7 @@ final class OriginScheduler: Sendable {
             return (starts, reopening)
         }
         if let reopening { reopen(origin, at: reopening) }
-        for waiter in starts { waiter.start() }
+        for waiter in starts { waiter.start(waiter.rateLimited) }
     }
 
     /// Ends the holds of `origin`, or of every origin when `nil`: whoever waits for them goes, as the
@@ -250,6 +265,10 @@ final class OriginScheduler: Sendable {
     /// Takes out of the queue, best first, every waiter that may go now, counting those that count.
     private func admit(_ entry: inout OriginState, now: DispatchTime) -> [Waiter] {
         if let closed = entry.closedUntil, closed <= now { entry.closedUntil = nil }
+        // A hold begun or ended since the waiters last looked: their time held starts or ends now.
+        for index in entry.waiting.indices {
+            entry.waiting[index].note(held: entry.closedUntil != nil, now: now)
+        }
         var starts: [Waiter] = []
         while true {
             let (isOpen, running) = (entry.closedUntil == nil, entry.running)

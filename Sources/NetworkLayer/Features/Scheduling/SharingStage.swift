@@ -52,8 +52,10 @@ struct SharingStage: RequestStage {
         // The caller's attempt stage links the returned leave to the caller's task.
         return flights.join(
             key,
-            completion: { shared in
-                task.addQueued(nanoseconds: shared.queuedNanoseconds)
+            completion: { shared, callers in
+                if callers > 1 || shared.queued.nanoseconds > 0 {
+                    task.addShared(queued: shared.queued, callers: callers)
+                }
                 completion(shared.result)
             },
             onLeave: { completion(TransferResult(failure: .cancelled)) },
@@ -66,7 +68,7 @@ struct SharingStage: RequestStage {
         // No scheduler (yet): nothing below reads a call. A later attempt of a caller looks again.
         guard var gate, gate.scheduler() != nil else {
             return proceed(request, below: chain, gate: nil) {
-                finish(SharedReply(result: $0, queuedNanoseconds: 0))
+                finish(SharedReply(result: $0, queued: (0, 0)))
             }
         }
         let caller = call
@@ -78,7 +80,7 @@ struct SharingStage: RequestStage {
         gate.call = RequestCall(
             task: task, observer: nil, deliversImmediately: caller.deliversImmediately)
         let cancel = proceed(request, below: chain, gate: gate) { result in
-            finish(SharedReply(result: result, queuedNanoseconds: task.queuedNanoseconds))
+            finish(SharedReply(result: result, queued: task.queued))
         }
         return {
             task.cancel()
@@ -100,5 +102,5 @@ struct SharingStage: RequestStage {
 /// What a shared request hands each caller: its result, and how long it waited for its origin.
 struct SharedReply: Sendable {
     let result: TransferResult
-    let queuedNanoseconds: UInt64
+    let queued: RequestTask.Queued
 }

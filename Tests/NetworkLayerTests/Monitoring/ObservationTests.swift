@@ -1,0 +1,277 @@
+import Foundation
+import NetworkTestSupport
+import XCTest
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a monitor learns of each request beyond its attempts (issue 50): when it begins, its account, how
+/// many callers shared it, its time queued behind a budget or a rate limit, on the policies, decoding and
+/// being delivered, on the layer's clock. Each through a real layer against a ``MockServer``.
+final class ObservationTests: XCTestCase {
+    private let queue = DispatchQueue(label: "observation.callbacks")
+
+    private func startedServer() throws -> MockServer {
+        let server = MockServer()
+        try server.start()
+        addTeardownBlock { server.stop() }
+        return server
+    }
+
+    private func layer(
+        _ server: MockServer, clock: TestClock? = nil, monitors: [any NetworkMonitor],
+        interceptors: [any RequestInterceptor] = [], retryPolicy: RetryPolicy = .none,
+        scheduling: RequestScheduling = .default
+    ) -> NetworkLayer {
+        NetworkLayer(
+            clock: clock, baseURL: server.baseURL, sessionConfiguration: .ephemeral, callbackQueue: queue,
+            timeout: 1000, resourceTimeout: 1000, retryPolicy: retryPolicy, interceptors: interceptors,
+            monitors: monitors, cache: nil, scheduling: scheduling)
+    }
+
+    /// Sends GET `path`, its outcome ignored: the monitor tells what the test checks.
+    @discardableResult
+    private func get(_ network: NetworkLayer, _ path: String, account: String? = nil) -> NetworkTask {
+        var request = NetworkRequest<Data>(urlString: path)
+        request.account = account
+        return network.send(request, successHandler: { _ in }, errorHandler: { _ in })
+    }
+
+    func testEveryCallerOfOneSharedRequestIsToldHowManyShared() throws {
+        let server = try startedServer()
+        let held = DispatchSemaphore(value: 0)
+        // real wait: the reply is held until both callers joined (bounded by the timeout).
+        server.handler = { _ in
+            _ = held.wait(timeout: .now() + 10)
+            return MockResponse(status: 200, text: "ok")
+        }
+        let monitor = ObservationRecorder()
+        let network = layer(server, monitors: [monitor])
+        let finished = monitor.expectFinishes(3, self)
+        get(network, "shared")
+        get(network, "shared")
+        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        held.signal()
+        wait(for: [monitor.expectFinishes(2, self)], timeout: 10)
+        get(network, "alone")
+        held.signal()
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(server.requestCount, 2)
+        XCTAssertEqual(monitor.metrics(for: "/shared").map(\.sharedCallers), [2, 2])
+        XCTAssertEqual(monitor.metrics(for: "/alone").map(\.sharedCallers), [1])
+    }
+
+    func testATimeHeldByARateLimitIsRateLimitQueueTime() throws {
+        let server = try startedServer()
+        server.enqueue(.tooManyRequests(retryAfter: 2))
+        server.handler = { _ in MockResponse(status: 200, text: "ok") }
+        let clock = TestClock()
+        let monitor = ObservationRecorder()
+        let network = layer(server, clock: clock, monitors: [monitor])
+        let first = monitor.expectFinishes(1, self)
+        get(network, "first")
+        wait(for: [first], timeout: 10)
+        let later = monitor.expectFinishes(1, self)
+        get(network, "later")
+        XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - 2) < 0.001 } })
+        _ = clock.advance(by: 2)
+        wait(for: [later], timeout: 10)
+        let metrics = try XCTUnwrap(monitor.metrics(for: "/later").first)
+        XCTAssertEqual(metrics.rateLimitQueuedDuration, 2, accuracy: 0.001)
+        XCTAssertEqual(metrics.budgetQueuedDuration, 0)
+        XCTAssertEqual(metrics.queuedDuration, 2, accuracy: 0.001)
+    }
+
+    /// A request waiting behind its origin's budget is told begun while it waits, before its reply: a live
+    /// view shows it queued. Its wait is budget time.
+    func testARequestQueuedBehindTheBudgetIsToldBegunThenItsWaitIsBudgetQueueTime() throws {
+        let server = try startedServer()
+        let held = DispatchSemaphore(value: 0)
+        // real wait: each reply is held until the test lets it go (bounded by the timeout).
+        server.handler = { _ in
+            _ = held.wait(timeout: .now() + 10)
+            return MockResponse(status: 200, text: "ok")
+        }
+        let clock = TestClock()
+        let monitor = ObservationRecorder()
+        let network = layer(
+            server, clock: clock, monitors: [monitor],
+            scheduling: RequestScheduling(maximumRequestsPerOrigin: 1))
+        let finished = monitor.expectFinishes(2, self)
+        get(network, "first")
+        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        let begun = monitor.expectCreated(1, self)
+        get(network, "second")
+        wait(for: [begun], timeout: 10)
+        XCTAssertEqual(monitor.created.last?.url?.path, "/second")
+        XCTAssertEqual(server.requestCount, 1, "still queued")
+        _ = clock.advance(by: 1.5)
+        held.signal()
+        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        held.signal()
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(
+            monitor.log.filter { $0.hasSuffix("/second") },
+            ["create /second", "start /second", "finish /second"])
+        let metrics = try XCTUnwrap(monitor.metrics(for: "/second").first)
+        XCTAssertEqual(metrics.budgetQueuedDuration, 1.5, accuracy: 0.001)
+        XCTAssertEqual(metrics.rateLimitQueuedDuration, 0)
+        XCTAssertEqual(monitor.metrics(for: "/first").first?.queuedDuration, 0)
+    }
+
+    func testARetriedRequestCountsItsAttempts() throws {
+        let server = try startedServer()
+        server.enqueue(MockResponse(status: 503))
+        server.handler = { _ in MockResponse(status: 200, text: "ok") }
+        let monitor = ObservationRecorder()
+        let network = layer(
+            server, monitors: [monitor], retryPolicy: RetryPolicy(maximumAttempts: 2, initialDelay: 0.001))
+        let finished = monitor.expectFinishes(1, self)
+        get(network, "retried")
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(monitor.metrics(for: "/retried").map(\.attempts), [2])
+        XCTAssertEqual(monitor.started.map(\.number), [1, 2])
+    }
+
+    /// An interceptor that takes 0.7 s on the layer's clock to adapt each attempt (as one waiting for a
+    /// token would).
+    private struct SlowAdapter: RequestInterceptor {
+        let clock: TestClock
+        func adapt(
+            _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+        ) {
+            _ = clock.advance(by: 0.7)
+            completion(.success(request))
+        }
+    }
+
+    func testTheInterceptorsTimeIsPolicyWaitTime() throws {
+        let server = try startedServer()
+        server.handler = { _ in MockResponse(status: 200, text: "ok") }
+        let clock = TestClock()
+        let monitor = ObservationRecorder()
+        let network = layer(
+            server, clock: clock, monitors: [monitor], interceptors: [SlowAdapter(clock: clock)])
+        let finished = monitor.expectFinishes(1, self)
+        get(network, "adapted")
+        wait(for: [finished], timeout: 10)
+        let metrics = try XCTUnwrap(monitor.metrics(for: "/adapted").first)
+        XCTAssertEqual(metrics.policyWaitDuration, 0.7, accuracy: 0.001)
+        XCTAssertEqual(metrics.queuedDuration, 0)
+    }
+
+    /// A value whose decoding takes 0.25 s on the test's clock.
+    private struct SlowToDecode: Decodable {
+        nonisolated(unsafe) static var clock: TestClock?
+        init(from decoder: any Decoder) throws {
+            _ = Self.clock?.advance(by: 0.25)
+        }
+    }
+
+    func testTheTimeToDecodeIsDecodeDuration() throws {
+        let server = try startedServer()
+        server.handler = { _ in
+            MockResponse(status: 200, text: "{}").addingHeader("Content-Type", "application/json")
+        }
+        let clock = TestClock()
+        SlowToDecode.clock = clock
+        defer { SlowToDecode.clock = nil }
+        let monitor = ObservationRecorder()
+        let network = layer(server, clock: clock, monitors: [monitor])
+        let finished = monitor.expectFinishes(1, self)
+        network.send(
+            NetworkRequest<SlowToDecode>(urlString: "decoded"), successHandler: { _ in },
+            errorHandler: { _ in })
+        wait(for: [finished], timeout: 10)
+        let metrics = try XCTUnwrap(monitor.metrics(for: "/decoded").first)
+        XCTAssertEqual(metrics.decodeDuration, 0.25, accuracy: 0.001)
+        XCTAssertEqual(metrics.deliveryDuration, 0)
+        XCTAssertEqual(metrics.duration, 0.25, accuracy: 0.001)
+    }
+
+    /// A cancel settles the outcome at once; its handler waits for the callback queue, held 0.4 s on the
+    /// layer's clock.
+    func testTheWaitForTheCallbackQueueIsDeliveryDuration() throws {
+        let server = try startedServer()
+        let held = DispatchSemaphore(value: 0)
+        // real wait: the reply is held until the test ends it (bounded by the timeout).
+        server.handler = { _ in
+            _ = held.wait(timeout: .now() + 10)
+            return MockResponse(status: 200, text: "ok")
+        }
+        let clock = TestClock()
+        let monitor = ObservationRecorder()
+        let network = layer(server, clock: clock, monitors: [monitor])
+        let finished = monitor.expectFinishes(1, self)
+        let task = get(network, "delivered")
+        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        let busy = DispatchSemaphore(value: 0)
+        // real wait: the callback queue is busy until the test has moved the clock.
+        queue.async { _ = busy.wait(timeout: .now() + 10) }
+        task.cancel()
+        _ = clock.advance(by: 0.4)
+        busy.signal()
+        wait(for: [finished], timeout: 10)
+        held.signal()
+        let metrics = try XCTUnwrap(monitor.metrics(for: "/delivered").first)
+        XCTAssertEqual(metrics.deliveryDuration, 0.4, accuracy: 0.001)
+        XCTAssertEqual(metrics.duration, 0.4, accuracy: 0.001)
+    }
+
+    /// Without a monitor the layer times none of it: a handler's metrics say 0.
+    func testWithoutAMonitorNothingMoreIsTimed() throws {
+        let server = try startedServer()
+        server.handler = { _ in
+            MockResponse(status: 200, text: "{}").addingHeader("Content-Type", "application/json")
+        }
+        let clock = TestClock()
+        SlowToDecode.clock = clock
+        defer { SlowToDecode.clock = nil }
+        let network = layer(server, clock: clock, monitors: [], interceptors: [SlowAdapter(clock: clock)])
+        let done = expectation(description: "answered")
+        nonisolated(unsafe) var seen: RequestMetrics?
+        network.send(
+            NetworkRequest<SlowToDecode>(urlString: "quiet"),
+            successHandler: {
+                seen = $0.metrics
+                done.fulfill()
+            }, errorHandler: { _ in done.fulfill() })
+        wait(for: [done], timeout: 10)
+        let metrics = try XCTUnwrap(seen)
+        XCTAssertEqual(metrics.policyWaitDuration, 0)
+        XCTAssertEqual(metrics.decodeDuration, 0)
+        XCTAssertEqual(metrics.duration, 0.95, accuracy: 0.001, "the time passed all the same")
+    }
+
+    func testTheAccountIsTheRequestsElseTheLayers() throws {
+        let server = try startedServer()
+        server.handler = { _ in MockResponse(status: 200, text: "ok") }
+        let monitor = ObservationRecorder()
+        let network = layer(server, monitors: [monitor])
+        network.account = "bob"
+        let finished = monitor.expectFinishes(2, self)
+        get(network, "ann", account: "ann")
+        get(network, "bob")
+        wait(for: [finished], timeout: 10)
+        let accounts = Dictionary(
+            uniqueKeysWithValues: monitor.created.map { ($0.url?.path ?? "", $0.account) })
+        XCTAssertEqual(accounts, ["/ann": "ann", "/bob": "bob"])
+        XCTAssertEqual(Set(monitor.finishes.map(\.request.account)), ["ann", "bob"])
+    }
+
+    func testALayerWithoutACacheTellsNoCacheStatus() throws {
+        let server = try startedServer()
+        server.handler = { _ in MockResponse(status: 200, text: "ok") }
+        let monitor = ObservationRecorder()
+        let network = layer(server, monitors: [monitor])
+        let finished = monitor.expectFinishes(1, self)
+        get(network, "uncached")
+        wait(for: [finished], timeout: 10)
+        let metrics = try XCTUnwrap(monitor.metrics(for: "/uncached").first)
+        XCTAssertNil(metrics.cacheStatus)
+        XCTAssertNil(metrics.cacheReason)
+    }
+}
