@@ -35,6 +35,9 @@ final class LayerClient: BenchmarkClient {
         case cacheOn
         /// The layer with ``RequestScheduling/disabled``: no sharing, no rate-limit gate.
         case schedulerOff
+        /// The layer as the README makes it: every setting but the base URL and queue its default (a
+        /// memory-only cache, sharing on).
+        case defaults
     }
 
     init(baseURL: URL, callbackQueue: DispatchQueue, variant: Variant = .plain) {
@@ -46,6 +49,9 @@ final class LayerClient: BenchmarkClient {
             name = "NetworkLayer, scheduler off"
             network = NetworkLayer(
                 baseURL: baseURL, callbackQueue: callbackQueue, cache: nil, scheduling: .disabled)
+        case .defaults:
+            name = "NetworkLayer, defaults"
+            network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue)
         case .cacheOn:
             name = "NetworkLayer, cache on"
             network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue, cache: ResponseCache())
@@ -110,14 +116,15 @@ struct ClientHeader: RequestInterceptor {
 final class RawClient: BenchmarkClient {
     let name = "raw URLSession"
     private let baseURL: URL
-    private let session = URLSession(configuration: .default)
+    private let session: URLSession
     private let decoder = JSONDecoder()
     private let encoder = JSONEncoder()
     private let callbackQueue: DispatchQueue
 
-    init(baseURL: URL, callbackQueue: DispatchQueue) {
+    init(baseURL: URL, callbackQueue: DispatchQueue, configuration: URLSessionConfiguration = .default) {
         self.baseURL = baseURL
         self.callbackQueue = callbackQueue
+        session = URLSession(configuration: configuration)
     }
 
     deinit {
