@@ -18,7 +18,7 @@ import Foundation
 /// behind.
 enum MemorySoak {
     /// The clients a soak can run: the raw ones differ only in their session's configuration.
-    static let clientNames = ["raw", "raw-bare", "layer", "layer-nocache"]
+    static let clientNames = ["raw", "raw-bare", "layer", "layer-nocache", "layer-logged"]
 
     static func makeClient(_ name: String, baseURL: URL) -> (any BenchmarkClient)? {
         switch name {
@@ -34,6 +34,8 @@ enum MemorySoak {
             return RawClient(baseURL: baseURL, callbackQueue: .main, configuration: configuration)
         case "layer": return LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .defaults)
         case "layer-nocache": return LayerClient(baseURL: baseURL, callbackQueue: .main)
+        // A monitor that keeps each attempt until its request finishes: `NetworkLogger(.requests)`.
+        case "layer-logged": return LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .logged)
         default: return nil
         }
     }
