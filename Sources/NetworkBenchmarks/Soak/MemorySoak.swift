@@ -18,7 +18,7 @@ import Foundation
 /// behind.
 enum MemorySoak {
     /// The clients a soak can run: the raw ones differ only in their session's configuration.
-    static let clientNames = ["raw", "raw-bare", "layer", "layer-nocache", "layer-logged"]
+    static let clientNames = ["raw", "raw-bare", "raw-renewed", "layer", "layer-nocache", "layer-logged"]
 
     static func makeClient(_ name: String, baseURL: URL) -> (any BenchmarkClient)? {
         switch name {
@@ -32,6 +32,8 @@ enum MemorySoak {
             configuration.httpCookieAcceptPolicy = .never
             configuration.urlCredentialStorage = nil
             return RawClient(baseURL: baseURL, callbackQueue: .main, configuration: configuration)
+        case "raw-renewed":
+            return RawClient(baseURL: baseURL, callbackQueue: .main, renewingSessionAfter: 5_000)
         case "layer": return LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .defaults)
         case "layer-nocache": return LayerClient(baseURL: baseURL, callbackQueue: .main)
         // A monitor that keeps each attempt until its request finishes: `NetworkLogger(.requests)`.
@@ -59,11 +61,12 @@ enum MemorySoak {
             }
         }
         // The connections, the session and the allocator's arenas exist before anything is counted.
-        _ = LoadRunner.run(count: 2_000, inFlight: inFlight, on: .main, start: start)
+        // A busy machine takes minutes over 200,000 requests: the timeout only catches a hang.
+        _ = LoadRunner.run(count: 2_000, inFlight: inFlight, on: .main, timeout: 3_600, start: start)
         DispatchQueue.main.sync { recorder.begin() }
         guard
             let (seconds, failures) = LoadRunner.run(
-                count: count, inFlight: inFlight, on: .main, start: start)
+                count: count, inFlight: inFlight, on: .main, timeout: 4 * 3_600, start: start)
         else {
             say("soak \(name): timed out")
             return false
