@@ -35,6 +35,9 @@ final class LayerClient: BenchmarkClient {
         case cacheOn
         /// The layer with ``RequestScheduling/disabled``: no sharing, no rate-limit gate.
         case schedulerOff
+        /// The layer as the README makes it: every setting but the base URL and queue its default (a
+        /// memory-only cache, sharing on).
+        case defaults
     }
 
     init(baseURL: URL, callbackQueue: DispatchQueue, variant: Variant = .plain) {
@@ -46,6 +49,9 @@ final class LayerClient: BenchmarkClient {
             name = "NetworkLayer, scheduler off"
             network = NetworkLayer(
                 baseURL: baseURL, callbackQueue: callbackQueue, cache: nil, scheduling: .disabled)
+        case .defaults:
+            name = "NetworkLayer, defaults"
+            network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue)
         case .cacheOn:
             name = "NetworkLayer, cache on"
             network = NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue, cache: ResponseCache())
@@ -110,14 +116,26 @@ struct ClientHeader: RequestInterceptor {
 final class RawClient: BenchmarkClient {
     let name = "raw URLSession"
     private let baseURL: URL
-    private let session = URLSession(configuration: .default)
+    private var session: URLSession
+    private let configuration: URLSessionConfiguration
+    /// With a number, a new session replaces the old one after that many requests (the soak's
+    /// `raw-renewed`, to see whether what a session keeps goes with it).
+    private let renewal: Int?
+    /// Requests on the current session; touched where requests start, on one queue.
+    private var sent = 0
     private let decoder = JSONDecoder()
     private let encoder = JSONEncoder()
     private let callbackQueue: DispatchQueue
 
-    init(baseURL: URL, callbackQueue: DispatchQueue) {
+    init(
+        baseURL: URL, callbackQueue: DispatchQueue, configuration: URLSessionConfiguration = .default,
+        renewingSessionAfter renewal: Int? = nil
+    ) {
         self.baseURL = baseURL
         self.callbackQueue = callbackQueue
+        self.configuration = configuration
+        self.renewal = renewal
+        session = URLSession(configuration: configuration)
     }
 
     deinit {
@@ -149,6 +167,12 @@ final class RawClient: BenchmarkClient {
                 completion: completion, queue: callbackQueue,
                 decode: { (data: Data) -> Any? in try? decoder.decode(T.self, from: data) }
             ))
+        sent += 1
+        if let renewal, sent > renewal {
+            session.finishTasksAndInvalidate()
+            session = URLSession(configuration: configuration)
+            sent = 1
+        }
         session.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             let value = state.value.decode(data ?? Data())

@@ -16,6 +16,10 @@ import NetworkTestSupport
 /// events: throughput, delay and memory over a 1 GB stream.
 /// `swift run -c release NetworkBenchmarks --outbox [--count N]` measures an offline outbox: enqueue latency
 /// with and without the flush to the device, and items delivered per second.
+/// `swift run -c release NetworkBenchmarks --soak --base-url URL [--count N] [--processes N]
+/// [--clients a,b] [--together]` measures the growth of resident memory over many GETs to distinct URLs,
+/// each client in processes of its own; `--soak-case CLIENT --base-url URL [--count N]` is one such
+/// process, for `heaptrack` (``MemorySoak``).
 /// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|cachemiss|raw|rawdelegate --base-url URL
 /// [--path P] [--count N] [--in-flight N]` runs one client alone, for a profiler.
 @main
@@ -73,6 +77,25 @@ enum NetworkBenchmarks {
         if arguments.contains("--hostile") {
             let rounds = value(of: "--rounds", in: arguments).flatMap(Int.init) ?? 3
             exit(HostileReplies.run(rounds: max(1, rounds)) ? 0 : 1)
+        }
+        if let baseURL = value(of: "--base-url", in: arguments).flatMap(URL.init(string:)),
+            arguments.contains("--soak") || arguments.contains("--soak-case")
+        {
+            let count = value(of: "--count", in: arguments).flatMap(Int.init) ?? 200_000
+            let processes = value(of: "--processes", in: arguments).flatMap(Int.init) ?? 5
+            let clients = value(of: "--clients", in: arguments)?.split(separator: ",").map(String.init)
+            let soakCase = value(of: "--soak-case", in: arguments)
+            // The soak's requests complete on the main queue, which the main thread's run loop drains.
+            Thread {
+                let ok =
+                    soakCase.map { MemorySoak.runCase($0, baseURL: baseURL, count: max(1, count)) }
+                    ?? SoakDriver.run(
+                        baseURL: baseURL, count: max(2, count), processes: max(1, processes),
+                        clients: clients ?? ["raw", "layer", "layer-nocache"],
+                        together: arguments.contains("--together"))
+                exit(ok ? 0 : 1)
+            }.start()
+            RunLoop.main.run()
         }
         if let client = value(of: "--alone", in: arguments),
             let baseURL = value(of: "--base-url", in: arguments).flatMap(URL.init(string:))
