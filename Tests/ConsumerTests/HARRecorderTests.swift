@@ -64,6 +64,7 @@ final class HARRecorderTests: XCTestCase {
         let log = try XCTUnwrap(json?["log"] as? [String: Any])
         XCTAssertEqual(log["version"] as? String, "1.2")
         XCTAssertEqual((log["creator"] as? [String: Any])?["name"] as? String, "NetworkTestSupport")
+        XCTAssertEqual((log["creator"] as? [String: Any])?["version"] as? String, NetworkLayer.version)
         let entries = try XCTUnwrap(log["entries"] as? [[String: Any]])
         XCTAssertEqual(entries.count, 7)
         for entry in entries {

@@ -20,8 +20,9 @@ import Foundation
 /// The class is open so that test doubles such as `DummyNetworkLayer` can stand in for it. Only
 /// ``send(_:successHandler:errorHandler:)`` and ``stream(_:as:options:eventHandler:completionHandler:)``
 /// can be overridden: every other request method builds a ``NetworkRequest`` and calls one of them, so a
-/// subclass sees every request. Its state is immutable after `init`, so one instance can be used from any
-/// thread (hence `Sendable`); a subclass must keep that promise and guard any state it adds with a lock.
+/// subclass sees every request (what else it may rely on: <doc:Versioning#Subclassing-the-layer>). Its
+/// state is immutable after `init`, so one instance can be used from any thread (hence `Sendable`); a
+/// subclass must keep that promise and guard any state it adds with a lock.
 /// Don't change the `encoder` or `decoder` after creating the layer: they are used from background queues.
 open class NetworkLayer: @unchecked Sendable {
     let settings: LayerSettings

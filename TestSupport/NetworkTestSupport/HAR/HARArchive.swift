@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 
 /// An HTTP Archive (HAR 1.2): recorded HTTP exchanges, in the format browsers' developer tools, Charles
 /// and Proxyman export and ``HARRecorder`` writes.
@@ -41,8 +42,10 @@ public struct HARArchive: Sendable, Equatable {
             self.version = version
         }
 
-        /// `NetworkTestSupport`, the writer of ``HARRecorder``'s files.
-        public static let networkTestSupport = Creator(name: "NetworkTestSupport", version: "1.0")
+        /// `NetworkTestSupport`, the writer of ``HARRecorder``'s files, at the library's version
+        /// (`NetworkLayer.version`).
+        public static let networkTestSupport = Creator(
+            name: "NetworkTestSupport", version: NetworkLayer.version)
     }
 
     /// An archive of `entries`, version 1.2.
