@@ -58,7 +58,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConsumerTests",
-            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            dependencies: ["NetworkLayer", "NetworkTestSupport", "NetworkInspector"],
             path: "Tests/ConsumerTests",
             resources: [.copy("Fixtures")]
         ),
