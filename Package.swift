@@ -13,12 +13,16 @@ let package = Package(
     ],
     targets: [
         .target(name: "NetworkLayer", path: "Sources/NetworkLayer"),
+        // The HTTP/1.1 server on 127.0.0.1 that MockServer and the inspector share; no product, no public API.
+        .target(name: "LoopbackHTTP", path: "Sources/LoopbackHTTP"),
         .target(
             name: "NetworkTestSupport",
-            dependencies: ["NetworkLayer"],
+            dependencies: ["NetworkLayer", "LoopbackHTTP"],
             path: "TestSupport/NetworkTestSupport"
         ),
-        .target(name: "NetworkInspector", dependencies: ["NetworkLayer"], path: "Sources/NetworkInspector"),
+        .target(
+            name: "NetworkInspector", dependencies: ["NetworkLayer", "LoopbackHTTP"],
+            path: "Sources/NetworkInspector"),
         .executableTarget(
             name: "Example",
             dependencies: ["NetworkLayer", "NetworkTestSupport"],

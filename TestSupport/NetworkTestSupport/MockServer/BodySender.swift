@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 /// Writes a reply body to a connection's socket as fast as the peer reads it, or paced by a
 /// ``MockResponse/Throttle``, pulling the body's pieces only as they are needed.
 struct BodySender {

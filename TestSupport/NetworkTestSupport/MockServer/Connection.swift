@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// Serves one accepted TCP connection: reads requests, records them and answers them
 /// until either side closes the connection or the server stops. Runs on its own thread.
@@ -6,12 +7,12 @@ struct Connection {
     let socket: ClientSocket
     let id: Int
     let state: ServerState
-    let maxBodyBytes: Int
+    let limits: LoopbackLimits
 
+    /// Serves until the connection ends; the listener closes the socket afterwards.
     func run() {
-        defer { socket.close() }
         let socket = self.socket
-        var parser = HTTPRequestParser(maxBodyBytes: maxBodyBytes) { socket.receive() }
+        var parser = HTTPRequestParser(limits: limits) { socket.receive(until: $0) }
         while true {
             let request: MockServerRequest
             let choice: ServerState.ReplyChoice
@@ -26,16 +27,29 @@ struct Connection {
                 let (body, length) = try parser.readBody(framing, keeping: !state.discardsBodies)
                 (request, choice) = state.record(head: head, body: body, bodyLength: length, connectionID: id)
             } catch {
-                if let status = error.status {
-                    var detail = "request too large"
-                    if case .malformed(let reason) = error { detail = reason }
-                    _ = socket.send(ArraySlice(ResponseEncoder.errorReply(status: status, detail: detail)))
-                    socket.lingeringShutdown()
-                }
+                refuse(error)
                 return
             }
             guard respond(with: state.response(for: request, choice: choice), to: request) else { return }
         }
+    }
+
+    /// Answers a request that could not be read, as MockServer always has: an oversized head is a
+    /// malformed request (400), not a 414 or 431.
+    private func refuse(_ error: HTTPParseError) {
+        var status = error.status
+        var detail = "request too large"
+        switch error {
+        case .malformed(let reason):
+            detail = reason
+        case .requestLineTooLong, .headTooLarge:
+            (status, detail) = (400, "header section too large")
+        default:
+            break
+        }
+        guard let status else { return }
+        _ = socket.send(ArraySlice(HTTPStatus.errorReply(status: status, detail: detail)))
+        socket.lingeringShutdown()
     }
 
     /// Sends `100 Continue` when the client waits for it before a body; `false` if the peer went away.

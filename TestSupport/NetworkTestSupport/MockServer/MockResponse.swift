@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// A scripted reply of the ``MockServer``: status, headers, body (in memory or streamed),
 /// how the body is encoded and framed, and optional delays, throttling and faults.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import NetworkLayer
 
 /// An HTTP/1.1 server on 127.0.0.1 for end-to-end tests of real HTTP clients.
@@ -43,7 +44,7 @@ public final class MockServer: Sendable {
 
     private let state: ServerState
     /// The current run; `nil` while stopped.
-    private let runtime = Locked<ServerRuntime?>(nil)
+    private let runtime = Locked<LoopbackListener?>(nil)
 
     /// A stopped server. `handler` answers requests when no reply is queued.
     ///
@@ -74,7 +75,31 @@ public final class MockServer: Sendable {
     public func start() throws {
         try runtime.withLock { runtime in
             guard runtime == nil else { return }
-            runtime = try ServerRuntime(state: state, maxBodyBytes: maxRequestBodySize)
+            runtime = try Self.listen(state: state, maxBodyBytes: maxRequestBodySize)
+        }
+    }
+
+    /// A listener serving `state`'s script with MockServer's generous limits: tests send large heads and
+    /// bodies, and slow or idle clients on purpose.
+    private static func listen(state: ServerState, maxBodyBytes: Int) throws(MockServerError)
+        -> LoopbackListener
+    {
+        var limits = LoopbackLimits()
+        limits.maxRequestLineBytes = 64 * 1024
+        limits.maxHeadBytes = 64 * 1024
+        limits.maxBodyBytes = maxBodyBytes
+        limits.idleTimeout = nil
+        limits.requestTimeout = nil
+        limits.maxConnections = nil
+        let fixedLimits = limits
+        do {
+            return try LoopbackListener(
+                name: "MockServer", maxConnections: nil, admit: { state.admitConnection() },
+                serve: { socket, id in
+                    Connection(socket: socket, id: id, state: state, limits: fixedLimits).run()
+                })
+        } catch {
+            throw MockServerError(operation: error.operation, code: error.code)
         }
     }
 

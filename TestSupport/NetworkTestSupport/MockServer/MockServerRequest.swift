@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// One request the ``MockServer`` received, as recorded for the test to inspect.
 public struct MockServerRequest: Sendable {
@@ -42,6 +43,7 @@ public struct MockServerRequest: Sendable {
         self.body = Data(body)
         self.sequenceNumber = sequenceNumber
         self.connectionID = connectionID
+        wantsKeepAlive = head.wantsKeepAlive
         var originForm = Substring(head.target)
         // Absolute form ("http://host/path?q") is reduced to the origin form ("/path?q").
         if let schemeEnd = originForm.range(of: "://") {
@@ -97,11 +99,7 @@ public struct MockServerRequest: Sendable {
     }
 
     /// Whether the connection stays open after this request, by HTTP/1.1's rules.
-    var wantsKeepAlive: Bool {
-        let connection = header("Connection")?.lowercased() ?? ""
-        if version == "HTTP/1.0" { return false }  // keep-alive for 1.0 is opt-in; not offered
-        return !connection.split(separator: ",").contains { $0.trimmingSpaces() == "close" }
-    }
+    let wantsKeepAlive: Bool
 
     private static func items(of query: String) -> [URLQueryItem] {
         query.split(separator: "&").map { pair in

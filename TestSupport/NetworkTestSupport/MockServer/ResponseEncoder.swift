@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// A reply turned into the bytes to write.
 struct EncodedResponse {
@@ -42,7 +43,7 @@ enum ResponseEncoder {
         let closes =
             !request.wantsKeepAlive || framed.cutsBody
             || response.header("Connection")?.lowercased().contains("close") == true
-        var head = "HTTP/1.1 \(framed.status) \(reasonPhrase(framed.status))\r\n"
+        var head = "HTTP/1.1 \(framed.status) \(HTTPStatus.reasonPhrase(framed.status))\r\n"
         for field in framed.fields { head += "\(field.name): \(field.value)\r\n" }
         if closes { head += "Connection: close\r\n" }
         head += "\r\n"
@@ -79,7 +80,7 @@ enum ResponseEncoder {
         }
         let cutsBody = response.fault == .disconnectMidBody
         var wireBody: [UInt8] = []
-        if allowsBody(status) {
+        if HTTPStatus.allowsBody(status) {
             if cutsBody {
                 fields.append(("Content-Length", String(max(1, body.count))))
                 wireBody = Array(body.prefix(body.count / 2))
@@ -91,7 +92,7 @@ enum ResponseEncoder {
                 wireBody = body
             }
         }
-        let sendsBody = allowsBody(status) && request.method != "HEAD"
+        let sendsBody = HTTPStatus.allowsBody(status) && request.method != "HEAD"
         return Framed(
             status: status, fields: fields, body: WireBody(bytes: sendsBody ? wireBody : []),
             cutsBody: cutsBody)
@@ -112,7 +113,7 @@ enum ResponseEncoder {
             framing = .chunked(maxChunk: response.chunkSize.map { max(1, $0) })
             fields.append(("Transfer-Encoding", "chunked"))
         }
-        guard allowsBody(response.status) else {
+        guard HTTPStatus.allowsBody(response.status) else {
             return Framed(status: response.status, fields: scripted, body: .empty)
         }
         guard request.method != "HEAD" else {
@@ -121,34 +122,6 @@ enum ResponseEncoder {
         let body = WireBody(
             stream: makeChunks, length: length, gzip: response.contentEncoding == .gzip, framing: framing)
         return Framed(status: response.status, fields: fields, body: body)
-    }
-
-    private static func allowsBody(_ status: Int) -> Bool {
-        status >= 200 && status != 204 && status != 304
-    }
-
-    /// A small reply for a request that could not be parsed; the connection then closes.
-    static func errorReply(status: Int, detail: String) -> [UInt8] {
-        let text = "\(reasonPhrase(status)): \(detail)\n"
-        let head =
-            "HTTP/1.1 \(status) \(reasonPhrase(status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Content-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n"
-        return Array((head + text).utf8)
-    }
-
-    private static let phrases: [Int: String] = [
-        100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
-        206: "Partial Content", 301: "Moved Permanently", 302: "Found", 303: "See Other",
-        304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request",
-        401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-        408: "Request Timeout", 409: "Conflict", 410: "Gone", 413: "Content Too Large",
-        415: "Unsupported Media Type", 416: "Range Not Satisfiable", 422: "Unprocessable Content",
-        429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
-        502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
-    ]
-
-    static func reasonPhrase(_ status: Int) -> String {
-        phrases[status] ?? "Status \(status)"
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// What the test scripted and what the server recorded, shared by the test's threads
 /// and the server's threads.

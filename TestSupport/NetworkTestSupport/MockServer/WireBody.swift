@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// The bytes after a reply's head, made piece by piece as the connection writes them, so a
 /// streamed body is never held whole: the stream's pieces are cut at its length, gzip-encoded

@@ -12,22 +12,22 @@ import Foundation
 /// readable for good and every `poll` that includes it returns at once, now and later.
 /// Every blocking point of the server (accept, read, write, delays) polls this
 /// descriptor too, which is what makes `stop()` prompt.
-final class StopSignal: @unchecked Sendable {
+package final class StopSignal: @unchecked Sendable {
     // Invariant: both descriptors are set once in `init` and closed only by `close()`,
     // which the owner calls after every thread using this signal has finished.
     private let readFD: Int32
     private let writeFD: Int32
 
     /// What a wait ended with.
-    enum WaitResult {
+    package enum WaitResult {
         case ready
         case timedOut
         case stopped
     }
 
-    init() throws(MockServerError) {
+    package init() throws(LoopbackError) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw MockServerError(operation: "pipe", code: errno) }
+        guard pipe(&fds) == 0 else { throw LoopbackError(operation: "pipe", code: errno) }
         readFD = fds[0]
         writeFD = fds[1]
         SocketIO.setCloseOnExec(readFD)
@@ -35,20 +35,20 @@ final class StopSignal: @unchecked Sendable {
     }
 
     /// Wakes all waiters, now and in the future. Call once.
-    func trigger() {
+    package func trigger() {
         var byte: UInt8 = 1
         _ = write(writeFD, &byte, 1)
     }
 
     /// Closes the pipe. Call only when no thread can use the signal any more.
-    func close() {
+    package func close() {
         SocketIO.closeDescriptor(readFD)
         SocketIO.closeDescriptor(writeFD)
     }
 
     /// Waits until `fd` reports one of `events`, the signal fires, or `timeout` passes
     /// (`nil`: no limit). The stop signal wins when both are ready.
-    func wait(for fd: Int32, events: Int16, timeout: TimeInterval? = nil) -> WaitResult {
+    package func wait(for fd: Int32, events: Int16, timeout: TimeInterval? = nil) -> WaitResult {
         // NaN would trap converting to milliseconds below: it means no wait at all.
         let deadline = timeout.map { Date(timeIntervalSinceNow: $0.isNaN ? 0 : $0) }
         while true {
@@ -73,13 +73,13 @@ final class StopSignal: @unchecked Sendable {
     }
 
     /// Whether the signal has fired, without waiting.
-    var hasFired: Bool {
+    package var hasFired: Bool {
         var fds = [pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)]
         return poll(&fds, 1, 0) > 0 && fds[0].revents != 0
     }
 
     /// Sleeps for `seconds`; returns `false` if the server stopped meanwhile.
-    func sleep(_ seconds: TimeInterval) -> Bool {
+    package func sleep(_ seconds: TimeInterval) -> Bool {
         wait(for: -1, events: 0, timeout: seconds) != .stopped
     }
 }

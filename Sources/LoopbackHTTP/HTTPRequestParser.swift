@@ -1,72 +1,50 @@
-/// The head of one HTTP/1.x request: request line and header fields, as sent.
-struct RequestHead {
-    var method: String
-    var target: String
-    var version: String
-    var headers: [(name: String, value: String)]
-    /// The request line and header section exactly as received, through the empty line.
-    var raw: [UInt8] = []
-
-    /// The values of every field named `name` (case-insensitive), joined by ", ".
-    func header(_ name: String) -> String? {
-        HeaderLookup.value(of: name, in: headers)
-    }
-}
-
-/// Why a request could not be read.
-enum HTTPParseError: Error, Equatable {
-    /// The peer closed the connection, or the server stopped, in the middle of a request.
-    case connectionClosed
-    /// The bytes are not a valid HTTP/1.1 request: answer 400 and close.
-    case malformed(String)
-    /// The body is larger than the server accepts: answer 413 and close.
-    case bodyTooLarge
-
-    /// The status to answer with, or `nil` when nobody is left to answer.
-    var status: Int? {
-        switch self {
-        case .connectionClosed: return nil
-        case .malformed: return 400
-        case .bodyTooLarge: return 413
-        }
-    }
-}
-
-/// How a request's body is delimited.
-enum BodyFraming: Equatable {
-    case empty
-    case length(Int)
-    case chunked
-}
+import Foundation
 
 /// Reads HTTP/1.1 requests, one after another, from a stream of bytes.
 ///
-/// `receive` hands out the next bytes of the stream, or `nil` at its end. Nothing here
-/// trusts the input: every malformed or oversized piece becomes an `HTTPParseError`.
-struct HTTPRequestParser {
-    /// The most bytes a request line plus header fields may take.
-    static let maxHeadBytes = 64 * 1024
-
-    private let maxBodyBytes: Int
-    private let receive: () -> [UInt8]?
+/// `receive` hands out the next bytes of the stream, waiting no later than the deadline it is given
+/// (`nil`: no limit). Nothing here trusts the input: every malformed or oversized piece, and every
+/// request slower than ``LoopbackLimits/requestTimeout``, becomes an `HTTPParseError`. A connection idle
+/// for ``LoopbackLimits/idleTimeout`` between requests ends as if the peer had closed it.
+package struct HTTPRequestParser {
+    /// What the peer may send.
+    package let limits: LoopbackLimits
+    private let receive: (Date?) -> Received
     private var buffer: [UInt8] = []
     private var position = 0
+    /// When the request being read must have arrived; `nil` between requests, or without a limit.
+    private var requestDeadline: Date?
+    /// Whether a byte of the request being read has arrived.
+    private var requestStarted = false
+    /// When a connection waiting for its next request is closed; `nil`: never.
+    private var idleDeadline: Date?
 
-    init(maxBodyBytes: Int, receive: @escaping () -> [UInt8]?) {
-        self.maxBodyBytes = maxBodyBytes
+    package init(limits: LoopbackLimits, receive: @escaping (_ deadline: Date?) -> Received) {
+        self.limits = limits
         self.receive = receive
     }
 
-    /// The next request's head, or `nil` when the stream ends cleanly between requests.
-    mutating func readHead() throws(HTTPParseError) -> RequestHead? {
+    /// The next request's head, or `nil` when the stream ends cleanly (or idles out) between requests.
+    package mutating func readHead() throws(HTTPParseError) -> RequestHead? {
         buffer.removeSubrange(0..<position)
         position = 0
-        var budget = Self.maxHeadBytes
+        requestStarted = false
+        idleDeadline = limits.idleTimeout.map { Date(timeIntervalSinceNow: $0) }
+        if !buffer.isEmpty { startRequest() }
+        var budget = limits.maxHeadBytes
         var line: ArraySlice<UInt8> = []
         var start = position
         repeat {  // RFC 9112 §2.2: ignore empty lines before the request line.
             start = position
-            guard let next = try readLine(budget: &budget, endOfStreamAllowed: true) else { return nil }
+            // The request line's own limit, line end included; the head's limit counts it too.
+            var lineBudget = limits.maxRequestLineBytes + 2
+            guard
+                let next = try readLine(
+                    budget: &lineBudget, overflow: .requestLineTooLong, endOfStreamAllowed: true)
+            else { return nil }
+            guard next.count <= limits.maxRequestLineBytes else { throw .requestLineTooLong }
+            budget -= position - start
+            guard budget >= 0 else { throw .headTooLarge }
             line = next
         } while line.isEmpty
         let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
@@ -79,7 +57,9 @@ struct HTTPRequestParser {
         }
         var head = RequestHead(
             method: method, target: String(decoding: parts[1], as: UTF8.self), version: version, headers: [])
-        while let field = try readLine(budget: &budget, endOfStreamAllowed: false), !field.isEmpty {
+        while let field = try readLine(budget: &budget, overflow: .headTooLarge, endOfStreamAllowed: false),
+            !field.isEmpty
+        {
             head.headers.append(try Self.headerField(field))
         }
         head.raw = Array(buffer[start..<position])
@@ -88,7 +68,7 @@ struct HTTPRequestParser {
 
     /// How the body of the request with `head` is delimited; with `limited`, a longer body than the server
     /// accepts is an error.
-    func framing(of head: RequestHead, limited: Bool = true) throws(HTTPParseError) -> BodyFraming {
+    package func framing(of head: RequestHead, limited: Bool = true) throws(HTTPParseError) -> BodyFraming {
         let length = head.header("Content-Length")
         if let encoding = head.header("Transfer-Encoding") {
             guard length == nil else { throw .malformed("both Content-Length and Transfer-Encoding") }
@@ -101,12 +81,12 @@ struct HTTPRequestParser {
         guard values.count == 1, let value = values.first, !value.isEmpty,
             value.allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int(value)
         else { throw .malformed("bad Content-Length") }
-        guard count <= maxBodyBytes || !limited else { throw .bodyTooLarge }
+        guard count <= limits.maxBodyBytes || !limited else { throw .bodyTooLarge }
         return count == 0 ? .empty : .length(count)
     }
 
     /// Reads a body delimited as `framing` says: its bytes (none unless `keeping`) and its length.
-    mutating func readBody(_ framing: BodyFraming, keeping: Bool = true) throws(HTTPParseError) -> (
+    package mutating func readBody(_ framing: BodyFraming, keeping: Bool = true) throws(HTTPParseError) -> (
         [UInt8], Int
     ) {
         switch framing {
@@ -125,7 +105,7 @@ struct HTTPRequestParser {
     /// Hands the body's bytes to `deliver` as they arrive, holding no more than one receive's worth, and
     /// stops after `limit` bytes, leaving the rest unread. `true` when the body ended, `false` at the limit.
     /// Any length is accepted: the bytes are not kept here.
-    mutating func streamBody(
+    package mutating func streamBody(
         _ framing: BodyFraming, limit: Int, deliver: (ArraySlice<UInt8>) -> Void
     ) throws(HTTPParseError) -> Bool {
         var left = limit
@@ -142,13 +122,13 @@ struct HTTPRequestParser {
     }
 
     /// The longest chunk-size line (with extensions) accepted.
-    static let maxChunkLineBytes = 8 * 1024
+    package static let maxChunkLineBytes = 8 * 1024
 
     private mutating func readChunkedBody(keeping: Bool) throws(HTTPParseError) -> ([UInt8], Int) {
         var body: [UInt8] = []
         var length = 0
         _ = try readChunks { parser, size throws(HTTPParseError) in
-            guard size <= parser.maxBodyBytes - length else { throw .bodyTooLarge }
+            guard size <= parser.limits.maxBodyBytes - length else { throw .bodyTooLarge }
             if keeping {
                 body += try parser.readExactly(size)
             } else {
@@ -168,7 +148,10 @@ struct HTTPRequestParser {
     ) throws(HTTPParseError) -> Bool {
         while true {
             var budget = Self.maxChunkLineBytes
-            guard let line = try readLine(budget: &budget, endOfStreamAllowed: false) else {
+            guard
+                let line = try readLine(
+                    budget: &budget, overflow: Self.longChunkLine, endOfStreamAllowed: false)
+            else {
                 throw .connectionClosed
             }
             let sizeText = String(decoding: line.prefix { $0 != UInt8(ascii: ";") }, as: UTF8.self)
@@ -179,46 +162,75 @@ struct HTTPRequestParser {
             if size == 0 { break }
             guard try readData(&self, size) else { return false }
             budget = Self.maxChunkLineBytes
-            guard try readLine(budget: &budget, endOfStreamAllowed: false)?.isEmpty == true else {
+            guard
+                try readLine(budget: &budget, overflow: Self.longChunkLine, endOfStreamAllowed: false)?
+                    .isEmpty == true
+            else {
                 throw .malformed("chunk data longer than its size")
             }
         }
-        var budget = Self.maxHeadBytes
-        while let trailer = try readLine(budget: &budget, endOfStreamAllowed: false), !trailer.isEmpty {
+        var budget = limits.maxHeadBytes
+        while let trailer = try readLine(budget: &budget, overflow: .headTooLarge, endOfStreamAllowed: false),
+            !trailer.isEmpty
+        {
             _ = try Self.headerField(trailer)
         }
         return true
     }
 
-    /// The next line without its CRLF (a bare LF is accepted too); `nil` only when the
-    /// stream ends before any byte of it and `endOfStreamAllowed` is set.
+    /// A chunk-size line longer than ``maxChunkLineBytes``.
+    private static let longChunkLine = HTTPParseError.malformed("header section too large")
+
+    /// The next line without its CRLF (a bare LF is accepted too), `overflow` thrown when it goes beyond
+    /// `budget`; `nil` only when the stream ends before any byte of it and `endOfStreamAllowed` is set.
     private mutating func readLine(
-        budget: inout Int, endOfStreamAllowed: Bool
+        budget: inout Int, overflow: HTTPParseError, endOfStreamAllowed: Bool
     ) throws(HTTPParseError) -> ArraySlice<UInt8>? {
         var searchFrom = position
         while true {
             if let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
                 budget -= newline + 1 - position
-                guard budget >= 0 else { throw .malformed("header section too large") }
+                guard budget >= 0 else { throw overflow }
                 var line = buffer[position..<newline]
                 if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
                 position = newline + 1
                 return line
             }
-            guard buffer.count - position <= budget else { throw .malformed("header section too large") }
+            guard buffer.count - position <= budget else { throw overflow }
             searchFrom = buffer.count
-            guard let more = receive() else {
+            guard try fill() else {
                 if endOfStreamAllowed && position == buffer.count { return nil }
                 throw .connectionClosed
             }
-            buffer += more
         }
+    }
+
+    /// Appends the peer's next bytes to the buffer; `false` at the end of the stream, or when the
+    /// connection idled out between requests. Throws ``HTTPParseError/timedOut`` when a request is slower
+    /// than its limit.
+    private mutating func fill() throws(HTTPParseError) -> Bool {
+        switch receive(requestStarted ? requestDeadline : idleDeadline) {
+        case .bytes(let more):
+            if !requestStarted { startRequest() }
+            buffer += more
+            return true
+        case .closed:
+            return false
+        case .timedOut:
+            if requestStarted { throw .timedOut }
+            return false
+        }
+    }
+
+    /// The first byte of a request arrived: its time limit starts.
+    private mutating func startRequest() {
+        requestStarted = true
+        requestDeadline = limits.requestTimeout.map { Date(timeIntervalSinceNow: $0) }
     }
 
     private mutating func readExactly(_ count: Int) throws(HTTPParseError) -> ArraySlice<UInt8> {
         while buffer.count - position < count {
-            guard let more = receive() else { throw .connectionClosed }
-            buffer += more
+            guard try fill() else { throw .connectionClosed }
         }
         defer { position += count }
         return buffer[position..<position + count]
@@ -245,8 +257,7 @@ struct HTTPRequestParser {
             if left == 0 { break }
             buffer.removeAll(keepingCapacity: true)
             position = 0
-            guard let more = receive() else { throw .connectionClosed }
-            buffer += more
+            guard try fill() else { throw .connectionClosed }
         }
         budget -= passing
         return passing == count
@@ -280,25 +291,5 @@ struct HTTPRequestParser {
 
     private static func isControl(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x7F
-    }
-}
-
-/// Case-insensitive header lookup shared by requests and responses.
-enum HeaderLookup {
-    /// The values of every field named `name`, joined by ", ", or `nil` if there is none.
-    static func value(of name: String, in headers: [(name: String, value: String)]) -> String? {
-        let wanted = name.lowercased()
-        let values = headers.filter { $0.name.lowercased() == wanted }.map(\.value)
-        return values.isEmpty ? nil : values.joined(separator: ", ")
-    }
-}
-
-extension StringProtocol {
-    /// The string without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(self[first...last])
     }
 }

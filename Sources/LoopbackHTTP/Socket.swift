@@ -6,16 +6,16 @@ import Foundation
     import Darwin
 #endif
 
-/// The BSD socket calls MockServer needs, portable between Glibc and Darwin.
-enum SocketIO {
+/// The BSD socket calls a loopback server needs, portable between Glibc and Darwin.
+package enum SocketIO {
     /// A listening TCP socket on 127.0.0.1 with a port the system chose.
-    static func makeLoopbackListener() throws(MockServerError) -> (fd: Int32, port: Int) {
+    static func makeLoopbackListener() throws(LoopbackError) -> (fd: Int32, port: Int) {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
             let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard fd >= 0 else { throw MockServerError(operation: "socket", code: errno) }
+        guard fd >= 0 else { throw LoopbackError(operation: "socket", code: errno) }
         setCloseOnExec(fd)
         setOption(fd, SOL_SOCKET, SO_REUSEADDR)
         var address = sockaddr_in()
@@ -35,14 +35,14 @@ enum SocketIO {
         guard bound else {
             let code = errno
             closeDescriptor(fd)
-            throw MockServerError(operation: "bind", code: code)
+            throw LoopbackError(operation: "bind", code: code)
         }
         setNonBlocking(fd)
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Prepares an accepted socket: non-blocking, no Nagle delay, no SIGPIPE.
-    static func configureAccepted(_ fd: Int32) {
+    package static func configureAccepted(_ fd: Int32) {
         setCloseOnExec(fd)
         setNonBlocking(fd)
         setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY)
@@ -51,15 +51,15 @@ enum SocketIO {
         #endif
     }
 
-    static func setCloseOnExec(_ fd: Int32) {
+    package static func setCloseOnExec(_ fd: Int32) {
         _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
     }
 
-    static func setNonBlocking(_ fd: Int32) {
+    package static func setNonBlocking(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
-    static func closeDescriptor(_ fd: Int32) {
+    package static func closeDescriptor(_ fd: Int32) {
         _ = close(fd)
     }
 
@@ -69,10 +69,25 @@ enum SocketIO {
     }
 }
 
+/// What a wait for the peer's bytes brought.
+package enum Received {
+    /// The next bytes.
+    case bytes([UInt8])
+    /// The peer closed the connection, an error ended it, or the server stopped.
+    case closed
+    /// The deadline passed first.
+    case timedOut
+}
+
 /// One accepted connection's socket. Every call gives up as soon as the server stops.
-struct ClientSocket {
-    let fd: Int32
-    let stopSignal: StopSignal
+package struct ClientSocket: Sendable {
+    package let fd: Int32
+    package let stopSignal: StopSignal
+
+    package init(fd: Int32, stopSignal: StopSignal) {
+        self.fd = fd
+        self.stopSignal = stopSignal
+    }
 
     #if canImport(Glibc)
         private static let sendFlags = Int32(MSG_NOSIGNAL)
@@ -80,23 +95,29 @@ struct ClientSocket {
         private static let sendFlags: Int32 = 0  // SO_NOSIGPIPE is set on the socket instead.
     #endif
 
-    /// The next bytes from the peer; `nil` at end of stream, on an error, or when the server stops.
-    func receive() -> [UInt8]? {
+    /// The next bytes from the peer, waiting until `deadline` at the latest (`nil`: no limit).
+    package func receive(until deadline: Date? = nil) -> Received {
         while true {
             var count = 0
             let bytes = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { storage, initialized in
                 count = recv(fd, storage.baseAddress, storage.count, 0)
                 initialized = max(0, count)
             }
-            if count > 0 { return bytes }
-            if count == 0 { return nil }
-            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return nil }
-            guard stopSignal.wait(for: fd, events: Int16(POLLIN)) == .ready else { return nil }
+            if count > 0 { return .bytes(bytes) }
+            if count == 0 { return .closed }
+            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return .closed }
+            switch stopSignal.wait(
+                for: fd, events: Int16(POLLIN), timeout: deadline.map { $0.timeIntervalSinceNow })
+            {
+            case .ready: continue
+            case .timedOut: return .timedOut
+            case .stopped: return .closed
+            }
         }
     }
 
     /// Writes all of `bytes`; `false` if the peer went away or the server stopped.
-    func send(_ bytes: ArraySlice<UInt8>) -> Bool {
+    package func send(_ bytes: ArraySlice<UInt8>) -> Bool {
         var rest = bytes
         while !rest.isEmpty {
             let count = rest.withUnsafeBytes { systemSend(fd, $0.baseAddress, $0.count, Self.sendFlags) }
@@ -111,7 +132,7 @@ struct ClientSocket {
     }
 
     /// Reads and drops whatever the peer sends until it closes or the server stops.
-    func discardUntilPeerCloses(timeout: TimeInterval? = nil) {
+    package func discardUntilPeerCloses(timeout: TimeInterval? = nil) {
         let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -127,12 +148,12 @@ struct ClientSocket {
 
     /// Sends FIN, then drains the peer's bytes for up to a second, so an error reply is
     /// not destroyed by a reset when the peer is still sending.
-    func lingeringShutdown() {
+    package func lingeringShutdown() {
         _ = shutdown(fd, Int32(SHUT_WR))
         discardUntilPeerCloses(timeout: 1)
     }
 
-    func close() {
+    package func close() {
         SocketIO.closeDescriptor(fd)
     }
 }
