@@ -127,7 +127,9 @@ extension NetworkLayer {
             ? monitorGroup : MonitorGroup(layer: monitorGroup, adding: request.monitors, on: monitorsQueue)
         guard let monitors = group?.channel() else { return nil }
         let monitored = MonitoredRequest(
-            request, url: try? builder.url(for: request), credentialHeaders: credentialHeaders(for: request))
+            request, url: try? builder.url(for: request), credentialHeaders: credentialHeaders(for: request),
+            account: cacheAccountReader(for: request)())
+        monitors.emit { $0.didCreate(monitored) }
         let report = {
             @Sendable (result: Result<NetworkResponse<Data>, NetworkError>, metrics: RequestMetrics) in
             monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }

@@ -29,6 +29,40 @@ public struct RequestMetrics: Sendable, Equatable {
     /// of ``attempts``. See <doc:LinuxNotes>.
     public var bodyResends = 0
 
+    /// How many callers the request's last attempt served: 1 when it went out alone; more when identical
+    /// requests in flight at once shared one send (``RequestScheduling/sharesIdenticalRequests``), each
+    /// caller's metrics then telling the same number.
+    public var sharedCallers = 1
+    /// The part of ``queuedDuration`` the request waited behind its origin's budget
+    /// (``RequestScheduling/maximumRequestsPerOrigin``), over all attempts.
+    public var budgetQueuedDuration: TimeInterval = 0
+    /// The part of ``queuedDuration`` the request waited for a server's rate limit to end (a reply's
+    /// `Retry-After` or `RateLimit` fields held its origin; see ``RequestScheduling/waitsForRateLimits``),
+    /// over all attempts.
+    public var rateLimitQueuedDuration: TimeInterval = 0
+
+    /// Seconds the interceptors took to adapt each attempt and to decide on each failure, over all
+    /// attempts: most often, waiting for a token or its refresh (``BearerTokenAuthenticator``). Not the
+    /// delays between attempts, which ``NetworkMonitor/willRetry(_:after:because:)`` tells. Part of
+    /// ``duration``; 0 unless a monitor watches the request.
+    public var policyWaitDuration: TimeInterval = 0
+    /// Seconds from the final reply's arrival to its outcome: validation, the wait for the queue that
+    /// decodes, and decoding. Part of ``duration``; 0 unless a monitor watches the request.
+    public var decodeDuration: TimeInterval = 0
+    /// Seconds from the outcome to its handler's call: the wait for the callback queue (most often the
+    /// main queue). Part of ``duration`` in the metrics a monitor receives; 0 in those a success handler
+    /// receives (``NetworkResponse/metrics``, taken before it is called), and unless a monitor watches the
+    /// request.
+    public var deliveryDuration: TimeInterval = 0
+
+    /// What the layer's ``ResponseCache`` did with the request's last attempt: `nil` when no cache looked
+    /// at it (the layer has none; a stream or a transfer), or when it answered nothing (a request only the
+    /// cache may answer, with nothing stored: see ``cacheReason``). A success carries it as
+    /// ``NetworkResponse/cacheStatus`` too.
+    public var cacheStatus: CacheStatus?
+    /// Why the cache decided as ``cacheStatus`` says; `nil` when no cache looked at the request.
+    public var cacheReason: CacheReason?
+
     /// Metrics with these values; test doubles and adapters make them.
     ///
     /// - Parameters:

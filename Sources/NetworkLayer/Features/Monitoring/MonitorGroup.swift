@@ -83,18 +83,22 @@ package final class MonitorGroup: Sendable {
 
 extension MonitoredRequest {
     /// The request an event belongs to; test doubles make them too.
-    package init(method: HTTPMethod, url: URL?, credentialHeaders: Set<String> = []) {
+    package init(method: HTTPMethod, url: URL?, credentialHeaders: Set<String> = [], account: String? = nil) {
         self.init(
             id: MonitorGroup.nextID(), method: method, url: url, isRevalidation: false,
-            credentialHeaders: credentialHeaders)
+            credentialHeaders: credentialHeaders, account: account)
     }
 
     /// The request an event of `request`, built for `url`, belongs to; `credentialHeaders` is the
-    /// request's list (``NetworkLayer/credentialHeaders(for:)``).
-    init<Value>(_ request: NetworkRequest<Value>, url: URL?, credentialHeaders: CredentialHeaderNames) {
+    /// request's list (``NetworkLayer/credentialHeaders(for:)``), `account` the one it is for.
+    init<Value>(
+        _ request: NetworkRequest<Value>, url: URL?, credentialHeaders: CredentialHeaderNames,
+        account: String?
+    ) {
         self.init(
             id: MonitorGroup.nextID(), method: request.method, url: url,
-            isRevalidation: request.isRevalidation, credentialHeaders: credentialHeaders.extra)
+            isRevalidation: request.isRevalidation, credentialHeaders: credentialHeaders.extra,
+            account: account)
     }
 }
 

@@ -6,10 +6,11 @@ import Foundation
 
 /// Watches what the layer does, request by request: for logging, analytics and debugging.
 ///
-/// Seven events, each with an empty default, so a monitor implements only what it needs:
+/// Eight events, each with an empty default, so a monitor implements only what it needs:
 ///
 /// | event | when |
 /// |---|---|
+/// | ``didCreate(_:)`` | the request begins, before anything waits: for a live view of queued requests |
 /// | ``didBuild(_:for:)`` | an attempt's request is final (after the interceptors): what goes on the wire |
 /// | ``didStart(_:)`` | the attempt is handed to the transport |
 /// | ``didResendBody(for:)`` | the transport sent the attempt again by itself, body and all (a warning) |
@@ -22,6 +23,12 @@ import Foundation
 /// ``didFinish(_:with:metrics:)`` comes last. A slow monitor delays only the monitors; none can change
 /// an outcome.
 public protocol NetworkMonitor: Sendable {
+    /// The request begins: its method was called, and nothing was sent yet. Its attempts may wait on the
+    /// policies (a token refresh), on sharing, or for their origin (a budget or a rate limit) before
+    /// ``didStart(_:)``. One of the attempt events (see ``observesAttempts``).
+    ///
+    /// - Parameter request: The request that begins.
+    func didCreate(_ request: MonitoredRequest)
     /// An attempt's request is final: every interceptor has adapted it.
     ///
     /// - Parameters:
@@ -75,9 +82,9 @@ public protocol NetworkMonitor: Sendable {
     ///   - reason: Why, and what to change.
     func didKeepInMemoryOnly(_ request: MonitoredRequest, because reason: ResponseCache.MemoryOnlyReason)
 
-    /// Whether this monitor wants the attempt events (``didBuild(_:for:)``, ``didStart(_:)``,
-    /// ``didReceive(_:body:for:)``, ``willRetry(_:after:because:)``); `true` by default. When every
-    /// monitor says `false`, the layer skips them: one hop per request instead of three. The warnings
+    /// Whether this monitor wants the attempt events (``didCreate(_:)``, ``didBuild(_:for:)``,
+    /// ``didStart(_:)``, ``didReceive(_:body:for:)``, ``willRetry(_:after:because:)``); `true` by default.
+    /// When every monitor says `false`, the layer skips them: one hop per request instead of four. The warnings
     /// (``didResendBody(for:)``, ``didKeepInMemoryOnly(_:because:)``) and ``didFinish(_:with:metrics:)``
     /// come either way.
     var observesAttempts: Bool { get }
@@ -86,6 +93,11 @@ public protocol NetworkMonitor: Sendable {
 extension NetworkMonitor {
     /// `true`: the monitor is sent every event.
     public var observesAttempts: Bool { true }
+
+    /// Does nothing.
+    ///
+    /// - Parameter request: The request that begins.
+    public func didCreate(_ request: MonitoredRequest) {}
 
     /// Does nothing.
     ///
@@ -152,6 +164,10 @@ public struct MonitoredRequest: Sendable, Hashable {
     /// (`Authorization`, `Cookie`, `X-Api-Key`, …): its ``RedirectPolicy/credentialHeaders`` and the
     /// request's. A monitor that writes headers redacts these too, as ``NetworkLogger`` does.
     public let credentialHeaders: Set<String>
+    /// The account the request is for, as it began: its own (``NetworkRequest/account``), else the first
+    /// ``BearerTokenAuthenticator`` naming one, else the layer's (``NetworkLayer/account``); `nil` for none.
+    /// The cache keeps each account's replies apart (see <doc:CachingAndOffline>).
+    public let account: String?
 }
 
 /// One attempt of a request: the first, or a retry.
