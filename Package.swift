@@ -73,7 +73,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkInspectorTests",
-            dependencies: ["NetworkInspector", "NetworkLayer", "NetworkTestSupport"],
+            dependencies: ["NetworkInspector", "NetworkLayer", "NetworkTestSupport", "LoopbackHTTP"],
             path: "Tests/NetworkInspectorTests"
         ),
         .testTarget(

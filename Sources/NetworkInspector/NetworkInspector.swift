@@ -69,6 +69,8 @@ public final class NetworkInspector: NetworkMonitor {
     let fanOut: EventFanOut
     /// Whether the inspector records and serves: only in a `DEBUG` build, never on watchOS.
     let isServing: Bool
+    /// The server while started; its lock owns starting and stopping.
+    let server = Locked<InspectorServer?>(nil)
 
     /// An inspector; it records from now on and serves once started.
     ///
@@ -127,10 +129,21 @@ public final class NetworkInspector: NetworkMonitor {
         fanOut.publish(.clear)
     }
 
+    deinit {
+        stop()
+    }
+
     // MARK: - NetworkMonitor
 
     /// `true` in a `DEBUG` build (the page shows each attempt); `false` when inert.
     public var observesAttempts: Bool { recording.observesAttempts }
+
+    /// Records the request as it begins, before it waits for anything.
+    ///
+    /// - Parameter request: The request that begins.
+    public func didCreate(_ request: MonitoredRequest) {
+        recording.didCreate(request)
+    }
 
     /// Records the attempt: its headers, body and curl command, redacted.
     ///

@@ -39,6 +39,32 @@ final class InspectorBoundsTests: XCTestCase {
         XCTAssertEqual(inspector.store.snapshot().requests.count, 0)
     }
 
+    func testAReleaseBuildsInspectorOpensNoSocket() throws {
+        let before = Self.openSockets()
+        let inspector = NetworkInspector(configuration: .init(), serving: false)
+        XCTAssertThrowsError(try inspector.start()) {
+            XCTAssertEqual($0 as? NetworkInspector.StartError, .unavailable)
+        }
+        XCTAssertNil(inspector.url)
+        XCTAssertEqual(Self.openSockets(), before)
+        // The same count sees the socket a serving inspector opens.
+        let serving = NetworkInspector(configuration: .init(), serving: true)
+        _ = try serving.start()
+        XCTAssertEqual(Self.openSockets().count, before.count + 1)
+        serving.stop()
+    }
+
+    /// The process's open sockets, by descriptor (Linux's `/proc/self/fd` links to `socket:[inode]`).
+    static func openSockets() -> Set<String> {
+        let folder = "/proc/self/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return Set(
+            names.filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)"))?
+                    .hasPrefix("socket:") ?? false
+            })
+    }
+
     /// One request's events, as a layer sends them.
     static func send(_ index: Int, body: Data, to inspector: NetworkInspector) {
         let url = URL(string: "https://api.example.com/items/\(index)")!

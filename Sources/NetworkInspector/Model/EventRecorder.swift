@@ -17,6 +17,11 @@ struct EventRecorder: Sendable {
 
     private var clock: InspectorClock { store.clock }
 
+    /// The request began: it shows at once, before it waits for anything.
+    func created(_ request: MonitoredRequest) {
+        update(request, at: clock.now()) { _ in }
+    }
+
     /// An attempt's request is final: the request is recorded (if new) with the attempt, its headers,
     /// body and curl command.
     func built(_ request: URLRequest, for attempt: MonitoredAttempt) {
@@ -83,8 +88,8 @@ struct EventRecorder: Sendable {
             record.bytesSent = metrics.bytesSent
             record.bytesReceived = metrics.bytesReceived
             record.retries = max(record.retries, metrics.attempts - 1)
-            record.queuedBudget = metrics.queuedDuration * 1_000
-            record.finish(with: result)
+            record.take(metrics)
+            record.finish(with: result, cacheStatus: metrics.cacheStatus, cacheReason: metrics.cacheReason)
             record.phases = PhaseTimeline(record: record, metrics: metrics).phases
         }
         if let events = metrics.eventCount {
@@ -126,7 +131,7 @@ struct EventRecorder: Sendable {
         let make = { [redactor, layer] in
             RequestRecord(
                 id: id, layer: layer, method: request.method.rawValue, url: redactor.url(request.url),
-                start: start)
+                start: start, account: request.account)
         }
         if let record = store.updateRequest(id, make: make, change) { publish(.request(record)) }
     }

@@ -17,12 +17,17 @@ struct PhaseTimeline {
         }
         add("queued", until: cursor + record.queuedBudget + record.queuedRateLimit)
         add("policies", until: cursor + record.waitingOnPolicies)
+        // Without the layer's decode and delivery times, the wire ends at the last reply's event and the
+        // rest is delivery.
+        let measured = metrics.decodeDuration + metrics.deliveryDuration > 0
+        let decoded = measured ? end - metrics.deliveryDuration * 1_000 : cursor
+        let replied = measured ? decoded - metrics.decodeDuration * 1_000 : record.attempts.last?.end ?? end
         // Attempt times were read when their events arrived: the wire starts no earlier than the waits.
         if let first = record.attempts.first {
             cursor = min(max(cursor, first.start), end)
-            let lastReply = record.attempts.last?.end ?? end
-            add("wire", until: lastReply)
+            add("wire", until: replied)
         }
+        add("decoding", until: decoded)
         add("delivered", until: end)
         self.phases = phases
     }

@@ -14,6 +14,10 @@ struct RecordingMonitor: NetworkMonitor {
 
     var observesAttempts: Bool { recorder != nil }
 
+    func didCreate(_ request: MonitoredRequest) {
+        recorder?.created(request)
+    }
+
     func didBuild(_ request: URLRequest, for attempt: MonitoredAttempt) {
         recorder?.built(request, for: attempt)
         if request.value(forHTTPHeaderField: "Idempotency-Key") != nil { outboxes?.refresh() }

@@ -8,16 +8,32 @@ extension RequestRecord {
         change(&attempts[index])
     }
 
-    /// The request's outcome: its status and where the reply came from, or its error.
-    mutating func finish(with result: Result<NetworkResponse<Data>, NetworkError>) {
+    /// What the metrics tell beyond the outcome: sharing and the waits, in milliseconds.
+    mutating func take(_ metrics: RequestMetrics) {
+        sharedBy = metrics.sharedCallers
+        queuedRateLimit = metrics.rateLimitQueuedDuration * 1_000
+        // The budget's part is the rest of the queue time: the two make up `queuedDuration`.
+        queuedBudget = max(0, metrics.queuedDuration - metrics.rateLimitQueuedDuration) * 1_000
+        waitingOnPolicies = metrics.policyWaitDuration * 1_000
+    }
+
+    /// The request's outcome: its status and where the reply came from (`off` when no cache looked at
+    /// it), or its error.
+    mutating func finish(
+        with result: Result<NetworkResponse<Data>, NetworkError>, cacheStatus: CacheStatus?,
+        cacheReason reason: CacheReason?
+    ) {
+        var status = cacheStatus
         switch result {
         case .success(let response):
-            status = response.statusCode
+            self.status = response.statusCode
             error = nil
-            (cache, cacheReason) = Self.cache(response.cacheStatus, reason: cacheReason)
+            status = status ?? response.cacheStatus
         case .failure(let failure):
             error = failure.message
         }
+        let named = reason.map { "\($0)" } ?? cacheReason
+        (cache, cacheReason) = status.map { Self.cache($0, reason: named) } ?? ("off", named)
         if let last = attempts.indices.last, attempts[last].end == nil {
             attempts[last].end = end
             if case .failure(let failure) = result { attempts[last].error = failure.message }

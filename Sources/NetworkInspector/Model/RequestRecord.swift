@@ -50,12 +50,13 @@ struct RequestRecord: Encodable, Sendable {
     @Nullable var requestBody: BodyRecord?
     @Nullable var responseBody: BodyRecord?
 
-    init(id: String, layer: String, method: String, url: String, start: Double) {
+    init(id: String, layer: String, method: String, url: String, start: Double, account: String?) {
         self.id = id
         self.layer = layer
         self.method = method
         self.url = url
         self.start = start
+        self.account = account
     }
 
     /// The bytes the record holds besides its fixed fields, near enough: for the memory test and the
