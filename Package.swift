@@ -62,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConsumerTests",
-            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            dependencies: ["NetworkLayer", "NetworkTestSupport", "NetworkInspector"],
             path: "Tests/ConsumerTests",
             resources: [.copy("Fixtures")]
         ),
@@ -73,7 +73,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkInspectorTests",
-            dependencies: ["NetworkInspector", "NetworkLayer", "NetworkTestSupport"],
+            dependencies: ["NetworkInspector", "NetworkLayer", "NetworkTestSupport", "LoopbackHTTP"],
             path: "Tests/NetworkInspectorTests"
         ),
         .testTarget(
