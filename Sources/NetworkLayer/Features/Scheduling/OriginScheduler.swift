@@ -156,10 +156,12 @@ final class OriginScheduler: Sendable {
         deadline: DispatchTime?, start: @escaping @Sendable (_ rateLimited: UInt64) -> Void
     ) -> Entry {
         let (now, date) = (clock.now, clock.date)
+        var released: [Waiter] = []
         let (entered, reopening) = state.withLock { state -> (Entry, DispatchTime?) in
             var entry = state.origins[origin] ?? OriginState()
             defer { state.origins[origin] = entry.isIdle ? nil : entry }
-            if let closed = entry.closedUntil, closed <= now { entry.closedUntil = nil }
+            // A hold over before its timer ran: whoever waited for it goes first, ahead of this newcomer.
+            if let closed = entry.closedUntil, closed <= now { released = admit(&entry, now: now) }
             let full = counts && budget.map { entry.running >= $0 } ?? false
             let held = waitsForRateLimit && entry.closedUntil != nil
             if held, !full, entry.admitsProbe(of: priority, now: now) {
@@ -185,6 +187,7 @@ final class OriginScheduler: Sendable {
             return (.waiting(state.lastID), entry.reopening())
         }
         if let reopening { reopen(origin, at: reopening) }
+        for waiter in released { waiter.start(waiter.rateLimited) }
         return entered
     }
 
