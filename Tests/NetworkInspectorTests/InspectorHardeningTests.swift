@@ -78,7 +78,7 @@ final class InspectorHardeningTests: XCTestCase {
             record.status = 200
             fanOut.publish(.request(record))
         }
-        let stream = try XCTUnwrap(fanOut.sinks.first as? TabStream)
+        let stream = try XCTUnwrap(fanOut.tabs.first)
         XCTAssertGreaterThan(stream.dropped, 0)
         XCTAssertLessThanOrEqual(stream.peakBytes, LoopbackLimits().maxQueuedBytes)
 

@@ -27,23 +27,20 @@ struct InspectorReply {
         "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
         + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    static func headers(status: Int, contentType: String, length: Int?, closing: Bool) -> [UInt8] {
-        var lines = [
-            "HTTP/1.1 \(status) \(HTTPStatus.reasonPhrase(status))",
-            "Content-Type: \(contentType)",
-            "Cache-Control: no-store",
-            "X-Content-Type-Options: nosniff",
-            "Referrer-Policy: no-referrer",
-            "X-Frame-Options: DENY",
-            "Content-Security-Policy: \(contentSecurityPolicy)",
+    /// The header fields of a reply of `contentType`; LoopbackHTTP adds the framing ones.
+    static func headers(contentType: String) -> [(name: String, value: String)] {
+        [
+            ("Content-Type", contentType),
+            ("Cache-Control", "no-store"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+            ("X-Frame-Options", "DENY"),
+            ("Content-Security-Policy", contentSecurityPolicy),
         ]
-        if let length { lines.append("Content-Length: \(length)") }
-        if closing { lines.append("Connection: close") }
-        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 
-    /// The whole reply on the wire; `closing` says the connection closes after it.
-    func bytes(closing: Bool) -> [UInt8] {
-        Self.headers(status: status, contentType: contentType, length: body.count, closing: closing) + body
+    /// Answers through `responder`, whole.
+    func send(to responder: LoopbackResponder) {
+        responder.reply(status: status, headers: Self.headers(contentType: contentType), body: body)
     }
 }

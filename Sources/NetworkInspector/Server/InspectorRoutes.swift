@@ -14,15 +14,14 @@ struct InspectorRoutes: Sendable {
     let clear: @Sendable () -> Void
     let page: @Sendable (_ snapshot: Data, _ token: String) -> Data
 
-    func outcome(for head: RequestHead) -> Outcome {
-        guard access.allows(host: head.header("Host")) else {
+    func outcome(for request: LoopbackRequest) -> Outcome {
+        guard access.allows(host: request.host) else {
             return .reply(.text(421, "This server answers only to 127.0.0.1:\(access.port)."))
         }
-        let components = URLComponents(string: head.target)
-        let token = components?.queryItems?.first { $0.name == "token" }?.value
-        guard access.allows(token: token) else { return .reply(.text(403, "Forbidden.")) }
-        let path = components?.path ?? ""
-        switch (head.method, path) {
+        guard access.allows(token: request.queryValue("token")) else {
+            return .reply(.text(403, "Forbidden."))
+        }
+        switch (request.method, request.path) {
         case ("GET", "/"):
             return .reply(.html(page(InspectorEvent.encoded(store.snapshot()), access.token)))
         case ("GET", "/api/snapshot"):
