@@ -30,7 +30,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "NetworkBenchmarks",
-            dependencies: ["NetworkLayer", "NetworkTestSupport"],
+            dependencies: ["NetworkLayer", "NetworkTestSupport", "NetworkInspector"],
             path: "Sources/NetworkBenchmarks",
             exclude: ["nginx"]
         ),

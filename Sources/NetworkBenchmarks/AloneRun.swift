@@ -1,9 +1,10 @@
 import Foundation
 
-/// `NetworkBenchmarks --alone layer|unscheduled|policies|logged|cachemiss|raw|rawdelegate [--path small.json] [--count N]
+/// `NetworkBenchmarks --alone layer|unscheduled|policies|logged|inspected|cachemiss|raw|rawdelegate [--path small.json] [--count N]
 /// [--in-flight N] --base-url URL`: one client alone, for a profiler (`perf stat -e
 /// context-switches,task-clock`, `perf record`) to watch without the others in the same process.
-/// `policies` and `logged` are the layer as the table's "policies on" and `NetworkLogger` rows run it;
+/// `policies`, `logged` and `inspected` are the layer as the table's "policies on", `NetworkLogger` and
+/// `NetworkInspector` rows run it (`inspected` serves only in a build with `DEBUG`, a debug build);
 /// `cachemiss` is the layer with its memory cache, each request to a new query (so each misses and is
 /// stored), as the "cache on but missing" row runs it; `unscheduled` is the layer with its scheduler off;
 /// `rawdelegate` is ``RawDelegateClient``. Prints
@@ -16,6 +17,8 @@ enum AloneRun {
             case "rawdelegate": RawDelegateClient(baseURL: baseURL, callbackQueue: .main)
             case "policies": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .policiesOn)
             case "logged": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .logged)
+            case "inspected":
+                LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .inspected(defaults: false))
             case "cachemiss": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .cacheOn)
             case "unscheduled": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .schedulerOff)
             default: LayerClient(baseURL: baseURL, callbackQueue: .main)

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkInspector
 import NetworkLayer
 
 #if canImport(FoundationNetworking)
@@ -38,6 +39,9 @@ final class LayerClient: BenchmarkClient {
         /// The layer as the README makes it: every setting but the base URL and queue its default (a
         /// memory-only cache, sharing on).
         case defaults
+        /// A started `NetworkInspector` as the layer's monitor, its default configuration (the last 500
+        /// requests); with `cache: nil` beside ``logged``, or with ``defaults``' settings for the soak.
+        case inspected(defaults: Bool)
     }
 
     init(baseURL: URL, callbackQueue: DispatchQueue, variant: Variant = .plain) {
@@ -68,8 +72,24 @@ final class LayerClient: BenchmarkClient {
             network = NetworkLayer(
                 baseURL: baseURL, callbackQueue: callbackQueue,
                 monitors: [NetworkLogger(level: .requests, sink: { _ in })], cache: nil)
+        case .inspected(let defaults):
+            let inspector = NetworkInspector()
+            // Serving, as in an app's debug build. Without DEBUG the inspector records nothing and can't
+            // start, so the name says the figure is not the inspector's.
+            let serving = (try? inspector.start()) != nil
+            name =
+                "NetworkLayer, inspected" + (defaults ? ", defaults" : "")
+                + (serving ? "" : " (inert: no DEBUG)")
+            network =
+                defaults
+                ? NetworkLayer(baseURL: baseURL, callbackQueue: callbackQueue, monitors: [inspector])
+                : NetworkLayer(
+                    baseURL: baseURL, callbackQueue: callbackQueue, monitors: [inspector], cache: nil)
         }
     }
+
+    /// Whether an inspector variant's inspector records and serves (a build with `DEBUG`).
+    var isInert: Bool { name.hasSuffix("(inert: no DEBUG)") }
 
     func get<T: Decodable & SendableMetatype>(
         _ path: String, as type: T.Type, completion: @escaping (Bool) -> Void

@@ -20,7 +20,7 @@ import NetworkTestSupport
 /// [--clients a,b] [--together]` measures the growth of resident memory over many GETs to distinct URLs,
 /// each client in processes of its own; `--soak-case CLIENT --base-url URL [--count N]` is one such
 /// process, for `heaptrack` (``MemorySoak``).
-/// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|cachemiss|raw|rawdelegate --base-url URL
+/// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|inspected|cachemiss|raw|rawdelegate --base-url URL
 /// [--path P] [--count N] [--in-flight N]` runs one client alone, for a profiler.
 @main
 enum NetworkBenchmarks {
@@ -184,6 +184,8 @@ enum NetworkBenchmarks {
             rawDelegate: RawDelegateClient(baseURL: baseURL, callbackQueue: queue),
             policies: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .policiesOn),
             logged: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .logged),
+            inspected: LayerClient(
+                baseURL: baseURL, callbackQueue: queue, variant: .inspected(defaults: false)),
             cached: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .cacheOn),
             unscheduled: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .schedulerOff),
             queue: queue, counts: counts)

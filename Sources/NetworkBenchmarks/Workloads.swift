@@ -48,6 +48,8 @@ struct Workloads {
     let policies: BenchmarkClient
     /// The layer with a `NetworkLogger` at `.requests` writing to a sink that drops the text.
     let logged: BenchmarkClient
+    /// The layer with a started `NetworkInspector`; inert (and its row left out) in a build without DEBUG.
+    let inspected: LayerClient
     /// The layer with its default memory cache, for the cache rows.
     let cached: BenchmarkClient
     /// The layer with its scheduler off, for the scheduler rows.
@@ -72,6 +74,10 @@ struct Workloads {
             { [memoryGrowth()] },
             { overhead(of: policies, named: "policies on", target: 0.97) },
             { overhead(of: logged, named: "NetworkLogger(.requests) to a dropping sink", target: 0.95) },
+            {
+                inspected.isInert
+                    ? [] : overhead(of: inspected, named: "NetworkInspector, serving", target: 0.95)
+            },
         ]
         let later: [() -> [Row?]] = [{ [firstResponse()] }, { mainQueueTime() }, { costPerRequest() }]
         return (transportRows() + features + cacheRows() + later + schedulerRows()).flatMap(failures.counting)

@@ -12,7 +12,7 @@ final class HarnessSmokeTests: XCTestCase {
         let queue = DispatchQueue(label: "benchmark-smoke")
         let report = NetworkBenchmarks.measure(baseURL: server.baseURL, counts: .smoke, queue: queue)
         XCTAssertEqual(
-            report.rows.count, 14 + 6 + 3 + 1 + 4,
+            report.rows.count, 16 + 6 + 3 + 1 + 4,
             "every workload (the 64-in-flight one also against raw URLSession driven by a delegate; "
                 + "the decoding ceiling) but "
                 + "main-queue time (which needs the main queue), the cost per request (context "
@@ -31,6 +31,9 @@ final class HarnessSmokeTests: XCTestCase {
         let policies = try XCTUnwrap(report.rows.first { $0.measured == "policies on" })
         XCTAssertEqual(policies.baseline, "plain layer")
         XCTAssertTrue(report.table.contains("(policies on)"), report.table)
+        // A test build has DEBUG, so the inspector serves and its row (and its plain layer's) is measured.
+        let inspected = try XCTUnwrap(report.rows.first { $0.measured == "NetworkInspector, serving" })
+        XCTAssertEqual(inspected.baseline, "plain layer")
         let ceiling = try XCTUnwrap(report.rows.first { $0.measured == "two threads" })
         XCTAssertEqual(ceiling.baseline, "one thread")
         XCTAssertEqual(report.rows.filter { $0.errors > 0 }.map(\.workload), [], "no request failed")

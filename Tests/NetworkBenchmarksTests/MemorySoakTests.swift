@@ -22,5 +22,8 @@ final class MemorySoakTests: XCTestCase {
         }
         XCTAssertNil(MemorySoak.makeClient("nginx", baseURL: url))
         XCTAssertEqual(MemorySoak.makeClient("layer", baseURL: url)?.name, "NetworkLayer, defaults")
+        // A test build has DEBUG, so the inspector is started and serving, not inert.
+        XCTAssertEqual(
+            MemorySoak.makeClient("layer-inspected", baseURL: url)?.name, "NetworkLayer, inspected, defaults")
     }
 }

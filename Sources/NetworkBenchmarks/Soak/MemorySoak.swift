@@ -18,7 +18,10 @@ import Foundation
 /// behind.
 enum MemorySoak {
     /// The clients a soak can run: the raw ones differ only in their session's configuration.
-    static let clientNames = ["raw", "raw-bare", "raw-renewed", "layer", "layer-nocache", "layer-logged"]
+    static let clientNames = [
+        "raw", "raw-bare", "raw-renewed", "layer", "layer-nocache", "layer-logged",
+        "layer-inspected",
+    ]
 
     static func makeClient(_ name: String, baseURL: URL) -> (any BenchmarkClient)? {
         switch name {
@@ -38,6 +41,9 @@ enum MemorySoak {
         case "layer-nocache": return LayerClient(baseURL: baseURL, callbackQueue: .main)
         // A monitor that keeps each attempt until its request finishes: `NetworkLogger(.requests)`.
         case "layer-logged": return LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .logged)
+        // The default layer with a started `NetworkInspector` (the last 500 requests): serves only with DEBUG.
+        case "layer-inspected":
+            return LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .inspected(defaults: true))
         default: return nil
         }
     }
