@@ -64,6 +64,34 @@ final class ObservationTests: XCTestCase {
         XCTAssertEqual(monitor.metrics(for: "/alone").map(\.sharedCallers), [1])
     }
 
+    /// `sharedCallers` tells the last attempt: a retry that goes alone after a shared attempt served one.
+    func testARetryGoingAloneAfterASharedAttemptServedOneCaller() throws {
+        let server = try startedServer()
+        let held = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var replies = 0
+        // real wait: the first reply (a 503) is held until both callers joined (bounded by the timeout).
+        server.handler = { _ in
+            replies += 1
+            guard replies == 1 else { return MockResponse(status: 200, text: "ok") }
+            _ = held.wait(timeout: .now() + 10)
+            return MockResponse(status: 503)
+        }
+        let monitor = ObservationRecorder()
+        let network = layer(server, monitors: [monitor])
+        let finished = monitor.expectFinishes(2, self)
+        var retried = NetworkRequest<Data>(urlString: "flaky")
+        retried.retryPolicy = RetryPolicy(maximumAttempts: 2, initialDelay: 0.001)
+        network.send(retried, successHandler: { _ in }, errorHandler: { _ in })
+        get(network, "flaky")
+        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        held.signal()
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(server.requestCount, 2, "one shared attempt, then the retry alone")
+        let metrics = monitor.metrics(for: "/flaky").sorted { $0.attempts < $1.attempts }
+        XCTAssertEqual(metrics.map(\.attempts), [1, 2])
+        XCTAssertEqual(metrics.map(\.sharedCallers), [2, 1])
+    }
+
     func testATimeHeldByARateLimitIsRateLimitQueueTime() throws {
         let server = try startedServer()
         server.enqueue(.tooManyRequests(retryAfter: 2))
@@ -161,6 +189,65 @@ final class ObservationTests: XCTestCase {
         let metrics = try XCTUnwrap(monitor.metrics(for: "/adapted").first)
         XCTAssertEqual(metrics.policyWaitDuration, 0.7, accuracy: 0.001)
         XCTAssertEqual(metrics.queuedDuration, 0)
+    }
+
+    /// An interceptor that never completes (as one waiting for a token that never comes).
+    private struct StuckAdapter: RequestInterceptor {
+        func adapt(
+            _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
+        ) {}
+    }
+
+    /// A round of the interceptors the hook time limit ends is policy wait time all the same.
+    func testARoundOfTheInterceptorsThatTimesOutIsPolicyWaitTime() throws {
+        let server = try startedServer()
+        let clock = TestClock()
+        let monitor = ObservationRecorder()
+        let network = layer(server, clock: clock, monitors: [monitor], interceptors: [StuckAdapter()])
+        let finished = monitor.expectFinishes(1, self)
+        var request = NetworkRequest<Data>(urlString: "stuck")
+        request.timeout = 5
+        network.send(request, successHandler: { _ in }, errorHandler: { _ in })
+        XCTAssertTrue(clock.wait { $0.pendingDeadlines.contains { abs($0 - 5) < 0.001 } })
+        _ = clock.advance(by: 5)
+        wait(for: [finished], timeout: 10)
+        let finish = try XCTUnwrap(monitor.finishes.first)
+        guard case .failure(.timedOut) = finish.result else { return XCTFail("\(finish.result)") }
+        XCTAssertEqual(finish.metrics.policyWaitDuration, 5, accuracy: 0.001)
+        XCTAssertEqual(server.requestCount, 0)
+    }
+
+    /// A request cancelled while it waits behind its origin's budget counts the time it waited. (Not yet
+    /// for one that shares: its shared request's wait isn't handed to a caller that leaves.)
+    func testARequestCancelledWhileQueuedCountsItsWait() throws {
+        let server = try startedServer()
+        let held = DispatchSemaphore(value: 0)
+        // real wait: the first reply is held until the test lets it go (bounded by the timeout).
+        server.handler = { _ in
+            _ = held.wait(timeout: .now() + 10)
+            return MockResponse(status: 200, text: "ok")
+        }
+        let clock = TestClock()
+        let monitor = ObservationRecorder()
+        let network = layer(
+            server, clock: clock, monitors: [monitor],
+            scheduling: RequestScheduling(sharesIdenticalRequests: false, maximumRequestsPerOrigin: 1))
+        get(network, "first")
+        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        let begun = monitor.expectCreated(1, self)
+        let cancelled = monitor.expectFinishes(1, self)
+        let second = get(network, "second")
+        wait(for: [begun], timeout: 10)
+        _ = clock.advance(by: 1.5)
+        second.cancel()
+        wait(for: [cancelled], timeout: 10)
+        held.signal()
+        let finish = try XCTUnwrap(monitor.finishes.first)
+        XCTAssertEqual(finish.request.url?.path, "/second")
+        guard case .failure(.cancelled) = finish.result else { return XCTFail("\(finish.result)") }
+        XCTAssertEqual(finish.metrics.queuedDuration, 1.5, accuracy: 0.001)
+        XCTAssertEqual(finish.metrics.budgetQueuedDuration, 1.5, accuracy: 0.001)
+        XCTAssertEqual(finish.metrics.rateLimitQueuedDuration, 0)
     }
 
     /// A value whose decoding takes 0.25 s on the test's clock.

@@ -56,6 +56,8 @@ final class RequestTask: NetworkTask, Sendable {
         /// Measured only for monitors (``report``): the interceptors' rounds, when the final reply reached
         /// the end of the chain, and when the outcome was settled.
         var policyWait: UInt64?
+        /// When the round of the interceptors under way began: one no answer ends still counts.
+        var policyWaitSince: UInt64?
         var replyAt: UInt64?
         var settledAt: UInt64?
     }
@@ -135,6 +137,8 @@ final class RequestTask: NetworkTask, Sendable {
             if let bodyBytes {
                 state.meter.attempts += 1
                 (state.meter.attemptStart, state.meter.firstByte) = (now, nil)
+                // The latest attempt's count: one going alone after a shared one served its caller only.
+                state.meter.sharedCallers = 1
                 state.meter.bytesSent += bodyBytes
             }
             return (state.attempt, state.meter.attempts)
@@ -208,9 +212,19 @@ final class RequestTask: NetworkTask, Sendable {
     /// ``RequestMetrics/decodeDuration``, ``RequestMetrics/deliveryDuration``).
     var measuresForMonitors: Bool { report != nil }
 
-    /// A round of the interceptors took `nanoseconds` (see ``RequestMetrics/policyWaitDuration``).
-    func addPolicyWait(nanoseconds: UInt64) {
-        state.withLock { $0.meter.policyWait = ($0.meter.policyWait ?? 0) + nanoseconds }
+    /// A round of the interceptors begins (`true`) or ends (see ``RequestMetrics/policyWaitDuration``).
+    /// One that never ends (a time limit or a cancel ended the request) counts until the outcome.
+    func policyRound(begins: Bool) {
+        let now = clock.now.uptimeNanoseconds
+        state.withLock { state in
+            if begins {
+                state.meter.policyWaitSince = now
+                return
+            }
+            guard let since = state.meter.policyWaitSince else { return }
+            state.meter.policyWait = (state.meter.policyWait ?? 0) + now - min(since, now)
+            state.meter.policyWaitSince = nil
+        }
     }
 
     /// The final reply reached the end of the chain, to be validated and decoded: its time, for monitors;
@@ -248,8 +262,9 @@ final class RequestTask: NetworkTask, Sendable {
 
     /// What only a monitored request measures: the policies, decoding and delivery.
     private static func addMonitoredTimes(of meter: Meter, now: UInt64, to metrics: inout RequestMetrics) {
-        metrics.policyWaitDuration = seconds(meter.policyWait ?? 0)
         let settledAt = meter.settledAt ?? now
+        let open = meter.policyWaitSince.map { settledAt - min($0, settledAt) } ?? 0
+        metrics.policyWaitDuration = seconds((meter.policyWait ?? 0) + open)
         metrics.deliveryDuration = seconds(now - min(settledAt, now))
         if let replyAt = meter.replyAt {
             metrics.decodeDuration = seconds(settledAt - min(replyAt, settledAt))

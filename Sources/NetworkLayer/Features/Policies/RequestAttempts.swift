@@ -174,13 +174,14 @@ final class RequestAttempts: Sendable {
     }
 
     /// Begins timing a round of interceptor calls for the request's monitors
-    /// (``RequestMetrics/policyWaitDuration``): what it returns, called once the round ends, meters it.
-    /// Without interceptors or monitors, nothing is timed.
+    /// (``RequestMetrics/policyWaitDuration``): what it returns, called once the round ends, meters it; the
+    /// task counts a round that doesn't end until its outcome. Without interceptors or monitors, nothing is
+    /// timed.
     private func policyRound() -> @Sendable () -> Void {
         let task = stage.call.task
         guard !interceptors.isEmpty, task.measuresForMonitors else { return {} }
-        let began = clock.now.uptimeNanoseconds
-        return { [clock] in task.addPolicyWait(nanoseconds: clock.now.uptimeNanoseconds - began) }
+        task.policyRound(begins: true)
+        return { task.policyRound(begins: false) }
     }
 
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval, _ history: History) {

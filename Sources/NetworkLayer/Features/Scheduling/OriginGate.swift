@@ -72,8 +72,11 @@ struct OriginGate: RequestStage {
             return {}
         case .waiting(let id):
             task.observePriority { scheduler.reprioritize(id, in: origin, to: $0) }
+            // A cancel or the time limit withdraws it: the time it waited counts all the same.
             return {
-                guard scheduler.withdraw(id, from: origin) else { return running.cancel() }
+                guard let rateLimited = scheduler.withdraw(id, from: origin) else { return running.cancel() }
+                let total = clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds
+                task.addQueued(nanoseconds: total, rateLimited: rateLimited)
                 completion(TransferResult(failure: .cancelled))
             }
         }

@@ -243,15 +243,20 @@ final class OriginScheduler: Sendable {
         for origin in held { finished(origin, counted: false, pause: nil, lifts: true) }
     }
 
-    /// Takes a waiting request out of the queue; `false` when it isn't waiting any more (it has started).
-    func withdraw(_ id: Int, from origin: Origin) -> Bool {
-        state.withLock { state in
+    /// Takes a waiting request out of the queue.
+    ///
+    /// - Returns: How long of its wait (nanoseconds) the origin was held; `nil` when it isn't waiting any
+    ///   more (it has started).
+    func withdraw(_ id: Int, from origin: Origin) -> UInt64? {
+        let now = clock.now
+        return state.withLock { state in
             guard let index = state.origins[origin]?.waiting.firstIndex(where: { $0.id == id }) else {
-                return false
+                return nil
             }
-            state.origins[origin]?.waiting.remove(at: index)
+            var waiter = state.origins[origin]?.waiting.remove(at: index)
+            waiter?.note(held: false, now: now)
             if state.origins[origin]?.isIdle == true { state.origins[origin] = nil }
-            return true
+            return waiter?.rateLimited
         }
     }
 
