@@ -55,6 +55,10 @@ package struct HTTPRequestParser {
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
             throw .malformed("unsupported version")
         }
+        // Origin form ("/path") or absolute form only: anything else ("*", "evil") is routed nowhere.
+        guard parts[1].first == UInt8(ascii: "/") || RequestTarget.isAbsoluteForm(parts[1]) else {
+            throw .malformed("bad request target")
+        }
         var head = RequestHead(
             method: method, target: String(decoding: parts[1], as: UTF8.self), version: version, headers: [])
         while let field = try readLine(budget: &budget, overflow: .headTooLarge, endOfStreamAllowed: false),
@@ -115,7 +119,8 @@ package struct HTTPRequestParser {
         case .length(let count):
             return try pass(count, budget: &left, to: deliver)
         case .chunked:
-            return try readChunks { parser, size throws(HTTPParseError) in
+            var unlimited = Int.max  // Each piece is passed on and dropped: nothing accumulates.
+            return try readChunks(lineBudget: &unlimited) { parser, size throws(HTTPParseError) in
                 try parser.pass(size, budget: &left, to: deliver)
             }
         }
@@ -127,7 +132,9 @@ package struct HTTPRequestParser {
     private mutating func readChunkedBody(keeping: Bool) throws(HTTPParseError) -> ([UInt8], Int) {
         var body: [UInt8] = []
         var length = 0
-        _ = try readChunks { parser, size throws(HTTPParseError) in
+        // The buffer keeps every chunk line until the request ends: they count against its size too.
+        var lineBudget = limits.maxBodyBytes + limits.maxHeadBytes
+        _ = try readChunks(lineBudget: &lineBudget) { parser, size throws(HTTPParseError) in
             guard size <= parser.limits.maxBodyBytes - length else { throw .bodyTooLarge }
             if keeping {
                 body += try parser.readExactly(size)
@@ -141,19 +148,22 @@ package struct HTTPRequestParser {
     }
 
     /// Reads a chunked body, handing each chunk's size to `readData`, which reads the chunk's bytes; stops
-    /// early, `false`, when it does. Each chunk-size line has its own small budget (the body limit bounds
-    /// their number), and the trailers share one as a header section does.
+    /// early, `false`, when it does. Each chunk-size line has its own small budget, and all of them
+    /// together `lineBudget` (beyond it: 413); the trailers share one as a header section does.
     private mutating func readChunks(
-        _ readData: (inout Self, Int) throws(HTTPParseError) -> Bool
+        lineBudget: inout Int, _ readData: (inout Self, Int) throws(HTTPParseError) -> Bool
     ) throws(HTTPParseError) -> Bool {
         while true {
             var budget = Self.maxChunkLineBytes
+            let lineStart = position
             guard
                 let line = try readLine(
                     budget: &budget, overflow: Self.longChunkLine, endOfStreamAllowed: false)
             else {
                 throw .connectionClosed
             }
+            lineBudget -= position - lineStart
+            guard lineBudget >= 0 else { throw .bodyTooLarge }
             let sizeText = String(decoding: line.prefix { $0 != UInt8(ascii: ";") }, as: UTF8.self)
                 .trimmingSpaces()
             guard (1...16).contains(sizeText.count), sizeText.allSatisfy(\.isHexDigit),
@@ -276,17 +286,7 @@ package struct HTTPRequestParser {
 
     /// `bytes` as a string if they form an RFC 9110 token (method, field name).
     private static func token(_ bytes: ArraySlice<UInt8>) -> String? {
-        let symbols = Set("!#$%&'*+-.^_`|~".utf8)
-        let isToken = bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                return true
-            default:
-                return symbols.contains(byte)
-            }
-        }
-        return isToken && !bytes.isEmpty ? String(decoding: bytes, as: UTF8.self) : nil
+        FieldSyntax.isToken(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
     private static func isControl(_ byte: UInt8) -> Bool {

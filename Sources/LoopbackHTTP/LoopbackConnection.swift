@@ -43,10 +43,13 @@ struct LoopbackConnection {
                 let sendsBody = HTTPStatus.allowsBody(status) && head.method != "HEAD"
                 var fields = headers.filter { !Self.framingFields.contains($0.name.lowercased()) }
                 if HTTPStatus.allowsBody(status) { fields.append(("Content-Length", String(body.count))) }
-                let bytes = Self.head(status: status, fields: fields, closes: !keepAlive)
-                guard socket.send(ArraySlice(bytes + (sendsBody ? [UInt8](body) : []))), keepAlive else {
-                    return
+                var bytes = Self.head(status: status, fields: fields, closes: !keepAlive)
+                if sendsBody {
+                    bytes.reserveCapacity(bytes.count + body.count)
+                    bytes.append(contentsOf: body)
                 }
+                // A peer that stops taking the reply keeps its connection no longer than an idle one.
+                guard socket.send(ArraySlice(bytes), timeout: limits.idleTimeout), keepAlive else { return }
             case .stream(let status, let headers, let stream):
                 let fields = headers.filter { !Self.framingFields.contains($0.name.lowercased()) }
                 if socket.send(ArraySlice(Self.head(status: status, fields: fields, closes: true))) {

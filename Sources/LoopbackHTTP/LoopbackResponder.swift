@@ -5,7 +5,8 @@ import Foundation
 /// first call wins and later ones are ignored. A handler that calls neither is answered with 500.
 ///
 /// The server writes the framing fields (`Content-Length`, `Transfer-Encoding`, `Connection`) itself; ones
-/// the handler passes are dropped.
+/// the handler passes are dropped. A field whose name is not an RFC 9110 token, or whose value holds a CR,
+/// LF or NUL, would split the reply: the request is answered with 500 instead, and the field never written.
 ///
 /// Invariant for `@unchecked Sendable`: `answer` is read and written only with `lock` held.
 package final class LoopbackResponder: @unchecked Sendable {
@@ -31,8 +32,10 @@ package final class LoopbackResponder: @unchecked Sendable {
     ///   - headers: The fields to send, in order, e.g. `Content-Type`.
     ///   - body: The body; not sent for a `HEAD` request or a status without one.
     package func reply(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+        let chosen =
+            Self.safe(headers) ? Answer.whole(status: status, headers: headers, body: body) : Self.refusal
         lock.withLock {
-            if answer == nil { answer = .whole(status: status, headers: headers, body: body) }
+            if answer == nil { answer = chosen }
         }
     }
 
@@ -44,19 +47,31 @@ package final class LoopbackResponder: @unchecked Sendable {
     ///   - status: The status code, e.g. 200.
     ///   - headers: The fields to send, e.g. `Content-Type: text/event-stream`.
     ///   - onClose: Runs once when the connection ends, on the connection's thread.
-    /// - Returns: The stream's writer; already closed when the handler had answered before.
+    /// - Returns: The stream's writer; already closed when the handler had answered before or a field was
+    ///   refused.
     package func open(
         status: Int = 200, headers: [(name: String, value: String)], onClose: (@Sendable () -> Void)? = nil
     ) -> LoopbackStream {
         let stream = LoopbackStream(capacity: queueCapacity, onClose: onClose)
+        let safe = Self.safe(headers)
         let taken = lock.withLock {
             guard answer == nil else { return false }
-            answer = .stream(status: status, headers: headers, stream)
-            return true
+            answer = safe ? .stream(status: status, headers: headers, stream) : Self.refusal
+            return safe
         }
         if !taken { stream.markClosed() }
         return stream
     }
+
+    /// Whether every field can be written as given, without ending its line early.
+    private static func safe(_ headers: [(name: String, value: String)]) -> Bool {
+        headers.allSatisfy { FieldSyntax.isToken($0.name.utf8) && FieldSyntax.isSafeValue($0.value) }
+    }
+
+    /// The answer in place of a reply with a field that would split it.
+    private static let refusal = Answer.whole(
+        status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
+        body: Data("invalid header field in reply\n".utf8))
 
     /// What the handler chose; `nil` when it chose nothing.
     var chosen: Answer? { lock.withLock { answer } }

@@ -10,14 +10,16 @@ package struct RequestTarget: Sendable {
     package let queryItems: [URLQueryItem]
 
     /// Splits `target` as sent: the absolute form ("http://host/path?q") is reduced to the origin form
-    /// ("/path?q"), and a fragment is dropped.
+    /// ("/path?q"), and a fragment is dropped. Only a scheme at the very start makes the absolute form: a
+    /// "://" later on ("/page?next=http://x/y") is part of the path or query.
     package init(_ target: String) {
         var originForm = Substring(target)
-        if let schemeEnd = originForm.range(of: "://") {
-            let afterAuthority = originForm[schemeEnd.upperBound...]
+        if let schemeLength = Self.schemeLength(target.utf8) {
             originForm =
-                afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" })
-                .map { afterAuthority[$0...] } ?? "/"
+                originForm[originForm.utf8.index(originForm.startIndex, offsetBy: schemeLength + 3)...]
+            originForm =
+                originForm.firstIndex(where: { $0 == "/" || $0 == "?" })
+                .map { originForm[$0...] } ?? "/"
         }
         if let fragment = originForm.firstIndex(of: "#") { originForm = originForm[..<fragment] }
         guard let mark = originForm.firstIndex(of: "?") else {
@@ -30,6 +32,27 @@ package struct RequestTarget: Sendable {
         let query = String(originForm[originForm.index(after: mark)...])
         self.query = query
         queryItems = Self.items(of: query)
+    }
+
+    /// Whether `target` is in absolute form: a scheme (RFC 3986: a letter, then letters, digits, "+", "-"
+    /// or ".") and "://" at its start.
+    package static func isAbsoluteForm(_ target: some Collection<UInt8>) -> Bool {
+        schemeLength(target) != nil
+    }
+
+    /// The length of the scheme that starts `target` followed by "://"; `nil` when none does.
+    private static func schemeLength(_ target: some Collection<UInt8>) -> Int? {
+        guard let first = target.first, isLetter(first) else { return nil }
+        let scheme = target.prefix { isLetter($0) || isDigit($0) || "+-.".utf8.contains($0) }
+        return target.dropFirst(scheme.count).starts(with: "://".utf8) ? scheme.count : nil
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     private static func items(of query: String) -> [URLQueryItem] {

@@ -116,8 +116,10 @@ package struct ClientSocket: Sendable {
         }
     }
 
-    /// Writes all of `bytes`; `false` if the peer went away or the server stopped.
-    package func send(_ bytes: ArraySlice<UInt8>) -> Bool {
+    /// Writes all of `bytes`; `false` if the peer went away, the server stopped, or `timeout` (`nil`: no
+    /// limit) passed first, as when the peer stops reading a large reply.
+    package func send(_ bytes: ArraySlice<UInt8>, timeout: TimeInterval? = nil) -> Bool {
+        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
         var rest = bytes
         while !rest.isEmpty {
             let count = rest.withUnsafeBytes { systemSend(fd, $0.baseAddress, $0.count, Self.sendFlags) }
@@ -126,7 +128,10 @@ package struct ClientSocket: Sendable {
                 continue
             }
             guard count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return false }
-            guard stopSignal.wait(for: fd, events: Int16(POLLOUT)) == .ready else { return false }
+            let left = deadline.map { $0.timeIntervalSinceNow }
+            guard stopSignal.wait(for: fd, events: Int16(POLLOUT), timeout: left) == .ready else {
+                return false
+            }
         }
         return true
     }
