@@ -105,13 +105,12 @@ extension LoopbackStream {
 
     /// Empties the wake pipe: the next `send` writes to it again.
     func drainWake() {
-        let fd: Int32? = lock.withLock {
-            wakePending = false
-            return wakeFDs?.read
-        }
-        guard let fd else { return }
+        guard let fd = lock.withLock({ wakeFDs?.read }) else { return }
         var scratch = [UInt8](repeating: 0, count: 64)
         while read(fd, &scratch, scratch.count) > 0 {}
+        // Cleared only once the pipe is empty: a send's byte written while it was read must not be eaten
+        // with the flag already down, or every later send would skip its wake and the pump sleep on data.
+        lock.withLock { wakePending = false }
     }
 
     /// Marks the stream closed, frees the queue and the pipe, and tells `onClose`.

@@ -83,7 +83,7 @@ final class InspectorHardeningTests: XCTestCase {
         XCTAssertLessThanOrEqual(stream.peakBytes, LoopbackLimits().maxQueuedBytes)
 
         // Reading again, the tab is told to resync before any newer event.
-        let read = tab.read(until: "event: resync", timeout: 20)
+        let read = tab.read(until: "event: resync", timeout: 60)
         XCTAssertTrue(
             read.contains("event: resync\ndata: {}\n\n"),
             "\(read.utf8.count) bytes: \(read.prefix(300)) … \(read.suffix(300))")
