@@ -21,6 +21,18 @@ final class ObservationTests: XCTestCase {
         return server
     }
 
+    /// A server whose every reply waits until the test signals `held` once for it.
+    private func serverHoldingReplies() throws -> (MockServer, DispatchSemaphore) {
+        let server = try startedServer()
+        let held = DispatchSemaphore(value: 0)
+        // real wait: each reply is held until the test lets it go (bounded by the timeout).
+        server.handler = { _ in
+            _ = held.wait(timeout: .now() + 10)
+            return MockResponse(status: 200, text: "ok")
+        }
+        return (server, held)
+    }
+
     private func layer(
         _ server: MockServer, clock: TestClock? = nil, monitors: [any NetworkMonitor],
         interceptors: [any RequestInterceptor] = [], retryPolicy: RetryPolicy = .none,
@@ -41,13 +53,7 @@ final class ObservationTests: XCTestCase {
     }
 
     func testEveryCallerOfOneSharedRequestIsToldHowManyShared() throws {
-        let server = try startedServer()
-        let held = DispatchSemaphore(value: 0)
-        // real wait: the reply is held until both callers joined (bounded by the timeout).
-        server.handler = { _ in
-            _ = held.wait(timeout: .now() + 10)
-            return MockResponse(status: 200, text: "ok")
-        }
+        let (server, held) = try serverHoldingReplies()
         let monitor = ObservationRecorder()
         let network = layer(server, monitors: [monitor])
         let finished = monitor.expectFinishes(3, self)
@@ -116,13 +122,7 @@ final class ObservationTests: XCTestCase {
     /// A request waiting behind its origin's budget is told begun while it waits, before its reply: a live
     /// view shows it queued. Its wait is budget time.
     func testARequestQueuedBehindTheBudgetIsToldBegunThenItsWaitIsBudgetQueueTime() throws {
-        let server = try startedServer()
-        let held = DispatchSemaphore(value: 0)
-        // real wait: each reply is held until the test lets it go (bounded by the timeout).
-        server.handler = { _ in
-            _ = held.wait(timeout: .now() + 10)
-            return MockResponse(status: 200, text: "ok")
-        }
+        let (server, held) = try serverHoldingReplies()
         let clock = TestClock()
         let monitor = ObservationRecorder()
         let network = layer(
@@ -220,13 +220,7 @@ final class ObservationTests: XCTestCase {
     /// A request cancelled while it waits behind its origin's budget counts the time it waited. (Not yet
     /// for one that shares: its shared request's wait isn't handed to a caller that leaves.)
     func testARequestCancelledWhileQueuedCountsItsWait() throws {
-        let server = try startedServer()
-        let held = DispatchSemaphore(value: 0)
-        // real wait: the first reply is held until the test lets it go (bounded by the timeout).
-        server.handler = { _ in
-            _ = held.wait(timeout: .now() + 10)
-            return MockResponse(status: 200, text: "ok")
-        }
+        let (server, held) = try serverHoldingReplies()
         let clock = TestClock()
         let monitor = ObservationRecorder()
         let network = layer(
@@ -282,13 +276,7 @@ final class ObservationTests: XCTestCase {
     /// A cancel settles the outcome at once; its handler waits for the callback queue, held 0.4 s on the
     /// layer's clock.
     func testTheWaitForTheCallbackQueueIsDeliveryDuration() throws {
-        let server = try startedServer()
-        let held = DispatchSemaphore(value: 0)
-        // real wait: the reply is held until the test ends it (bounded by the timeout).
-        server.handler = { _ in
-            _ = held.wait(timeout: .now() + 10)
-            return MockResponse(status: 200, text: "ok")
-        }
+        let (server, held) = try serverHoldingReplies()
         let clock = TestClock()
         let monitor = ObservationRecorder()
         let network = layer(server, clock: clock, monitors: [monitor])

@@ -193,7 +193,8 @@ final class RequestTask: NetworkTask, Sendable {
     }
 
     /// An attempt ended in a reply shared by `callers` (this one included; `nil`: not shared), which waited
-    /// `queued` for its server. A caller alone that didn't wait has nothing to add, and takes no lock.
+    /// `queued` for its server. (`SharingStage` calls it only when there is something to add, so a caller
+    /// alone that didn't wait takes no lock.)
     func addShared(queued: Queued, callers: Int?) {
         state.withLock { state in
             state.meter.queued += queued.nanoseconds
