@@ -36,10 +36,8 @@ struct CacheKey: Hashable, Sendable {
     }
 
     static func normalized(_ url: URL) -> String {
-        if url.fragment == nil { return url.absoluteString }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            return url.absoluteString
-        }
+        guard url.fragment != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        else { return url.absoluteString }
         components.fragment = nil
         return components.string ?? url.absoluteString
     }
