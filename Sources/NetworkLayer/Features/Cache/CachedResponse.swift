@@ -36,8 +36,10 @@ struct CacheKey: Hashable, Sendable {
     }
 
     static func normalized(_ url: URL) -> String {
-        guard url.fragment != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        else { return url.absoluteString }
+        if url.fragment == nil { return url.absoluteString }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            return url.absoluteString
+        }
         components.fragment = nil
         return components.string ?? url.absoluteString
     }
