@@ -116,11 +116,9 @@ enum CacheRules {
     /// (`must-revalidate`, `no-cache`) or the request asks for fresher (`no-cache`, `max-age`, `min-fresh`).
     static func canServeWhileRevalidating(_ entry: CachedResponse, request: HeaderFields, now: Date) -> Bool {
         let control = CacheControl(entry.fields["Cache-Control"])
-        guard let window = control.staleWhileRevalidate, !control.mustRevalidate, !control.noCache else {
-            return false
-        }
         let requestControl = CacheControl(request["Cache-Control"])
-        guard !asksNoCache(request, requestControl), requestControl.maxAge == nil,
+        guard let window = control.staleWhileRevalidate, !control.mustRevalidate, !control.noCache,
+            !asksNoCache(request, requestControl), requestControl.maxAge == nil,
             requestControl.minFresh == nil
         else { return false }
         return -remainingFreshness(of: entry, now: now) <= window

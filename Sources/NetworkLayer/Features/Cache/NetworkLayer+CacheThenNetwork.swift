@@ -44,7 +44,14 @@ extension NetworkLayer {
         updateHandler: @escaping (NetworkResponse<Value>) -> Void,
         completionHandler: @escaping (NetworkError?) -> Void
     ) -> NetworkTask {
-        cacheThenNetwork(request, updateHandler: updateHandler, completionHandler: completionHandler)
+        runningRequests.track(
+            successHandler: completionHandler, errorHandler: { completionHandler($0) },
+            start: { finish, _ in
+                let call = CacheThenNetworkCall(
+                    request, on: self, updateHandler: updateHandler, completionHandler: finish)
+                call.start(readsStore: mayBeStored(request))
+                return call.call
+            })
     }
 
     /// The responses of ``sendCacheThenNetwork(_:updateHandler:completionHandler:)`` as an `async`
@@ -75,7 +82,7 @@ extension NetworkLayer {
         // Unchecked: only the request's handler-typed members aren't Sendable; it is used once, to start.
         let request = UncheckedSendable(value: immediate)
         return NetworkStream { buffer in
-            self.cacheThenNetwork(
+            self.sendCacheThenNetwork(
                 request.value,
                 updateHandler: { buffer.append([$0], StreamReceipt(isWanted: { true }, consumed: {})) },
                 completionHandler: { error in
@@ -83,20 +90,6 @@ extension NetworkLayer {
                         error.map { .failure($0) } ?? .success(StreamSummary(eventCount: 0, byteCount: 0)))
                 })
         }
-    }
-
-    private func cacheThenNetwork<Value>(
-        _ request: NetworkRequest<Value>, updateHandler: @escaping (NetworkResponse<Value>) -> Void,
-        completionHandler: @escaping (NetworkError?) -> Void
-    ) -> NetworkTask {
-        runningRequests.track(
-            successHandler: completionHandler, errorHandler: { completionHandler($0) },
-            start: { finish, _ in
-                let call = CacheThenNetworkCall(
-                    request, on: self, updateHandler: updateHandler, completionHandler: finish)
-                call.start(readsStore: mayBeStored(request))
-                return call.call
-            })
     }
 
     /// Whether the cache could hold a reply to `request`. A test double (a ``responder``) answers the

@@ -50,9 +50,9 @@ struct OfflineFallback: RequestStage {
     /// The stored reply, marked stale by `error`, when the policy allows one and the request accepts it.
     func reply(after error: NetworkError) -> TransferResult? {
         guard stage.isForItsAccount, let stored = stage.cache.entry(for: lookup),
-            let reply = stage.standIn(stored, for: error, request: lookup.headers, because: .offline)
+            let reply = stage.standIn(stored, for: error, request: lookup.headers, because: .offline),
+            case .success = ResponseValidator.validate(reply, expecting: expectation)
         else { return nil }
-        guard case .success = ResponseValidator.validate(reply, expecting: expectation) else { return nil }
         return reply
     }
 

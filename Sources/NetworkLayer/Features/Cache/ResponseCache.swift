@@ -53,9 +53,7 @@ public final class ResponseCache: Sendable {
 
     /// Returns once every write and removal handed to the disk so far is done.
     public func flush() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            flush { done.resume() }
-        }
+        await withCheckedContinuation { done in flush { done.resume() } }
     }
 
     /// Removes every reply stored for an account (see ``NetworkRequest/account``), as at sign-out.
