@@ -175,7 +175,7 @@ extension NetworkLayer {
         for request: NetworkRequest<Value>, stream: StreamSetup?, call: RequestCall,
         progress: ProgressReporter?
     ) throws(NetworkError) -> TransportRoute {
-        if let stream { return .stream(stream.route) }
+        if let stream { return .sink(stream.route) }
         let limit = request.maximumResponseSize ?? maximumResponseSize
         // Any other request's reply is kept in memory by the engine itself.
         guard let transfer = request.transfer else { return .data(limit: limit) }

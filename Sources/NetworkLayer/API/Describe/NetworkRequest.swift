@@ -95,7 +95,7 @@ public struct NetworkRequest<Value> {
     /// Told how far a download or upload has come, on the callback queue, at most ~30 times a second, every
     /// call before the handler (or before the `async` form returns); ignored by other requests.
     public var progressHandler: ((TransferProgress) -> Void)?
-    let decoding: @Sendable (JSONDecoder) -> ResponseDecoding<Value>
+    var decoding: @Sendable (JSONDecoder) -> ResponseDecoding<Value>
 
     init(
         method: HTTPMethod, urlString: String, query: [String: String], queryItems: [URLQueryItem],

@@ -159,10 +159,9 @@ package final class DurableFolder: Sendable {
                 throw DurableWriteError(errno: errno, file: file)
             }
             try handle.close()
-        } catch let error as DurableWriteError {
-            throw error
         } catch {
-            throw DurableWriteError(code: (error as NSError).code, reason: "\(error)", file: file)
+            throw error as? DurableWriteError
+                ?? DurableWriteError(code: (error as NSError).code, reason: "\(error)", file: file)
         }
     }
 

@@ -1,16 +1,10 @@
 import Foundation
 
 /// The journal a ``TransferStore`` hands the upload engine: what it reports becomes the record.
-final class StoreJournal: UploadJournal {
+struct StoreJournal: UploadJournal {
     let store: TransferStore
     let id: UUID
     let resumePoint: (uploadURL: URL, offset: Int64)?
-
-    init(store: TransferStore, id: UUID, resumePoint: (uploadURL: URL, offset: Int64)?) {
-        self.store = store
-        self.id = id
-        self.resumePoint = resumePoint
-    }
 
     func created(_ uploadURL: URL, then next: @escaping @Sendable () -> Void) {
         store.recordProgress(id, uploadURL: uploadURL, offset: 0, then: next)

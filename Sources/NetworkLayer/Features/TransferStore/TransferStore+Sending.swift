@@ -208,8 +208,7 @@ extension TransferStore {
         }
         var record = TransferRecord(
             id: UUID(), kind: .download, file: "", url: url, method: request.method.rawValue,
-            headers: request.headers,
-            sequence: state.withLock { $0.nextSequence() })
+            headers: request.headers, sequence: state.withLock { $0.nextSequence() })
         record.retryPolicy = request.retryPolicy.flatMap(StoredRetryPolicy.init)
         switch request.transfer {
         case .download(let target)?:

@@ -149,10 +149,8 @@ public final class TransferStore: Sendable {
             let payload = try JSONEncoder().encode(record)
             try folder.write(
                 payload, contentVersion: TransferRecord.version, as: record.fileName, flushToDevice: false)
-        } catch let error as DurableWriteError {
-            throw .writeFailed(error.reason)
         } catch {
-            throw .writeFailed("\(error)")
+            throw .writeFailed((error as? DurableWriteError)?.reason ?? "\(error)")
         }
     }
 

@@ -71,7 +71,7 @@ final class BodySource: TransferBody, @unchecked Sendable {
     }
 
     func newStream() -> InputStream? {
-        let fresh = body.makeStream()
+        let fresh = UploadBodyStream(body: body)
         stream.withLock { $0 = fresh }
         return fresh
     }

@@ -95,9 +95,8 @@ final class DiskWriter: @unchecked Sendable {
     }
 
     private func failed(_ failure: POSIXFailure) {
-        state.withLock { state in
-            if state.failure == nil { state.failure = failure }
-        }
+        // The first failure is the one reported.
+        state.withLock { $0.failure = $0.failure ?? failure }
     }
 }
 

@@ -101,9 +101,8 @@ struct DownloadPlan {
 }
 
 /// A `Content-Range: bytes first-last/total` header (`total` may be `*`).
-struct ContentRange: Equatable {
+struct ContentRange {
     let start: Int64
-    let end: Int64
     let total: Int64?
 
     init?(_ response: HTTPURLResponse) {
@@ -116,7 +115,6 @@ struct ContentRange: Equatable {
             start <= end
         else { return nil }
         self.start = start
-        self.end = end
         total = spec[1] == "*" ? nil : Int64(spec[1])
     }
 }

@@ -123,9 +123,7 @@ final class FileSink: TransferSink {
         case .writing(let plan, _, _) where plan.isEmpty:
             break
         case .writing(let plan, let file, let received):
-            if let failure = file.append(data) {
-                return writeFailed(failure)
-            }
+            if let failure = file.append(data) { return writeFailed(failure) }
             let total = received + Int64(data.count)
             phase = .writing(plan, file: file, received: total)
             progress?.update(completed: plan.offset + total, expected: plan.expected)

@@ -19,13 +19,7 @@ extension NetworkRequest where Value == URL {
     public static func download(
         urlString: String, to destination: URL, options: DownloadOptions = [], headers: [String: String] = [:]
     ) -> NetworkRequest<URL> {
-        let target = DownloadTarget(destination: destination, options: options)
-        var request = NetworkRequest<URL>(
-            method: .get, urlString: urlString, query: [:], queryItems: [], headers: headers, body: .empty,
-            timeout: nil, maximumResponseSize: nil, acceptableContentTypes: nil, endpoint: nil,
-            decoding: Self.downloaded(to: target.destination))
-        request.transfer = .download(target)
-        return request
+        NetworkRequest(urlString: urlString, headers: headers).downloading(to: destination, options: options)
     }
 
     /// An endpoint's reply written to `destination`, as ``download(urlString:to:options:headers:)`` writes it.
@@ -38,19 +32,16 @@ extension NetworkRequest where Value == URL {
     public static func download(
         _ endpoint: any Endpoint, to destination: URL, options: DownloadOptions = []
     ) -> NetworkRequest<URL> {
-        let target = DownloadTarget(destination: destination, options: options)
-        var request = NetworkRequest<URL>(
-            method: endpoint.method, urlString: endpoint.path, query: endpoint.query, queryItems: [],
-            headers: endpoint.headers, body: endpoint.body, timeout: endpoint.timeout,
-            maximumResponseSize: endpoint.maximumResponseSize,
-            acceptableContentTypes: endpoint.acceptableContentTypes, endpoint: endpoint,
-            decoding: Self.downloaded(to: target.destination))
-        request.transfer = .download(target)
-        return request
+        NetworkRequest(endpoint).downloading(to: destination, options: options)
     }
 
-    private static func downloaded(to destination: URL) -> @Sendable (JSONDecoder) -> ResponseDecoding<URL> {
-        { _ in ResponseDecoding(runsCallerCode: false) { _ in destination } }
+    /// This request, its reply written to `destination` and the file's URL its success value.
+    private func downloading(to destination: URL, options: DownloadOptions) -> NetworkRequest<URL> {
+        let target = DownloadTarget(destination: destination, options: options)
+        var request = self
+        request.transfer = .download(target)
+        request.decoding = { _ in ResponseDecoding(runsCallerCode: false) { _ in target.destination } }
+        return request
     }
 }
 

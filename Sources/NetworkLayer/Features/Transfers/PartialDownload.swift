@@ -10,12 +10,10 @@ import Foundation
 /// The next download there sends `Range` with `If-Range`: the validator, not the URL, decides whether
 /// the bytes still belong.
 struct PartialDownload: Sendable {
-    let destination: URL
     let file: URL
     let infoFile: URL
 
     init(destination: URL) {
-        self.destination = destination
         file = URL(fileURLWithPath: destination.path + ".partial")
         infoFile = URL(fileURLWithPath: destination.path + ".partial.json")
     }

@@ -108,15 +108,13 @@ extension NetworkRequest where Value == URL {
         urlString: String, fileURL: URL, resumable: ResumableUpload, contentType: String? = nil,
         headers: [String: String] = [:]
     ) -> NetworkRequest<URL> {
-        var request = NetworkRequest<URL>(
-            method: .post, urlString: urlString, query: [:], queryItems: [], headers: headers, body: .empty,
-            timeout: nil, maximumResponseSize: nil, acceptableContentTypes: nil, endpoint: nil,
-            decoding: { _ in
-                ResponseDecoding(runsCallerCode: false) { reply throws(NetworkError) in
-                    guard let url = reply.response.url else { throw .invalidResponse }
-                    return url
-                }
-            })
+        var request = NetworkRequest<URL>(method: .post, urlString: urlString, headers: headers)
+        request.decoding = { _ in
+            ResponseDecoding(runsCallerCode: false) { reply throws(NetworkError) in
+                guard let url = reply.response.url else { throw .invalidResponse }
+                return url
+            }
+        }
         request.transfer = .upload(.file(fileURL, contentType: contentType ?? MediaTypes.guess(for: fileURL)))
         request.resumable = resumable
         return request

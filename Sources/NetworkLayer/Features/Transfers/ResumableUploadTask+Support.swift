@@ -23,8 +23,7 @@ extension ResumableUploadTask {
     /// ``offsetQuestions`` times with backoff, whatever the policy says; anything else follows the policy.
     func retry(after error: NetworkError, of method: HTTPMethod, then next: @escaping @Sendable () -> Void) {
         if case .cancelled = error { return call.fail(error) }
-        var status = 0
-        if case .unacceptableStatusCode(let code, _, _) = error { status = code }
+        let status = error.statusCode ?? 0
         let now = call.layer.clock.date
         let delay: TimeInterval? = state.withLock { state in
             if method == .put, Self.offsetConflicts.contains(status) {

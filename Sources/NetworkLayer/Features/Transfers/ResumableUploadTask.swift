@@ -100,10 +100,7 @@ final class ResumableUploadTask<Value>: NetworkTask {
                     let location = response.headers["Location"],
                     let url = URL(string: location, relativeTo: response.url)?.absoluteURL
                 else { return unsupported(status: response.statusCode) }
-                state.withLock { state in
-                    state.uploadURL = url
-                    state.offset = 0
-                }
+                state.withLock { ($0.uploadURL, $0.offset) = (url, 0) }
                 let next: @Sendable () -> Void = { [self] in
                     // An empty file is complete once created.
                     guard length > 0 else { return succeed(response, at: url) }

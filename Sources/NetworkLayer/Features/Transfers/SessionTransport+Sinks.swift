@@ -5,11 +5,6 @@ import Foundation
 #endif
 
 extension TransportRoute {
-    /// A stream: a 2xx reply parsed and delivered as it arrives, without size limit.
-    static func stream(_ route: any StreamRoute) -> TransportRoute {
-        .sink(route)
-    }
-
     /// An upload's body is checked and measured here, before anything is sent. A download writes a file
     /// only of a reply of `acceptableContentTypes`; `isAbandoned`: see ``DownloadJob/isAbandoned``.
     init(

@@ -38,14 +38,10 @@ struct UploadBody: Sendable {
         }
     }
 
-    func makeStream() -> UploadBodyStream {
-        UploadBodyStream(body: self)
-    }
-
     /// Reads the whole body through a fresh stream, as an attempt sends it (same bytes, same errors for a
     /// changed file), in pieces given to `consume` until it returns `false`.
     func read(_ consume: (Data) -> Bool) -> (isComplete: Bool, error: URLError?) {
-        let stream = makeStream()
+        let stream = UploadBodyStream(body: self)
         stream.open()
         defer { stream.close() }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -68,13 +64,10 @@ struct UploadBody: Sendable {
             case .text(let text): pending.append(Data(text.utf8))
             case .data(let data):
                 // Referenced, not copied into the framing: no second copy of a large part.
-                segments.append(.bytes(pending))
-                segments.append(.bytes(data))
+                segments += [.bytes(pending), .bytes(data)]
                 pending = Data()
             case .file(let url):
-                let length = try checkedLength(of: url)
-                segments.append(.bytes(pending))
-                segments.append(.file(url, length: length))
+                segments += [.bytes(pending), .file(url, length: try checkedLength(of: url))]
                 pending = Data()
             }
             pending.append(MultipartEncoding.lineBreak)
