@@ -24,13 +24,14 @@ final class TransferObservationTests: XCTestCase {
             retryPolicy: .none, monitors: monitors)
     }
 
-    /// Sends `request` and waits until the monitor heard it finish.
+    /// Sends `request` and waits until its handler ran and the monitor heard it finish.
     private func run<Value>(
         _ request: NetworkRequest<Value>, on network: NetworkLayer, _ watcher: TransferWatcher
     ) {
-        let finished = watcher.expectFinish(self)
-        network.send(request, successHandler: { _ in }, errorHandler: { _ in })
-        wait(for: [finished], timeout: 20)
+        let (finished, handled) = (watcher.expectFinish(self), expectation(description: "handled"))
+        network.send(
+            request, successHandler: { _ in handled.fulfill() }, errorHandler: { _ in handled.fulfill() })
+        wait(for: [finished, handled], timeout: 20)
     }
 
     func testADownloadTellsItsGrowingBytesAndTotalThenItsEnd() throws {
