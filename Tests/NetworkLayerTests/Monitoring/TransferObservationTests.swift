@@ -10,14 +10,6 @@ import XCTest
 final class TransferObservationTests: XCTestCase {
     private static let size = 3 * 65_536 + 1_000
 
-    private func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "TransferObservationTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        return folder
-    }
-
     private func layer(_ server: MockServer, monitors: [any NetworkMonitor]) -> NetworkLayer {
         NetworkLayer(
             baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "transfers.callbacks"),
@@ -38,7 +30,7 @@ final class TransferObservationTests: XCTestCase {
         let body = Data((0..<Self.size).map { UInt8(truncatingIfNeeded: $0) })
         let server = try startedServer { _ in MockResponse(body: body) }
         let watcher = TransferWatcher()
-        let destination = try folder().appendingPathComponent("file.bin")
+        let destination = try makeOutboxFolder().appendingPathComponent("file.bin")
         run(
             NetworkRequest<URL>.download(urlString: "file", to: destination),
             on: layer(server, monitors: [watcher]), watcher)
@@ -74,7 +66,7 @@ final class TransferObservationTests: XCTestCase {
     func testAResumableUploadTellsEachOffsetTheServerConfirmed() throws {
         let server = try startedServer()
         let tus = server.serveTus()
-        let file = try folder().appendingPathComponent("photo.jpg")
+        let file = try makeOutboxFolder().appendingPathComponent("photo.jpg")
         try Data(count: Self.size).write(to: file)
         var resumable = ResumableUpload.tus
         resumable.chunkSize = 65_536
