@@ -175,6 +175,34 @@ public final class NetworkInspector: NetworkMonitor {
         recording.willRetry(attempt, after: delay, because: error)
     }
 
+    /// Records an upload's progress in its transfer row (a resumable upload's append, in the upload's).
+    ///
+    /// - Parameters:
+    ///   - progress: The bytes sent so far, and the body's length.
+    ///   - request: The upload.
+    public func didSendBodyData(_ progress: TransferProgress, for request: MonitoredRequest) {
+        recording.didSendBodyData(progress, for: request)
+    }
+
+    /// Records a download's progress in its transfer row.
+    ///
+    /// - Parameters:
+    ///   - progress: The bytes in the file so far, and the total when known.
+    ///   - request: The download.
+    public func didWriteData(_ progress: TransferProgress, for request: MonitoredRequest) {
+        recording.didWriteData(progress, for: request)
+    }
+
+    /// Records the offset a resumable upload's server confirmed, in the upload's transfer row.
+    ///
+    /// - Parameters:
+    ///   - offset: The bytes the server holds.
+    ///   - length: The file's length.
+    ///   - uploadURL: The upload's URL.
+    public func didConfirmUploadOffset(_ offset: Int64, of length: Int64, at uploadURL: URL) {
+        recording.didConfirmUploadOffset(offset, of: length, at: uploadURL)
+    }
+
     /// Records the outcome, times, cost and phases of the request.
     ///
     /// - Parameters:

@@ -12,7 +12,8 @@ import XCTest
     /// against MockServer: from the recording through the server to the rows, the waterfall and a detail.
     final class InspectorLiveBrowserTests: XCTestCase {
         /// Answers by path: `/flaky` fails once with 503, `/missing` is 404, `/cached` may be kept 10
-        /// minutes, `/shared` answers late enough for a second identical GET to join the first.
+        /// minutes, `/shared` answers late enough for a second identical GET to join the first, `/file.bin`
+        /// is 200,000 bytes to download.
         private static func answer(_ request: MockServerRequest, flakyCalls: Locked<Int>) -> MockResponse {
             switch request.path {
             case "/flaky":
@@ -25,6 +26,8 @@ import XCTest
                 return MockResponse(status: 404, headers: [:], text: "gone")
             case "/cached":
                 return MockResponse(headers: ["Cache-Control": "max-age=600"], text: "kept")
+            case "/file.bin":
+                return MockResponse(body: Data(count: 200_000))
             case "/shared":
                 var reply = MockResponse(text: "one for two")
                 reply.delayBeforeHeaders = 0.5
@@ -35,8 +38,8 @@ import XCTest
         }
 
         /// A plain GET, two identical GETs at once, a 503 then 200, a 404, and a GET twice (the second
-        /// from the memory cache); returns once every one has finished.
-        private func makeKnownRequests(_ harness: InspectorHarness) {
+        /// from the memory cache), and a download; returns once every one has finished.
+        private func makeKnownRequests(_ harness: InspectorHarness) throws {
             harness.get("/plain")
             let shared = (0..<2).map { XCTestExpectation(description: "shared GET \($0)") }
             for done in shared {
@@ -46,7 +49,15 @@ import XCTest
             harness.get("/flaky")
             harness.get("/missing")
             harness.get("/cached", count: 2)
-            harness.waitForRecords(7)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+            addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let downloaded = XCTestExpectation(description: "download")
+            harness.network.send(
+                NetworkRequest<URL>.download(urlString: "/file.bin", to: folder.appendingPathComponent("f")),
+                successHandler: { _ in downloaded.fulfill() }, errorHandler: { _ in downloaded.fulfill() })
+            XCTAssertEqual(XCTWaiter().wait(for: [downloaded], timeout: 10), .completed)
+            harness.waitForRecords(8)
         }
 
         func testThePageShowsTheRowsWaterfallAndDetailOfRequestsALayerMade() throws {
@@ -55,7 +66,7 @@ import XCTest
             let harness = try InspectorHarness(
                 retryPolicy: RetryPolicy(maximumAttempts: 2, initialDelay: 0.01), cache: ResponseCache()
             ) { Self.answer($0, flakyCalls: flakyCalls) }
-            makeKnownRequests(harness)
+            try makeKnownRequests(harness)
             let url = try harness.inspector.start()
             defer { harness.inspector.stop() }
 
@@ -69,7 +80,7 @@ import XCTest
 
             XCTAssertEqual(
                 rows.map(\.path),
-                ["/plain", "/shared", "/shared", "/flaky", "/missing", "/cached", "/cached"])
+                ["/plain", "/shared", "/shared", "/flaky", "/missing", "/cached", "/cached", "/file.bin"])
             XCTAssertEqual(Set(dom.rows.compactMap { $0.cell("method") }), ["GET"])
             XCTAssertEqual(row("/plain")?.cell("status"), "200")
             XCTAssertEqual(row("/plain")?.cell("shared"), "1")
@@ -81,12 +92,20 @@ import XCTest
             XCTAssertEqual(row("/missing")?.classes, ["error"])
             XCTAssertEqual(
                 rows.filter { $0.path == "/cached" }.map { $0.row.cell("cache") }, ["network", "hit"])
-            XCTAssertEqual(dom.text(ofElement: "summary"), "7 requests")
+            XCTAssertEqual(dom.text(ofElement: "summary"), "8 requests")
+            let transfers = dom.transfers
+            XCTAssertEqual(transfers.map(\.id), [row("/file.bin")?.id ?? ""], "the download's row")
+            XCTAssertEqual(transfers.first?.cells.first, "download")
+            XCTAssertEqual(transfers.first?.cells.last, "finished")
+            XCTAssertTrue(
+                transfers.first?.cells.contains { $0.contains(#"<progress max="200000" value="200000">"#) }
+                    == true,
+                "\(transfers)")
 
             // Every request over the network went on the wire and was delivered; the cache hit took no
             // measurable time there, so its bar may have no phase at all.
             XCTAssertEqual(dom.bars.map(\.id), recorded, "a bar per request")
-            let hit = try XCTUnwrap(rows.last?.row.id)
+            let hit = try XCTUnwrap(rows.last { $0.path == "/cached" }?.row.id)
             for bar in dom.bars where bar.id != hit {
                 XCTAssertEqual(bar.phases.first, "wire", "\(bar.id): \(bar.phases)")
                 XCTAssertEqual(bar.phases.last, "delivered", "\(bar.id): \(bar.phases)")

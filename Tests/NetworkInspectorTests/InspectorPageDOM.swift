@@ -42,6 +42,18 @@ struct InspectorPageDOM {
         }
     }
 
+    /// Each row of the transfers section (`section#transfers tbody`): its `data-id` and its cells' inner
+    /// HTML, in order.
+    var transfers: [(id: String, cells: [String])] {
+        guard let table = section(from: #"<section id="transfers">"#, to: "</section>"),
+            let body = table.range(of: "<tbody>")
+        else { return [] }
+        return Self.matches(#"<tr\b([^>]*)>(.*?)</tr>"#, in: String(table[body.upperBound...])).compactMap {
+            guard let id = Self.firstMatch(#"data-id="([^"]*)""#, in: $0[0]) else { return nil }
+            return (id, Self.matches(#"<td\b[^>]*>(.*?)</td>"#, in: $0[1]).map { $0[0] })
+        }
+    }
+
     /// The `data-id` of `#detail`, and its inner HTML; nil when the detail view is closed.
     var detail: (id: String, html: String)? {
         guard let aside = section(from: #"<aside id="detail""#, to: "</aside>"),

@@ -92,6 +92,7 @@ struct EventRecorder: Sendable {
             record.finish(with: result, cacheStatus: metrics.cacheStatus, cacheReason: metrics.cacheReason)
             record.phases = PhaseTimeline(record: record, metrics: metrics).phases
         }
+        finishedTransfer(request, error: result.failure)
         if let events = metrics.eventCount {
             finishedStream(request, events: events, start: start, end: end, error: result.failure)
         }

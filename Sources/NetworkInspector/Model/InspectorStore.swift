@@ -49,9 +49,11 @@ final class InspectorStore: Sendable {
         state.withLock { $0.streams.update(id, make: make, change).record }
     }
 
-    /// Adds or replaces a transfer.
-    func setTransfer(_ transfer: TransferRecord) {
-        state.withLock { _ = $0.transfers.update(transfer.id, make: { transfer }) { $0 = transfer } }
+    /// Changes transfer `id`, made by `make` when absent; `nil` when it is absent and `make` gives none.
+    func updateTransfer(
+        _ id: String, make: () -> TransferRecord? = { nil }, _ change: (inout TransferRecord) -> Void
+    ) -> TransferRecord? {
+        state.withLock { $0.transfers.update(id, make: make, change).record }
     }
 
     /// Replaces the outbox's queue.

@@ -31,6 +31,18 @@ struct RecordingMonitor: NetworkMonitor {
         recorder?.willRetry(attempt, after: delay, because: error)
     }
 
+    func didSendBodyData(_ progress: TransferProgress, for request: MonitoredRequest) {
+        recorder?.transferred(progress, for: request, isUpload: true)
+    }
+
+    func didWriteData(_ progress: TransferProgress, for request: MonitoredRequest) {
+        recorder?.transferred(progress, for: request, isUpload: false)
+    }
+
+    func didConfirmUploadOffset(_ offset: Int64, of length: Int64, at uploadURL: URL) {
+        recorder?.confirmedUploadOffset(offset, of: length, at: uploadURL)
+    }
+
     func didFinish(
         _ request: MonitoredRequest, with result: Result<NetworkResponse<Data>, NetworkError>,
         metrics: RequestMetrics

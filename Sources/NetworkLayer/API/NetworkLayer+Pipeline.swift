@@ -85,18 +85,12 @@ extension NetworkLayer {
         if let state = stream?.state { eventCount = { state.eventCount } }
         // A layer without monitors runs none of their code.
         let watch = monitorGroup == nil && request.monitors.isEmpty ? nil : monitoring(request)
-        // Only a transfer reports progress: any other request's handlers keep their own queue (a stream's
-        // completion stays behind its elements).
-        let progress =
-            request.transfer == nil
-            ? nil
-            : request.progressHandler.map {
-                ProgressReporter(callbackQueue: callbackQueue, clock: clock, handler: $0)
-            }
+        let progress = progressReporter(for: request, observer: watch?.observer)
         // A transfer's handlers run on its progress queue, behind every progress call made before them,
         // and a stream's completion behind its elements; any other call's where its outcome is settled
         // when it delivers immediately.
-        let queue = progress?.queue ?? stream?.callbackQueue ?? callbackQueue
+        let queue =
+            (request.progressHandler == nil ? nil : progress?.queue) ?? stream?.callbackQueue ?? callbackQueue
         let immediate = deliversImmediately(request, isStream: stream != nil)
         let delivery = delivery ?? (immediate ? .immediate : CallbackDelivery(queue: queue))
         let task = RequestTask(
@@ -113,6 +107,24 @@ extension NetworkLayer {
         let call = RequestCall(
             task: task, observer: watch?.observer, deliversImmediately: delivery.isImmediate)
         return (call, progress)
+    }
+
+    /// Only a transfer reports progress: any other request's handlers keep their own queue (a stream's
+    /// completion stays behind its elements). A transfer is counted for its progress handler and for
+    /// monitors that observe attempts (on their queue, without a handler); for neither, it isn't.
+    func progressReporter<Value>(for request: NetworkRequest<Value>, observer: MonitoredCall?)
+        -> ProgressReporter?
+    {
+        guard let transfer = request.transfer else { return nil }
+        var told: (@Sendable (TransferProgress) -> Void)?
+        if let observer, observer.channel.observesAttempts {
+            let isUpload = !transfer.isDownload
+            told = { observer.transferred($0, isUpload: isUpload) }
+        }
+        guard request.progressHandler != nil || told != nil else { return nil }
+        return ProgressReporter(
+            callbackQueue: request.progressHandler == nil ? monitorsQueue : callbackQueue, clock: clock,
+            handler: request.progressHandler, observer: told)
     }
 
     /// What monitors a call: the report of its outcome, and who watches its attempts; `nil` when no

@@ -94,7 +94,8 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ///     layer (in place: a token refresh that completes synchronously keeps the answer synchronous; one
     ///     that completes later has the answer delivered where it completed, or on the delivery queue).
     ///   - monitors: Told about every request as the real layer tells them (built, started, the stubbed
-    ///     answer as a response, retries, and the outcome with metrics), on their own queue, so an app's
+    ///     answer as a response, retries, and the outcome with metrics; not a transfer's progress, which
+    ///     goes only to its progress handler, as scripted), on their own queue, so an app's
     ///     logging or analytics hook is testable without a network. The events arrive asynchronously:
     ///     wait for `didFinish` before asserting on them.
     ///   - clock: Time the test moves: the dummy's waits (a retry's backoff, `Retry-After`) and deadlines

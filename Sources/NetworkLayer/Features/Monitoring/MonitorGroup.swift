@@ -51,6 +51,9 @@ package final class MonitorGroup: Sendable {
             self.group = group
         }
 
+        /// Whether any monitor wants the attempt events (``emit(_:)`` sends nothing otherwise).
+        package var observesAttempts: Bool { group.wantsAttemptEvents }
+
         package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
             guard group.wantsAttemptEvents else { return }
             warn(event)
@@ -122,6 +125,18 @@ struct MonitoredCall: AttemptObserver {
     func attemptWillRetry(number: Int, after delay: TimeInterval, because error: NetworkError) {
         let attempt = MonitoredAttempt(request: request, number: number)
         channel.emit { $0.willRetry(attempt, after: delay, because: error) }
+    }
+
+    /// A transfer's progress, as its handler is told it: sent for an upload, written for a download.
+    func transferred(_ progress: TransferProgress, isUpload: Bool) {
+        let request = request
+        channel.emit {
+            if isUpload {
+                $0.didSendBodyData(progress, for: request)
+            } else {
+                $0.didWriteData(progress, for: request)
+            }
+        }
     }
 
     func attemptResentBody(number: Int) {

@@ -6,7 +6,7 @@ import Foundation
 
 /// Watches what the layer does, request by request: for logging, analytics and debugging.
 ///
-/// Eight events, each with an empty default, so a monitor implements only what it needs:
+/// Eleven events, each with an empty default, so a monitor implements only what it needs:
 ///
 /// | event | when |
 /// |---|---|
@@ -16,6 +16,9 @@ import Foundation
 /// | ``didResendBody(for:)`` | the transport sent the attempt again by itself, body and all (a warning) |
 /// | ``didReceive(_:body:for:)`` | a response arrived: status, headers and body |
 /// | ``willRetry(_:after:because:)`` | a failed attempt will be sent again after a delay |
+/// | ``didSendBodyData(_:for:)`` | an upload's body is going out: bytes so far |
+/// | ``didWriteData(_:for:)`` | a download is being written to its file: bytes so far |
+/// | ``didConfirmUploadOffset(_:of:at:)`` | a resumable upload's server said how much it holds |
 /// | ``didKeepInMemoryOnly(_:because:)`` | a disk cache keeps such replies in memory only (a warning, said once) |
 /// | ``didFinish(_:with:metrics:)`` | the request is over: its outcome and its metrics |
 ///
@@ -55,6 +58,31 @@ public protocol NetworkMonitor: Sendable {
     ///   - delay: Seconds until the next attempt is sent.
     ///   - error: Why the attempt failed.
     func willRetry(_ attempt: MonitoredAttempt, after delay: TimeInterval, because error: NetworkError)
+    /// An upload's body is going out: what its progress handler is told (``TransferProgress``), as often
+    /// and with the same figures, whether or not the request has one; the last call, once every byte went,
+    /// comes before ``didFinish(_:with:metrics:)``, which tells the end. One of the attempt events.
+    ///
+    /// - Parameters:
+    ///   - progress: The bytes sent so far, and the body's length.
+    ///   - request: The upload.
+    func didSendBodyData(_ progress: TransferProgress, for request: MonitoredRequest)
+    /// A download is being written to its file: what its progress handler is told, as
+    /// ``didSendBodyData(_:for:)`` is for an upload (a resumed download counts the bytes it had).
+    ///
+    /// - Parameters:
+    ///   - progress: The bytes in the file so far, and the total when the server said it.
+    ///   - request: The download.
+    func didWriteData(_ progress: TransferProgress, for request: MonitoredRequest)
+    /// A resumable upload's server holds `offset` bytes of the file: told when the upload is created (0),
+    /// after each append it acknowledged, and when it was asked after an interruption. The upload's
+    /// exchanges (creation, `HEAD`, `PATCH`) are requests of their own, with their events; after the
+    /// creation their URL is `uploadURL`. One of the attempt events.
+    ///
+    /// - Parameters:
+    ///   - offset: The bytes the server holds.
+    ///   - length: The file's length: the upload is complete when `offset` reaches it.
+    ///   - uploadURL: The upload's URL, which the server gave when it created it.
+    func didConfirmUploadOffset(_ offset: Int64, of length: Int64, at uploadURL: URL)
     /// The request is over: a response (its raw body as `value`) or the error its handler receives.
     ///
     /// - Parameters:
@@ -84,8 +112,10 @@ public protocol NetworkMonitor: Sendable {
     func didKeepInMemoryOnly(_ request: MonitoredRequest, because reason: ResponseCache.MemoryOnlyReason)
 
     /// Whether this monitor wants the attempt events (``didCreate(_:)``, ``didBuild(_:for:)``,
-    /// ``didStart(_:)``, ``didReceive(_:body:for:)``, ``willRetry(_:after:because:)``); `true` by default.
-    /// When every monitor says `false`, the layer skips them: one hop per request instead of four. The warnings
+    /// ``didStart(_:)``, ``didReceive(_:body:for:)``, ``willRetry(_:after:because:)``, and a transfer's
+    /// ``didSendBodyData(_:for:)``, ``didWriteData(_:for:)``, ``didConfirmUploadOffset(_:of:at:)``); `true`
+    /// by default. When every monitor says `false`, the layer skips them: one hop per request instead of
+    /// four, and a transfer without a progress handler keeps no count for them. The warnings
     /// (``didResendBody(for:)``, ``didKeepInMemoryOnly(_:because:)``) and ``didFinish(_:with:metrics:)``
     /// come either way.
     var observesAttempts: Bool { get }
@@ -125,6 +155,25 @@ extension NetworkMonitor {
     ///   - error: Why the attempt failed.
     public func willRetry(_ attempt: MonitoredAttempt, after delay: TimeInterval, because error: NetworkError)
     {}
+    /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - progress: The bytes sent so far, and the body's length.
+    ///   - request: The upload.
+    public func didSendBodyData(_ progress: TransferProgress, for request: MonitoredRequest) {}
+    /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - progress: The bytes in the file so far, and the total when known.
+    ///   - request: The download.
+    public func didWriteData(_ progress: TransferProgress, for request: MonitoredRequest) {}
+    /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - offset: The bytes the server holds.
+    ///   - length: The file's length.
+    ///   - uploadURL: The upload's URL.
+    public func didConfirmUploadOffset(_ offset: Int64, of length: Int64, at uploadURL: URL) {}
     /// Does nothing.
     ///
     /// - Parameter attempt: The attempt that went out again.

@@ -3,7 +3,9 @@ import Foundation
 /// Delivers a transfer's progress at most about 30 times a second, on ``queue`` (serial, targeting the
 /// callback queue, where the completion also runs, so every call returns before it), with a final call
 /// of every byte before success. One delivery at a time, reading the newest figures; no lock is held
-/// while the handler runs, so it may call back into the layer.
+/// while the handler runs, so it may call back into the layer. A monitor's `observer` is told each
+/// delivery too, and the final figures as soon as the transport has them (before the outcome, so before
+/// the monitors' `didFinish`), under the lock so its calls keep their order: it only enqueues.
 final class ProgressReporter: Sendable {
     /// 1/30 s.
     static let interval: UInt64 = 33_333_333
@@ -15,20 +17,26 @@ final class ProgressReporter: Sendable {
         var lastDelivery: UInt64 = 0
         var final: TransferProgress?
         var reported: TransferProgress?
+        /// What the observer was last told.
+        var observed: TransferProgress?
         var ended = false
     }
 
     /// Where the handler runs, one call at a time, and where the transfer's completion must run.
     let queue: DispatchQueue
     private let clock: any NetworkClock
-    private let handler: UncheckedSendable<(TransferProgress) -> Void>
+    private let handler: UncheckedSendable<((TransferProgress) -> Void)?>
+    private let observer: (@Sendable (TransferProgress) -> Void)?
     private let state = Locked(State())
 
-    init(callbackQueue: DispatchQueue, clock: any NetworkClock, handler: @escaping (TransferProgress) -> Void)
-    {
+    init(
+        callbackQueue: DispatchQueue, clock: any NetworkClock, handler: ((TransferProgress) -> Void)?,
+        observer: (@Sendable (TransferProgress) -> Void)? = nil
+    ) {
         queue = DispatchQueue(label: "NetworkLayer.TransferCallbacks", target: callbackQueue)
         self.clock = clock
         self.handler = UncheckedSendable(value: handler)
+        self.observer = observer
     }
 
     /// New figures from the transport. Fewer bytes than already reported (a download that had to start
@@ -44,7 +52,13 @@ final class ProgressReporter: Sendable {
 
     /// The figures the last call reports, once the transport has finished with every byte.
     func complete(completed: Int64, expected: Int64?) {
-        state.withLock { $0.final = TransferProgress(completedBytes: completed, expectedBytes: expected) }
+        let final = TransferProgress(completedBytes: completed, expectedBytes: expected)
+        state.withLock {
+            $0.final = final
+            guard let observer, Self.isNews(final, after: $0.observed) else { return }
+            $0.observed = final
+            observer(final)
+        }
     }
 
     /// On ``queue``, just before the success handler: reports every byte, unless the last call already
@@ -53,18 +67,29 @@ final class ProgressReporter: Sendable {
         let call: TransferProgress? = state.withLock {
             guard !$0.ended else { return nil }
             $0.ended = true
-            guard let final = $0.final ?? $0.latest, final != $0.reported else { return nil }
-            // Never backwards, but for a download that started over on a smaller version (another total):
-            // the last call then says what the file holds.
-            if let reported = $0.reported, reported.completedBytes > final.completedBytes,
-                reported.expectedBytes == final.expectedBytes
-            {
+            guard let final = $0.final ?? $0.latest, Self.isNews(final, after: $0.reported) else {
                 return nil
             }
             $0.reported = final
             return final
         }
-        if let call { handler.value(call) }
+        if let call { handler.value?(call) }
+    }
+
+    /// Whether the last figures tell more than `reported`: never backwards, but for a download that started
+    /// over on a smaller version (another total): the last call then says what the file holds.
+    private static func isNews(_ final: TransferProgress, after reported: TransferProgress?) -> Bool {
+        guard let reported, final != reported else { return reported == nil }
+        return reported.completedBytes <= final.completedBytes
+            || reported.expectedBytes != final.expectedBytes
+    }
+
+    /// Whether `progress` is ahead of `reported`: more bytes, or as many with another total.
+    private static func advances(_ progress: TransferProgress, past reported: TransferProgress?) -> Bool {
+        guard let reported else { return true }
+        return progress.completedBytes > reported.completedBytes
+            || (progress.completedBytes == reported.completedBytes
+                && progress.expectedBytes != reported.expectedBytes)
     }
 
     /// On ``queue``, before the error handler: no calls from now on.
@@ -98,18 +123,17 @@ final class ProgressReporter: Sendable {
         let now = clock.now.uptimeNanoseconds
         let call: TransferProgress? = state.withLock {
             $0.lastDelivery = now
-            guard !$0.ended, let progress = $0.latest else { return nil }
-            if let reported = $0.reported {
-                guard
-                    progress.completedBytes > reported.completedBytes
-                        || (progress.completedBytes == reported.completedBytes
-                            && progress.expectedBytes != reported.expectedBytes)
-                else { return nil }
+            guard !$0.ended, let progress = $0.latest, Self.advances(progress, past: $0.reported) else {
+                return nil
             }
             $0.reported = progress
+            if let observer, Self.advances(progress, past: $0.observed) {
+                $0.observed = progress
+                observer(progress)
+            }
             return progress
         }
-        if let call { handler.value(call) }
+        if let call { handler.value?(call) }
         // Figures that arrived while the handler ran are delivered next, after the interval.
         let later = clock.now.uptimeNanoseconds
         let delay: UInt64? = state.withLock { state in

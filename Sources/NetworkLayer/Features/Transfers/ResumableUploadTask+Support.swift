@@ -76,6 +76,13 @@ extension ResumableUploadTask {
         return progressed
     }
 
+    /// Tells the monitors the server holds `offset` bytes of the upload at `url` (see
+    /// ``NetworkMonitor/didConfirmUploadOffset(_:of:at:)``).
+    func confirmed(_ offset: Int64, at url: URL) {
+        let length = length
+        monitors?.emit { $0.didConfirmUploadOffset(offset, of: length, at: url) }
+    }
+
     /// The least progress a step from `offset` counts as progress: 64 KiB, or the `chunk` size or what
     /// remains when less. A step that moves the offset by less is a failure for the retry policy, as
     /// libcurl's low-speed limit ends a transfer too slow to go on, with ``NetworkError/timedOut``.

@@ -29,6 +29,8 @@ final class ResumableUploadTask<Value>: NetworkTask {
     let policy: RetryPolicy
     let dialect: UploadDialect
     let state: Locked<State>
+    /// Told each offset the server confirms; `nil` when no monitor observes attempts.
+    let monitors: MonitorGroup?
 
     private init(
         layer: NetworkLayer, request: NetworkRequest<Value>,
@@ -44,6 +46,11 @@ final class ResumableUploadTask<Value>: NetworkTask {
         dialect = UploadDialect(request.resumable?.uploadProtocol ?? .tus)
         state = Locked(
             State(chunks: UploadChunks(request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)))
+        let group =
+            request.monitors.isEmpty
+            ? layer.monitorGroup
+            : MonitorGroup(layer: layer.monitorGroup, adding: request.monitors, on: layer.monitorsQueue)
+        monitors = group?.wantsAttemptEvents == true ? group : nil
     }
 
     /// Starts the upload `request` describes (a file, sent resumably) and returns its task.
@@ -101,6 +108,7 @@ final class ResumableUploadTask<Value>: NetworkTask {
                     let url = URL(string: location, relativeTo: response.url)?.absoluteURL
                 else { return unsupported(status: response.statusCode) }
                 state.withLock { ($0.uploadURL, $0.offset) = (url, 0) }
+                confirmed(0, at: url)
                 let next: @Sendable () -> Void = { [self] in
                     // An empty file is complete once created.
                     guard length > 0 else { return succeed(response, at: url) }
@@ -147,6 +155,7 @@ final class ResumableUploadTask<Value>: NetworkTask {
                 guard let reached = dialect.reached(response.headers, from: offset, sent: count) else {
                     return call.fail(.invalidResponse)
                 }
+                confirmed(reached, at: url)
                 if isLast, dialect.appendCompletes { return succeed(response, at: url) }
                 guard reached < length else { return succeed(response, at: url) }
                 // Too little progress is a failure: a server acknowledging a byte at a time can't keep the
@@ -176,6 +185,7 @@ final class ResumableUploadTask<Value>: NetworkTask {
                 guard let offset = response.headers["Upload-Offset"].flatMap(Int64.init),
                     (0...length).contains(offset)
                 else { return call.fail(.invalidResponse) }
+                confirmed(offset, at: url)
                 advance(to: offset)
                 // The last append's reply was lost after the server stored it all: nothing is left to
                 // send, and an empty append would be refused.
