@@ -117,35 +117,29 @@ final class AsyncStreamBuffer<Element>: Sendable {
         let (taken, waiter): (Bool, CheckedContinuation<Void, Never>?) = state.withLock { state in
             guard !state.cancelled, state.outcome == nil else { return (false, nil) }
             state.batches.append((batch, receipt))
-            defer { state.waiter = nil }
-            return (true, state.waiter)
+            return (true, state.waiter.take())
         }
         if !taken { receipt.consumed() }
         waiter?.resume()
     }
 
     func finish(_ outcome: Result<StreamSummary, NetworkError>) {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+        let waiter = state.withLock { state in
             if state.outcome == nil { state.outcome = state.cancelled ? .failure(.cancelled) : outcome }
             state.task = nil
-            defer { state.waiter = nil }
-            return state.waiter
+            return state.waiter.take()
         }
         waiter?.resume()
     }
 
     func cancel() {
-        let (task, receipts, waiter): (NetworkTask?, [StreamReceipt], CheckedContinuation<Void, Never>?) =
-            state.withLock { state in
-                state.cancelled = true
-                defer {
-                    state.batches = []
-                    state.index = 0
-                    state.task = nil
-                    state.waiter = nil
-                }
-                return (state.task, state.batches.map(\.receipt), state.waiter)
-            }
+        let (task, receipts, waiter) = state.withLock { state in
+            state.cancelled = true
+            let receipts = state.batches.map(\.receipt)
+            state.batches = []
+            state.index = 0
+            return (state.task.take(), receipts, state.waiter.take())
+        }
         task?.cancel()
         for receipt in receipts { receipt.consumed() }
         waiter?.resume()
@@ -174,7 +168,7 @@ final class AsyncStreamBuffer<Element>: Sendable {
             case .element(let element): return element
             case .end(let outcome):
                 consumerIsDone()
-                try outcome.get()
+                _ = try outcome.get()
                 return nil
             case .wait: break
             }
@@ -208,26 +202,20 @@ final class AsyncStreamBuffer<Element>: Sendable {
 
     private enum Step {
         case element(Element)
-        case end(Result<Void, NetworkError>)
+        case end(Result<StreamSummary, NetworkError>)
         case wait
     }
 
     private func take() -> Step {
         let (step, receipt): (Step, StreamReceipt?) = state.withLock { state in
             if state.cancelled { return (.end(.failure(.cancelled)), nil) }
-            if let batch = state.batches.first {
-                let element = batch.elements[state.index]
-                state.index += 1
-                guard state.index == batch.elements.count else { return (.element(element), nil) }
-                state.batches.removeFirst()
-                state.index = 0
-                return (.element(element), batch.receipt)
-            }
-            switch state.outcome {
-            case .success?: return (.end(.success(())), nil)
-            case .failure(let error)?: return (.end(.failure(error)), nil)
-            case nil: return (.wait, nil)
-            }
+            guard let batch = state.batches.first else { return (state.outcome.map(Step.end) ?? .wait, nil) }
+            let element = batch.elements[state.index]
+            state.index += 1
+            guard state.index == batch.elements.count else { return (.element(element), nil) }
+            state.batches.removeFirst()
+            state.index = 0
+            return (.element(element), batch.receipt)
         }
         receipt?.consumed()
         return step
