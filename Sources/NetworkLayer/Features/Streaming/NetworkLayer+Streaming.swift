@@ -10,7 +10,7 @@ extension NetworkLayer {
         let options = options ?? request.streamOptions ?? .default
         let state = StreamState(clock: clock)
         let (delivery, queue) = delivery(to: request.streamConsumer, or: eventHandler)
-        let reconnects = format.kind == .serverSentEvents && (options.reconnects ?? (request.method == .get))
+        let reconnects = format.isServerSentEvents && (options.reconnects ?? (request.method == .get))
         let channel = StreamChannel(
             format: format,
             context: StreamParserContext(
