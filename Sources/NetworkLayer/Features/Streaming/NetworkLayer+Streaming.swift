@@ -15,8 +15,7 @@ extension NetworkLayer {
             format: format,
             context: StreamParserContext(
                 decoder: decoder, maximumEventSize: max(1, options.maximumEventSize), state: state),
-            delivery: delivery, acceptableContentTypes: request.acceptableContentTypes,
-            acceptableStatusCodes: request.acceptableStatusCodes, reconnects: reconnects,
+            delivery: delivery, expectation: ReplyExpectation(request), reconnects: reconnects,
             idleTimeout: options.effectiveIdleTimeout,
             errorBodyLimit: request.maximumResponseSize ?? maximumResponseSize)
         let reconnection = StreamReconnection(
