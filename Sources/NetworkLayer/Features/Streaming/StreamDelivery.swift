@@ -73,20 +73,17 @@ final class StreamDelivery<Element>: Sendable {
 
     /// No element is wanted any more; a held connection reads on (into nothing) so it can end.
     func close() {
-        let resume: (@Sendable () -> Void)? = flow.withLock { flow in
+        let resume = flow.withLock { flow in
             flow.isClosed = true
-            defer { flow.resume = nil }
-            return flow.resume
+            return flow.resume.take()
         }
         resume?()
     }
 
     private func consumed(_ size: Int) {
-        let resume: (@Sendable () -> Void)? = flow.withLock { flow in
+        let resume = flow.withLock { flow in
             flow.pending -= size
-            guard flow.pending <= Self.limit / 2 else { return nil }
-            defer { flow.resume = nil }
-            return flow.resume
+            return flow.pending <= Self.limit / 2 ? flow.resume.take() : nil
         }
         resume?()
     }
