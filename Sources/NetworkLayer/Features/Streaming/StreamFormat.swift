@@ -165,13 +165,8 @@ package struct StreamParserContext: Sendable {
     }
 
     func tooLarge() -> NetworkError {
-        .transport(
-            URLError(
-                .dataLengthExceedsMaximum,
-                userInfo: [
-                    NSLocalizedDescriptionKey:
-                        "An event or line of the stream is longer than the limit of \(maximumEventSize) bytes."
-                ]))
+        let text = "An event or line of the stream is longer than the limit of \(maximumEventSize) bytes."
+        return .transport(URLError(.dataLengthExceedsMaximum, userInfo: [NSLocalizedDescriptionKey: text]))
     }
 
     /// Decodes the items `json` gives bytes for (and a size; `nil` skips one), numbering every item on from
