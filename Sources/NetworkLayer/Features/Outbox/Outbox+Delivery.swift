@@ -93,13 +93,13 @@ extension Outbox {
         call: ComposedCall
     ) {
         let item = state.withLock { state -> OutboxItem? in
-            guard state.inFlight?.call === call else { return nil }
-            return state.items.first { $0.id == id }
+            guard state.inFlight?.call === call, let index = state.items.firstIndex(where: { $0.id == id })
+            else { return nil }
+            state.items[index].attempts += 1
+            return state.items[index]
         }
         // Removed meanwhile: nothing to settle.
-        guard var item else { return deliverNext() }
-        item.attempts += 1
-        state.withLock { $0.update(item) }
+        guard let item else { return deliverNext() }
         switch result {
         case .success(let response):
             end(call)

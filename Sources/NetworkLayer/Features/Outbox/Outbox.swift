@@ -110,7 +110,7 @@ public final class Outbox: Sendable {
         try change { () throws(OutboxError) in
             let item = try makeItem(request)
             try storage.save(item, flushToDevice: options.flushesToDevice)
-            state.withLock { $0.append(item) }
+            state.withLock { $0.items.append(item) }
             return item.id
         }
     }
@@ -154,15 +154,13 @@ public final class Outbox: Sendable {
     /// Runs `body` on ``queue`` unless the outbox is closed; after it changed the items, tells observers
     /// the count and sends what may go now.
     private func change<T>(_ body: () throws(OutboxError) -> T) throws(OutboxError) -> T {
-        try queue.sync { () -> Result<T, OutboxError> in
-            do throws(OutboxError) {
+        try queue.sync {
+            Result { () throws(OutboxError) in
                 guard !state.withLock(\.stopped) else { throw .closed }
                 let result = try body()
                 announceCount()
                 deliverNext()
-                return .success(result)
-            } catch {
-                return .failure(error)
+                return result
             }
         }.get()
     }

@@ -3,7 +3,7 @@ import Foundation
 /// An outbox's items in memory and where its delivery stands. Changed only on the outbox's queue (the
 /// lock lets the public getters read it from anywhere).
 struct OutboxState {
-    private(set) var items: [OutboxItem]
+    var items: [OutboxItem]
     private(set) var nextSequence: UInt64
     /// The first item's attempt on its way and the wait after it, one call: cancelling it stops either.
     var inFlight: (id: UUID, call: ComposedCall, waiting: Bool)?
@@ -21,10 +21,6 @@ struct OutboxState {
     mutating func takeSequence() -> UInt64 {
         defer { nextSequence += 1 }
         return nextSequence
-    }
-
-    mutating func append(_ item: OutboxItem) {
-        items.append(item)
     }
 
     /// The first item, when it may be sent now: no attempt or wait under way.
