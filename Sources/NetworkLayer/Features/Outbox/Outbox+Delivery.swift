@@ -105,8 +105,7 @@ extension Outbox {
             end(call)
             storage.remove(item)
             _ = state.withLock { $0.remove(id) }
-            observers.send(.delivered(item, response))
-            announceCount()
+            announce(.delivered(item, response))
             deliverNext()
         case .failure(let error) where check.mismatched:
             end(call, error)
@@ -162,7 +161,6 @@ extension Outbox {
         state.withLock { $0.update(item) }
         // Kept in memory if the write fails: the item is then sent again after a relaunch, never lost.
         try? storage.save(item, flushToDevice: options.flushesToDevice)
-        observers.send(.deadLettered(item, error))
-        announceCount()
+        announce(.deadLettered(item, error))
     }
 }

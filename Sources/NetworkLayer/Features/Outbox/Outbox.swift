@@ -31,7 +31,6 @@ public final class Outbox: Sendable {
     /// Owns ``state`` changes and every storage call, in order; targets the disk queue.
     let queue = DispatchQueue(label: "NetworkLayer.Outbox", target: Queues.disk)
     let state: Locked<OutboxState>
-    let observers = OutboxObservers()
     /// The files found damaged when the outbox opened, set aside (renamed `*.damaged`) and not sent.
     public let damagedFiles: [URL]
 
@@ -158,7 +157,7 @@ public final class Outbox: Sendable {
             Result { () throws(OutboxError) in
                 guard !state.withLock(\.stopped) else { throw .closed }
                 let result = try body()
-                announceCount()
+                announce()
                 deliverNext()
                 return result
             }
@@ -184,8 +183,16 @@ public final class Outbox: Sendable {
     public func addObserver(
         on queue: DispatchQueue = .main, _ handler: @escaping (OutboxEvent) -> Void
     ) -> OutboxObservation {
-        let id = observers.add(on: queue, first: countEvent, handler)
-        return OutboxObservation { [observers] in observers.remove(id) }
+        let id = UUID()
+        let handler = UncheckedSendable(value: handler)
+        // Under the lock: no event sent meanwhile is older than the count, or reaches the queue before it.
+        state.withLock { state in
+            state.observers[id] = (queue, handler)
+            let count = state.count
+            queue.async { handler.value(count) }
+        }
+        // The handler is released outside the lock.
+        return OutboxObservation { [state] in _ = state.withLock { $0.observers.removeValue(forKey: id) } }
     }
 
     /// Every ``OutboxEvent`` from now on, starting with the current count; ends when the task iterating
@@ -198,14 +205,12 @@ public final class Outbox: Sendable {
         }
     }
 
-    func countEvent() -> OutboxEvent {
-        state.withLock {
-            .count(waiting: $0.items.count, deadLetters: $0.items.count { $0.deadLetter != nil })
+    /// Tells observers `event`, if any, then the count. Called on ``queue``, so counts reach observers in
+    /// the order they changed.
+    func announce(_ event: OutboxEvent? = nil) {
+        state.withLock { state in
+            if let event { state.send(event) }
+            state.send(state.count)
         }
-    }
-
-    /// Called on ``queue``, so counts reach observers in the order they changed.
-    func announceCount() {
-        observers.send(countEvent())
     }
 }

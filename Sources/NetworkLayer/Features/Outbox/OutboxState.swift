@@ -11,10 +11,25 @@ struct OutboxState {
     var failures = 0
     /// Set when the outbox is gone: nothing more is sent.
     private(set) var stopped = false
+    /// Who is told each event, in order, on the queue each picked. The handler is a plain closure, as a
+    /// layer's handlers are, so a presenter that isn't `Sendable` can observe: it runs on its queue alone.
+    var observers: [UUID: (queue: DispatchQueue, handler: UncheckedSendable<(OutboxEvent) -> Void>)] = [:]
 
     init(items: [OutboxItem], nextSequence: UInt64) {
         self.items = items
         self.nextSequence = nextSequence
+    }
+
+    /// How many items wait, and how many of them are dead letters.
+    var count: OutboxEvent {
+        .count(waiting: items.count, deadLetters: items.count { $0.deadLetter != nil })
+    }
+
+    /// Sends `event` to every observer; the handlers run later, on their queues, never under the lock.
+    func send(_ event: OutboxEvent) {
+        for (queue, handler) in observers.values {
+            queue.async { handler.value(event) }
+        }
     }
 
     /// Takes the next sequence for a new item.
