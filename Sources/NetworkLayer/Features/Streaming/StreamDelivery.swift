@@ -34,10 +34,7 @@ final class StreamDelivery<Element>: Sendable {
         self.init { batch, receipt in
             let batch = UncheckedSendable(value: batch)
             queue.async {
-                for element in batch.value {
-                    guard receipt.isWanted() else { break }
-                    handler.value(element)
-                }
+                for element in batch.value where receipt.isWanted() { handler.value(element) }
                 receipt.consumed()
             }
         }
