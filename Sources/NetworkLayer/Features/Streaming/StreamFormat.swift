@@ -26,15 +26,11 @@ extension StreamFormat where Element == ServerSentEvent {
                 maximumEventSize: context.maximumEventSize, lastEventID: context.state.lastEventID)
             return StreamParser { chunk in
                 var events: [ServerSentEvent] = []
-                var failure: NetworkError?
-                do throws(StreamLimitError) {
-                    try parser.events(in: chunk, into: &events)
-                } catch {
-                    failure = context.tooLarge()
-                }
+                let overflowed = (try? parser.events(in: chunk, into: &events)) == nil
                 context.state.record(
                     lastEventID: parser.lastEventID, retry: parser.reconnectionTime, events: events.count)
-                return StreamBatch(events.map { ($0, $0.byteCount) }, failure: failure)
+                return StreamBatch(
+                    events.map { ($0, $0.byteCount) }, failure: overflowed ? context.tooLarge() : nil)
             }
         }
     }
