@@ -66,10 +66,8 @@ final class OutboxDiskStorage: OutboxStorage {
             folder.rename(Self.fileName(item), to: Self.fileName(item) + ".damaged")
             damaged.append(folder.url.appendingPathComponent(Self.fileName(item) + ".damaged"))
         }
-        return (
-            items: loaded.records.filter { $0.sequence <= DurableFolder.largestSequence }
-                .sorted { $0.sequence < $1.sequence },
-            damaged: damaged, nextSequence: folder.lastSequence() + 1)
+        let items = loaded.records.filter { $0.sequence <= DurableFolder.largestSequence }
+        return (items.sorted { $0.sequence < $1.sequence }, damaged, folder.lastSequence() + 1)
     }
 
     /// The most bytes an item's record holds, for an outbox of `maximumSize` (`Int.max` included: the
@@ -85,7 +83,8 @@ final class OutboxDiskStorage: OutboxStorage {
         do {
             let payload = try JSONEncoder().encode(item)
             try folder.write(
-                payload, contentVersion: Self.itemVersion, as: Self.fileName(item), flushToDevice: flushToDevice)
+                payload, contentVersion: Self.itemVersion, as: Self.fileName(item),
+                flushToDevice: flushToDevice)
         } catch let error as DurableWriteError {
             throw .writeFailed(error.reason)
         } catch {
