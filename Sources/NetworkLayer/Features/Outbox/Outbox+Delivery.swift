@@ -72,12 +72,10 @@ extension Outbox {
     }
 
     private func request(for item: OutboxItem, check: OutboxAccountCheck) -> NetworkRequest<Data> {
-        var headers = item.headers
-        headers["Idempotency-Key"] = item.idempotencyKey
         // The stored `Content-Type` goes as a header, which wins over the body's.
         var request = NetworkRequest<Data>(
             method: HTTPMethod(rawValue: item.method) ?? .post, urlString: item.urlString, query: item.query,
-            headers: headers,
+            headers: item.headers.merging(["Idempotency-Key": item.idempotencyKey]) { $1 },
             body: item.body.isEmpty ? .empty : .data(item.body, contentType: "application/octet-stream"))
         // The outbox keeps its own backoff across relaunches; the layer's policy would retry a POST blindly.
         request.retryPolicy = RetryPolicy.none
