@@ -155,10 +155,9 @@ final class AsyncStreamBuffer<Element>: Sendable {
         }
         if begin {
             let task = start(self)
-            let cancelledMeanwhile = state.withLock { state -> Bool in
-                guard state.outcome == nil, !state.cancelled else { return state.cancelled }
-                state.task = task
-                return false
+            let cancelledMeanwhile = state.withLock { state in
+                if state.outcome == nil, !state.cancelled { state.task = task }
+                return state.cancelled
             }
             if cancelledMeanwhile { task.cancel() }
         }
