@@ -32,11 +32,10 @@ final class StreamSink<Element>: TransferSink {
         let http = response as? HTTPURLResponse
         let status = http?.statusCode ?? 0
         let type = http?.value(forHTTPHeaderField: "Content-Type")
-        let typeMatches =
-            channel.expectation.acceptableContentTypes.map { types in
-                type.map { MediaType.matches($0, anyOf: types) } ?? false
-            }
-            ?? true
+        var typeMatches = true
+        if let types = channel.expectation.acceptableContentTypes {
+            typeMatches = type.map { MediaType.matches($0, anyOf: types) } ?? false
+        }
         // 204 is a server's way to say "no stream" (and to stop reconnecting).
         guard channel.expectation.accepts(status: status), status != 204, typeMatches else {
             return errorBody.open(response)
