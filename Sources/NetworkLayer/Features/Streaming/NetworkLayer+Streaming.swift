@@ -43,7 +43,7 @@ extension NetworkLayer {
         to consumer: (any Sendable)?, or eventHandler: @escaping (Element) -> Void
     ) -> (StreamDelivery<Element>, DispatchQueue) {
         if let buffer = consumer as? AsyncStreamBuffer<Element> {
-            return (StreamDelivery(consumer: buffer.append), AsyncStreamBuffer<Element>.completionQueue)
+            return (StreamDelivery(consumer: buffer.append), Queues.work)
         }
         // The main queue is serial already, and handlers written for the main actor stay on it as such.
         let queue =

@@ -91,8 +91,6 @@ private final class CancelOnRelease: Sendable {
 /// held connection read on. Unchecked hand-off: each element moves once, and ``NetworkStream`` requires
 /// `Sendable` elements.
 final class AsyncStreamBuffer<Element>: Sendable {
-    static var completionQueue: DispatchQueue { Queues.work }
-
     private struct State {
         var started = false
         var task: NetworkTask?
