@@ -6,7 +6,7 @@ final class InMemoryOutboxStorage: OutboxStorage {
     private let stored = Locked<[UUID: OutboxItem]>([:])
 
     func load() -> OutboxContents {
-        OutboxContents(items: [], nextSequence: 1)
+        (items: [], damaged: [], nextSequence: 1)
     }
 
     func save(_ item: OutboxItem, flushToDevice: Bool) throws(OutboxError) {

@@ -72,12 +72,10 @@ extension Outbox {
     }
 
     private func request(for item: OutboxItem, check: OutboxAccountCheck) -> NetworkRequest<Data> {
-        var headers = item.headers
-        headers["Idempotency-Key"] = item.idempotencyKey
         // The stored `Content-Type` goes as a header, which wins over the body's.
         var request = NetworkRequest<Data>(
             method: HTTPMethod(rawValue: item.method) ?? .post, urlString: item.urlString, query: item.query,
-            headers: headers,
+            headers: item.headers.merging(["Idempotency-Key": item.idempotencyKey]) { $1 },
             body: item.body.isEmpty ? .empty : .data(item.body, contentType: "application/octet-stream"))
         // The outbox keeps its own backoff across relaunches; the layer's policy would retry a POST blindly.
         request.retryPolicy = RetryPolicy.none
@@ -93,20 +91,19 @@ extension Outbox {
         call: ComposedCall
     ) {
         let item = state.withLock { state -> OutboxItem? in
-            guard state.inFlight?.call === call else { return nil }
-            return state.items.first { $0.id == id }
+            guard state.inFlight?.call === call, let index = state.items.firstIndex(where: { $0.id == id })
+            else { return nil }
+            state.items[index].attempts += 1
+            return state.items[index]
         }
         // Removed meanwhile: nothing to settle.
-        guard var item else { return deliverNext() }
-        item.attempts += 1
-        state.withLock { $0.update(item) }
+        guard let item else { return deliverNext() }
         switch result {
         case .success(let response):
             end(call)
             storage.remove(item)
             _ = state.withLock { $0.remove(id) }
-            observers.send(.delivered(item, response))
-            announceCount()
+            announce(.delivered(item, response))
             deliverNext()
         case .failure(let error) where check.mismatched:
             end(call, error)
@@ -162,7 +159,6 @@ extension Outbox {
         state.withLock { $0.update(item) }
         // Kept in memory if the write fails: the item is then sent again after a relaunch, never lost.
         try? storage.save(item, flushToDevice: options.flushesToDevice)
-        observers.send(.deadLettered(item, error))
-        announceCount()
+        announce(.deadLettered(item, error))
     }
 }

@@ -31,7 +31,6 @@ public final class Outbox: Sendable {
     /// Owns ``state`` changes and every storage call, in order; targets the disk queue.
     let queue = DispatchQueue(label: "NetworkLayer.Outbox", target: Queues.disk)
     let state: Locked<OutboxState>
-    let observers = OutboxObservers()
     /// The files found damaged when the outbox opened, set aside (renamed `*.damaged`) and not sent.
     public let damagedFiles: [URL]
 
@@ -110,7 +109,7 @@ public final class Outbox: Sendable {
         try change { () throws(OutboxError) in
             let item = try makeItem(request)
             try storage.save(item, flushToDevice: options.flushesToDevice)
-            state.withLock { $0.append(item) }
+            state.withLock { $0.items.append(item) }
             return item.id
         }
     }
@@ -154,15 +153,13 @@ public final class Outbox: Sendable {
     /// Runs `body` on ``queue`` unless the outbox is closed; after it changed the items, tells observers
     /// the count and sends what may go now.
     private func change<T>(_ body: () throws(OutboxError) -> T) throws(OutboxError) -> T {
-        try queue.sync { () -> Result<T, OutboxError> in
-            do throws(OutboxError) {
+        try queue.sync {
+            Result { () throws(OutboxError) in
                 guard !state.withLock(\.stopped) else { throw .closed }
                 let result = try body()
-                announceCount()
+                announce()
                 deliverNext()
-                return .success(result)
-            } catch {
-                return .failure(error)
+                return result
             }
         }.get()
     }
@@ -186,8 +183,16 @@ public final class Outbox: Sendable {
     public func addObserver(
         on queue: DispatchQueue = .main, _ handler: @escaping (OutboxEvent) -> Void
     ) -> OutboxObservation {
-        let id = observers.add(on: queue, first: countEvent, handler)
-        return OutboxObservation { [observers] in observers.remove(id) }
+        let id = UUID()
+        let handler = UncheckedSendable(value: handler)
+        // Under the lock: no event sent meanwhile is older than the count, or reaches the queue before it.
+        state.withLock { state in
+            state.observers[id] = (queue, handler)
+            let count = state.count
+            queue.async { handler.value(count) }
+        }
+        // The handler is released outside the lock.
+        return OutboxObservation { [state] in _ = state.withLock { $0.observers.removeValue(forKey: id) } }
     }
 
     /// Every ``OutboxEvent`` from now on, starting with the current count; ends when the task iterating
@@ -200,14 +205,12 @@ public final class Outbox: Sendable {
         }
     }
 
-    func countEvent() -> OutboxEvent {
-        state.withLock {
-            .count(waiting: $0.items.count, deadLetters: $0.items.count { $0.deadLetter != nil })
+    /// Tells observers `event`, if any, then the count. Called on ``queue``, so counts reach observers in
+    /// the order they changed.
+    func announce(_ event: OutboxEvent? = nil) {
+        state.withLock { state in
+            if let event { state.send(event) }
+            state.send(state.count)
         }
-    }
-
-    /// Called on ``queue``, so counts reach observers in the order they changed.
-    func announceCount() {
-        observers.send(countEvent())
     }
 }

@@ -49,8 +49,7 @@ public struct OutboxRequest {
     ///     one, or ``Account/any``.
     public init(
         _ method: HTTPMethod, _ urlString: String, query: [String: String] = [:],
-        headers: [String: String] = [:],
-        body: RequestBody = .empty, kind: String, account: Account = .current
+        headers: [String: String] = [:], body: RequestBody = .empty, kind: String, account: Account = .current
     ) {
         self.method = method
         self.urlString = urlString
@@ -71,8 +70,7 @@ public struct OutboxRequest {
     public init(_ endpoint: any Endpoint, kind: String, account: Account = .current) {
         self.init(
             endpoint.method, endpoint.path, query: endpoint.query, headers: endpoint.headers,
-            body: endpoint.body,
-            kind: kind, account: account)
+            body: endpoint.body, kind: kind, account: account)
     }
 
     /// A write for the account `account` names; kept so that `account: userID` compiles as before.
@@ -88,8 +86,7 @@ public struct OutboxRequest {
     ///     ``Account/any`` for that).
     public init(
         _ method: HTTPMethod, _ urlString: String, query: [String: String] = [:],
-        headers: [String: String] = [:],
-        body: RequestBody = .empty, kind: String, account: String?
+        headers: [String: String] = [:], body: RequestBody = .empty, kind: String, account: String?
     ) {
         self.init(
             method, urlString, query: query, headers: headers, body: body, kind: kind,

@@ -3,7 +3,7 @@ import Foundation
 /// An outbox's items in memory and where its delivery stands. Changed only on the outbox's queue (the
 /// lock lets the public getters read it from anywhere).
 struct OutboxState {
-    private(set) var items: [OutboxItem]
+    var items: [OutboxItem]
     private(set) var nextSequence: UInt64
     /// The first item's attempt on its way and the wait after it, one call: cancelling it stops either.
     var inFlight: (id: UUID, call: ComposedCall, waiting: Bool)?
@@ -11,20 +11,31 @@ struct OutboxState {
     var failures = 0
     /// Set when the outbox is gone: nothing more is sent.
     private(set) var stopped = false
+    /// Who is told each event, in order, on the queue each picked. The handler is a plain closure, as a
+    /// layer's handlers are, so a presenter that isn't `Sendable` can observe: it runs on its queue alone.
+    var observers: [UUID: (queue: DispatchQueue, handler: UncheckedSendable<(OutboxEvent) -> Void>)] = [:]
 
     init(items: [OutboxItem], nextSequence: UInt64) {
         self.items = items
         self.nextSequence = nextSequence
     }
 
+    /// How many items wait, and how many of them are dead letters.
+    var count: OutboxEvent {
+        .count(waiting: items.count, deadLetters: items.count { $0.deadLetter != nil })
+    }
+
+    /// Sends `event` to every observer; the handlers run later, on their queues, never under the lock.
+    func send(_ event: OutboxEvent) {
+        for (queue, handler) in observers.values {
+            queue.async { handler.value(event) }
+        }
+    }
+
     /// Takes the next sequence for a new item.
     mutating func takeSequence() -> UInt64 {
         defer { nextSequence += 1 }
         return nextSequence
-    }
-
-    mutating func append(_ item: OutboxItem) {
-        items.append(item)
     }
 
     /// The first item, when it may be sent now: no attempt or wait under way.

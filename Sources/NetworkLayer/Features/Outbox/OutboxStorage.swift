@@ -14,27 +14,9 @@ package protocol OutboxStorage: Sendable {
     func close()
 }
 
-/// What an ``OutboxStorage`` holds when an outbox opens it.
-package struct OutboxContents: Sendable {
-    /// The readable items, in queue order.
-    package var items: [OutboxItem]
-    /// The files that held no readable item.
-    package var damaged: [URL]
-    /// A sequence above every stored one.
-    package var nextSequence: UInt64
-
-    /// Contents as a storage found them.
-    ///
-    /// - Parameters:
-    ///   - items: The readable items, in queue order.
-    ///   - damaged: The files that held no readable item.
-    ///   - nextSequence: A sequence above every stored one.
-    package init(items: [OutboxItem], damaged: [URL] = [], nextSequence: UInt64) {
-        self.items = items
-        self.damaged = damaged
-        self.nextSequence = nextSequence
-    }
-}
+/// What an ``OutboxStorage`` holds when an outbox opens it, as a storage found it: the readable items, in
+/// queue order; the files that held no readable item; a sequence above every stored one.
+package typealias OutboxContents = (items: [OutboxItem], damaged: [URL], nextSequence: UInt64)
 
 /// An outbox's items on disk: one durable record per item, named by its sequence so the folder lists
 /// them in queue order, as JSON (its version is the record's content version).
@@ -84,10 +66,8 @@ final class OutboxDiskStorage: OutboxStorage {
             folder.rename(Self.fileName(item), to: Self.fileName(item) + ".damaged")
             damaged.append(folder.url.appendingPathComponent(Self.fileName(item) + ".damaged"))
         }
-        return OutboxContents(
-            items: loaded.records.filter { $0.sequence <= DurableFolder.largestSequence }
-                .sorted { $0.sequence < $1.sequence },
-            damaged: damaged, nextSequence: folder.lastSequence() + 1)
+        let items = loaded.records.filter { $0.sequence <= DurableFolder.largestSequence }
+        return (items.sorted { $0.sequence < $1.sequence }, damaged, folder.lastSequence() + 1)
     }
 
     /// The most bytes an item's record holds, for an outbox of `maximumSize` (`Int.max` included: the
@@ -100,18 +80,15 @@ final class OutboxDiskStorage: OutboxStorage {
     }
 
     func save(_ item: OutboxItem, flushToDevice: Bool) throws(OutboxError) {
-        let payload: Data
         do {
-            payload = try JSONEncoder().encode(item)
-        } catch {
-            throw .encodingFailed(error)
-        }
-        do {
+            let payload = try JSONEncoder().encode(item)
             try folder.write(
                 payload, contentVersion: Self.itemVersion, as: Self.fileName(item),
                 flushToDevice: flushToDevice)
-        } catch {
+        } catch let error as DurableWriteError {
             throw .writeFailed(error.reason)
+        } catch {
+            throw .encodingFailed(error)
         }
     }
 
@@ -125,7 +102,6 @@ final class OutboxDiskStorage: OutboxStorage {
 
     /// Zero-padded, so names sort as sequences do.
     private static func fileName(_ item: OutboxItem) -> String {
-        let digits = String(item.sequence)
-        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + itemSuffix
+        String(format: "%020llu", item.sequence) + itemSuffix
     }
 }

@@ -10,13 +10,12 @@ extension NetworkLayer {
         let options = options ?? request.streamOptions ?? .default
         let state = StreamState(clock: clock)
         let (delivery, queue) = delivery(to: request.streamConsumer, or: eventHandler)
-        let reconnects = format.kind == .serverSentEvents && (options.reconnects ?? (request.method == .get))
+        let reconnects = format.isServerSentEvents && (options.reconnects ?? (request.method == .get))
         let channel = StreamChannel(
             format: format,
             context: StreamParserContext(
                 decoder: decoder, maximumEventSize: max(1, options.maximumEventSize), state: state),
-            delivery: delivery, acceptableContentTypes: request.acceptableContentTypes,
-            acceptableStatusCodes: request.acceptableStatusCodes, reconnects: reconnects,
+            delivery: delivery, expectation: ReplyExpectation(request), reconnects: reconnects,
             idleTimeout: options.effectiveIdleTimeout,
             errorBodyLimit: request.maximumResponseSize ?? maximumResponseSize)
         let reconnection = StreamReconnection(
@@ -44,7 +43,7 @@ extension NetworkLayer {
         to consumer: (any Sendable)?, or eventHandler: @escaping (Element) -> Void
     ) -> (StreamDelivery<Element>, DispatchQueue) {
         if let buffer = consumer as? AsyncStreamBuffer<Element> {
-            return (StreamDelivery(consumer: buffer.append), AsyncStreamBuffer<Element>.completionQueue)
+            return (StreamDelivery(consumer: buffer.append), Queues.work)
         }
         // The main queue is serial already, and handlers written for the main actor stay on it as such.
         let queue =

@@ -91,8 +91,6 @@ private final class CancelOnRelease: Sendable {
 /// held connection read on. Unchecked hand-off: each element moves once, and ``NetworkStream`` requires
 /// `Sendable` elements.
 final class AsyncStreamBuffer<Element>: Sendable {
-    static var completionQueue: DispatchQueue { Queues.work }
-
     private struct State {
         var started = false
         var task: NetworkTask?
@@ -117,35 +115,29 @@ final class AsyncStreamBuffer<Element>: Sendable {
         let (taken, waiter): (Bool, CheckedContinuation<Void, Never>?) = state.withLock { state in
             guard !state.cancelled, state.outcome == nil else { return (false, nil) }
             state.batches.append((batch, receipt))
-            defer { state.waiter = nil }
-            return (true, state.waiter)
+            return (true, state.waiter.take())
         }
         if !taken { receipt.consumed() }
         waiter?.resume()
     }
 
     func finish(_ outcome: Result<StreamSummary, NetworkError>) {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+        let waiter = state.withLock { state in
             if state.outcome == nil { state.outcome = state.cancelled ? .failure(.cancelled) : outcome }
             state.task = nil
-            defer { state.waiter = nil }
-            return state.waiter
+            return state.waiter.take()
         }
         waiter?.resume()
     }
 
     func cancel() {
-        let (task, receipts, waiter): (NetworkTask?, [StreamReceipt], CheckedContinuation<Void, Never>?) =
-            state.withLock { state in
-                state.cancelled = true
-                defer {
-                    state.batches = []
-                    state.index = 0
-                    state.task = nil
-                    state.waiter = nil
-                }
-                return (state.task, state.batches.map(\.receipt), state.waiter)
-            }
+        let (task, receipts, waiter) = state.withLock { state in
+            state.cancelled = true
+            let receipts = state.batches.map(\.receipt)
+            state.batches = []
+            state.index = 0
+            return (state.task.take(), receipts, state.waiter.take())
+        }
         task?.cancel()
         for receipt in receipts { receipt.consumed() }
         waiter?.resume()
@@ -161,10 +153,9 @@ final class AsyncStreamBuffer<Element>: Sendable {
         }
         if begin {
             let task = start(self)
-            let cancelledMeanwhile = state.withLock { state -> Bool in
-                guard state.outcome == nil, !state.cancelled else { return state.cancelled }
-                state.task = task
-                return false
+            let cancelledMeanwhile = state.withLock { state in
+                if state.outcome == nil, !state.cancelled { state.task = task }
+                return state.cancelled
             }
             if cancelledMeanwhile { task.cancel() }
         }
@@ -174,7 +165,7 @@ final class AsyncStreamBuffer<Element>: Sendable {
             case .element(let element): return element
             case .end(let outcome):
                 consumerIsDone()
-                try outcome.get()
+                _ = try outcome.get()
                 return nil
             case .wait: break
             }
@@ -208,26 +199,20 @@ final class AsyncStreamBuffer<Element>: Sendable {
 
     private enum Step {
         case element(Element)
-        case end(Result<Void, NetworkError>)
+        case end(Result<StreamSummary, NetworkError>)
         case wait
     }
 
     private func take() -> Step {
         let (step, receipt): (Step, StreamReceipt?) = state.withLock { state in
             if state.cancelled { return (.end(.failure(.cancelled)), nil) }
-            if let batch = state.batches.first {
-                let element = batch.elements[state.index]
-                state.index += 1
-                guard state.index == batch.elements.count else { return (.element(element), nil) }
-                state.batches.removeFirst()
-                state.index = 0
-                return (.element(element), batch.receipt)
-            }
-            switch state.outcome {
-            case .success?: return (.end(.success(())), nil)
-            case .failure(let error)?: return (.end(.failure(error)), nil)
-            case nil: return (.wait, nil)
-            }
+            guard let batch = state.batches.first else { return (state.outcome.map(Step.end) ?? .wait, nil) }
+            let element = batch.elements[state.index]
+            state.index += 1
+            guard state.index == batch.elements.count else { return (.element(element), nil) }
+            state.batches.removeFirst()
+            state.index = 0
+            return (.element(element), batch.receipt)
         }
         receipt?.consumed()
         return step

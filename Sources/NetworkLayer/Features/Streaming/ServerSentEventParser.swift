@@ -46,16 +46,11 @@ struct ServerSentEventParser {
     private mutating func process(_ line: ArraySlice<UInt8>) throws(StreamLimitError) -> ServerSentEvent? {
         guard let first = line.first else { return dispatch() }
         if first == UInt8(ascii: ":") { return nil }
-        let field: ArraySlice<UInt8>
-        var value: ArraySlice<UInt8>
-        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            field = line[..<colon]
-            value = line[(colon + 1)...]
-            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
-        } else {
-            field = line
-            value = []
-        }
+        // A line without a colon is a field with an empty value.
+        let colon = line.firstIndex(of: UInt8(ascii: ":")) ?? line.endIndex
+        let field = line[..<colon]
+        var value = line[colon...].dropFirst()
+        if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
         switch String(decoding: field, as: UTF8.self) {
         case "event":
             eventType = String(decoding: value, as: UTF8.self)

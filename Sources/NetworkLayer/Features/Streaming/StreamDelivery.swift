@@ -34,10 +34,7 @@ final class StreamDelivery<Element>: Sendable {
         self.init { batch, receipt in
             let batch = UncheckedSendable(value: batch)
             queue.async {
-                for element in batch.value {
-                    guard receipt.isWanted() else { break }
-                    handler.value(element)
-                }
+                for element in batch.value where receipt.isWanted() { handler.value(element) }
                 receipt.consumed()
             }
         }
@@ -73,20 +70,17 @@ final class StreamDelivery<Element>: Sendable {
 
     /// No element is wanted any more; a held connection reads on (into nothing) so it can end.
     func close() {
-        let resume: (@Sendable () -> Void)? = flow.withLock { flow in
+        let resume = flow.withLock { flow in
             flow.isClosed = true
-            defer { flow.resume = nil }
-            return flow.resume
+            return flow.resume.take()
         }
         resume?()
     }
 
     private func consumed(_ size: Int) {
-        let resume: (@Sendable () -> Void)? = flow.withLock { flow in
+        let resume = flow.withLock { flow in
             flow.pending -= size
-            guard flow.pending <= Self.limit / 2 else { return nil }
-            defer { flow.resume = nil }
-            return flow.resume
+            return flow.pending <= Self.limit / 2 ? flow.resume.take() : nil
         }
         resume?()
     }

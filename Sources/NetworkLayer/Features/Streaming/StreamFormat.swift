@@ -11,41 +11,26 @@ import Foundation
 /// }
 /// ```
 public struct StreamFormat<Element>: Sendable {
-    let kind: Kind
+    /// The `Accept` a request gets unless it names one; `nil` for raw chunks.
+    let accept: String?
+    /// Only server-sent event streams reconnect.
+    let isServerSentEvents: Bool
     package let makeParser: @Sendable (StreamParserContext) -> StreamParser<Element>
-
-    enum Kind: Sendable {
-        case serverSentEvents
-        case jsonLines
-        case chunks
-
-        var accept: String? {
-            switch self {
-            case .serverSentEvents: "text/event-stream"
-            case .jsonLines: "application/jsonl, application/x-ndjson, application/json;q=0.9"
-            case .chunks: nil
-            }
-        }
-    }
 }
 
 extension StreamFormat where Element == ServerSentEvent {
     /// A `text/event-stream` reply, parsed by the WHATWG HTML standard's rules into ``ServerSentEvent``s.
     public static var serverSentEvents: Self {
-        StreamFormat(kind: .serverSentEvents) { context in
+        StreamFormat(accept: "text/event-stream", isServerSentEvents: true) { context in
             var parser = ServerSentEventParser(
                 maximumEventSize: context.maximumEventSize, lastEventID: context.state.lastEventID)
             return StreamParser { chunk in
                 var events: [ServerSentEvent] = []
-                var failure: NetworkError?
-                do throws(StreamLimitError) {
-                    try parser.events(in: chunk, into: &events)
-                } catch {
-                    failure = context.tooLarge()
-                }
+                let overflowed = (try? parser.events(in: chunk, into: &events)) == nil
                 context.state.record(
                     lastEventID: parser.lastEventID, retry: parser.reconnectionTime, events: events.count)
-                return StreamBatch(events.map { ($0, $0.byteCount) }, failure: failure)
+                return StreamBatch(
+                    events.map { ($0, $0.byteCount) }, failure: overflowed ? context.tooLarge() : nil)
             }
         }
     }
@@ -83,7 +68,7 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
 
     private static func decodingEvents(of types: Set<String>?) -> Self {
         let events = StreamFormat<ServerSentEvent>.serverSentEvents
-        return StreamFormat(kind: .serverSentEvents) { context in
+        return StreamFormat(accept: events.accept, isServerSentEvents: true) { context in
             let parser = events.makeParser(context)
             var number = 0
             return StreamParser { chunk in
@@ -103,7 +88,10 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
     ///
     /// - Parameter type: The type each line decodes to.
     public static func jsonLines(_ type: Element.Type) -> Self {
-        StreamFormat(kind: .jsonLines) { context in
+        StreamFormat(
+            accept: "application/jsonl, application/x-ndjson, application/json;q=0.9",
+            isServerSentEvents: false
+        ) { context in
             var lines = LineSplitter(maximumLineLength: context.maximumEventSize)
             var number = 0
             let decode = { (batch: [ArraySlice<UInt8>], overflow: Bool) -> StreamBatch<Element> in
@@ -127,7 +115,7 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
 extension StreamFormat where Element == Data {
     /// The reply's bytes as they arrive, in chunks of whatever size the network delivers.
     public static var chunks: Self {
-        StreamFormat(kind: .chunks) { _ in
+        StreamFormat(accept: nil, isServerSentEvents: false) { _ in
             StreamParser { chunk in
                 StreamBatch(chunk.isEmpty ? [] : [(chunk, chunk.count)])
             }
@@ -173,13 +161,8 @@ package struct StreamParserContext: Sendable {
     }
 
     func tooLarge() -> NetworkError {
-        .transport(
-            URLError(
-                .dataLengthExceedsMaximum,
-                userInfo: [
-                    NSLocalizedDescriptionKey:
-                        "An event or line of the stream is longer than the limit of \(maximumEventSize) bytes."
-                ]))
+        let text = "An event or line of the stream is longer than the limit of \(maximumEventSize) bytes."
+        return .transport(URLError(.dataLengthExceedsMaximum, userInfo: [NSLocalizedDescriptionKey: text]))
     }
 
     /// Decodes the items `json` gives bytes for (and a size; `nil` skips one), numbering every item on from
@@ -224,7 +207,7 @@ public struct StreamDecodingError: Error, CustomStringConvertible {
 extension NetworkRequest where Value == Data {
     /// This request asking for `format`'s media type unless it names one; shared with the test doubles.
     package func accepting<Element>(_ format: StreamFormat<Element>) -> Self {
-        guard let accept = format.kind.accept,
+        guard let accept = format.accept,
             !headers.keys.contains(where: { $0.lowercased() == "accept" })
         else { return self }
         var request = self

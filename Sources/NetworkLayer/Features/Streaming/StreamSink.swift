@@ -32,14 +32,12 @@ final class StreamSink<Element>: TransferSink {
         let http = response as? HTTPURLResponse
         let status = http?.statusCode ?? 0
         let type = http?.value(forHTTPHeaderField: "Content-Type")
-        let typeMatches =
-            channel.acceptableContentTypes.map { types in
-                type.map { MediaType.matches($0, anyOf: types) } ?? false
-            }
-            ?? true
+        var typeMatches = true
+        if let types = channel.expectation.acceptableContentTypes {
+            typeMatches = type.map { MediaType.matches($0, anyOf: types) } ?? false
+        }
         // 204 is a server's way to say "no stream" (and to stop reconnecting).
-        let statusMatches = channel.acceptableStatusCodes?.contains(status) ?? (200..<300).contains(status)
-        guard statusMatches, status != 204, typeMatches else {
+        guard channel.expectation.accepts(status: status), status != 204, typeMatches else {
             return errorBody.open(response)
         }
         isStreaming = true
@@ -93,8 +91,8 @@ struct StreamChannel<Element>: StreamRoute {
     let format: StreamFormat<Element>
     let context: StreamParserContext
     let delivery: StreamDelivery<Element>
-    let acceptableContentTypes: [String]?
-    let acceptableStatusCodes: Set<Int>?
+    /// The statuses and content types that make a reply the stream.
+    let expectation: ReplyExpectation
     /// Only server-sent event streams reconnect.
     let reconnects: Bool
     let idleTimeout: TimeInterval?

@@ -91,12 +91,9 @@ package final class StreamState: Sendable {
         return counts.withLock {
             let lived = $0.connectionOpened.map { now > $0 ? TimeInterval(now - $0) / 1e9 : 0 } ?? 0
             if $0.connectionEvents > 0 {
-                if lived >= keptAfter {
-                    $0.reconnectsInARow = 0
-                    $0.runHadEvents = false
-                } else {
-                    $0.runHadEvents = true
-                }
+                let kept = lived >= keptAfter
+                if kept { $0.reconnectsInARow = 0 }
+                $0.runHadEvents = !kept
             }
             // The next attempt may fail before its stream opens: it then had no events and no life.
             $0.connectionOpened = nil
