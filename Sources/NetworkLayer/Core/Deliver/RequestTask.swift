@@ -168,8 +168,9 @@ final class RequestTask: NetworkTask, Sendable {
             if let result {
                 state.meter.firstByte = result.respondedAt
                 // A reply from the cache received no body over the network.
-                state.meter.bytesReceived +=
-                    result.cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes)
+                if case .network = result.cacheStatus {
+                    state.meter.bytesReceived += result.body.count + Int(result.storedBytes)
+                }
                 state.meter.bodyResends += result.bodyResends
                 state.meter.cache = result.cacheAnswer
             }
