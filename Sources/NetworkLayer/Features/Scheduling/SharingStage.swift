@@ -36,8 +36,10 @@ struct SharingStage: RequestStage {
         guard SharingKey.mayShare(request) else {
             return proceed(request, below: chain, gate: gate, completion: completion)
         }
+        // No scheduler (yet): nothing below reads a call. A later attempt of a caller looks again.
+        let scheduler = gate?.scheduler()
         // A caller that can't wait for its origin's pause fails now, whoever else waits.
-        if let gate, gate.waitsForRateLimit, let scheduler = gate.scheduler(), !scheduler.isIdle,
+        if let gate, let scheduler, gate.waitsForRateLimit, !scheduler.isIdle,
             let origin = request.url.flatMap(Origin.init),
             let until = scheduler.refusal(
                 origin, deadline: call.task.deadline, priority: call.task.priority)
@@ -50,12 +52,7 @@ struct SharingStage: RequestStage {
         let key = SharingKey(
             request, sessionCookie: chain.cookie?.header, account: account, shaping: shaping)
         let task = call.task
-        // No scheduler (yet): nothing below reads a call. A later attempt of a caller looks again.
-        let queueTask = gate.flatMap { $0.scheduler() == nil ? nil : sharedTask() }
-        let sofar = queueTask.map { queueTask in
-            { @Sendable in SharedReply(result: TransferResult(failure: .cancelled), queued: queueTask.queued)
-            }
-        }
+        let queueTask = scheduler == nil ? nil : sharedTask()
         // The caller's attempt stage links the returned leave to the caller's task.
         return flights.join(
             key,
@@ -71,7 +68,8 @@ struct SharingStage: RequestStage {
                 }
                 completion(TransferResult(failure: .cancelled))
             },
-            sofar: sofar, start: { startShared(request, chain: chain, task: queueTask, finish: $0) })
+            sofar: queueTask.map(Self.waited),
+            start: { startShared(request, chain: chain, task: queueTask, finish: $0) })
     }
 
     /// The shared request's own task, which the gate reads (made before the caller knows whether it starts
@@ -80,6 +78,11 @@ struct SharingStage: RequestStage {
         RequestTask(
             delivery: .immediate, failureHandler: { _ in }, priority: call.task.priority,
             clock: call.task.clock)
+    }
+
+    /// What a caller that leaves is told of a shared request waiting on `task`: the time it waited.
+    private static func waited(on task: RequestTask) -> @Sendable () -> SharedReply {
+        { SharedReply(result: TransferResult(failure: .cancelled), queued: task.queued) }
     }
 
     private func startShared(
