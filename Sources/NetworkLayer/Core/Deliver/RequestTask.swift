@@ -77,10 +77,8 @@ final class RequestTask: NetworkTask, Sendable {
     ) {
         self.cancelWaitsForTransport = cancelWaitsForTransport
         self.delivery = delivery
-        self.state = Locked(
-            State(
-                failureHandler: failureHandler, priority: priority,
-                monitored: report == nil ? nil : MonitoredTimes()))
+        let monitored = report == nil ? nil : MonitoredTimes()
+        self.state = Locked(State(failureHandler: failureHandler, priority: priority, monitored: monitored))
         self.report = report
         self.clock = clock
         started = (clock.date, clock.now.uptimeNanoseconds)
