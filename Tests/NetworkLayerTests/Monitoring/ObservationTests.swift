@@ -44,6 +44,23 @@ final class ObservationTests: XCTestCase {
             monitors: monitors, cache: nil, scheduling: scheduling)
     }
 
+    /// A layer with a budget of one request per origin, which a first request (`/first`) takes: its reply,
+    /// as every one, waits until the test signals `held`.
+    private func budgetTakenByAFirstRequest(sharing: Bool = true) throws -> (
+        server: MockServer, held: DispatchSemaphore, clock: TestClock, monitor: ObservationRecorder,
+        network: NetworkLayer
+    ) {
+        let (server, held) = try serverHoldingReplies()
+        let clock = TestClock()
+        let monitor = ObservationRecorder()
+        let network = layer(
+            server, clock: clock, monitors: [monitor],
+            scheduling: RequestScheduling(sharesIdenticalRequests: sharing, maximumRequestsPerOrigin: 1))
+        get(network, "first")
+        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        return (server, held, clock, monitor, network)
+    }
+
     /// Sends GET `path`, its outcome ignored: the monitor tells what the test checks.
     @discardableResult
     private func get(_ network: NetworkLayer, _ path: String, account: String? = nil) -> NetworkTask {
@@ -122,15 +139,8 @@ final class ObservationTests: XCTestCase {
     /// A request waiting behind its origin's budget is told begun while it waits, before its reply: a live
     /// view shows it queued. Its wait is budget time.
     func testARequestQueuedBehindTheBudgetIsToldBegunThenItsWaitIsBudgetQueueTime() throws {
-        let (server, held) = try serverHoldingReplies()
-        let clock = TestClock()
-        let monitor = ObservationRecorder()
-        let network = layer(
-            server, clock: clock, monitors: [monitor],
-            scheduling: RequestScheduling(maximumRequestsPerOrigin: 1))
+        let (server, held, clock, monitor, network) = try budgetTakenByAFirstRequest()
         let finished = monitor.expectFinishes(2, self)
-        get(network, "first")
-        XCTAssertNotNil(server.takeRequest(timeout: 5))
         let begun = monitor.expectCreated(1, self)
         get(network, "second")
         wait(for: [begun], timeout: 10)
@@ -229,14 +239,7 @@ final class ObservationTests: XCTestCase {
     }
 
     private func checkCancelledWhileQueuedCountsItsWait(sharing: Bool) throws {
-        let (server, held) = try serverHoldingReplies()
-        let clock = TestClock()
-        let monitor = ObservationRecorder()
-        let network = layer(
-            server, clock: clock, monitors: [monitor],
-            scheduling: RequestScheduling(sharesIdenticalRequests: sharing, maximumRequestsPerOrigin: 1))
-        get(network, "first")
-        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        let (_, held, clock, monitor, network) = try budgetTakenByAFirstRequest(sharing: sharing)
         let begun = monitor.expectCreated(1, self)
         let cancelled = monitor.expectFinishes(1, self)
         let second = get(network, "second")
@@ -256,14 +259,7 @@ final class ObservationTests: XCTestCase {
     /// Of two callers of one shared request queued behind the budget, the last to leave is handed all the
     /// time it waited, although the other started it.
     func testTheLastCallerToLeaveAQueuedSharedRequestCountsItsWait() throws {
-        let (server, held) = try serverHoldingReplies()
-        let clock = TestClock()
-        let monitor = ObservationRecorder()
-        let network = layer(
-            server, clock: clock, monitors: [monitor],
-            scheduling: RequestScheduling(maximumRequestsPerOrigin: 1))
-        get(network, "first")
-        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        let (_, held, clock, monitor, network) = try budgetTakenByAFirstRequest()
         let begun = monitor.expectCreated(2, self)
         let starter = get(network, "second")
         let joiner = get(network, "second")
