@@ -62,6 +62,32 @@ final class InFlightRequestsTests: XCTestCase {
         XCTAssertEqual(heard.withLock { $0 }, [])
     }
 
+    /// A waiter that leaves is told what the starter's `sofar` says then: the last, once the send is
+    /// cancelled; a joiner's own `sofar` is not the flight's.
+    func testALeavingWaiterIsToldTheStartersSoFarAfterTheCancel() {
+        let flights = InFlightRequests<String, Int>()
+        let send = Send()
+        let progress = Locked(1)
+        let told = Locked<[Int?]>([])
+        let leaveA = flights.join(
+            "k", completion: { _, _ in }, onLeave: { sofar in told.withLock { $0.append(sofar) } },
+            sofar: { progress.withLock { $0 } },
+            start: { finish in
+                let cancel = send.start(finish)
+                return {
+                    progress.withLock { $0 = 3 }
+                    cancel()
+                }
+            })
+        let leaveB = flights.join(
+            "k", completion: { _, _ in }, onLeave: { sofar in told.withLock { $0.append(sofar) } },
+            sofar: { 99 }, start: send.start)
+        leaveA()
+        leaveB()
+        XCTAssertEqual(told.withLock { $0 }, [1, 3])
+        XCTAssertEqual(send.cancels.withLock { $0 }, 1)
+    }
+
     func testASendThatFinishesInsideItsStartIsNotCancelled() {
         let flights = InFlightRequests<String, Int>()
         let cancels = Locked(0)

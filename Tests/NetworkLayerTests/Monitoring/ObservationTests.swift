@@ -44,6 +44,23 @@ final class ObservationTests: XCTestCase {
             monitors: monitors, cache: nil, scheduling: scheduling)
     }
 
+    /// A layer with a budget of one request per origin, which a first request (`/first`) takes: its reply,
+    /// as every one, waits until the test signals `held`.
+    private func budgetTakenByAFirstRequest(sharing: Bool = true) throws -> (
+        server: MockServer, held: DispatchSemaphore, clock: TestClock, monitor: ObservationRecorder,
+        network: NetworkLayer
+    ) {
+        let (server, held) = try serverHoldingReplies()
+        let clock = TestClock()
+        let monitor = ObservationRecorder()
+        let network = layer(
+            server, clock: clock, monitors: [monitor],
+            scheduling: RequestScheduling(sharesIdenticalRequests: sharing, maximumRequestsPerOrigin: 1))
+        get(network, "first")
+        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        return (server, held, clock, monitor, network)
+    }
+
     /// Sends GET `path`, its outcome ignored: the monitor tells what the test checks.
     @discardableResult
     private func get(_ network: NetworkLayer, _ path: String, account: String? = nil) -> NetworkTask {
@@ -122,15 +139,8 @@ final class ObservationTests: XCTestCase {
     /// A request waiting behind its origin's budget is told begun while it waits, before its reply: a live
     /// view shows it queued. Its wait is budget time.
     func testARequestQueuedBehindTheBudgetIsToldBegunThenItsWaitIsBudgetQueueTime() throws {
-        let (server, held) = try serverHoldingReplies()
-        let clock = TestClock()
-        let monitor = ObservationRecorder()
-        let network = layer(
-            server, clock: clock, monitors: [monitor],
-            scheduling: RequestScheduling(maximumRequestsPerOrigin: 1))
+        let (server, held, clock, monitor, network) = try budgetTakenByAFirstRequest()
         let finished = monitor.expectFinishes(2, self)
-        get(network, "first")
-        XCTAssertNotNil(server.takeRequest(timeout: 5))
         let begun = monitor.expectCreated(1, self)
         get(network, "second")
         wait(for: [begun], timeout: 10)
@@ -217,17 +227,19 @@ final class ObservationTests: XCTestCase {
         XCTAssertEqual(server.requestCount, 0)
     }
 
-    /// A request cancelled while it waits behind its origin's budget counts the time it waited. (Not yet
-    /// for one that shares: its shared request's wait isn't handed to a caller that leaves.)
+    /// A request cancelled while it waits behind its origin's budget counts the time it waited.
     func testARequestCancelledWhileQueuedCountsItsWait() throws {
-        let (server, held) = try serverHoldingReplies()
-        let clock = TestClock()
-        let monitor = ObservationRecorder()
-        let network = layer(
-            server, clock: clock, monitors: [monitor],
-            scheduling: RequestScheduling(sharesIdenticalRequests: false, maximumRequestsPerOrigin: 1))
-        get(network, "first")
-        XCTAssertNotNil(server.takeRequest(timeout: 5))
+        try checkCancelledWhileQueuedCountsItsWait(sharing: false)
+    }
+
+    /// The same when it shares: the caller leaving its shared request, the last, is handed the time that
+    /// request waited.
+    func testASharingRequestCancelledWhileQueuedCountsItsWait() throws {
+        try checkCancelledWhileQueuedCountsItsWait(sharing: true)
+    }
+
+    private func checkCancelledWhileQueuedCountsItsWait(sharing: Bool) throws {
+        let (_, held, clock, monitor, network) = try budgetTakenByAFirstRequest(sharing: sharing)
         let begun = monitor.expectCreated(1, self)
         let cancelled = monitor.expectFinishes(1, self)
         let second = get(network, "second")
@@ -242,6 +254,29 @@ final class ObservationTests: XCTestCase {
         XCTAssertEqual(finish.metrics.queuedDuration, 1.5, accuracy: 0.001)
         XCTAssertEqual(finish.metrics.budgetQueuedDuration, 1.5, accuracy: 0.001)
         XCTAssertEqual(finish.metrics.rateLimitQueuedDuration, 0)
+    }
+
+    /// Of two callers of one shared request queued behind the budget, the last to leave is handed all the
+    /// time it waited, although the other started it.
+    func testTheLastCallerToLeaveAQueuedSharedRequestCountsItsWait() throws {
+        let (_, held, clock, monitor, network) = try budgetTakenByAFirstRequest()
+        let begun = monitor.expectCreated(2, self)
+        let starter = get(network, "second")
+        let joiner = get(network, "second")
+        wait(for: [begun], timeout: 10)
+        _ = clock.advance(by: 0.5)
+        let starterLeft = monitor.expectFinishes(1, self)
+        starter.cancel()
+        wait(for: [starterLeft], timeout: 10)
+        _ = clock.advance(by: 1)
+        let joinerLeft = monitor.expectFinishes(1, self)
+        joiner.cancel()
+        wait(for: [joinerLeft], timeout: 10)
+        held.signal()
+        let last = try XCTUnwrap(monitor.finishes.last)
+        guard case .failure(.cancelled) = last.result else { return XCTFail("\(last.result)") }
+        XCTAssertEqual(last.metrics.queuedDuration, 1.5, accuracy: 0.001)
+        XCTAssertEqual(last.metrics.budgetQueuedDuration, 1.5, accuracy: 0.001)
     }
 
     /// A value whose decoding takes 0.25 s on the test's clock.

@@ -37,6 +37,8 @@ final class RequestTask: NetworkTask, Sendable {
         /// Told each new priority: where the request waits for its server, if it does.
         var priorityObserver: (@Sendable (RequestPriority) -> Void)?
         var meter = Meter()
+        /// Only when monitors watch (``report``): what only they measure.
+        var monitored: MonitoredTimes?
     }
 
     /// What the request's metrics count. Its attempts are those on the wire: a wait between them begins and
@@ -53,13 +55,6 @@ final class RequestTask: NetworkTask, Sendable {
         var bodyResends = 0
         var sharedCallers = 1
         var cache: TransferResult.CacheAnswer?
-        /// Measured only for monitors (``report``): the interceptors' rounds, when the final reply reached
-        /// the end of the chain, and when the outcome was settled.
-        var policyWait: UInt64?
-        /// When the round of the interceptors under way began: one no answer ends still counts.
-        var policyWaitSince: UInt64?
-        var replyAt: UInt64?
-        var settledAt: UInt64?
     }
 
     private enum Phase {
@@ -82,7 +77,8 @@ final class RequestTask: NetworkTask, Sendable {
     ) {
         self.cancelWaitsForTransport = cancelWaitsForTransport
         self.delivery = delivery
-        self.state = Locked(State(failureHandler: failureHandler, priority: priority))
+        let monitored = report == nil ? nil : MonitoredTimes()
+        self.state = Locked(State(failureHandler: failureHandler, priority: priority, monitored: monitored))
         self.report = report
         self.clock = clock
         started = (clock.date, clock.now.uptimeNanoseconds)
@@ -168,8 +164,9 @@ final class RequestTask: NetworkTask, Sendable {
             if let result {
                 state.meter.firstByte = result.respondedAt
                 // A reply from the cache received no body over the network.
-                state.meter.bytesReceived +=
-                    result.cacheStatus.isFromCache ? 0 : result.body.count + Int(result.storedBytes)
+                if case .network = result.cacheStatus {
+                    state.meter.bytesReceived += result.body.count + Int(result.storedBytes)
+                }
                 state.meter.bodyResends += result.bodyResends
                 state.meter.cache = result.cacheAnswer
             }
@@ -217,24 +214,16 @@ final class RequestTask: NetworkTask, Sendable {
     /// One that never ends (a time limit or a cancel ended the request) counts until the outcome.
     func policyRound(begins: Bool) {
         let now = clock.now.uptimeNanoseconds
-        state.withLock { state in
-            if begins {
-                state.meter.policyWaitSince = now
-                return
-            }
-            guard let since = state.meter.policyWaitSince else { return }
-            state.meter.policyWait = (state.meter.policyWait ?? 0) + now - min(since, now)
-            state.meter.policyWaitSince = nil
-        }
+        state.withLock { $0.monitored?.policyRound(begins: begins, now: now) }
     }
 
     /// The final reply reached the end of the chain, to be validated and decoded: its time, for monitors;
     /// and the cache's answer when the offline fallback gave it (``OfflineFallback``, the one stage above
     /// the attempts, which meter every other reply's).
     func replyArrived(_ result: TransferResult) {
-        let now = report == nil ? nil : clock.now.uptimeNanoseconds
+        let now = report == nil ? 0 : clock.now.uptimeNanoseconds
         state.withLock { state in
-            state.meter.replyAt = now
+            state.monitored?.replyAt = now
             if result.cacheReason == .offline { state.meter.cache = result.cacheAnswer }
         }
     }
@@ -242,7 +231,7 @@ final class RequestTask: NetworkTask, Sendable {
     /// The request's metrics so far.
     var metrics: RequestMetrics {
         let now = clock.now.uptimeNanoseconds
-        let meter = state.withLock { $0.meter }
+        let (meter, monitored) = state.withLock { ($0.meter, $0.monitored) }
         var metrics = RequestMetrics(
             startDate: started.date, duration: Self.seconds(now - started.uptime),
             timeToFirstByte: meter.firstByte.map {
@@ -257,32 +246,18 @@ final class RequestTask: NetworkTask, Sendable {
             meter.sharedCallers
         )
         (metrics.cacheStatus, metrics.cacheReason) = (meter.cache?.status, meter.cache?.reason)
-        if report != nil { Self.addMonitoredTimes(of: meter, now: now, to: &metrics) }
+        monitored?.add(to: &metrics, now: now)
         return metrics
-    }
-
-    /// What only a monitored request measures: the policies, decoding and delivery.
-    private static func addMonitoredTimes(of meter: Meter, now: UInt64, to metrics: inout RequestMetrics) {
-        let settledAt = meter.settledAt ?? now
-        let open = meter.policyWaitSince.map { settledAt - min($0, settledAt) } ?? 0
-        metrics.policyWaitDuration = seconds((meter.policyWait ?? 0) + open)
-        metrics.deliveryDuration = seconds(now - min(settledAt, now))
-        if let replyAt = meter.replyAt {
-            metrics.decodeDuration = seconds(settledAt - min(replyAt, settledAt))
-        }
     }
 
     /// `metrics`, taken when a success was decoded (those its handler sees), with the delivery since.
     private func delivered(_ metrics: RequestMetrics) -> RequestMetrics {
         let now = clock.now.uptimeNanoseconds
-        guard let settledAt = state.withLock({ $0.meter.settledAt }) else { return metrics }
-        var delivered = metrics
-        delivered.deliveryDuration = Self.seconds(now - min(settledAt, now))
-        delivered.duration += delivered.deliveryDuration
-        return delivered
+        return state.withLock { $0.monitored }?.delivered(metrics, now: now) ?? metrics
     }
 
-    private static func seconds(_ nanoseconds: UInt64) -> TimeInterval {
+    /// Nanoseconds as the metrics' seconds.
+    static func seconds(_ nanoseconds: UInt64) -> TimeInterval {
         TimeInterval(nanoseconds) / 1e9
     }
 
@@ -344,7 +319,7 @@ final class RequestTask: NetworkTask, Sendable {
             }
             let wasRunning = schedule
             state.phase = .settled(outcome)
-            if report != nil { state.meter.settledAt = clock.now.uptimeNanoseconds }
+            state.monitored?.settledAt = clock.now.uptimeNanoseconds
             guard stopsTransport else { return (wasRunning, schedule, nil) }
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
             if schedule, cancelWaitsForTransport, state.attempt > 0, !state.attemptEnded {

@@ -72,12 +72,6 @@ package struct PlatformFacts: Sendable, Equatable {
         package static let current = apple
     #endif
 
-    /// Whether the session adds the storage's cookies to `request` when it goes out.
-    func addsStoredCookies(to request: URLRequest) -> Bool {
-        replacesRequestCookies
-            || (request.httpShouldHandleCookies && request.value(forHTTPHeaderField: "Cookie") == nil)
-    }
-
     /// The name `setValue(_:forHTTPHeaderField:)` would store `name` under.
     func storedHeaderName(_ name: String) -> String {
         capitalizesHeaderNames ? name.capitalized : name

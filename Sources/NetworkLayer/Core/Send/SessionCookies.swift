@@ -49,7 +49,7 @@ final class SessionCookies: Sendable {
     /// replaces the request's own (FoundationNetworking's rule); on Apple platforms a request with its
     /// own `Cookie` field gets none from the storage.
     func header(for request: URLRequest) -> String? {
-        guard sendsCookies, facts.addsStoredCookies(to: request), let url = request.url,
+        guard addsCookies(to: request), let url = request.url,
             let cookies = storage.cookies(for: url), !cookies.isEmpty
         else { return nil }
         return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
@@ -58,8 +58,16 @@ final class SessionCookies: Sendable {
     /// The cookie `request` will carry, read now; `nil` when the session adds it none whatever the storage
     /// holds (nothing then to pin).
     func pinned(for request: URLRequest) -> PinnedCookie? {
-        guard sendsCookies, facts.addsStoredCookies(to: request) else { return nil }
+        guard addsCookies(to: request) else { return nil }
         return PinnedCookie(header: header(for: request))
+    }
+
+    /// Whether the session adds the storage's cookies to `request` when it goes out
+    /// (``PlatformFacts/replacesRequestCookies``).
+    private func addsCookies(to request: URLRequest) -> Bool {
+        sendsCookies
+            && (facts.replacesRequestCookies
+                || (request.httpShouldHandleCookies && request.value(forHTTPHeaderField: "Cookie") == nil))
     }
 
     /// `request` as it goes on the wire: with `pinned`'s cookie, else (on Linux) the storage's now.

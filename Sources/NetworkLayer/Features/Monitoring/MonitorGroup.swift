@@ -151,3 +151,45 @@ struct MonitoredCall: AttemptObserver {
         channel.warn(claiming: claim) { $0.didKeepInMemoryOnly(request, because: reason) }
     }
 }
+
+/// What only a monitored request measures, in uptime nanoseconds: the interceptors' rounds
+/// (``RequestMetrics/policyWaitDuration``), decoding (``RequestMetrics/decodeDuration``) and delivery
+/// (``RequestMetrics/deliveryDuration``). A request's task holds one, under its lock, only when monitors
+/// watch it: any other carries none of it.
+struct MonitoredTimes {
+    var policyWait: UInt64 = 0
+    /// When the round of the interceptors under way began: one no answer ends still counts.
+    var policyWaitSince: UInt64?
+    /// When the final reply reached the end of the chain, and when the outcome was settled.
+    var replyAt: UInt64?
+    var settledAt: UInt64?
+
+    /// A round of the interceptors begins (`true`) or ends, `now`.
+    mutating func policyRound(begins: Bool, now: UInt64) {
+        guard !begins else {
+            policyWaitSince = now
+            return
+        }
+        guard let since = policyWaitSince else { return }
+        policyWait += now - min(since, now)
+        policyWaitSince = nil
+    }
+
+    /// Puts the times, as of `now`, in `metrics`.
+    func add(to metrics: inout RequestMetrics, now: UInt64) {
+        let settledAt = settledAt ?? now
+        let open = policyWaitSince.map { settledAt - min($0, settledAt) } ?? 0
+        metrics.policyWaitDuration = RequestTask.seconds(policyWait + open)
+        metrics.deliveryDuration = RequestTask.seconds(now - min(settledAt, now))
+        if let replyAt { metrics.decodeDuration = RequestTask.seconds(settledAt - min(replyAt, settledAt)) }
+    }
+
+    /// `metrics`, taken when a success was decoded (those its handler sees), with the delivery until `now`.
+    func delivered(_ metrics: RequestMetrics, now: UInt64) -> RequestMetrics {
+        guard let settledAt else { return metrics }
+        var delivered = metrics
+        delivered.deliveryDuration = RequestTask.seconds(now - min(settledAt, now))
+        delivered.duration += delivered.deliveryDuration
+        return delivered
+    }
+}

@@ -22,6 +22,9 @@ struct Flights<Key: Hashable & Sendable, Outcome: Sendable>: Sendable {
         var waiters: [Int: Waiter]
         /// Set once the work has started, before the first waiter can leave (its leave is returned after).
         var cancel: (@Sendable () -> Void)?
+        /// What a waiter that leaves is told of the work so far, read after the lock (and after the cancel
+        /// when it was the last); its starter's.
+        let sofar: (@Sendable () -> Outcome)?
     }
 
     private var flights: [Key: Flight] = [:]
@@ -33,15 +36,18 @@ struct Flights<Key: Hashable & Sendable, Outcome: Sendable>: Sendable {
     /// The waiters of every flight under way.
     var waiterCount: Int { flights.values.reduce(0) { $0 + $1.waiters.count } }
 
-    /// Adds `waiter` to the flight for `key`, or starts one (then ``Seat/isFirst``).
-    mutating func join(_ key: Key, _ waiter: @escaping Waiter) -> Seat {
+    /// Adds `waiter` to the flight for `key`, or starts one (then ``Seat/isFirst``) that tells `sofar` to a
+    /// waiter that leaves.
+    mutating func join(_ key: Key, _ waiter: @escaping Waiter, sofar: (@Sendable () -> Outcome)? = nil)
+        -> Seat
+    {
         lastID += 1
         // Mutated in place (`?.`), so the waiters aren't copied.
         if let id = flights[key]?.id {
             flights[key]?.waiters[lastID] = waiter
             return Seat(flight: id, waiter: lastID)
         }
-        flights[key] = Flight(id: lastID, waiters: [lastID: waiter])
+        flights[key] = Flight(id: lastID, waiters: [lastID: waiter], sofar: sofar)
         return Seat(flight: lastID, waiter: lastID)
     }
 
@@ -62,13 +68,16 @@ struct Flights<Key: Hashable & Sendable, Outcome: Sendable>: Sendable {
 
     /// Takes the waiter at `seat` out of its flight, which ends when it was the last.
     ///
-    /// - Returns: Whether it was still waiting, and then the flight's cancel if it ended, to run after the
-    ///   lock.
-    mutating func leave(_ key: Key, _ seat: Seat) -> (left: Bool, cancel: (@Sendable () -> Void)?) {
-        guard flights[key]?.id == seat.flight, flights[key]?.waiters.removeValue(forKey: seat.waiter) != nil
-        else { return (false, nil) }
-        guard flights[key]?.waiters.isEmpty == true else { return (true, nil) }
-        return (true, flights.removeValue(forKey: key)?.cancel)
+    /// - Returns: Whether it was still waiting, and then the flight's cancel if it ended, and what the waiter
+    ///   is told of it, to run after the lock, in that order.
+    mutating func leave(_ key: Key, _ seat: Seat) -> (
+        left: Bool, cancel: (@Sendable () -> Void)?, sofar: (@Sendable () -> Outcome)?
+    ) {
+        guard let flight = flights[key], flight.id == seat.flight,
+            flights[key]?.waiters.removeValue(forKey: seat.waiter) != nil
+        else { return (false, nil, nil) }
+        guard flights[key]?.waiters.isEmpty == true else { return (true, nil, flight.sofar) }
+        return (true, flights.removeValue(forKey: key)?.cancel, flight.sofar)
     }
 }
 
@@ -87,13 +96,15 @@ final class InFlightRequests<Key: Hashable & Sendable, Result: Sendable>: Sendab
 
     /// Joins the send for `key`, started by `start` unless one is under way; returns what leaves the flight.
     /// `onLeave` runs when that leaves before the result came, instead of `completion`, which is told the
-    /// result and how many waiters it served.
+    /// result and how many waiters it served; `onLeave` is told what the send's starter gave as `sofar`,
+    /// read once the send is cancelled when this was its last waiter.
     func join(
         _ key: Key, completion: @escaping @Sendable (Result, _ callers: Int) -> Void,
-        onLeave: (@Sendable () -> Void)? = nil,
+        onLeave: (@Sendable (_ sofar: Result?) -> Void)? = nil, sofar: (@Sendable () -> Result)? = nil,
         start: (@escaping @Sendable (Result) -> Void) -> @Sendable () -> Void
     ) -> @Sendable () -> Void {
-        let seat = state.withLock { $0.join(key, completion) }
+        let told = sofar.map { sofar in { @Sendable () -> (Result, callers: Int) in (sofar(), 1) } }
+        let seat = state.withLock { $0.join(key, completion, sofar: told) }
         let state = state
         if seat.isFirst {
             let cancel = start { result in
@@ -104,9 +115,9 @@ final class InFlightRequests<Key: Hashable & Sendable, Result: Sendable>: Sendab
             state.withLock { $0.setCancel(cancel, key: key, flight: seat.flight) }
         }
         return {
-            let (left, cancel) = state.withLock { $0.leave(key, seat) }
+            let (left, cancel, sofar) = state.withLock { $0.leave(key, seat) }
             cancel?()
-            if left { onLeave?() }
+            if left { onLeave?(sofar.map { $0().0 }) }
         }
     }
 }

@@ -14,7 +14,8 @@ import Foundation
 /// started it. Only the origin's gate reads a call (a deadline that refuses, a priority, the time queued):
 /// when it is passed, it reads one of the shared request's own, a task no caller's cancel or time limit
 /// ends, which meters it, and no monitors. Each caller's metrics count its own attempts, and the time the
-/// shared request waited for its origin.
+/// shared request waited for its origin: a caller that leaves, the waits already over, and all of it when
+/// it was the last (leaving ends the wait under way, which only the gate measures).
 struct SharingStage: RequestStage {
     let flights: InFlightRequests<SharingKey, SharedReply>
     /// The caller's call: its time limit decides a rate-limit refusal; its priority, the shared request's.
@@ -35,8 +36,10 @@ struct SharingStage: RequestStage {
         guard SharingKey.mayShare(request) else {
             return proceed(request, below: chain, gate: gate, completion: completion)
         }
+        // No scheduler (yet): nothing below reads a call. A later attempt of a caller looks again.
+        let scheduler = gate?.scheduler()
         // A caller that can't wait for its origin's pause fails now, whoever else waits.
-        if let gate, gate.waitsForRateLimit, let scheduler = gate.scheduler(), !scheduler.isIdle,
+        if let gate, let scheduler, gate.waitsForRateLimit, !scheduler.isIdle,
             let origin = request.url.flatMap(Origin.init),
             let until = scheduler.refusal(
                 origin, deadline: call.task.deadline, priority: call.task.priority)
@@ -49,6 +52,7 @@ struct SharingStage: RequestStage {
         let key = SharingKey(
             request, sessionCookie: chain.cookie?.header, account: account, shaping: shaping)
         let task = call.task
+        let queueTask = scheduler == nil ? nil : sharedTask()
         // The caller's attempt stage links the returned leave to the caller's task.
         return flights.join(
             key,
@@ -58,27 +62,41 @@ struct SharingStage: RequestStage {
                 }
                 completion(shared.result)
             },
-            onLeave: { completion(TransferResult(failure: .cancelled)) },
-            start: { startShared(request, chain: chain, finish: $0) })
+            onLeave: { sofar in
+                if let queued = sofar?.queued, queued.nanoseconds > 0 {
+                    task.addShared(queued: queued, callers: nil)
+                }
+                completion(TransferResult(failure: .cancelled))
+            },
+            sofar: queueTask.map(Self.waited),
+            start: { startShared(request, chain: chain, task: queueTask, finish: $0) })
+    }
+
+    /// The shared request's own task, which the gate reads (made before the caller knows whether it starts
+    /// the request: its flight keeps the starter's, to tell a caller that leaves the time it waited).
+    private func sharedTask() -> RequestTask {
+        RequestTask(
+            delivery: .immediate, failureHandler: { _ in }, priority: call.task.priority,
+            clock: call.task.clock)
+    }
+
+    /// What a caller that leaves is told of a shared request waiting on `task`: the time it waited.
+    private static func waited(on task: RequestTask) -> @Sendable () -> SharedReply {
+        { SharedReply(result: TransferResult(failure: .cancelled), queued: task.queued) }
     }
 
     private func startShared(
-        _ request: URLRequest, chain: RequestChain, finish: @escaping @Sendable (SharedReply) -> Void
+        _ request: URLRequest, chain: RequestChain, task: RequestTask?,
+        finish: @escaping @Sendable (SharedReply) -> Void
     ) -> @Sendable () -> Void {
-        // No scheduler (yet): nothing below reads a call. A later attempt of a caller looks again.
-        guard var gate, gate.scheduler() != nil else {
+        guard var gate, let task else {
             return proceed(request, below: chain, gate: nil) {
                 finish(SharedReply(result: $0, queued: (0, 0)))
             }
         }
-        let caller = call
-        let task = RequestTask(
-            delivery: .immediate, failureHandler: { _ in }, priority: caller.task.priority,
-            clock: caller.task.clock)
         // It goes out at its starter's priority, which may still change while it waits.
-        caller.task.observePriority { task.priority = $0 }
-        gate.call = RequestCall(
-            task: task, observer: nil, deliversImmediately: caller.deliversImmediately)
+        call.task.observePriority { task.priority = $0 }
+        gate.call = RequestCall(task: task, observer: nil, deliversImmediately: call.deliversImmediately)
         let cancel = proceed(request, below: chain, gate: gate) { result in
             finish(SharedReply(result: result, queued: task.queued))
         }
