@@ -11,12 +11,8 @@ final class DefaultCredentialScope: Sendable {
         origin = Locked(baseURL.flatMap(Origin.init))
     }
 
-    /// Makes `url`'s origin the one, unless there is one (see ``NetworkLayer/adoptCredentialOrigin(of:)``).
-    func adopt(_ url: URL) {
-        _ = allows(url)
-    }
-
-    /// Whether the default credentials go to `url`.
+    /// Whether the default credentials go to `url`; the first asked makes its origin the one, unless there
+    /// is one.
     func allows(_ url: URL) -> Bool {
         guard let requested = Origin(url) else { return false }
         return origin.withLock { origin in

@@ -101,7 +101,7 @@ package struct RequestBuilder: Sendable {
     /// Makes `url`'s origin the one the default credential headers go to, unless they have one (see
     /// ``NetworkLayer/adoptCredentialOrigin(of:)``).
     func adoptCredentialOrigin(of url: URL) {
-        credentialScope?.adopt(url)
+        _ = credentialScope?.allows(url)
     }
 
     /// Checks a request an interceptor changed as the builder checks its own (headers, method, `http(s)`

@@ -94,13 +94,10 @@ public struct URLFormEncoder: Sendable {
             throw .encodingFailed(error)
         }
         guard case .object(let fields) = tree else {
+            let context = EncodingError.Context(
+                codingPath: [], debugDescription: "Only a value with named properties can be form-encoded.")
             // The type, not the value: an error's description must not show what was being sent.
-            throw .encodingFailed(
-                EncodingError.invalidValue(
-                    String(describing: T.self),
-                    EncodingError.Context(
-                        codingPath: [],
-                        debugDescription: "Only a value with named properties can be form-encoded.")))
+            throw .encodingFailed(EncodingError.invalidValue(String(describing: T.self), context))
         }
         var items: [URLQueryItem] = []
         for (name, field) in fields.sorted(by: { $0.key < $1.key }) {

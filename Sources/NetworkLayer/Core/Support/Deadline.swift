@@ -7,8 +7,6 @@ import Foundation
 package final class Deadline: Sendable {
     private let once = Once()
     private let timer: (any ClockTimer)?
-    /// When it expires; `nil` for no limit.
-    let deadline: DispatchTime?
 
     /// - Parameters:
     ///   - seconds: The limit; `nil`, NaN or infinite means none (then `expire` never runs).
@@ -16,16 +14,15 @@ package final class Deadline: Sendable {
     ///   - expire: Runs once, where the clock fires, if nobody claimed the wait within `seconds`.
     init(seconds: TimeInterval?, on clock: any NetworkClock, expire: @escaping @Sendable () -> Void) {
         guard let seconds, seconds.isFinite else {
-            (timer, deadline) = (nil, nil)
+            timer = nil
             return
         }
         let once = once
         // The armed timer holds the handler, so a wait whose owner let go (a hook that never answers and
         // dropped its completion) still expires.
         let timer = clock.makeTimer(on: nil) { if once.claim() { expire() } }
-        let deadline = clock.now + max(0, seconds)
-        (self.timer, self.deadline) = (timer, deadline)
-        timer.schedule(at: deadline)
+        self.timer = timer
+        timer.schedule(at: clock.now + max(0, seconds))
     }
 
     /// `true` for the first answer within the limit; `false` for a second one or one after the deadline.

@@ -50,13 +50,7 @@ package protocol ClockTimer: AnyObject, Sendable {
 }
 
 extension NetworkClock {
-    /// Runs `work` on `queue` once `delay` seconds have passed on the clock, by one of its timers.
-    ///
-    /// - Parameters:
-    ///   - delay: Seconds, finite; zero or less runs `work` soon.
-    ///   - queue: Where `work` runs.
-    ///   - work: What to run.
-    /// - Returns: The armed timer, to ``ClockTimer/cancel()`` the wait.
+    /// ``NetworkClock/run(after:on:_:)`` for every clock, by one of its timers.
     @discardableResult
     package func run(
         after delay: TimeInterval, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void

@@ -59,15 +59,12 @@ package final class SystemClock: NetworkClock {
     private func arm(_ state: inout State, at deadline: DispatchTime) {
         if let next = state.next, next <= deadline { return }
         state.next = deadline
-        if let source = state.source {
-            source.schedule(deadline: deadline, leeway: Self.leeway)
-        } else {
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            source.setEventHandler { [weak self] in self?.fired() }
-            state.source = source
-            source.schedule(deadline: deadline, leeway: Self.leeway)
-            source.resume()
-        }
+        let source = state.source ?? DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(deadline: deadline, leeway: Self.leeway)
+        guard state.source == nil else { return }
+        source.setEventHandler { [weak self] in self?.fired() }
+        state.source = source
+        source.resume()
     }
 
     /// Runs the timers due, outside the lock, and arms for the next.

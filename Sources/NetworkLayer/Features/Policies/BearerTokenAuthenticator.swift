@@ -200,13 +200,9 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ) {
         guard isOwnOrigin(request.url) else { return completion(.success(request)) }
         let afterRefresh: Waiter = { result in completion(result.map { Self.authorized(request, with: $0) }) }
-        let now = clock.date
-        let refreshWindow = refreshWindow
+        let (now, refreshWindow) = (clock.date, refreshWindow)
         let usable = { (token: Token, setAt: Date) in
-            guard let expiresAt = token.expiresAt else { return true }
-            let window = Self.effectiveRefreshWindow(
-                refreshWindow, lifetime: expiresAt.timeIntervalSince(setAt))
-            return expiresAt.timeIntervalSince(now) > window
+            token.isUsable(at: now, setAt: setAt, refreshWindow: refreshWindow)
         }
         if let current = token(ifUsable: usable, now: now, orAfterRefresh: afterRefresh) {
             completion(.success(Self.authorized(request, with: current)))
@@ -234,14 +230,10 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             case .failure(let error): completion(.fail(error))
             }
         }
-        let now = clock.date
-        if token(
-            ifUsable: { token, _ in "Bearer \(token.value)" != header }, now: now,
+        let newer = token(
+            ifUsable: { token, _ in "Bearer \(token.value)" != header }, now: clock.date,
             orAfterRefresh: afterRefresh)
-            != nil
-        {
-            completion(.retry)
-        }
+        if newer != nil { completion(.retry) }
     }
 
     /// Takes a layer's origin (unless the caller named the origins), its cache (for sign-out) and, from the

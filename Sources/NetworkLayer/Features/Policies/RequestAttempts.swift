@@ -29,8 +29,6 @@ final class RequestAttempts: Sendable {
     /// reconnecting hours later doesn't inherit its first connection's failures.
     private let stage: PolicyStage
     private let request: URLRequest
-    private let interceptors: [any RequestInterceptor]
-    private let clock: any NetworkClock
     private let send: Send
     private let finish: @Sendable (Result<Reply, NetworkError>) -> Void
 
@@ -47,13 +45,13 @@ final class RequestAttempts: Sendable {
     ) {
         self.stage = stage
         self.request = request
-        interceptors = stage.interceptors
-        clock = stage.call.task.clock
         self.send = send
         self.finish = finish
     }
 
     private var isCancelled: Bool { stage.call.task.isSettled }
+    private var interceptors: [any RequestInterceptor] { stage.interceptors }
+    private var clock: any NetworkClock { stage.call.task.clock }
 
     /// Without interceptors, on the calling thread.
     func start() {
@@ -72,14 +70,12 @@ final class RequestAttempts: Sendable {
 
     private func attempt(_ history: History) {
         guard !isCancelled else { return finish(.failure(.cancelled)) }
-        let deadline = hookDeadline()
-        let round = policyRound()
+        let endsRound = beginRound()
         ask(
             from: 0, request, hook: { $0.adapt($1, completion: $2) }, goesOn: { try? $0.get() },
             end: { .success($0) },
             completion: { [self] result in
-                guard deadline.claim() else { return }
-                round()
+                guard endsRound() else { return }
                 switch result {
                 case .failure(let error):
                     finish(.failure(error))
@@ -133,55 +129,47 @@ final class RequestAttempts: Sendable {
         counted.earlierErrors.append(error)
         let history = counted
         guard failed.number < stage.attemptLimit else { return finish(.failure(error)) }
-        let deadline = hookDeadline()
-        let round = policyRound()
+        let endsRound = beginRound()
         ask(
             from: 0, failed, hook: { $0.retry($1, completion: $2) },
             goesOn: { decision in if case .doNotRetry = decision { failed } else { nil } },
             end: { _ in .doNotRetry },
             completion: { [self] decision in
-                guard deadline.claim() else { return }
-                round()
-                switch decision {
-                case .retry:
-                    retry(failed, after: 0, history)
-                case .retryAfter(let delay)
-                where !delay.isFinite || delay > (stage.longestWait ?? stage.policy.maximumDelay):
+                guard endsRound() else { return }
+                if case .fail(let replacement) = decision { return finish(.failure(replacement)) }
+                let longestWait = stage.longestWait ?? stage.policy.maximumDelay
+                let delay: TimeInterval? =
+                    switch decision {
+                    case .retry: 0
                     // Beyond any wait the layer allows: fail now rather than hang or retry at once.
-                    finish(.failure(error))
-                case .retryAfter(let delay):
-                    retry(failed, after: max(0, delay), history)
-                case .fail(let replacement):
-                    finish(.failure(replacement))
-                case .doNotRetry:
-                    if let delay = stage.policy.delay(
-                        afterAttempt: failed.number, of: stage.method, failingWith: error,
-                        now: clock.date)
-                    {
-                        retry(failed, after: delay, history)
-                    } else {
-                        finish(.failure(error))
+                    case .retryAfter(let delay): delay.isFinite && delay <= longestWait ? max(0, delay) : nil
+                    default:
+                        stage.policy.delay(
+                            afterAttempt: failed.number, of: stage.method, failingWith: error, now: clock.date
+                        )
                     }
-                }
+                guard let delay else { return finish(.failure(error)) }
+                retry(failed, after: delay, history)
             })
     }
 
-    /// The limit on one round of interceptor calls; without interceptors, none.
-    private func hookDeadline() -> Deadline {
-        Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: clock) { [self] in
-            finish(.failure(.timedOut))
+    /// Begins a round of interceptor calls: its limit (the request's timeout, then
+    /// ``NetworkError/timedOut``) and, for the request's monitors, its time
+    /// (``RequestMetrics/policyWaitDuration``; the task counts a round that doesn't end until its outcome).
+    /// What it returns ends the round: `true` for the first answer within the limit. Without interceptors,
+    /// no limit and nothing timed.
+    private func beginRound() -> @Sendable () -> Bool {
+        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: clock) {
+            [self] in finish(.failure(.timedOut))
         }
-    }
-
-    /// Begins timing a round of interceptor calls for the request's monitors
-    /// (``RequestMetrics/policyWaitDuration``): what it returns, called once the round ends, meters it; the
-    /// task counts a round that doesn't end until its outcome. Without interceptors or monitors, nothing is
-    /// timed.
-    private func policyRound() -> @Sendable () -> Void {
         let task = stage.call.task
-        guard !interceptors.isEmpty, task.measuresForMonitors else { return {} }
-        task.policyRound(begins: true)
-        return { task.policyRound(begins: false) }
+        let timed = !interceptors.isEmpty && task.measuresForMonitors
+        if timed { task.policyRound(begins: true) }
+        return {
+            guard deadline.claim() else { return false }
+            if timed { task.policyRound(begins: false) }
+            return true
+        }
     }
 
     private func retry(_ failed: FailedAttempt, after delay: TimeInterval, _ history: History) {

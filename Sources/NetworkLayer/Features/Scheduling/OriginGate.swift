@@ -82,11 +82,6 @@ struct OriginGate: RequestStage {
         }
     }
 
-    /// The origin that sent the reply, which its URL names: after a redirect, the target.
-    private static func answering(_ result: TransferResult) -> Origin? {
-        (result.response as? HTTPURLResponse)?.url.flatMap(Origin.init)
-    }
-
     /// Tells `scheduler` an attempt to `origin` ended: its place in the budget, the pause its reply asks,
     /// and a probe's success, which lifts `origin`'s hold. The pause holds the origin that answered, which
     /// the reply's URL names: after a redirect, the target, not the origin redirected from.
@@ -98,7 +93,7 @@ struct OriginGate: RequestStage {
         let pause = observes ? RateLimitFields.pause(of: response, now: scheduler.clock.date) : nil
         // Any reply below 400 that asks no pause: the server takes requests again.
         let lifts = probing && pause == nil && response.map { $0.statusCode < 400 } == true
-        let answering = pause == nil ? origin : Self.answering(result) ?? origin
+        let answering = pause == nil ? origin : response?.url.flatMap(Origin.init) ?? origin
         guard answering != origin else {
             return scheduler.finished(origin, counted: counted, pause: pause, lifts: lifts)
         }

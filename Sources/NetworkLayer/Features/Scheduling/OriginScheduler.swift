@@ -62,6 +62,14 @@ final class OriginScheduler: Sendable {
             return lastContact.map { now >= $0 + interval } ?? true
         }
 
+        /// In how many seconds the held origin opens, when that is past `deadline` and no probe may go now.
+        func refusal(deadline: DispatchTime?, priority: RequestPriority, now: DispatchTime) -> TimeInterval? {
+            guard let deadline, let held = closedUntil, held > now, held > deadline,
+                !admitsProbe(of: priority, now: now)
+            else { return nil }
+            return OriginScheduler.seconds(from: now, to: held)
+        }
+
         mutating func lift() {
             closedUntil = nil
             reopensAt = nil
@@ -130,22 +138,10 @@ final class OriginScheduler: Sendable {
     /// `origin`: when it is held past that deadline, and the request may not probe it, the time it opens.
     func refusal(_ origin: Origin, deadline: DispatchTime?, priority: RequestPriority) -> Date? {
         let now = clock.now
-        let seconds = state.withLock { state in
-            state.origins[origin].flatMap {
-                Self.refusal(of: $0, deadline: deadline, priority: priority, now: now)
-            }
+        let seconds = state.withLock {
+            $0.origins[origin]?.refusal(deadline: deadline, priority: priority, now: now)
         }
         return seconds.map { clock.date.addingTimeInterval($0) }
-    }
-
-    /// In how many seconds a held `entry` opens, when that is past `deadline` and no probe may go now.
-    private static func refusal(
-        of entry: OriginState, deadline: DispatchTime?, priority: RequestPriority, now: DispatchTime
-    ) -> TimeInterval? {
-        guard let deadline, let held = entry.closedUntil, held > now, held > deadline,
-            !entry.admitsProbe(of: priority, now: now)
-        else { return nil }
-        return seconds(from: now, to: held)
     }
 
     /// Lets a request in, or queues it: `start` then runs once, outside the lock, when its turn comes, told
@@ -169,8 +165,7 @@ final class OriginScheduler: Sendable {
                 entry.running += counts ? 1 : 0
                 return (.probing, nil)
             }
-            if waitsForRateLimit,
-                let opens = Self.refusal(of: entry, deadline: deadline, priority: priority, now: now)
+            if waitsForRateLimit, let opens = entry.refusal(deadline: deadline, priority: priority, now: now)
             {
                 return (.refused(until: date.addingTimeInterval(opens)), nil)
             }
@@ -263,10 +258,9 @@ final class OriginScheduler: Sendable {
     /// A waiting request's new priority.
     func reprioritize(_ id: Int, in origin: Origin, to priority: RequestPriority) {
         state.withLock { state in
-            guard let index = state.origins[origin]?.waiting.firstIndex(where: { $0.id == id }) else {
-                return
+            if let index = state.origins[origin]?.waiting.firstIndex(where: { $0.id == id }) {
+                state.origins[origin]?.waiting[index].priority = priority
             }
-            state.origins[origin]?.waiting[index].priority = priority
         }
     }
 

@@ -30,10 +30,7 @@ enum JSONRedaction {
             var valueStart = colon + 1
             while valueStart < bytes.count, isSpace(bytes[valueStart]) { valueStart += 1 }
             output.append(contentsOf: bytes[index..<valueStart])
-            guard valueStart < bytes.count else {
-                index = valueStart
-                continue
-            }
+            guard valueStart < bytes.count else { break }
             output.append(contentsOf: Array("\"\(Redaction.marker)\"".utf8))
             index = endOfValue(bytes, from: valueStart)
             changed = true

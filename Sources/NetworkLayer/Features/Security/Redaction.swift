@@ -33,11 +33,11 @@ enum Redaction {
         var output = String.UnicodeScalarView()
         var wordStart = scalars.startIndex
         for index in scalars.indices where endsWord(scalars[index]) {
-            appendRedactingWord(scalars[wordStart..<index], to: &output)
+            appendRedactingURL(scalars[wordStart..<index], false, everyValue, to: &output)
             output.append(scalars[index])
             wordStart = index + 1
         }
-        appendRedactingWord(scalars[wordStart...], to: &output)
+        appendRedactingURL(scalars[wordStart...], false, everyValue, to: &output)
         return String(output)
     }
 
@@ -75,18 +75,11 @@ enum Redaction {
             || scalar == ">"
     }
 
-    private static func appendRedactingWord(_ word: Scalars, to output: inout String.UnicodeScalarView) {
-        if word.contains(where: isURLSyntax) {
-            appendRedactingURL(word, false, everyValue, to: &output)
-        } else {
-            output.append(contentsOf: word)
-        }
-    }
-
     private static func appendRedactingURL(
         _ url: Scalars, _ hidingFragment: Bool, _ replace: Replacement,
         to output: inout String.UnicodeScalarView
     ) {
+        guard url.contains(where: isURLSyntax) else { return output.append(contentsOf: url) }
         if let (start, at) = userInfoPastTheAuthority(url) {
             output.append(contentsOf: url[..<start])
             output.append(contentsOf: marker.unicodeScalars)
