@@ -72,6 +72,7 @@ final class LateHoldTests: XCTestCase {
         let server = try MockServer.started(in: self)
         let (early, watching) = noRequestDuringTheHold()
         let answeredB = Locked(false)
+        let sawB = expectation(description: "b's first attempt reached the server")
         server.handler = { request in
             watching.withLock { $0?.fulfill() }
             if request.path.hasSuffix("/a") { return .tooManyRequests(retryAfter: 2) }
@@ -79,14 +80,17 @@ final class LateHoldTests: XCTestCase {
                 defer { answered = true }
                 return !answered
             }
+            if first { sawB.fulfill() }
             return first ? MockResponse(status: 500, text: "boom") : MockResponse(status: 200, text: "ok")
         }
         let clock = TestClock()
         let network = layer(server, clock: clock)
-        // Both first attempts arrive before the window opens.
+        // Both first attempts arrive before the window opens. b goes first: were a's 429 to land before b
+        // reached the gate, b would wait for the hold there instead of being in flight when it begins.
         watching.withLock { $0 = nil }
-        let a = get(network, "a")
         let b = get(network, "b")
+        wait(for: [sawB], timeout: 10)
+        let a = get(network, "a")
         // Both replied: a's retry waits 2 s (Retry-After), b's its backoff.
         XCTAssertTrue(
             clock.wait {
