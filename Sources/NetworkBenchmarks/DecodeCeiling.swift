@@ -65,7 +65,8 @@ extension Workloads {
         let row = Row(
             workload: ceilingShare, unit: "×", layer: get.comparison, raw: ceiling.comparison,
             comparison: share, target: "ratio ≥ 0.95", met: share >= 0.95, layerRounds: ratios(get),
-            rawRounds: ratios(ceiling), measured: "NetworkLayer / raw URLSession", baseline: "two decoders / one",
+            rawRounds: ratios(ceiling), measured: "NetworkLayer / raw URLSession",
+            baseline: "two decoders / one",
             errors: get.errors + ceiling.errors)
         var result = rows
         result.insert(row, at: index + 1)

@@ -71,8 +71,8 @@ enum ThreadProfile {
         for thread in used.prefix(top) {
             lines.append("  \(percent(thread.seconds))  \(thread.name) (\(thread.id))")
         }
-        lines.append(
-            "  \(percent(after.processSeconds - before.processSeconds))  total, \(after.threads.count) threads")
+        let total = after.processSeconds - before.processSeconds
+        lines.append("  \(percent(total))  total, \(after.threads.count) threads")
         return lines
     }
 }

@@ -83,7 +83,8 @@ struct Workloads {
             },
         ]
         let later: [() -> [Row?]] = [{ [firstResponse()] }, { mainQueueTime() }, { costPerRequest() }]
-        let rows = (transportRows() + features + cacheRows() + later + schedulerRows()).flatMap(failures.counting)
+        let measurements = transportRows() + features + cacheRows() + later + schedulerRows()
+        let rows = measurements.flatMap(failures.counting)
         return selected(Self.ceilingShare) ? Self.withCeilingShare(rows) : rows
     }
 
@@ -168,7 +169,8 @@ struct Workloads {
     func selected(_ name: String) -> Bool {
         guard let only else { return true }
         return name.localizedCaseInsensitiveContains(only)
-            || (Self.ceilingShareSources.contains(name) && Self.ceilingShare.localizedCaseInsensitiveContains(only))
+            || (Self.ceilingShareSources.contains(name)
+                && Self.ceilingShare.localizedCaseInsensitiveContains(only))
     }
 
     typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void

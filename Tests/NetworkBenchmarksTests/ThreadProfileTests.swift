@@ -30,7 +30,8 @@ final class ThreadProfileTests: XCTestCase {
             let sampled = DispatchSemaphore(value: 0)
             let spinner = Thread {
                 // Foundation's `Thread.name` leaves the kernel's name (`comm`) alone here.
-                try? "profile-spin".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+                try? "profile-spin".write(
+                    toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
                 // CPU time, not wall time: on a loaded machine the thread may wait for a core.
                 var now = timespec()
                 repeat {
