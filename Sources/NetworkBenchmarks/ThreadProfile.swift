@@ -6,7 +6,9 @@ import Foundation
 
 /// Each thread's CPU time over a stretch of a run, from `/proc/self/task/*/stat`, to answer "is one
 /// serial thread at 100%?" (`--alone … --threads`): a thread that runs all the time caps what the others
-/// can do, whatever the cores left idle. Linux only; elsewhere ``sample()`` is `nil`.
+/// can do, whatever the cores left idle. A serial dispatch queue runs on dispatch's workers and may move
+/// to another one whenever it runs dry, so it shows as one busy thread only while it never empties.
+/// Linux only; elsewhere ``sample()`` is `nil`.
 enum ThreadProfile {
     /// One thread's name (`comm`, at most 15 bytes, as `pthread_setname_np` set it) and CPU seconds so
     /// far, user space and kernel together.
