@@ -80,6 +80,7 @@ final class HarnessSmokeTests: XCTestCase {
             only: "two-decoder ceiling", transfers: false)
         XCTAssertEqual(
             report.rows.map(\.workload), [Workloads.largeAt64, Workloads.ceilingName, Workloads.ceilingShare])
+        guard report.rows.count == 3 else { return }
         let (get, ceiling, share) = (report.rows[0], report.rows[1], report.rows[2])
         XCTAssertEqual(share.layer, get.comparison)
         XCTAssertEqual(share.raw, ceiling.comparison)
