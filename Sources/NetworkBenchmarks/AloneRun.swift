@@ -1,20 +1,24 @@
 import Foundation
 
-/// `NetworkBenchmarks --alone layer|unscheduled|policies|logged|inspected|cachemiss|raw|rawdelegate [--path small.json] [--count N]
-/// [--in-flight N] --base-url URL`: one client alone, for a profiler (`perf stat -e
-/// context-switches,task-clock`, `perf record`) to watch without the others in the same process.
+/// `NetworkBenchmarks --alone layer|unscheduled|policies|logged|inspected|cachemiss|raw|rawdelegate|rawconcurrent
+/// [--path small.json] [--count N] [--in-flight N] [--threads] --base-url URL`: one client alone, for a profiler
+/// (`perf stat -e context-switches,task-clock`, `perf record`) to watch without the others in the same process.
 /// `policies`, `logged` and `inspected` are the layer as the table's "policies on", `NetworkLogger` and
 /// `NetworkInspector` rows run it (`inspected` serves only in a build with `DEBUG`, a debug build);
 /// `cachemiss` is the layer with its memory cache, each request to a new query (so each misses and is
 /// stored), as the "cache on but missing" row runs it; `unscheduled` is the layer with its scheduler off;
-/// `rawdelegate` is ``RawDelegateClient``. Prints
-/// requests per second.
+/// `rawdelegate` is ``RawDelegateClient``; `rawconcurrent` is ``RawConcurrentClient``. Prints requests per
+/// second; with `--threads` (Linux), also the CPU each of the busiest threads used while they were measured
+/// (``ThreadProfile``).
 enum AloneRun {
-    static func run(client name: String, baseURL: URL, path: String, count: Int, inFlight: Int) -> Bool {
+    static func run(
+        client name: String, baseURL: URL, path: String, count: Int, inFlight: Int, threads: Bool = false
+    ) -> Bool {
         let client: any BenchmarkClient =
             switch name {
             case "raw": RawClient(baseURL: baseURL, callbackQueue: .main)
             case "rawdelegate": RawDelegateClient(baseURL: baseURL, callbackQueue: .main)
+            case "rawconcurrent": RawConcurrentClient(baseURL: baseURL, callbackQueue: .main)
             case "policies": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .policiesOn)
             case "logged": LayerClient(baseURL: baseURL, callbackQueue: .main, variant: .logged)
             case "inspected":
@@ -33,12 +37,16 @@ enum AloneRun {
         }
         // Warm the connections first, as the table's workloads do.
         _ = LoadRunner.run(count: inFlight * 2, inFlight: inFlight, on: .main, start: start)
+        let before = threads ? ThreadProfile.sample() : nil
         guard
             let (seconds, failures) = LoadRunner.run(
                 count: count, inFlight: inFlight, on: .main, start: start)
         else {
             say("\(client.name): timed out")
             return false
+        }
+        if let before, let after = ThreadProfile.sample() {
+            ThreadProfile.report(from: before, to: after, seconds: seconds).forEach(say)
         }
         say(
             "\(client.name) alone: \(count) × \(path), \(inFlight) in flight: \(Int(Double(count - failures) / seconds)) requests/s, \(failures) failed"

@@ -133,8 +133,8 @@ struct ClientHeader: RequestInterceptor {
 
 /// The URLSession code the library replaces, written the way the articles write it: a data task with a
 /// completion handler, `JSONDecoder` where the reply lands, then a hop to the caller's queue.
-final class RawClient: BenchmarkClient {
-    let name = "raw URLSession"
+class RawClient: BenchmarkClient {
+    let name: String
     private let baseURL: URL
     private var session: URLSession
     private let configuration: URLSessionConfiguration
@@ -146,15 +146,31 @@ final class RawClient: BenchmarkClient {
     private let decoder = JSONDecoder()
     private let encoder = JSONEncoder()
     private let callbackQueue: DispatchQueue
+    /// Where replies are decoded; `nil`: where the completion handler runs, the session's serial
+    /// delegate queue (see ``RawConcurrentClient``).
+    private let decodingQueue: DispatchQueue?
 
     init(
         baseURL: URL, callbackQueue: DispatchQueue, configuration: URLSessionConfiguration = .default,
         renewingSessionAfter renewal: Int? = nil
     ) {
+        name = "raw URLSession"
+        decodingQueue = nil
         self.baseURL = baseURL
         self.callbackQueue = callbackQueue
         self.configuration = configuration
         self.renewal = renewal
+        session = URLSession(configuration: configuration)
+    }
+
+    /// A client named `name` that decodes on `decodingQueue` (for ``RawConcurrentClient``).
+    fileprivate init(name: String, baseURL: URL, callbackQueue: DispatchQueue, decodingQueue: DispatchQueue) {
+        self.name = name
+        self.baseURL = baseURL
+        self.callbackQueue = callbackQueue
+        self.decodingQueue = decodingQueue
+        configuration = .default
+        renewal = nil
         session = URLSession(configuration: configuration)
     }
 
@@ -193,17 +209,36 @@ final class RawClient: BenchmarkClient {
             session = URLSession(configuration: configuration)
             sent = 1
         }
+        let decodingQueue = decodingQueue
         session.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            let value = state.value.decode(data ?? Data())
-            let ok = error == nil && (200..<300).contains(status) && value != nil
-            // The decoded value travels to the caller's queue, as the articles' completion handlers take it.
-            let delivery = Unchecked(value)
-            state.value.queue.async {
-                _ = delivery.value
-                state.value.completion(ok)
+            let received = error == nil && (200..<300).contains(status)
+            let finish: @Sendable () -> Void = {
+                let value = state.value.decode(data ?? Data())
+                let ok = received && value != nil
+                // The decoded value travels to the caller's queue, as the articles' completion handlers
+                // take it.
+                let delivery = Unchecked(value)
+                state.value.queue.async {
+                    _ = delivery.value
+                    state.value.completion(ok)
+                }
             }
+            if let decodingQueue { decodingQueue.async(execute: finish) } else { finish() }
         }.resume()
+    }
+}
+
+/// Raw URLSession as a client that decodes concurrently writes it (Get decodes each reply in a detached
+/// task): the completion handler, on the session's serial delegate queue, only hands the body to a
+/// concurrent queue, where it is decoded, then the value hops to the caller's queue. Large replies then
+/// decode on every core at once, as the layer's do, so this is the baseline that leaves the layer no
+/// advantage from decoding off the delegate queue.
+final class RawConcurrentClient: RawClient {
+    init(baseURL: URL, callbackQueue: DispatchQueue) {
+        super.init(
+            name: "raw URLSession, decoding concurrently", baseURL: baseURL, callbackQueue: callbackQueue,
+            decodingQueue: DispatchQueue(label: "raw-concurrent-decoding", attributes: .concurrent))
     }
 }
 

@@ -20,8 +20,9 @@ import NetworkTestSupport
 /// [--clients a,b] [--together]` measures the growth of resident memory over many GETs to distinct URLs,
 /// each client in processes of its own; `--soak-case CLIENT --base-url URL [--count N]` is one such
 /// process, for `heaptrack` (``MemorySoak``).
-/// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|inspected|cachemiss|raw|rawdelegate --base-url URL
-/// [--path P] [--count N] [--in-flight N]` runs one client alone, for a profiler.
+/// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|inspected|cachemiss|raw|rawdelegate|rawconcurrent
+/// --base-url URL [--path P] [--count N] [--in-flight N] [--threads]` runs one client alone, for a profiler;
+/// `--threads` prints the busiest threads' CPU while it ran (Linux).
 @main
 enum NetworkBenchmarks {
     static func main() {
@@ -106,7 +107,8 @@ enum NetworkBenchmarks {
             let driver = Thread {
                 exit(
                     AloneRun.run(
-                        client: client, baseURL: baseURL, path: path, count: count, inFlight: inFlight)
+                        client: client, baseURL: baseURL, path: path, count: count, inFlight: inFlight,
+                        threads: arguments.contains("--threads"))
                         ? 0 : 1)
             }
             driver.start()
@@ -182,6 +184,7 @@ enum NetworkBenchmarks {
             layer: LayerClient(baseURL: baseURL, callbackQueue: queue),
             raw: RawClient(baseURL: baseURL, callbackQueue: queue),
             rawDelegate: RawDelegateClient(baseURL: baseURL, callbackQueue: queue),
+            rawConcurrent: RawConcurrentClient(baseURL: baseURL, callbackQueue: queue),
             policies: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .policiesOn),
             logged: LayerClient(baseURL: baseURL, callbackQueue: queue, variant: .logged),
             inspected: LayerClient(

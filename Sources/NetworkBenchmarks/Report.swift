@@ -21,14 +21,17 @@ struct Report: Codable, Sendable {
                 ? String(format: "%.2f×", row.comparison) : String(format: "%+.1f", row.comparison)
             let met = row.met.map { $0 ? "yes" : "NO" } ?? "–"
             lines.append(
-                "| \(row.workload) | \(Self.format(row.layer)) \(row.unit)\(named(row.measured)) | \(Self.format(row.raw)) \(row.unit)\(named(row.baseline)) | \(comparison) | \(row.target) | \(met) | \(row.errors) |"
+                "| \(row.workload) | \(Self.format(row.layer, row.unit)) \(row.unit)\(named(row.measured)) | \(Self.format(row.raw, row.unit)) \(row.unit)\(named(row.baseline)) | \(comparison) | \(row.target) | \(met) | \(row.errors) |"
             )
         }
         return lines.joined(separator: "\n")
     }
 
-    private static func format(_ value: Double) -> String {
-        abs(value) >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
+    /// A ratio (unit `×`) keeps two decimals, as the comparison column does.
+    private static func format(_ value: Double, _ unit: String) -> String {
+        unit == "×"
+            ? String(format: "%.2f", value)
+            : abs(value) >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
     }
 
     static func machineDescription() -> String {

@@ -44,6 +44,8 @@ struct Workloads {
     let raw: BenchmarkClient
     /// Raw URLSession driven by a delegate, as the layer must drive it (see ``RawDelegateClient``).
     let rawDelegate: BenchmarkClient
+    /// Raw URLSession decoding on a concurrent queue, as Get does (see ``RawConcurrentClient``).
+    let rawConcurrent: BenchmarkClient
     /// The layer with a retry policy and interceptors, for the "policies on" workload.
     let policies: BenchmarkClient
     /// The layer with a `NetworkLogger` at `.requests` writing to a sink that drops the text.
@@ -67,7 +69,8 @@ struct Workloads {
     /// Counts each row's failed requests (see ``Row/errors``).
     let failures = FailureTally()
 
-    /// Every row; each measurement's failed requests are counted into the rows it makes.
+    /// Every row; each measurement's failed requests are counted into the rows it makes. The share of
+    /// the two-decoder ceiling is derived from two of them, and follows the ceiling.
     func runAll() -> [Row] {
         let features: [() -> [Row?]] = [
             { [decodeCeiling()] },
@@ -80,7 +83,9 @@ struct Workloads {
             },
         ]
         let later: [() -> [Row?]] = [{ [firstResponse()] }, { mainQueueTime() }, { costPerRequest() }]
-        return (transportRows() + features + cacheRows() + later + schedulerRows()).flatMap(failures.counting)
+        let measurements = transportRows() + features + cacheRows() + later + schedulerRows()
+        let rows = measurements.flatMap(failures.counting)
+        return selected(Self.ceilingShare) ? Self.withCeilingShare(rows) : rows
     }
 
     /// The throughput rows: small and large GETs, and small POSTs, against raw URLSession.
@@ -96,6 +101,7 @@ struct Workloads {
             $0.post("echo", body: Greeting(id: 7, message: "hello"), as: Greeting.self, completion: $1)
         }
         let (sequential, concurrent) = (counts.smallSequential, counts.smallConcurrent)
+        let concurrently = ", vs raw URLSession decoding concurrently"
         return [
             {
                 [throughput("GET ~1 KB JSON, sequential", count: sequential, inFlight: 1, target: 1.0, small)]
@@ -117,6 +123,13 @@ struct Workloads {
             {
                 [
                     throughput(
+                        "GET ~1 KB JSON, 64 in flight" + concurrently, count: concurrent, inFlight: 64,
+                        target: nil, against: rawConcurrent, distinctSmall)
+                ]
+            },
+            {
+                [
+                    throughput(
                         "POST small JSON, sequential", count: counts.postSequential, inFlight: 1, target: 1.0,
                         post)
                 ]
@@ -131,15 +144,33 @@ struct Workloads {
             {
                 [
                     throughput(
-                        "GET ~1 MB JSON, 64 in flight", count: counts.largeAt64, inFlight: 64, target: 1.8,
-                        distinctLarge)
+                        "GET ~1 MB JSON, 8 in flight" + concurrently, count: counts.largeAt8, inFlight: 8,
+                        target: nil, against: rawConcurrent, distinctLarge)
+                ]
+            },
+            {
+                [
+                    throughput(
+                        Self.largeAt64, count: counts.largeAt64, inFlight: 64, target: 1.8, distinctLarge)
+                ]
+            },
+            {
+                [
+                    throughput(
+                        Self.largeAt64 + concurrently, count: counts.largeAt64, inFlight: 64, target: 1.0,
+                        against: rawConcurrent, distinctLarge)
                 ]
             },
         ]
     }
 
+    /// Whether `--only` asks for the row `name`, or for a row derived from it (the share of the
+    /// two-decoder ceiling, which needs both of its rows measured in the run).
     func selected(_ name: String) -> Bool {
-        only.map { name.localizedCaseInsensitiveContains($0) } ?? true
+        guard let only else { return true }
+        return name.localizedCaseInsensitiveContains(only)
+            || (Self.ceilingShareSources.contains(name)
+                && Self.ceilingShare.localizedCaseInsensitiveContains(only))
     }
 
     typealias Start = (BenchmarkClient, @escaping (Bool) -> Void) -> Void
