@@ -66,7 +66,9 @@ package final class LoopbackListener: @unchecked Sendable {
     package var openConnections: Int { lock.withLock { slots.count } }
 
     /// How many of them wait for a request: the ones a newcomer at the limit may evict.
-    package var idleConnections: Int { lock.withLock { slots.values.count(where: { $0.waitingSince != nil }) } }
+    package var idleConnections: Int {
+        lock.withLock { slots.values.count(where: { $0.waitingSince != nil }) }
+    }
 
     /// Stops accepting, wakes every thread, waits for all of them, then frees the descriptors.
     ///
