@@ -24,6 +24,9 @@ package struct HTTPRequestParser {
         self.receive = receive
     }
 
+    /// Whether bytes of a next request (pipelined behind the last) are already read and waiting.
+    package var hasUnreadBytes: Bool { position < buffer.count }
+
     /// The next request's head, or `nil` when the stream ends cleanly (or idles out) between requests.
     package mutating func readHead() throws(HTTPParseError) -> RequestHead? {
         buffer.removeSubrange(0..<position)

@@ -23,6 +23,8 @@ struct LoopbackConnection {
         while true {
             let head: RequestHead
             let request: LoopbackRequest
+            // Waiting for the next request, the connection may give its place to a newcomer.
+            if !parser.hasUnreadBytes { socket.slot.markIdle() }
             do throws(HTTPParseError) {
                 guard let next = try parser.readHead() else { return }
                 head = next
@@ -48,11 +50,11 @@ struct LoopbackConnection {
                     bytes.reserveCapacity(bytes.count + body.count)
                     bytes.append(contentsOf: body)
                 }
-                // A peer that stops taking the reply keeps its connection no longer than an idle one.
-                guard socket.send(ArraySlice(bytes), timeout: limits.idleTimeout), keepAlive else { return }
+                guard socket.send(ArraySlice(bytes), timeout: limits.sendTimeout), keepAlive else { return }
             case .stream(let status, let headers, let stream):
                 let fields = headers.filter { !Self.framingFields.contains($0.name.lowercased()) }
-                if socket.send(ArraySlice(Self.head(status: status, fields: fields, closes: true))) {
+                let head = Self.head(status: status, fields: fields, closes: true)
+                if socket.send(ArraySlice(head), timeout: limits.sendTimeout) {
                     pump(stream)
                 }
                 stream.markClosed()
@@ -65,25 +67,33 @@ struct LoopbackConnection {
     }
 
     /// Writes what `stream` queues as the peer takes it, until the stream finishes, the peer closes the
-    /// connection, or the server stops. Whatever the peer sends meanwhile is read and dropped.
+    /// connection, the peer takes none of the queued bytes for ``LoopbackLimits/sendTimeout``, or the server
+    /// stops. Whatever the peer sends meanwhile is read and dropped.
     private func pump(_ stream: LoopbackStream) {
+        // Since when queued bytes wait for a peer that takes none; `nil` while it keeps up.
+        var stalledSince: Date?
         while true {
             let (bytes, finishing) = stream.pending()
             if !bytes.isEmpty {
                 guard let written = socket.sendAvailable(bytes) else { return }
                 if written > 0 {
                     stream.consume(written)
+                    stalledSince = nil
                     continue
                 }
+                stalledSince = stalledSince ?? Date()
             } else if finishing {
                 return
+            } else {
+                stalledSince = nil
             }
             let outgoing = bytes.isEmpty ? 0 : Int16(POLLOUT)
             var watched = [
                 pollfd(fd: socket.fd, events: Int16(POLLIN) | outgoing, revents: 0),
                 pollfd(fd: stream.wakeFD, events: Int16(POLLIN), revents: 0),
             ]
-            guard socket.stopSignal.wait(forAny: &watched) else { return }
+            let giveUp = stalledSince.flatMap { since in limits.sendTimeout.map { since + $0 } }
+            guard socket.stopSignal.wait(forAny: &watched, until: giveUp) == .ready else { return }
             if watched[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !socket.discardAvailable() {
                 return
             }

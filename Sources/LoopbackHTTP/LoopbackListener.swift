@@ -26,14 +26,16 @@ package final class LoopbackListener: @unchecked Sendable {
     private let admit: @Sendable () -> Int?
     private let serve: Serve
     private let lock = NSLock()
-    /// Connections being served; guarded by `lock`.
-    private var open = 0
+    /// The places of the connections being served, each counted against `maxConnections` until its thread
+    /// ends or it is evicted; guarded by `lock`.
+    private var slots: [ObjectIdentifier: ConnectionSlot] = [:]
 
     /// Binds 127.0.0.1 on a port the system picks and starts accepting.
     ///
     /// - Parameters:
     ///   - name: Names the server's threads, e.g. "MockServer".
-    ///   - maxConnections: The most connections served at once; one more is closed at once. `nil`: no limit.
+    ///   - maxConnections: The most connections served at once; one more takes the place of the one idle
+    ///     longest, or is closed at once when none is idle. `nil`: no limit.
     ///   - admit: A new connection's number, or `nil` to close it at once.
     ///   - serve: Serves one connection.
     package init(
@@ -61,7 +63,12 @@ package final class LoopbackListener: @unchecked Sendable {
     }
 
     /// How many connections are being served now.
-    package var openConnections: Int { lock.withLock { open } }
+    package var openConnections: Int { lock.withLock { slots.count } }
+
+    /// How many of them wait for a request: the ones a newcomer at the limit may evict.
+    package var idleConnections: Int {
+        lock.withLock { slots.values.count(where: { $0.waitingSince != nil }) }
+    }
 
     /// Stops accepting, wakes every thread, waits for all of them, then frees the descriptors.
     ///
@@ -101,26 +108,45 @@ package final class LoopbackListener: @unchecked Sendable {
                 continue
             }
             SocketIO.configureAccepted(fd)
-            guard reserveConnection() else {
+            let slot = ConnectionSlot(fd: fd)
+            guard reserve(slot) else {
                 SocketIO.closeDescriptor(fd)
                 continue
             }
             guard let id = admit() else {
-                lock.withLock { open -= 1 }
+                release(slot)
                 SocketIO.closeDescriptor(fd)
                 continue
             }
-            startConnection(ClientSocket(fd: fd, stopSignal: stopSignal), id: id)
+            startConnection(ClientSocket(fd: fd, stopSignal: stopSignal, slot: slot), id: id)
         }
     }
 
-    /// Counts one more open connection; `false`, counting nothing, when the limit is reached.
-    private func reserveConnection() -> Bool {
+    /// Counts `slot` among the open connections; at the limit, in place of the connection idle longest,
+    /// which is evicted. `false`, counting nothing, when the limit is reached and none is idle.
+    ///
+    /// Evicting rather than refusing serves a developer's browser best: a silent or forgotten connection
+    /// (a preconnect never used, a tab's kept-alive socket, or a peer holding places on purpose) would
+    /// otherwise keep the browser's next request out until its idle timeout, whereas a browser whose idle
+    /// connection closes simply opens another. Busy connections are never cut, so when every place is busy
+    /// the newcomer is the one refused.
+    private func reserve(_ slot: ConnectionSlot) -> Bool {
         lock.withLock {
-            if let maxConnections, open >= maxConnections { return false }
-            open += 1
+            if let maxConnections, slots.count >= maxConnections {
+                let idle = slots.compactMap { key, slot in slot.waitingSince.map { (key, slot, $0) } }
+                // One that turned busy since it was looked at stays; the next idle one goes instead.
+                let evicted = idle.sorted { $0.2 < $1.2 }.first { $0.1.evictIfIdle() }
+                guard let evicted else { return false }
+                slots[evicted.0] = nil
+            }
+            slots[ObjectIdentifier(slot)] = slot
             return true
         }
+    }
+
+    /// Stops counting `slot`; nothing when it was evicted already.
+    private func release(_ slot: ConnectionSlot) {
+        _ = lock.withLock { slots.removeValue(forKey: ObjectIdentifier(slot)) }
     }
 
     private func startConnection(_ socket: ClientSocket, id: Int) {
@@ -128,8 +154,8 @@ package final class LoopbackListener: @unchecked Sendable {
         let thread = Thread { [self] in
             markCurrentThread()
             serve(socket, id)
+            release(socket.slot)
             socket.close()
-            lock.withLock { open -= 1 }
             threads.leave()
         }
         thread.name = "\(name) connection \(id)"

@@ -11,7 +11,8 @@ import Foundation
 /// ```
 ///
 /// **Threads.** One thread accepts, and each connection gets its own, on which the handler runs: at most
-/// ``LoopbackLimits/maxConnections`` of them. `stop()` (and `deinit`) wakes them all and waits for them.
+/// ``LoopbackLimits/maxConnections`` of them, besides evicted ones ending. `stop()` (and `deinit`) wakes them
+/// all and waits for them.
 ///
 /// Invariant for `@unchecked Sendable`: `listener` and `nextConnection` are read and written only with
 /// `lock` held.
@@ -77,6 +78,9 @@ package final class LoopbackServer: @unchecked Sendable {
 
     /// How many connections are being served now.
     package var openConnectionCount: Int { lock.withLock { listener?.openConnections ?? 0 } }
+
+    /// How many of them wait for a request, and would give their place to a newcomer at the limit.
+    package var idleConnectionCount: Int { lock.withLock { listener?.idleConnections ?? 0 } }
 
     private func admit() -> Int {
         lock.withLock {

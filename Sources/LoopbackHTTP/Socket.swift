@@ -83,10 +83,13 @@ package enum Received {
 package struct ClientSocket: Sendable {
     package let fd: Int32
     package let stopSignal: StopSignal
+    /// Its place among the listener's connections; bytes received mark it busy.
+    package let slot: ConnectionSlot
 
-    package init(fd: Int32, stopSignal: StopSignal) {
+    package init(fd: Int32, stopSignal: StopSignal, slot: ConnectionSlot) {
         self.fd = fd
         self.stopSignal = stopSignal
+        self.slot = slot
     }
 
     #if canImport(Glibc)
@@ -103,7 +106,10 @@ package struct ClientSocket: Sendable {
                 count = recv(fd, storage.baseAddress, storage.count, 0)
                 initialized = max(0, count)
             }
-            if count > 0 { return .bytes(bytes) }
+            if count > 0 {
+                slot.markBusy()
+                return .bytes(bytes)
+            }
             if count == 0 { return .closed }
             guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return .closed }
             switch stopSignal.wait(
@@ -116,15 +122,16 @@ package struct ClientSocket: Sendable {
         }
     }
 
-    /// Writes all of `bytes`; `false` if the peer went away, the server stopped, or `timeout` (`nil`: no
-    /// limit) passed first, as when the peer stops reading a large reply.
+    /// Writes all of `bytes`; `false` if the peer went away, the server stopped, or the peer took none of
+    /// them for `timeout` (`nil`: no limit), as when it stops reading a large reply.
     package func send(_ bytes: ArraySlice<UInt8>, timeout: TimeInterval? = nil) -> Bool {
-        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
+        var deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
         var rest = bytes
         while !rest.isEmpty {
             let count = rest.withUnsafeBytes { systemSend(fd, $0.baseAddress, $0.count, Self.sendFlags) }
             if count > 0 {
                 rest = rest.dropFirst(count)
+                deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
                 continue
             }
             guard count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return false }

@@ -54,10 +54,10 @@ package final class StopSignal: @unchecked Sendable {
         return wait(for: &watched, until: timeout.map { Date(timeIntervalSinceNow: $0.isNaN ? 0 : $0) })
     }
 
-    /// Waits until one of `watched` reports an event or the signal fires; `false` when the signal fired.
-    /// Each entry's `revents` then says what happened to it.
-    package func wait(forAny watched: inout [pollfd]) -> Bool {
-        wait(for: &watched, until: nil) == .ready
+    /// Waits until one of `watched` reports an event, the signal fires, or `deadline` passes (`nil`: no
+    /// limit). After `.ready`, each entry's `revents` says what happened to it.
+    package func wait(forAny watched: inout [pollfd], until deadline: Date? = nil) -> WaitResult {
+        wait(for: &watched, until: deadline)
     }
 
     private func wait(for watched: inout [pollfd], until deadline: Date?) -> WaitResult {

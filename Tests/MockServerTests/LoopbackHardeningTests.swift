@@ -88,11 +88,11 @@ final class LoopbackHardeningTests: XCTestCase {
         }
     }
 
-    func testAPeerThatNeverReadsABigReplyLosesItsConnectionAfterTheIdleTimeout() throws {
+    func testAPeerThatNeverReadsABigReplyLosesItsConnectionAfterTheSendTimeout() throws {
         // More than loopback's socket buffers on both ends hold, so the send blocks.
         let body = Data(count: 32 * 1024 * 1024)
         let server = try started(
-            { $0.idleTimeout = 0.5 }, handler: { _, responder in responder.reply(status: 200, body: body) })
+            { $0.sendTimeout = 0.5 }, handler: { _, responder in responder.reply(status: 200, body: body) })
         let client = try RawClient(port: server.port)
         client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         let serving = expectation(

@@ -104,13 +104,15 @@ final class LoopbackLimitsTests: XCTestCase {
         XCTAssertTrue(client.serverClosed())
     }
 
-    func testConnectionsBeyondTheMaximumAreClosedAtOnce() throws {
+    func testConnectionsBeyondTheMaximumAreClosedAtOnceWhenNoneIsIdle() throws {
         let server = try echoServer { $0.maxConnections = 3 }
         let held = try (0..<3).map { _ in try RawClient(port: server.port) }
-        for client in held {
-            client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            XCTAssertEqual(client.readResponse()?.status, 200)
-        }
+        // Each in the middle of a request: busy, so none gives its place to a newcomer.
+        for client in held { client.send("GET / HTTP/1.1\r\n") }
+        let busy = expectation(
+            for: NSPredicate { _, _ in server.openConnectionCount == 3 && server.idleConnectionCount == 0 },
+            evaluatedWith: nil)
+        wait(for: [busy], timeout: 5)
 
         let refused = try (0..<5).map { _ in try RawClient(port: server.port, timeout: 2) }
         for client in refused {
@@ -119,7 +121,7 @@ final class LoopbackLimitsTests: XCTestCase {
         }
         XCTAssertEqual(server.openConnectionCount, 3)
 
-        held[0].send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        held[0].send("Host: x\r\nConnection: close\r\n\r\n")
         XCTAssertEqual(held[0].readResponse()?.status, 200)
         XCTAssertTrue(held[0].serverClosed())
         let freed = expectation(
@@ -128,5 +130,52 @@ final class LoopbackLimitsTests: XCTestCase {
         let later = try RawClient(port: server.port)
         later.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(later.readResponse()?.status, 200, "a freed place is served again")
+    }
+
+    func testAPeerThatSendsNothingIsClosedAfterTheIdleTimeout() throws {
+        let server = try echoServer { $0.idleTimeout = 0.05 }
+        let silent = try RawClient(port: server.port)
+
+        // RawClient gives up after 5 s of silence: without the limit the server never closes.
+        XCTAssertEqual(silent.readToEnd(), [], "closed, nothing sent")
+        XCTAssertTrue(silent.serverClosed())
+        let freed = expectation(
+            for: NSPredicate { _, _ in server.openConnectionCount == 0 }, evaluatedWith: nil)
+        wait(for: [freed], timeout: 5)
+    }
+
+    func testAPeerTricklingItsHeadGets408AtTheRequestTimeoutHoweverOftenItSends() throws {
+        let server = try echoServer {
+            $0.requestTimeout = 0.3
+            $0.idleTimeout = nil
+        }
+        let trickling = try RawClient(port: server.port)
+        // A byte every 20 ms: never silent long enough for a per-read timeout, and 32 KiB of head (the
+        // head's limit) would take ten minutes.
+        let drip = Trickle(fd: trickling.fd, bytes: Array("GET / HTTP/1.1\r\nX-Slow: ".utf8), every: 0.02)
+        defer { drip.stop() }
+
+        XCTAssertEqual(trickling.readResponse()?.status, 408)
+        XCTAssertTrue(trickling.serverClosed())
+    }
+
+    func testSilentPeersHoldingEveryPlaceGiveWayToANewClient() throws {
+        let server = try echoServer()  // the inspector's limits: 16 connections, 30 s idle timeout
+        let limit = try XCTUnwrap(server.limits.maxConnections)
+        let silent = try (0..<limit).map { _ in try RawClient(port: server.port) }
+        let full = expectation(
+            for: NSPredicate { _, _ in server.openConnectionCount == limit }, evaluatedWith: nil)
+        wait(for: [full], timeout: 5)
+
+        let client = try RawClient(port: server.port)
+        client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(client.readResponse()?.status, 200, "served at once, not after the idle timeout")
+        XCTAssertTrue(silent[0].serverClosed(), "the connection idle longest gave its place")
+
+        let next = try RawClient(port: server.port)
+        next.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(next.readResponse()?.status, 200)
+        XCTAssertTrue(silent[1].serverClosed())
+        XCTAssertLessThanOrEqual(server.openConnectionCount, limit)
     }
 }

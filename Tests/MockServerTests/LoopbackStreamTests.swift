@@ -18,10 +18,15 @@ final class LoopbackStreamTests: XCTestCase {
         }
     }
 
-    private func streamingServer(queue: Int, opened: Opened) throws -> LoopbackServer {
+    /// Opens a stream for `/api/events` and hands it to `opened`; answers any other path whole.
+    private func streamingServer(
+        queue: Int, opened: Opened, _ adjust: (inout LoopbackLimits) -> Void = { _ in }
+    ) throws -> LoopbackServer {
         var limits = LoopbackLimits()
         limits.maxQueuedBytes = queue
-        let server = LoopbackServer(limits: limits) { _, responder in
+        adjust(&limits)
+        let server = LoopbackServer(limits: limits) { request, responder in
+            guard request.path == "/api/events" else { return responder.reply(status: 200) }
             let stream = responder.open(
                 headers: [("Content-Type", "text/event-stream")], onClose: { opened.closed.fulfill() })
             _ = stream.send(Data("event: hello\ndata: {}\n\n".utf8))
@@ -93,5 +98,49 @@ final class LoopbackStreamTests: XCTestCase {
 
         wait(for: [opened.closed], timeout: 5)
         XCTAssertEqual(opened.stream?.isClosed, true)
+    }
+
+    func testAStreamWhosePeerStopsReadingIsClosedAfterTheSendTimeoutAndItsPlaceReused() throws {
+        let opened = Opened()
+        let server = try streamingServer(queue: 64 * 1024, opened: opened) {
+            $0.sendTimeout = 0.05
+            $0.maxConnections = 1
+        }
+        let tab = try RawClient(port: server.port)
+        tab.send("GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        wait(for: [opened.arrived], timeout: 5)
+        let stream = try XCTUnwrap(opened.stream)
+
+        // Fed as fast as the queue takes it until the kernel's buffers are full too: the tab reads nothing.
+        // Without the timeout the stream stays open (and its place taken) for as long as the tab lives.
+        let piece = Data(repeating: UInt8(ascii: "x"), count: 16 * 1024)
+        let givingUp = Date(timeIntervalSinceNow: 10)
+        while !stream.isClosed, Date() < givingUp { _ = stream.send(piece) }
+        XCTAssertTrue(stream.isClosed, "closed after the send timeout")
+        wait(for: [opened.closed], timeout: 5)
+        let freed = expectation(
+            for: NSPredicate { _, _ in server.openConnectionCount == 0 }, evaluatedWith: nil)
+        wait(for: [freed], timeout: 5)
+        let next = try RawClient(port: server.port)
+        next.send("GET /page HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(next.readResponse()?.status, 200, "the only place is free again")
+    }
+
+    func testAQuietStreamOutlivesTheSendTimeout() throws {
+        let opened = Opened()
+        let server = try streamingServer(queue: 1024, opened: opened) { $0.sendTimeout = 0.05 }
+        let tab = try RawClient(port: server.port)
+        tab.send("GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        wait(for: [opened.arrived], timeout: 5)
+        let stream = try XCTUnwrap(opened.stream)
+        XCTAssertEqual(tab.readHead()?.status, 200)
+        let hello = "event: hello\ndata: {}\n\n".utf8.count
+        XCTAssertEqual(tab.discard(hello), hello)
+
+        // Nothing to send is no stalled peer: a tab waits for events as long as the app is quiet.
+        opened.closed.isInverted = true
+        wait(for: [opened.closed], timeout: 0.5)
+        XCTAssertTrue(stream.send(Data("data: later\n\n".utf8)))
+        XCTAssertEqual(tab.discard(13), 13, "still delivered")
     }
 }

@@ -55,6 +55,11 @@ final class InspectorHardeningTests: XCTestCase {
         let second = RawClient(port: server.port)
         first?.send("G")
         second?.send("G")
+        // Both busy: an idle one would give its place to the third.
+        let busy = expectation(
+            for: NSPredicate { _, _ in server.openConnections == 2 && server.idleConnections == 0 },
+            evaluatedWith: nil)
+        wait(for: [busy], timeout: 5)
         let third = try XCTUnwrap(RawClient(port: server.port))
         XCTAssertEqual(third.read(timeout: 2), "", "a third connection is closed unanswered")
         XCTAssertLessThanOrEqual(server.openConnections, 2)
@@ -88,5 +93,36 @@ final class InspectorHardeningTests: XCTestCase {
             read.contains("event: resync\ndata: {}\n\n"),
             "\(read.utf8.count) bytes: \(read.prefix(300)) … \(read.suffix(300))")
         XCTAssertLessThan(read.components(separatedBy: "event: request").count - 1, 2_000)
+    }
+
+    func testATabThatStopsReadingIsDisconnectedAfterTheSendTimeoutAndItsPlaceReused() throws {
+        var limits = LoopbackLimits()
+        limits.sendTimeout = 0.05
+        limits.maxConnections = 1
+        let fanOut = EventFanOut()
+        let server = try server(
+            limits, store: InspectorStore(maximumRequests: 5, maximumBodyBytes: 5), fanOut: fanOut)
+        defer { server.stop() }
+        let host = "127.0.0.1:\(server.port)"
+        let tab = try XCTUnwrap(RawClient(port: server.port))
+        tab.get("/api/events?token=\(server.access.token)", host: host)
+        let open = expectation(for: NSPredicate { _, _ in fanOut.count == 1 }, evaluatedWith: nil)
+        wait(for: [open], timeout: 5)
+
+        // Events until the tab's queue and the kernel's buffers are full: the tab reads none of them.
+        // Without the timeout it stays connected, holding the only place, for as long as it lives.
+        var record = RequestRecord(
+            id: "0", layer: "", method: "GET", url: String(repeating: "x", count: 10_000), start: 0,
+            account: nil)
+        record.status = 200
+        let givingUp = Date(timeIntervalSinceNow: 10)
+        while fanOut.count == 1, Date() < givingUp { fanOut.publish(.request(record)) }
+        XCTAssertEqual(fanOut.count, 0, "disconnected and forgotten")
+
+        let freed = expectation(for: NSPredicate { _, _ in server.openConnections == 0 }, evaluatedWith: nil)
+        wait(for: [freed], timeout: 5)
+        let next = try XCTUnwrap(RawClient(port: server.port))
+        next.get("/api/snapshot?token=\(server.access.token)", host: host)
+        XCTAssertEqual(RawClient.status(next.read()), 200, "the place is served again")
     }
 }

@@ -34,6 +34,8 @@ final class InspectorServer: Sendable {
 
     var port: Int { access.port }
     var openConnections: Int { server.openConnectionCount }
+    /// How many wait for a request, for the tests: a newcomer at the limit takes one's place.
+    var idleConnections: Int { server.idleConnectionCount }
 
     /// Closes the port and every connection, event streams included; returns once they are closed.
     func stop() {
