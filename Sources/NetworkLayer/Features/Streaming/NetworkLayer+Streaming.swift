@@ -67,4 +67,10 @@ final class StreamTask: NetworkTask {
         stopElements()
         request.cancel()
     }
+
+    /// The request's own: a stream waiting for its server moves ahead or behind as any request does.
+    var priority: RequestPriority {
+        get { request.priority }
+        set { request.priority = newValue }
+    }
 }
