@@ -34,7 +34,7 @@ package final class DurableFolder: Sendable {
     /// - Parameters:
     ///   - url: The folder; an existing one keeps its permissions.
     ///   - key: A secret kept outside the folder that authenticates its records; `nil` checksums them.
-    ///     Its owner refuses one shorter than ``minimumKeyLength`` with ``checkKey(_:in:)``.
+    ///     ``claim(_:key:restrictingExisting:inUse:failed:)`` refuses one shorter than ``minimumKeyLength``.
     ///   - claim: The folder's lock, held by the caller: proof that no one else writes here, so every
     ///     temporary file the library names is abandoned. `nil` for a folder shared by several writers
     ///     (the cache).
@@ -47,19 +47,35 @@ package final class DurableFolder: Sendable {
         if claimed { removeAbandonedTemporaryFiles() }
     }
 
-    /// Refuses a record key too short to keep forgers out; `nil` (no key) is accepted.
+    /// Claims the folder `url` for its one owner (an outbox, a transfer store), then opens it: in that
+    /// order, since opening removes the temporary files left in it, and one another owner is writing
+    /// would be lost. Each owner throws its own errors.
     ///
     /// - Parameters:
-    ///   - key: The key an owner was given.
-    ///   - folder: The folder it is for, named in the error.
-    /// - Throws: ``DurableWriteError`` with `EINVAL` when `key` is shorter than ``minimumKeyLength``.
-    package static func checkKey(_ key: Data?, in folder: URL) throws(DurableWriteError) {
-        guard let key, key.count < minimumKeyLength else { return }
-        throw DurableWriteError(
-            code: Int(EINVAL),
-            reason:
-                "the record key has \(key.count) bytes; it takes at least \(minimumKeyLength) random bytes",
-            file: folder)
+    ///   - url: The folder, created readable by the user only.
+    ///   - key: The owner's record key (see ``init(url:key:claim:)``); one shorter than
+    ///     ``minimumKeyLength`` is refused, `nil` accepted.
+    ///   - restrictingExisting: Whether an existing folder is made readable by the user only too (see
+    ///     ``DurableFolderLock/claim(_:in:restrictingExisting:)``).
+    ///   - inUse: What to throw when another owner, in any process, holds the folder.
+    ///   - failed: What to throw, given the system's reason, when the key is too short or the folder
+    ///     can't be made.
+    /// - Returns: The claim, held until released, and the folder opened under it.
+    package static func claim<Failure: Error>(
+        _ url: URL, key: Data?, restrictingExisting: Bool = true, inUse: Failure, failed: (String) -> Failure
+    ) throws(Failure) -> (DurableFolderLock, DurableFolder) {
+        let claim: DurableFolderLock?
+        do throws(DurableWriteError) {
+            if let key, key.count < minimumKeyLength {
+                let reason = "the record key has \(key.count) bytes; it takes at least \(minimumKeyLength)"
+                throw DurableWriteError(code: Int(EINVAL), reason: reason + " random bytes", file: url)
+            }
+            claim = try DurableFolderLock.claim("lock", in: url, restrictingExisting: restrictingExisting)
+        } catch {
+            throw failed(error.reason)
+        }
+        guard let claim else { throw inUse }
+        return (claim, DurableFolder(url: url, key: key, claim: claim))
     }
 
     /// Creates `url`, readable by the user only (its records hold request bodies, file paths and

@@ -42,17 +42,8 @@ final class OutboxDiskStorage: OutboxStorage {
     ) throws(OutboxError) {
         let url = directory.appendingPathComponent(name + ".outbox", isDirectory: true)
         largestItem = Self.recordLimit(forMaximumSize: maximumSize)
-        let claim: DurableFolderLock?
-        do throws(DurableWriteError) {
-            try DurableFolder.checkKey(recordKey, in: url)
-            claim = try DurableFolderLock.claim("lock", in: url)
-        } catch {
-            throw .writeFailed(error.reason)
-        }
-        guard let claim else { throw .inUse }
-        lock = claim
-        // Opened after the claim: removing a temporary file another owner is writing would lose it.
-        folder = DurableFolder(url: url, key: recordKey, claim: claim)
+        (lock, folder) = try DurableFolder.claim(
+            url, key: recordKey, inUse: OutboxError.inUse, failed: OutboxError.writeFailed)
     }
 
     func load() -> OutboxContents {

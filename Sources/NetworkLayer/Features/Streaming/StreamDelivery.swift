@@ -11,14 +11,7 @@ final class StreamDelivery<Element>: Sendable {
 
     typealias Consumer = (_ batch: [Element], _ receipt: StreamReceipt) -> Void
 
-    private struct Flow {
-        var pending = 0
-        var isClosed = false
-        /// Set while the connection is held back: what lets it read on.
-        var resume: (@Sendable () -> Void)?
-    }
-
-    private let flow = Locked(Flow())
+    private let backlog = Locked(ConsumerBacklog(limit: StreamDelivery.limit))
     /// Not Sendable (it runs the caller's handlers); called only on the delegate queue, one batch at a time.
     private let consumer: UncheckedSendable<Consumer>
 
@@ -40,7 +33,7 @@ final class StreamDelivery<Element>: Sendable {
         }
     }
 
-    var isOpen: Bool { flow.withLock { !$0.isClosed } }
+    var isOpen: Bool { backlog.withLock { !$0.isEnded } }
 
     /// Hands `batch` (elements with their byte counts) to the consumer on the delegate queue; `pause`
     /// runs at once when the consumer falls behind, `resume` once it caught up or the delivery closed.
@@ -49,40 +42,22 @@ final class StreamDelivery<Element>: Sendable {
     ) {
         guard !batch.isEmpty else { return }
         let size = batch.reduce(0) { $0 + $1.1 + Self.elementOverhead }
-        let holdsBack: Bool = flow.withLock {
-            guard !$0.isClosed else { return false }
-            $0.pending += size
-            guard $0.pending > Self.limit, $0.resume == nil else { return false }
-            $0.resume = resume
-            return true
-        }
-        consumer.value(
-            batch.map(\.0),
-            StreamReceipt(isWanted: { [self] in isOpen }, consumed: { [self] in consumed(size) }))
+        let holdsBack = backlog.withLock { $0.add(size, resume: resume) }
+        let receipt = StreamReceipt(
+            isWanted: { [self] in isOpen }, consumed: { [self] in backlog.withLock { $0.remove(size) }?() })
+        consumer.value(batch.map(\.0), receipt)
         if holdsBack { pause() }
     }
 
     /// A reconnection starts delivering: the old connection's pending resume is dropped, so the new one
     /// is held back in turn while the consumer is still behind.
     func connectionOpened() {
-        flow.withLock { $0.resume = nil }
+        backlog.withLock { $0.resume = nil }
     }
 
     /// No element is wanted any more; a held connection reads on (into nothing) so it can end.
     func close() {
-        let resume = flow.withLock { flow in
-            flow.isClosed = true
-            return flow.resume.take()
-        }
-        resume?()
-    }
-
-    private func consumed(_ size: Int) {
-        let resume = flow.withLock { flow in
-            flow.pending -= size
-            return flow.pending <= Self.limit / 2 ? flow.resume.take() : nil
-        }
-        resume?()
+        backlog.withLock { $0.end() }?()
     }
 }
 

@@ -59,7 +59,10 @@ public final class TransferStore: Sendable {
     public init(directory: URL, layer: NetworkLayer, recordKey: Data? = nil) throws(TransferStoreError) {
         self.directory = directory
         self.layer = layer
-        (claim, folder) = try Self.claim(directory, key: recordKey)
+        // The directory is the app's: created 0700, an existing one left as it is.
+        (claim, folder) = try DurableFolder.claim(
+            directory, key: recordKey, restrictingExisting: false, inUse: TransferStoreError.inUse,
+            failed: TransferStoreError.writeFailed)
         let records = folder.load(
             TransferRecord.self, named: Self.suffix, version: TransferRecord.version,
             maximumSize: Self.largestRecord, fileName: \.fileName
@@ -152,23 +155,6 @@ public final class TransferStore: Sendable {
         } catch {
             throw .writeFailed((error as? DurableWriteError)?.reason ?? "\(error)")
         }
-    }
-
-    /// Claims `directory` (creating it), then opens it: the folder is opened after the claim, since
-    /// removing a temporary file another owner is writing would lose it.
-    private static func claim(_ directory: URL, key: Data?) throws(TransferStoreError) -> (
-        DurableFolderLock, DurableFolder
-    ) {
-        let claim: DurableFolderLock?
-        do throws(DurableWriteError) {
-            try DurableFolder.checkKey(key, in: directory)
-            // The directory is the app's: created 0700, an existing one left as it is.
-            claim = try DurableFolderLock.claim("lock", in: directory, restrictingExisting: false)
-        } catch {
-            throw .writeFailed(error.reason)
-        }
-        guard let claim else { throw .inUse }
-        return (claim, DurableFolder(url: directory, key: key, claim: claim))
     }
 
     private static func transfer(_ record: TransferRecord) -> StoredTransfer {

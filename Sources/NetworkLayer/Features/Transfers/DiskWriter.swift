@@ -11,8 +11,7 @@ final class DiskWriter: @unchecked Sendable {
     static var pieceSize: Int { 128 * 1024 }
 
     private struct State {
-        var pending = 0
-        var isPausing = false
+        var backlog = ConsumerBacklog(limit: DiskWriter.limit)
         var failure: POSIXFailure?
     }
 
@@ -65,11 +64,8 @@ final class DiskWriter: @unchecked Sendable {
         guard !piece.isEmpty else { return }
         let data = piece
         piece = Data(capacity: Self.pieceSize)
-        let pauses: Bool = state.withLock { state in
-            state.pending += data.count
-            guard state.pending > Self.limit, !state.isPausing, state.failure == nil else { return false }
-            state.isPausing = true
-            return true
+        let pauses = state.withLock {
+            $0.backlog.add(data.count) { [weak self] in self?.flow?.resumeReading() }
         }
         queue.async { [self] in
             // Past a failed write, a later piece would land after a hole, and a resume would deliver it.
@@ -77,26 +73,17 @@ final class DiskWriter: @unchecked Sendable {
             {
                 failed(failure)
             }
-            written(data.count)
+            state.withLock { $0.backlog.remove(data.count) }?()
         }
         if pauses { flow?.pauseReading() }
     }
 
-    private func written(_ count: Int) {
-        let resumes: Bool = state.withLock { state in
-            state.pending -= count
-            guard state.isPausing, state.pending <= Self.limit / 2 || state.failure != nil else {
-                return false
-            }
-            state.isPausing = false
-            return true
-        }
-        if resumes { flow?.resumeReading() }
-    }
-
     private func failed(_ failure: POSIXFailure) {
-        // The first failure is the one reported.
-        state.withLock { $0.failure = $0.failure ?? failure }
+        // The first failure is the one reported; the transfer, which it ends, reads on.
+        state.withLock { state in
+            state.failure = state.failure ?? failure
+            return state.backlog.end()
+        }?()
     }
 }
 
