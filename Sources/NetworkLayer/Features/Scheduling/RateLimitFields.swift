@@ -17,7 +17,9 @@ enum RateLimitFields {
     }
 
     /// Seconds to wait from `now`, or `nil`; `field` looks a header field up by name, without case. Every
-    /// reply passes here: nothing is copied, and `now` is read only when a field asks for a pause.
+    /// reply the origin's gate reports passes here (the layer's watch, only one that carries a field read
+    /// here: ``NetworkLayer/mayAskPause(statusCode:_:)``): nothing is copied, and `now` is read only when a
+    /// field asks for a pause.
     static func pause(
         statusCode: Int, field: (String) -> String?, now: @autoclosure () -> Date
     ) -> TimeInterval? {
