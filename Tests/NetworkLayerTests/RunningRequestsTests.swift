@@ -37,7 +37,18 @@ final class RunningRequestsTests: XCTestCase {
     /// A `cancelAll()` reaches the requests begun before it, not one that begins after it.
     func testACancelAllBeforeARequestBeginsLeavesItRunning() throws {
         let running = RunningRequests()
+        let cancelled = expectation(description: "the request begun before cancelAll() gets .cancelled")
+        _ = running.track(
+            successHandler: { (_: Int) in XCTFail("no reply was given") },
+            errorHandler: { error in
+                guard case .cancelled = error else { return XCTFail("\(error)") }
+                cancelled.fulfill()
+            },
+            start: { _, errorHandler in
+                RequestTask(delivery: .immediate, failureHandler: errorHandler, clock: SystemClock())
+            })
         running.cancelAll()
+        wait(for: [cancelled], timeout: 5)
         let delivered = expectation(description: "the success handler runs")
         var started: (task: RequestTask, succeed: (Int) -> Void)?
         _ = running.track(
