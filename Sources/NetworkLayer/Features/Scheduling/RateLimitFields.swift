@@ -16,10 +16,8 @@ enum RateLimitFields {
         return pause(statusCode: response.statusCode, field: response.value(forHTTPHeaderField:), now: now())
     }
 
-    /// Seconds to wait from `now`, or `nil`; `field` looks a header field up by name, without case. Every
-    /// reply the origin's gate reports passes here (the layer's watch, only one that carries a field read
-    /// here: ``NetworkLayer/mayAskPause(statusCode:_:)``): nothing is copied, and `now` is read only when a
-    /// field asks for a pause.
+    /// Seconds to wait from `now`, or `nil`; `field` looks a header field up by name, without case. Nothing
+    /// is copied, and `now` is read only when a field asks for a pause.
     static func pause(
         statusCode: Int, field: (String) -> String?, now: @autoclosure () -> Date
     ) -> TimeInterval? {
