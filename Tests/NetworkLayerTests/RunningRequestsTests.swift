@@ -34,6 +34,41 @@ final class RunningRequestsTests: XCTestCase {
         task.cancel()  // after the handler ran: nothing more happens
     }
 
+    /// A `cancelAll()` reaches the requests begun before it, not one that begins after it.
+    func testACancelAllBeforeARequestBeginsLeavesItRunning() throws {
+        let running = RunningRequests()
+        let cancelled = expectation(description: "the request begun before cancelAll() gets .cancelled")
+        _ = running.track(
+            successHandler: { (_: Int) in XCTFail("no reply was given") },
+            errorHandler: { error in
+                guard case .cancelled = error else { return XCTFail("\(error)") }
+                cancelled.fulfill()
+            },
+            start: { _, errorHandler in
+                RequestTask(delivery: .immediate, failureHandler: errorHandler, clock: SystemClock())
+            })
+        running.cancelAll()
+        wait(for: [cancelled], timeout: 5)
+        let delivered = expectation(description: "the success handler runs")
+        var started: (task: RequestTask, succeed: (Int) -> Void)?
+        _ = running.track(
+            successHandler: { (value: Int) in
+                XCTAssertEqual(value, 7)
+                delivered.fulfill()
+            },
+            errorHandler: { XCTFail("begun after cancelAll(), yet: \($0)") },
+            start: { successHandler, errorHandler in
+                let task = RequestTask(
+                    delivery: .immediate, failureHandler: errorHandler, clock: SystemClock())
+                started = (task, successHandler)
+                return task
+            })
+        let (task, succeed) = try XCTUnwrap(started)
+        task.succeed { succeed(7) }
+        wait(for: [delivered], timeout: 5)
+        XCTAssertEqual(running.count, 0)
+    }
+
     /// A request answered before its request method returns leaves no entry behind.
     func testARequestAnsweredInPlaceLeavesTheRegistry() {
         let running = RunningRequests()

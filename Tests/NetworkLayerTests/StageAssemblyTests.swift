@@ -60,6 +60,32 @@ final class StageAssemblyTests: XCTestCase {
             NetworkLayer(cache: nil, scheduling: RequestScheduling(maximumRateLimitWait: 0)).pauseWatch())
     }
 
+    /// The watch parses only a reply that may ask a pause: every field the parse reads, in any case, at any
+    /// status, gets a reply parsed; a reply with none of them is not.
+    func testTheWatchParsesEveryReplyCarryingAFieldThePauseReads() {
+        for status in 100...599 {
+            var asked: Set<String> = []
+            // "0" for every field: nothing remains, so each reset is read too.
+            _ = RateLimitFields.pause(
+                statusCode: status,
+                field: {
+                    asked.insert($0)
+                    return "0"
+                }, now: Date())
+            for name in asked {
+                for spelled in [name, name.lowercased(), name.uppercased()] {
+                    let headers = ResponseHeaders(["Content-Type": "text/plain", spelled: "0"])
+                    XCTAssertTrue(
+                        NetworkLayer.mayAskPause(statusCode: status, headers), "\(status) \(spelled)")
+                }
+            }
+        }
+        XCTAssertFalse(
+            NetworkLayer.mayAskPause(
+                statusCode: 200,
+                ["Content-Type": "text/plain", "Retry-After": "5", "X-Rate": "0", "Rate": "0"]))
+    }
+
     private func reply(_ status: Int, headers: [String: String], url: URL) -> TransferResult {
         TransferResult(
             body: Data(),

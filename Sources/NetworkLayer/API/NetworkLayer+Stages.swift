@@ -89,12 +89,30 @@ extension NetworkLayer {
         guard keepsPauses else { return nil }
         let clock = clock
         return { [weak self] result, url in
-            guard let pause = RateLimitFields.pause(of: result.response, now: clock.date),
-                let origin = result.response?.url.flatMap(Origin.init) ?? url.flatMap(Origin.init)
+            // The chain's end read the fields (``TransferResult/readingHeaders()``).
+            guard let response = result.response as? HTTPURLResponse else { return }
+            let headers = result.headers ?? ResponseHeaders(response)
+            guard Self.mayAskPause(statusCode: response.statusCode, headers),
+                let pause = RateLimitFields.pause(
+                    statusCode: response.statusCode, field: { headers[$0] }, now: clock.date),
+                let origin = response.url.flatMap(Origin.init) ?? url.flatMap(Origin.init)
             else { return }
             self?.origins(making: true)?.finished(origin, counted: false, pause: pause)
         }
     }
+
+    /// Whether a reply may ask a pause (``RateLimitFields``): a 429 or 503, or a field named `RateLimit…` or
+    /// `X-RateLimit…` in any case. Why here: most replies carry none, and one pass over their names costs
+    /// less than the parse's lookups, each of which lowers the case of every name on Linux.
+    static func mayAskPause(statusCode: Int, _ headers: ResponseHeaders) -> Bool {
+        guard statusCode != 429, statusCode != 503 else { return true }
+        // ASCII letters in either case; a name is ASCII (RFC 9110 tokens).
+        return headers.fields.keys.contains { name in
+            rateLimitPrefixes.contains { name.utf8.starts(with: $0) { $0 | 0x20 == $1 } }
+        }
+    }
+
+    private static let rateLimitPrefixes = [Array("ratelimit".utf8), Array("x-ratelimit".utf8)]
 
     /// Whether a reply's pause may hold an origin: a ceiling of 0 or less (or NaN) keeps no hold.
     private var keepsPauses: Bool { scheduling.waitsForRateLimits && scheduling.maximumRateLimitWait > 0 }

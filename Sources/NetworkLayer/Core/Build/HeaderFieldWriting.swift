@@ -15,8 +15,9 @@ extension URLRequest {
         var headers = allHTTPHeaderFields ?? [:]
         var storedNames = [String: String](minimumCapacity: headers.count + fields.count)
         for name in headers.keys { storedNames[name.lowercased()] = name }
+        let capitalizes = facts.capitalizesHeaderNames
         for (name, value) in fields {
-            let stored = facts.storedHeaderName(name)
+            let stored = capitalizes ? name.capitalized : name
             if let old = storedNames.updateValue(stored, forKey: name.lowercased()) { headers[old] = nil }
             headers[stored] = value
         }

@@ -5,9 +5,27 @@ import Foundation
 /// starts another request.
 package final class RunningRequests: Sendable {
     private struct State {
-        /// Waits for its task when `cancelAll()` comes before `start` returns.
-        var requests: [Int: DeferredCancel] = [:]
+        /// Each request's task, `nil` until its `start` returns it.
+        var requests: [Int: (any NetworkTask)?] = [:]
         var nextID = 0
+        /// The last request begun when `cancelAll()` last ran: one up to it whose `start` had not returned
+        /// then is cancelled as it returns.
+        var cancelledThrough = 0
+
+        /// A new request's id, registered before it has a task.
+        mutating func begin() -> Int {
+            nextID += 1
+            requests.updateValue(nil, forKey: nextID)
+            return nextID
+        }
+
+        /// Keeps the task `start` returned for request `id`; whether a `cancelAll()` came since it began, so
+        /// that it is cancelled now. Its handlers took it out if they ran already: nothing is left to cancel.
+        mutating func started(_ id: Int, _ task: any NetworkTask) -> Bool {
+            guard requests[id] != nil else { return false }
+            requests[id] = task
+            return id <= cancelledThrough
+        }
     }
 
     private let state = Locked(State())
@@ -22,12 +40,7 @@ package final class RunningRequests: Sendable {
         start: (_ successHandler: @escaping (Value) -> Void, _ errorHandler: @escaping (NetworkError) -> Void)
             -> any NetworkTask
     ) -> any NetworkTask {
-        let entry = DeferredCancel()
-        let id = state.withLock {
-            $0.nextID += 1
-            $0.requests[$0.nextID] = entry
-            return $0.nextID
-        }
+        let id = state.withLock { $0.begin() }
         let task = start(
             { [self] value in
                 finish(id)
@@ -37,13 +50,16 @@ package final class RunningRequests: Sendable {
                 finish(id)
                 errorHandler(error)
             })
-        entry.attach { task.cancel() }
+        if state.withLock({ $0.started(id, task) }) { task.cancel() }
         return task
     }
 
     package func cancelAll() {
-        let running = state.withLock { Array($0.requests.values) }
-        for entry in running { entry.cancel() }
+        let running = state.withLock { state in
+            state.cancelledThrough = state.nextID
+            return state.requests.values.compactMap { $0 }
+        }
+        for task in running { task.cancel() }
     }
 
     package var count: Int { state.withLock { $0.requests.count } }

@@ -54,6 +54,8 @@ struct RequestChain: Sendable {
             if let watch = watchesPauses {
                 let (url, told) = (request.url, completion)
                 completion = { result in
+                    // Read once: the watch looks them over, and the stages above and the call take them.
+                    let result = result.readingHeaders()
                     watch(result, url)
                     told(result)
                 }
@@ -72,6 +74,14 @@ extension TransferResult {
     /// An attempt that ended in the pipeline, before or instead of a reply: the call delivers `error`.
     init(failure error: NetworkError) {
         self.init(body: Data(), response: nil, error: error, respondedAt: nil)
+    }
+
+    /// This result with its reply's fields read into ``headers``, unless a stage did already.
+    func readingHeaders() -> TransferResult {
+        guard headers == nil, let response = response as? HTTPURLResponse else { return self }
+        var result = self
+        result.headers = ResponseHeaders(response)
+        return result
     }
 
     func marked(_ cacheStatus: CacheStatus, because reason: CacheReason) -> TransferResult {

@@ -71,9 +71,4 @@ package struct PlatformFacts: Sendable, Equatable {
     #else
         package static let current = apple
     #endif
-
-    /// The name `setValue(_:forHTTPHeaderField:)` would store `name` under.
-    func storedHeaderName(_ name: String) -> String {
-        capitalizesHeaderNames ? name.capitalized : name
-    }
 }

@@ -135,7 +135,7 @@ struct TransferResult: Sendable {
     var cacheAnswer: CacheAnswer? { cacheReason.map { (response == nil ? nil : cacheStatus, $0) } }
     /// An in-process transport's answer, in place of decoding ``body``.
     var providedValue: ProvidedValue?
-    /// The reply's header fields, once a stage read them all (the cache, which stores them): the call
+    /// The reply's header fields, once read in full (the chain's end, the cache, which stores them): the call
     /// takes them from here, as reading an `HTTPURLResponse`'s fields copies every one of them (on Linux,
     /// microseconds for a small reply).
     var headers: ResponseHeaders?

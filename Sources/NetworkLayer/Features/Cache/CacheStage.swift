@@ -178,7 +178,7 @@ struct CacheStage: RequestStage {
         guard result.error == nil, let response = result.response as? HTTPURLResponse,
             response.statusCode != 304, !Self.isFailure(response.statusCode)
         else { return unstored(result, lookup, stored: stored, because: reason) }
-        let headers = ResponseHeaders(response)
+        let headers = result.headers ?? ResponseHeaders(response)
         // Read once: the call delivers them.
         var result = result
         result.headers = headers

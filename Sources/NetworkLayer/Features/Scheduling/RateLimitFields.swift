@@ -16,8 +16,8 @@ enum RateLimitFields {
         return pause(statusCode: response.statusCode, field: response.value(forHTTPHeaderField:), now: now())
     }
 
-    /// Seconds to wait from `now`, or `nil`; `field` looks a header field up by name, without case. Every
-    /// reply passes here: nothing is copied, and `now` is read only when a field asks for a pause.
+    /// Seconds to wait from `now`, or `nil`; `field` looks a header field up by name, without case. Nothing
+    /// is copied, and `now` is read only when a field asks for a pause.
     static func pause(
         statusCode: Int, field: (String) -> String?, now: @autoclosure () -> Date
     ) -> TimeInterval? {
