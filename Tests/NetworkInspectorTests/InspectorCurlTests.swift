@@ -69,6 +69,24 @@ final class InspectorCurlTests: XCTestCase {
                 + #" -H 'X-Note: it'\''s' --data-raw '{"password":"hunter2"}'"#)
     }
 
+    /// An attempt an interceptor sent elsewhere shows that URL, redacted, in the row and its command; the
+    /// next attempt, to the request's own URL, shows that one again.
+    func testEachAttemptShowsItsOwnURL() throws {
+        let inspector = NetworkInspector(configuration: .init(), serving: true)
+        let monitored = MonitoredRequest(method: .get, url: URL(string: "https://a.example/items?page=1"))
+        var moved = URLRequest(url: URL(string: "https://b.example/items?page=1&token=t0k")!)
+        inspector.didBuild(moved, for: MonitoredAttempt(request: monitored, number: 1))
+        let first = try XCTUnwrap(inspector.store.snapshot().requests.first)
+        XCTAssertEqual(first.url, "https://b.example/items?page=1&token=<redacted>")
+        XCTAssertEqual(first.attempts.last?.curl.url, first.url)
+
+        moved.url = monitored.url
+        inspector.didBuild(moved, for: MonitoredAttempt(request: monitored, number: 2))
+        let second = try XCTUnwrap(inspector.store.snapshot().requests.first)
+        XCTAssertEqual(second.url, "https://a.example/items?page=1")
+        XCTAssertEqual(second.attempts.last?.curl.url, second.url)
+    }
+
     /// The command shows the body as the record does: cut inside a character, it stays text.
     func testABodyCutInsideACharacterStaysText() throws {
         let inspector = NetworkInspector(configuration: .init(maximumBodyBytes: 5), serving: true)
