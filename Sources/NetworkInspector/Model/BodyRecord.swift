@@ -38,7 +38,7 @@ struct BodyRecord: Encodable, Sendable {
 
     /// The kept bytes as UTF-8 text; a cut inside a character loses that character's first bytes (at most
     /// three) rather than making the body binary.
-    private var text: String? {
+    var text: String? {
         var shown = kept[...]
         while true {
             if let text = String(data: shown, encoding: .utf8) { return text }

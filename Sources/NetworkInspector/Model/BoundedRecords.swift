@@ -25,10 +25,10 @@ struct BoundedRecords<Record> {
     mutating func update(_ id: String, make: () -> Record?, _ change: (inout Record) -> Void) -> (
         record: Record?, evicted: Int
     ) {
-        if var record = records[id] {
-            change(&record)
-            records[id] = record
-            return (record, 0)
+        if let index = records.index(forKey: id) {
+            // In place: a copy taken out and put back would copy each array the change appends to.
+            change(&records.values[index])
+            return (records.values[index], 0)
         }
         guard var record = make() else { return (nil, 0) }
         change(&record)

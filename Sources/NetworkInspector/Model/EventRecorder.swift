@@ -23,20 +23,23 @@ struct EventRecorder: Sendable {
     }
 
     /// An attempt's request is final: the request is recorded (if new) with the attempt, its headers,
-    /// body and curl command.
+    /// body and curl command. Redaction runs here, outside the store's lock, and the first attempt to the
+    /// request's own URL shows the URL redacted when the request began; the curl command is written from
+    /// the redacted parts only when a page reads it.
     func built(_ request: URLRequest, for attempt: MonitoredAttempt) {
         let credentials = attempt.request.credentialHeaders
         let now = clock.now()
         let body = request.httpBody.flatMap { keptBody($0, credentials) }
-        let record = RequestRecord.Attempt(
-            number: attempt.number, start: now,
-            requestHeaders: redactor.headers(
-                request.allHTTPHeaderFields ?? [:], credentialHeaders: credentials),
-            curl: redactor.curl(request, keeping: store.maximumBodyBytes, credentialHeaders: credentials))
-        update(attempt.request, at: now) { [redactor] in
-            $0.url = redactor.url(request.url ?? attempt.request.url)
+        let isRequestURL = attempt.number == 1 && (request.url.map { $0 == attempt.request.url } ?? true)
+        let url = isRequestURL ? nil : redactor.url(request.url ?? attempt.request.url)
+        let headers = redactor.headers(request.allHTTPHeaderFields ?? [:], credentialHeaders: credentials)
+        update(attempt.request, at: now) { [redactor, store] in
+            $0.url = url ?? $0.url
             $0.method = request.httpMethod ?? $0.method
-            $0.attempts.append(record)
+            let curl = CurlCommand(
+                method: request.httpMethod ?? "GET", url: $0.url, headers: headers, body: body,
+                bodyLimit: store.maximumBodyBytes, isRedacted: redactor.redacts)
+            $0.attempts.append(.init(number: attempt.number, start: now, requestHeaders: headers, curl: curl))
             if let body { $0.requestBody = body }
         }
     }
@@ -44,8 +47,9 @@ struct EventRecorder: Sendable {
     /// A reply arrived for an attempt.
     func received(_ response: HTTPURLResponse, body: Data, for attempt: MonitoredAttempt) {
         let credentials = attempt.request.credentialHeaders
-        let fields = response.allHeaderFields.reduce(into: [String: String]()) {
-            $0["\($1.key)"] = "\($1.value)"
+        // Names and values are strings: a cast, not an interpolation that builds each one again.
+        let fields = response.allHeaderFields.lazy.map { field in
+            (key: field.key as? String ?? "\(field.key)", value: field.value as? String ?? "\(field.value)")
         }
         let headers = redactor.headers(fields, credentialHeaders: credentials)
         let kept = keptBody(body, credentials)

@@ -89,8 +89,8 @@ final class InspectorStore: Sendable {
             var keys = Set<String>()
             for record in state.requests.all where record.end == nil {
                 for attempt in record.attempts {
-                    for field in attempt.requestHeaders where field.first?.lowercased() == "idempotency-key" {
-                        keys.insert(field.last ?? "")
+                    for field in attempt.requestHeaders where field.name.lowercased() == "idempotency-key" {
+                        keys.insert(field.value)
                     }
                 }
             }

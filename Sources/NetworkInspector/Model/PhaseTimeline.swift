@@ -9,6 +9,7 @@ struct PhaseTimeline {
     init(record: RequestRecord, metrics: RequestMetrics) {
         let end = record.end ?? record.start
         var phases: [RequestRecord.Phase] = []
+        phases.reserveCapacity(5)
         var cursor = record.start
         func add(_ name: String, until limit: Double) {
             let until = min(max(limit, cursor), end)

@@ -32,7 +32,7 @@ extension RequestRecord {
         case .failure(let failure):
             error = failure.message
         }
-        let named = reason.map { "\($0)" } ?? cacheReason
+        let named = reason?.description ?? cacheReason
         (cache, cacheReason) = status.map { Self.cache($0, reason: named) } ?? ("off", named)
         if let last = attempts.indices.last, attempts[last].end == nil {
             attempts[last].end = end

@@ -19,9 +19,10 @@ struct RequestRecord: Encodable, Sendable {
         @Nullable var status: Int?
         @Nullable var error: String?
         /// `[name, value]` pairs, as redaction leaves them.
-        var requestHeaders: [[String]]
-        var responseHeaders: [[String]] = []
-        var curl: String
+        var requestHeaders: [HeaderField]
+        var responseHeaders: [HeaderField] = []
+        /// Written when a page reads it.
+        var curl: CurlCommand
         /// Milliseconds until the next attempt, when this one failed and is retried.
         @Nullable var retryDelay: Double?
     }
@@ -63,8 +64,9 @@ struct RequestRecord: Encodable, Sendable {
     /// article's cost figures.
     var keptBytes: Int {
         let headers = attempts.reduce(0) { total, attempt in
-            total + attempt.curl.utf8.count
-                + (attempt.requestHeaders + attempt.responseHeaders).joined().reduce(0) { $0 + $1.utf8.count }
+            (attempt.requestHeaders + attempt.responseHeaders).reduce(total) {
+                $0 + $1.name.utf8.count + $1.value.utf8.count
+            }
         }
         return url.utf8.count + headers + (requestBody?.kept.count ?? 0) + (responseBody?.kept.count ?? 0)
     }

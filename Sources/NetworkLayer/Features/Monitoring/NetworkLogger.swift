@@ -218,7 +218,7 @@ public struct NetworkLogger: NetworkMonitor {
         // A fragment never goes on the wire; when it holds anything, it is an app's (or a server's
         // `#access_token=…`), so none of it is shown.
         return Redaction.url(urlString, hidingFragment: true) { name, value in
-            if redactsQueryItem(named: name.removingPercentEncoding ?? name) { return Redaction.marker }
+            if redactsQueryItem(named: Self.percentDecoded(name)) { return Redaction.marker }
             // The marker inside a nested URL is percent-encoded with the rest of it, then made readable.
             return redactedNestedURL(inQueryValue: value, nesting: nesting + 1).map {
                 Self.percentEncodedQueryValue($0).replacingOccurrences(
@@ -231,11 +231,16 @@ public struct NetworkLogger: NetworkMonitor {
     /// written plainly; `nil` when it isn't one or has nothing to hide. Nested past
     /// ``maximumURLNesting``, it is redacted whole: a hostile `Location` can't make the recursion deep.
     package func redactedNestedURL(inQueryValue percentEncodedValue: String, nesting: Int = 1) -> String? {
-        let value = percentEncodedValue.removingPercentEncoding ?? percentEncodedValue
+        let value = Self.percentDecoded(percentEncodedValue)
         guard value.contains(where: { $0 == "?" || $0 == "#" || $0 == "@" }) else { return nil }
         guard nesting <= Self.maximumURLNesting else { return Redaction.marker }
         let redacted = redacted(urlString: value, nesting: nesting)
         return redacted == value ? nil : redacted
+    }
+
+    /// `text` percent-decoded; without a `%`, `text` itself rather than the decoder's copy of it.
+    private static func percentDecoded(_ text: String) -> String {
+        text.utf8.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
     }
 
     /// URLs inside query values are read this many levels deep; a real one nests two or three.

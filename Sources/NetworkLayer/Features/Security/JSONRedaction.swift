@@ -25,7 +25,7 @@ enum JSONRedaction {
             var colon = index
             while colon < bytes.count, isSpace(bytes[colon]) { colon += 1 }
             guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
-                names.contains(Credentials.comparable(memberName(name)))
+                names.contains(comparableName(name))
             else { continue }
             var valueStart = colon + 1
             while valueStart < bytes.count, isSpace(bytes[valueStart]) { valueStart += 1 }
@@ -36,6 +36,22 @@ enum JSONRedaction {
             changed = true
         }
         return changed ? String(decoding: output, as: UTF8.self) : text
+    }
+
+    /// `Credentials.comparable` of the member name; a plain ASCII name (nearly every one) is lowercased
+    /// byte by byte, without the strings and arrays the general form builds for each member of each body.
+    private static func comparableName(_ raw: ArraySlice<UInt8>) -> String {
+        guard raw.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
+            return Credentials.comparable(memberName(raw))
+        }
+        return String(unsafeUninitializedCapacity: raw.count) { buffer in
+            var count = 0
+            for byte in raw where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") {
+                buffer[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
+                count += 1
+            }
+            return count
+        }
     }
 
     /// A member name unescaped as JSON reads it, so `"pass\u0077ord"` is redacted as `password`; one that

@@ -79,10 +79,10 @@ enum Redaction {
         _ url: Scalars, _ hidingFragment: Bool, _ replace: Replacement,
         to output: inout String.UnicodeScalarView
     ) {
-        guard url.contains(where: isURLSyntax) else { return output.append(contentsOf: url) }
+        guard url.contains(where: isURLSyntax) else { return output.append(scalars: url) }
         if let (start, at) = userInfoPastTheAuthority(url) {
-            output.append(contentsOf: url[..<start])
-            output.append(contentsOf: marker.unicodeScalars)
+            output.append(scalars: url[..<start])
+            output.append(scalars: marker.unicodeScalars)
             return appendRedactingURL(url[at...], hidingFragment, replace, to: &output)
         }
         let hash = url.firstIndex(of: "#")
@@ -98,11 +98,11 @@ enum Redaction {
             // A fragment with no `name=value` pair is an anchor such as `#section-2`: nothing to hide.
             let fragment = url[(hash + 1)...]
             if hidingFragment, !fragment.isEmpty {
-                output.append(contentsOf: marker.unicodeScalars)
+                output.append(scalars: marker.unicodeScalars)
             } else if fragment.contains("=") {
                 appendRedactingValues(fragment, to: &output, replacing: replace)
             } else {
-                output.append(contentsOf: fragment)
+                output.append(scalars: fragment)
             }
         }
     }
@@ -117,12 +117,12 @@ enum Redaction {
         let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "\\" } ?? rest.endIndex)]
         // Without a scheme or `//`, only `user:password@` is user-info: `name@host` is an e-mail address.
         guard let at = authority.lastIndex(of: "@"), start != nil || authority[..<at].contains(":") else {
-            output.append(contentsOf: head)
+            output.append(scalars: head)
             return
         }
-        output.append(contentsOf: head[..<rest.startIndex])
-        output.append(contentsOf: marker.unicodeScalars)
-        output.append(contentsOf: head[at...])
+        output.append(scalars: head[..<rest.startIndex])
+        output.append(scalars: marker.unicodeScalars)
+        output.append(scalars: head[at...])
     }
 
     /// Where user-info holding `/`, `?` or `#` (`https://alice:pa#ss@host/`) starts, and its `@`: the rule
@@ -162,14 +162,30 @@ enum Redaction {
             first = false
             guard let equals = pair.firstIndex(of: "="), equals + 1 < pair.endIndex,
                 let replacement = replace(
-                    String(String.UnicodeScalarView(pair[..<equals])),
-                    String(String.UnicodeScalarView(pair[(equals + 1)...])))
+                    String(scalars: pair[..<equals]), String(scalars: pair[(equals + 1)...]))
             else {
-                output.append(contentsOf: pair)
+                output.append(scalars: pair)
                 continue
             }
-            output.append(contentsOf: pair[...equals])
-            output.append(contentsOf: replacement.unicodeScalars)
+            output.append(scalars: pair[...equals])
+            output.append(scalars: replacement.unicodeScalars)
         }
+    }
+}
+
+extension String.UnicodeScalarView {
+    /// Appends `scalars` one by one: the standard library's `append(contentsOf:)`, not specialized for a
+    /// slice, allocates for each scalar it reads (a hundred allocations for one short URL).
+    mutating func append(scalars: some Sequence<Unicode.Scalar>) {
+        for scalar in scalars { append(scalar) }
+    }
+}
+
+extension String {
+    /// `scalars` as a string, without the allocation per scalar of the generic initializers.
+    init(scalars: some Sequence<Unicode.Scalar>) {
+        var view = UnicodeScalarView()
+        view.append(scalars: scalars)
+        self.init(view)
     }
 }
