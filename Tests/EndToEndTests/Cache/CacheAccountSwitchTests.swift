@@ -93,4 +93,30 @@ extension CacheEndToEndTests {
         let alices = load("me", policy: .returnCacheDataDontLoad, account: "alice")
         XCTAssertNil(body(alices), "alice's reply outlived her sign-out: \(alices)")
     }
+
+    /// The layer's own account (no authenticator names one) changes while a request for alice is under
+    /// way: the account is read again when the reply arrives, so it is not stored for alice.
+    func testTheLayersAccountIsReadAgainWhenTheReplyArrives() {
+        let arrived = expectation(description: "request at the server")
+        let release = DispatchSemaphore(value: 0)
+        server.handler = { _ in
+            arrived.fulfill()
+            _ = release.wait(timeout: .now() + 10)
+            return MockResponse(text: "alice's profile").cacheControl("private, max-age=600")
+        }
+        network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, callbackQueue: .global(), timeout: 5,
+            cache: cache)
+        network.account = "alice"
+        let outcome = Locked<Result<NetworkResponse<Data>, NetworkError>?>(nil)
+        let answered = start("me", into: outcome)
+        wait(for: [arrived], timeout: 5)
+        network.account = "bob"
+        release.signal()
+        wait(for: [answered], timeout: 10)
+        XCTAssertEqual(body(outcome.withLock { $0 } ?? .failure(.cancelled)), "alice's profile")
+
+        let alices = load("me", policy: .returnCacheDataDontLoad, account: "alice")
+        XCTAssertNil(body(alices), "a reply arriving after the switch was stored for alice: \(alices)")
+    }
 }
