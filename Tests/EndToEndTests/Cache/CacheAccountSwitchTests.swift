@@ -19,6 +19,21 @@ extension CacheEndToEndTests {
         }
     }
 
+    /// A server that answers `text` privately, once `release` is signalled; `arrived` is fulfilled when the
+    /// request reaches it.
+    private func serveHeld(
+        _ text: @escaping @Sendable (MockServerRequest) -> String
+    ) -> (arrived: XCTestExpectation, release: DispatchSemaphore) {
+        let arrived = expectation(description: "request at the server")
+        let release = DispatchSemaphore(value: 0)
+        server.handler = { request in
+            arrived.fulfill()
+            _ = release.wait(timeout: .now() + 10)
+            return MockResponse(text: text(request)).cacheControl("private, max-age=600")
+        }
+        return (arrived, release)
+    }
+
     /// Sends a GET for `path` and returns an expectation fulfilled with its outcome in `outcome`.
     private func start(
         _ path: String, into outcome: Locked<Result<NetworkResponse<Data>, NetworkError>?>
@@ -66,14 +81,7 @@ extension CacheEndToEndTests {
     /// A request for alice is under way when she signs out; its reply arrives after the sign-out removed
     /// her partition, and must not bring it back.
     func testAReplyArrivingAfterTheSignOutIsNotStoredForTheAccount() {
-        let arrived = expectation(description: "request at the server")
-        let release = DispatchSemaphore(value: 0)
-        server.handler = { request in
-            arrived.fulfill()
-            _ = release.wait(timeout: .now() + 10)
-            return MockResponse(text: "profile for \(request.header("Authorization") ?? "nobody")")
-                .cacheControl("private, max-age=600")
-        }
+        let (arrived, release) = serveHeld { "profile for \($0.header("Authorization") ?? "nobody")" }
         let authenticator = BearerTokenAuthenticator(token: nil) { completion in
             completion(.success(.init("unused")))
         }
@@ -92,5 +100,25 @@ extension CacheEndToEndTests {
 
         let alices = load("me", policy: .returnCacheDataDontLoad, account: "alice")
         XCTAssertNil(body(alices), "alice's reply outlived her sign-out: \(alices)")
+    }
+
+    /// The layer's own account (no authenticator names one) changes while a request for alice is under
+    /// way: the account is read again when the reply arrives, so it is not stored for alice.
+    func testTheLayersAccountIsReadAgainWhenTheReplyArrives() {
+        let (arrived, release) = serveHeld { _ in "alice's profile" }
+        network = NetworkLayer(
+            baseURL: server.baseURL, sessionConfiguration: .ephemeral, callbackQueue: .global(), timeout: 5,
+            cache: cache)
+        network.account = "alice"
+        let outcome = Locked<Result<NetworkResponse<Data>, NetworkError>?>(nil)
+        let answered = start("me", into: outcome)
+        wait(for: [arrived], timeout: 5)
+        network.account = "bob"
+        release.signal()
+        wait(for: [answered], timeout: 10)
+        XCTAssertEqual(body(outcome.withLock { $0 } ?? .failure(.cancelled)), "alice's profile")
+
+        let alices = load("me", policy: .returnCacheDataDontLoad, account: "alice")
+        XCTAssertNil(body(alices), "a reply arriving after the switch was stored for alice: \(alices)")
     }
 }

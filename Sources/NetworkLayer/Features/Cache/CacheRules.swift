@@ -167,7 +167,10 @@ enum CacheRules {
     /// A reply's fields without `Set-Cookie`: the session already stored the cookie, and kept it would go
     /// to disk in clear and be set again by every hit.
     static func storedHeaders(_ headers: [String: String]) -> [String: String] {
-        headers.filter { !["set-cookie", "set-cookie2"].contains($0.key.lowercased()) }
+        // Most replies set none: they are stored as they came, without a copy.
+        let fields = HeaderFields(headers)
+        guard fields["Set-Cookie"] != nil || fields["Set-Cookie2"] != nil else { return headers }
+        return headers.filter { !["set-cookie", "set-cookie2"].contains($0.key.lowercased()) }
     }
 
     /// The entry updated by a 304 (RFC 9111 §4.3.4): its fields replace the stored ones but those that

@@ -292,6 +292,8 @@ extension NetworkLayer {
             $0 as? BearerTokenAuthenticator
         }
         let changing = changing
+        // Most layers have none: a closure of the lock alone, whose context is the lock (no allocation).
+        guard !authenticators.isEmpty else { return { changing.withLock { $0.account } } }
         return { authenticators.lazy.compactMap(\.account).first ?? changing.withLock { $0.account } }
     }
 }

@@ -1,25 +1,43 @@
 import Foundation
 
-/// Header fields indexed by lower-cased name, for the cache's many lookups per request: built once, then
-/// each lookup is one dictionary access instead of a case-insensitive scan.
+/// Header fields looked up by name in any case. Why not a dictionary keyed by the lower-cased name: building
+/// one cost an allocation and a lower-cased copy of every name, for each request and each stored reply, and
+/// the cache asks a few names of a few fields; comparing the names in place allocates nothing and hashes
+/// nothing. See <doc:Performance>.
 struct HeaderFields: ExpressibleByDictionaryLiteral {
-    private let storage: [String: String]
+    private let fields: [String: String]
+    /// Whether every name is ASCII, as RFC 9110's tokens are: then only ASCII case variants match.
+    private let isASCII: Bool
 
     init(_ fields: [String: String]) {
-        var storage: [String: String] = [:]
-        storage.reserveCapacity(fields.count)
-        for (name, value) in fields { storage[name.lowercased()] = value }
-        self.storage = storage
+        self.fields = fields
+        isASCII = fields.keys.allSatisfy(Self.isASCII)
     }
 
     init(dictionaryLiteral elements: (String, String)...) {
         self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
-    subscript(name: String) -> String? { storage[name.lowercased()] }
+    subscript(name: String) -> String? {
+        for (key, value) in fields
+        where key.utf8.count == name.utf8.count && key.utf8.elementsEqual(name.utf8, by: Self.sameASCII) {
+            return value
+        }
+        // Other names match as `lowercased()` makes them, as they always have (the Kelvin sign is a `k`).
+        guard !(isASCII && Self.isASCII(name)) else { return nil }
+        let lowered = name.lowercased()
+        return fields.first { $0.key.lowercased() == lowered }?.value
+    }
 
     /// The `Cache-Control` directives; `nil` without the field, which most replies and requests lack.
     var cacheControl: CacheControl? { self["Cache-Control"].map(CacheControl.init) }
+
+    private static func isASCII(_ name: String) -> Bool { name.utf8.allSatisfy { $0 < 0x80 } }
+
+    /// Equal bytes, or one ASCII letter in its two cases.
+    private static func sameASCII(_ lhs: UInt8, _ rhs: UInt8) -> Bool {
+        lhs == rhs || (lhs ^ rhs == 0x20 && (lhs | 0x20) &- UInt8(ascii: "a") < 26)
+    }
 }
 
 extension [String: String] {
