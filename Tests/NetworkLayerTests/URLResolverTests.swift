@@ -24,6 +24,25 @@ final class URLResolverTests: XCTestCase {
         }
     }
 
+    /// A relative path's own query, alone or merged with the request's, whichever parse takes it (the one
+    /// parse for plain characters, the full one for the rest): an empty `?` goes, a fragment goes.
+    func testARelativePathsOwnQueryMergesWithTheRequestsAsTheFullParseDoes() throws {
+        let resolver = URLResolver(baseURL: URL(string: "https://api.example.com/v1"))
+        let cases: [(path: String, query: String, expected: String)] = [
+            ("users?active=1", "page=2", "https://api.example.com/v1/users?active=1&page=2"),
+            ("users?a=1&b=~x", "", "https://api.example.com/v1/users?a=1&b=~x"),
+            ("users?", "", "https://api.example.com/v1/users"),
+            ("users?", "page=2", "https://api.example.com/v1/users?page=2"),
+            ("users?q=a%20b", "page=2", "https://api.example.com/v1/users?q=a%20b&page=2"),
+            ("users?a=1#top", "", "https://api.example.com/v1/users?a=1"),
+            ("/users/?x=1", "", "https://api.example.com/v1/users/?x=1"),
+        ]
+        for (path, query, expected) in cases {
+            XCTAssertEqual(try resolver.url(for: path, query: query).absoluteString, expected, path)
+        }
+        XCTAssertThrowsError(try resolver.url(for: "a/..?x=1"))
+    }
+
     func testAbsoluteStringsIgnoreTheBaseURL() throws {
         let resolver = URLResolver(baseURL: URL(string: "https://api.example.com/v1"))
         XCTAssertEqual(

@@ -42,7 +42,9 @@ extension NetworkLayer {
             ? OriginGate(
                 scheduler: { [weak self] in self?.origins(making: budgets) }, call: call, counts: counts,
                 waitsForRateLimit: waits, observesRateLimits: self.scheduling.waitsForRateLimits) : nil
+        // One allocation: a default GET has two stages (the attempt, sharing), a request at most five.
         var stages: [any RequestStage] = []
+        stages.reserveCapacity(PipelineStage.allCases.count)
         for kind in PipelineStage.allCases {
             switch kind {
             case .offlineFallback:
@@ -54,8 +56,11 @@ extension NetworkLayer {
                 else { continue }
                 stages.append(fallback)
             case .policies:
-                stages += [policyStage(for: request, expecting: expectation, stream: stream, call: call)]
-                    .compactMap { $0 }
+                guard
+                    let policies = policyStage(
+                        for: request, expecting: expectation, stream: stream, call: call)
+                else { continue }
+                stages.append(policies)
             case .attempt:
                 stages.append(AttemptStage(call: call))
             case .sharing:
@@ -68,15 +73,15 @@ extension NetworkLayer {
                     cachePolicy: request.cachePolicy, waitsForRateLimits: waits,
                     countsAgainstBudget: counts && budgets)
                 // The stages below run in the shared request, inline in its starter's attempt.
-                return stages + [
+                stages.append(
                     SharingStage(
                         flights: parts.flights, call: call, account: cache?.account, shaping: shaping,
-                        cache: cache, gate: gate)
-                ]
+                        cache: cache, gate: gate))
+                return stages
             case .cache:
-                stages += [cache].compactMap { $0 }
+                if let cache { stages.append(cache) }
             case .gate:
-                stages += [gate].compactMap { $0 }
+                if let gate { stages.append(gate) }
             }
         }
         return stages

@@ -63,6 +63,8 @@ struct Flights<Key: Hashable & Sendable, Outcome: Sendable>: Sendable {
     mutating func land(_ key: Key, flight: Int? = nil) -> [Waiter]? {
         guard let current = flights[key], flight.map({ $0 == current.id }) ?? true else { return nil }
         flights[key] = nil
+        // Most flights have one waiter: no sort, one array.
+        if current.waiters.count == 1, let only = current.waiters.first { return [only.value] }
         return current.waiters.sorted { $0.key < $1.key }.map(\.value)
     }
 

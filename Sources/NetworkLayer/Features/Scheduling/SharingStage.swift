@@ -112,7 +112,11 @@ struct SharingStage: RequestStage {
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         var below = chain
-        below.stages = [cache as (any RequestStage)?, gate].compactMap { $0 }[...]
+        // Built without a literal: the common case (no cache, no gate) allocates nothing.
+        var stages: [any RequestStage] = []
+        if let cache { stages.append(cache) }
+        if let gate { stages.append(gate) }
+        below.stages = stages[...]
         return below.proceed(request, completion: completion)
     }
 }
