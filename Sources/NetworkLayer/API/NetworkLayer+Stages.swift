@@ -34,14 +34,8 @@ extension NetworkLayer {
         // Streams hold a connection as long as they live; a request's own scheduling may exempt it.
         let counts = stream == nil && scheduling.maximumRequestsPerOrigin != nil
         let waits = scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits
-        // A gate where an origin can ever be counted or held: a budget, or a layer that keeps a reply's pause.
-        // It looks the scheduler up at each attempt: the first pause makes it, maybe during this request.
         let budgets = self.scheduling.maximumRequestsPerOrigin != nil
-        let gate =
-            budgets || keepsPauses
-            ? OriginGate(
-                scheduler: { [weak self] in self?.origins(making: budgets) }, call: call, counts: counts,
-                waitsForRateLimit: waits, observesRateLimits: self.scheduling.waitsForRateLimits) : nil
+        let gate = originGate(call: call, counts: counts, waits: waits)
         // One allocation: a default GET has two stages (the attempt, sharing), a request at most five.
         var stages: [any RequestStage] = []
         stages.reserveCapacity(PipelineStage.allCases.count)
@@ -85,6 +79,16 @@ extension NetworkLayer {
             }
         }
         return stages
+    }
+
+    /// A gate where an origin can ever be counted or held: a budget, or a layer that keeps a reply's pause.
+    /// It looks the scheduler up at each attempt: the first pause makes it, maybe during this request.
+    private func originGate(call: RequestCall, counts: Bool, waits: Bool) -> OriginGate? {
+        let budgets = scheduling.maximumRequestsPerOrigin != nil
+        guard budgets || keepsPauses else { return nil }
+        return OriginGate(
+            scheduler: { [weak self] in self?.origins(making: budgets) }, call: call, counts: counts,
+            waitsForRateLimit: waits, observesRateLimits: scheduling.waitsForRateLimits)
     }
 
     /// What the chain's end tells of each reply (``RequestChain/watchesPauses``) on a layer that watches for
