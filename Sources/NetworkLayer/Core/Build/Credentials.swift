@@ -16,6 +16,23 @@ package enum Credentials {
 
     /// `name` lowercased without `_` and `-`, so `accessToken` and `access-token` match `access_token`.
     package static func comparable(_ name: some StringProtocol) -> String {
-        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" }))
+        comparable(ascii: name.utf8)
+            ?? String(
+                String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" }))
+    }
+
+    /// ``comparable(_:)`` of a name written in ASCII bytes, lowercased byte by byte: nearly every name is, and
+    /// the general form builds strings and arrays for each (a JSON body's every member, every query item).
+    /// `nil` when a byte isn't ASCII.
+    package static func comparable(ascii bytes: some Collection<UInt8>) -> String? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            var count = 0
+            for byte in bytes where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") {
+                buffer[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
+                count += 1
+            }
+            return count
+        }
     }
 }

@@ -38,20 +38,12 @@ enum JSONRedaction {
         return changed ? String(decoding: output, as: UTF8.self) : text
     }
 
-    /// `Credentials.comparable` of the member name; a plain ASCII name (nearly every one) is lowercased
-    /// byte by byte, without the strings and arrays the general form builds for each member of each body.
+    /// `Credentials.comparable` of the member name; one with an escape (`\u0077`) is unescaped first.
     private static func comparableName(_ raw: ArraySlice<UInt8>) -> String {
-        guard raw.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
+        guard !raw.contains(UInt8(ascii: "\\")), let name = Credentials.comparable(ascii: raw) else {
             return Credentials.comparable(memberName(raw))
         }
-        return String(unsafeUninitializedCapacity: raw.count) { buffer in
-            var count = 0
-            for byte in raw where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") {
-                buffer[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
-                count += 1
-            }
-            return count
-        }
+        return name
     }
 
     /// A member name unescaped as JSON reads it, so `"pass\u0077ord"` is redacted as `password`; one that
