@@ -94,8 +94,8 @@ final class AsyncStreamBuffer<Element>: Sendable {
     private struct State {
         var started = false
         var task: NetworkTask?
-        var batches: [(elements: [Element], receipt: StreamReceipt)] = []
-        var index = 0
+        /// Each batch's elements not taken yet, and what is told once they all are.
+        var batches: [(elements: ArraySlice<Element>, receipt: StreamReceipt)] = []
         var outcome: Result<StreamSummary, NetworkError>?
         var waiter: CheckedContinuation<Void, Never>?
         var cancelled = false
@@ -114,7 +114,7 @@ final class AsyncStreamBuffer<Element>: Sendable {
     func append(_ batch: [Element], _ receipt: StreamReceipt) {
         let (taken, waiter): (Bool, CheckedContinuation<Void, Never>?) = state.withLock { state in
             guard !state.cancelled, state.outcome == nil else { return (false, nil) }
-            state.batches.append((batch, receipt))
+            state.batches.append((batch[...], receipt))
             return (true, state.waiter.take())
         }
         if !taken { receipt.consumed() }
@@ -135,7 +135,6 @@ final class AsyncStreamBuffer<Element>: Sendable {
             state.cancelled = true
             let receipts = state.batches.map(\.receipt)
             state.batches = []
-            state.index = 0
             return (state.task.take(), receipts, state.waiter.take())
         }
         task?.cancel()
@@ -206,13 +205,10 @@ final class AsyncStreamBuffer<Element>: Sendable {
     private func take() -> Step {
         let (step, receipt): (Step, StreamReceipt?) = state.withLock { state in
             if state.cancelled { return (.end(.failure(.cancelled)), nil) }
-            guard let batch = state.batches.first else { return (state.outcome.map(Step.end) ?? .wait, nil) }
-            let element = batch.elements[state.index]
-            state.index += 1
-            guard state.index == batch.elements.count else { return (.element(element), nil) }
-            state.batches.removeFirst()
-            state.index = 0
-            return (.element(element), batch.receipt)
+            guard !state.batches.isEmpty else { return (state.outcome.map(Step.end) ?? .wait, nil) }
+            let element = state.batches[0].elements.removeFirst()
+            guard state.batches[0].elements.isEmpty else { return (.element(element), nil) }
+            return (.element(element), state.batches.removeFirst().receipt)
         }
         receipt?.consumed()
         return step
