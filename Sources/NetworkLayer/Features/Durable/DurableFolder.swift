@@ -105,11 +105,8 @@ package final class DurableFolder: Sendable {
     /// - Parameter suffix: How the names end, such as `.item`.
     /// - Returns: The names, in ascending order.
     package func names(endingWith suffix: String) -> [String] {
-        fileNames().filter { $0.hasSuffix(suffix) }.sorted()
-    }
-
-    private func fileNames() -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { $0.hasSuffix(suffix) }.sorted()
     }
 
     /// Writes `payload` as the record `name`, replacing one there: it is in the operating system's hands
@@ -289,7 +286,7 @@ package final class DurableFolder: Sendable {
     /// wrote another form, so a name that doesn't say its writer is someone else's.
     func removeAbandonedTemporaryFiles() {
         let own = getpid()
-        for name in fileNames() {
+        for name in names(endingWith: Self.temporarySuffix) {
             guard let writer = Self.temporaryWriter(of: name) else { continue }
             if claimed || (writer != own && kill(writer, 0) != 0 && errno == ESRCH) {
                 unlink(url.appendingPathComponent(name).path)
