@@ -92,7 +92,8 @@ private final class CancelOnRelease: Sendable {
 /// `Sendable` elements.
 final class AsyncStreamBuffer<Element>: Sendable {
     private struct State {
-        var started = false
+        /// What starts the request: taken by the first `next()`.
+        var start: (@Sendable (AsyncStreamBuffer<Element>) -> NetworkTask)?
         var task: NetworkTask?
         /// Each batch's elements not taken yet, and what is told once they all are.
         var batches: [(elements: ArraySlice<Element>, receipt: StreamReceipt)] = []
@@ -104,11 +105,10 @@ final class AsyncStreamBuffer<Element>: Sendable {
         var idleHandlers: [@Sendable () -> Void] = []
     }
 
-    private let state = Locked(State())
-    private let start: @Sendable (AsyncStreamBuffer<Element>) -> NetworkTask
+    private let state: Locked<State>
 
     init(start: @escaping @Sendable (AsyncStreamBuffer<Element>) -> NetworkTask) {
-        self.start = start
+        state = Locked(State(start: start))
     }
 
     func append(_ batch: [Element], _ receipt: StreamReceipt) {
@@ -146,11 +146,7 @@ final class AsyncStreamBuffer<Element>: Sendable {
     func next() async throws(NetworkError) -> Element? {
         // A task cancelled before it began sends nothing.
         if Task.isCancelled { cancel() }
-        let begin = state.withLock { state -> Bool in
-            defer { state.started = true }
-            return !state.started && !state.cancelled
-        }
-        if begin {
+        if let start = state.withLock({ $0.cancelled ? nil : $0.start.take() }) {
             let task = start(self)
             let cancelledMeanwhile = state.withLock { state in
                 if state.outcome == nil, !state.cancelled { state.task = task }
