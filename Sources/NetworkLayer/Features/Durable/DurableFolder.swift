@@ -64,16 +64,14 @@ package final class DurableFolder: Sendable {
     package static func claim<Failure: Error>(
         _ url: URL, key: Data?, restrictingExisting: Bool = true, inUse: Failure, failed: (String) -> Failure
     ) throws(Failure) -> (DurableFolderLock, DurableFolder) {
-        let claim: DurableFolderLock?
-        do throws(DurableWriteError) {
-            if let key, key.count < minimumKeyLength {
-                let reason = "the record key has \(key.count) bytes; it takes at least \(minimumKeyLength)"
-                throw DurableWriteError(code: Int(EINVAL), reason: reason + " random bytes", file: url)
-            }
-            claim = try DurableFolderLock.claim("lock", in: url, restrictingExisting: restrictingExisting)
-        } catch {
-            throw failed(error.reason)
+        if let key, key.count < minimumKeyLength {
+            let reason =
+                "the record key has \(key.count) bytes; it takes at least \(minimumKeyLength) random bytes"
+            throw failed(DurableWriteError(code: Int(EINVAL), reason: reason, file: url).reason)
         }
+        let claim = try Result { () throws(DurableWriteError) in
+            try DurableFolderLock.claim("lock", in: url, restrictingExisting: restrictingExisting)
+        }.mapError { failed($0.reason) }.get()
         guard let claim else { throw inUse }
         return (claim, DurableFolder(url: url, key: key, claim: claim))
     }
