@@ -64,16 +64,14 @@ package final class DurableFolder: Sendable {
     package static func claim<Failure: Error>(
         _ url: URL, key: Data?, restrictingExisting: Bool = true, inUse: Failure, failed: (String) -> Failure
     ) throws(Failure) -> (DurableFolderLock, DurableFolder) {
-        let claim: DurableFolderLock?
-        do throws(DurableWriteError) {
-            if let key, key.count < minimumKeyLength {
-                let reason = "the record key has \(key.count) bytes; it takes at least \(minimumKeyLength)"
-                throw DurableWriteError(code: Int(EINVAL), reason: reason + " random bytes", file: url)
-            }
-            claim = try DurableFolderLock.claim("lock", in: url, restrictingExisting: restrictingExisting)
-        } catch {
-            throw failed(error.reason)
+        if let key, key.count < minimumKeyLength {
+            let reason =
+                "the record key has \(key.count) bytes; it takes at least \(minimumKeyLength) random bytes"
+            throw failed(DurableWriteError(code: Int(EINVAL), reason: reason, file: url).reason)
         }
+        let claim = try Result { () throws(DurableWriteError) in
+            try DurableFolderLock.claim("lock", in: url, restrictingExisting: restrictingExisting)
+        }.mapError { failed($0.reason) }.get()
         guard let claim else { throw inUse }
         return (claim, DurableFolder(url: url, key: key, claim: claim))
     }
@@ -105,11 +103,8 @@ package final class DurableFolder: Sendable {
     /// - Parameter suffix: How the names end, such as `.item`.
     /// - Returns: The names, in ascending order.
     package func names(endingWith suffix: String) -> [String] {
-        fileNames().filter { $0.hasSuffix(suffix) }.sorted()
-    }
-
-    private func fileNames() -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { $0.hasSuffix(suffix) }.sorted()
     }
 
     /// Writes `payload` as the record `name`, replacing one there: it is in the operating system's hands
@@ -289,7 +284,7 @@ package final class DurableFolder: Sendable {
     /// wrote another form, so a name that doesn't say its writer is someone else's.
     func removeAbandonedTemporaryFiles() {
         let own = getpid()
-        for name in fileNames() {
+        for name in names(endingWith: Self.temporarySuffix) {
             guard let writer = Self.temporaryWriter(of: name) else { continue }
             if claimed || (writer != own && kill(writer, 0) != 0 && errno == ESRCH) {
                 unlink(url.appendingPathComponent(name).path)

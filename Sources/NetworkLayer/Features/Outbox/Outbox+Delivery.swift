@@ -15,12 +15,8 @@ extension Outbox {
         let account = try request.account.resolved(
             current: layer.cacheAccountReader(for: NetworkRequest<Data>(urlString: ""))
         ).get()
-        let encoded: (data: Data, contentType: String)?
-        do {
-            encoded = try request.body.encoded(with: options.encoder ?? layer.encoder)
-        } catch {
-            throw .encodingFailed(error)
-        }
+        let encoded = try Result { try request.body.encoded(with: options.encoder ?? layer.encoder) }
+            .mapError(OutboxError.encodingFailed).get()
         var headers = request.headers
         if let encoded, !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
             headers["Content-Type"] = encoded.contentType

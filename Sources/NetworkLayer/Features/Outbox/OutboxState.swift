@@ -15,11 +15,6 @@ struct OutboxState {
     /// layer's handlers are, so a presenter that isn't `Sendable` can observe: it runs on its queue alone.
     var observers: [UUID: (queue: DispatchQueue, handler: UncheckedSendable<(OutboxEvent) -> Void>)] = [:]
 
-    init(items: [OutboxItem], nextSequence: UInt64) {
-        self.items = items
-        self.nextSequence = nextSequence
-    }
-
     /// How many items wait, and how many of them are dead letters.
     var count: OutboxEvent {
         .count(waiting: items.count, deadLetters: items.count { $0.deadLetter != nil })

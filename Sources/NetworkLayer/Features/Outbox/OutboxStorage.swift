@@ -47,18 +47,13 @@ final class OutboxDiskStorage: OutboxStorage {
     }
 
     func load() -> OutboxContents {
+        // An item numbered above the bound would sort after every item enqueued from now on, though read
+        // before them: no name is its own, so it is set aside, as no item of this outbox's.
         let loaded = folder.load(
-            OutboxItem.self, named: Self.itemSuffix, version: Self.itemVersion, maximumSize: largestItem,
-            fileName: Self.fileName)
-        // An item numbered above the bound would sort after every item enqueued from now on, though
-        // read before them: set aside, as no item of this outbox's.
-        var damaged = loaded.damaged
-        for item in loaded.records where item.sequence > DurableFolder.largestSequence {
-            folder.rename(Self.fileName(item), to: Self.fileName(item) + ".damaged")
-            damaged.append(folder.url.appendingPathComponent(Self.fileName(item) + ".damaged"))
-        }
-        let items = loaded.records.filter { $0.sequence <= DurableFolder.largestSequence }
-        return (items.sorted { $0.sequence < $1.sequence }, damaged, folder.lastSequence() + 1)
+            OutboxItem.self, named: Self.itemSuffix, version: Self.itemVersion, maximumSize: largestItem
+        ) { $0.sequence > DurableFolder.largestSequence ? "" : Self.fileName($0) }
+        // Already in queue order: each item is under the name its sequence gives, and those sort as numbers.
+        return (loaded.records, loaded.damaged, folder.lastSequence() + 1)
     }
 
     /// The most bytes an item's record holds, for an outbox of `maximumSize` (`Int.max` included: the

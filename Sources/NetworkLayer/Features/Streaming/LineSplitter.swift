@@ -19,32 +19,15 @@ struct LineSplitter {
         guard !chunk.isEmpty else { return ([], false) }
         var lines: [ArraySlice<UInt8>] = []
         var bytes = [UInt8](chunk)
-        var start = 0
-        if skipsLineFeed, bytes.first == 0x0A { start = 1 }
+        var start = skipsLineFeed && bytes.first == 0x0A ? 1 : 0
         skipsLineFeed = false
-        var index = start
-        while index < bytes.count {
-            let byte = bytes[index]
-            guard byte == 0x0A || byte == 0x0D else {
-                index += 1
-                continue
-            }
-            if pending.isEmpty {
-                lines.append(bytes[start..<index])
-            } else {
-                pending.append(contentsOf: bytes[start..<index])
-                lines.append(pending[...])
-                pending = []
-            }
-            if byte == 0x0D {
-                if index + 1 < bytes.count {
-                    if bytes[index + 1] == 0x0A { index += 1 }
-                } else {
-                    skipsLineFeed = true
-                }
-            }
-            index += 1
-            start = index
+        while let end = bytes[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+            lines.append(pending.isEmpty ? bytes[start..<end] : (pending + bytes[start..<end])[...])
+            pending = []
+            let isReturn = bytes[end] == 0x0D
+            // Only a CR that ends the chunk leaves the next one's LF to skip.
+            skipsLineFeed = isReturn && end + 1 == bytes.count
+            start = end + (isReturn && bytes.dropFirst(end + 1).first == 0x0A ? 2 : 1)
         }
         if start < bytes.count {
             if pending.isEmpty, start == 0 {

@@ -92,10 +92,11 @@ private final class CancelOnRelease: Sendable {
 /// `Sendable` elements.
 final class AsyncStreamBuffer<Element>: Sendable {
     private struct State {
-        var started = false
+        /// What starts the request: taken by the first `next()`.
+        var start: (@Sendable (AsyncStreamBuffer<Element>) -> NetworkTask)?
         var task: NetworkTask?
-        var batches: [(elements: [Element], receipt: StreamReceipt)] = []
-        var index = 0
+        /// Each batch's elements not taken yet, and what is told once they all are.
+        var batches: [(elements: ArraySlice<Element>, receipt: StreamReceipt)] = []
         var outcome: Result<StreamSummary, NetworkError>?
         var waiter: CheckedContinuation<Void, Never>?
         var cancelled = false
@@ -104,17 +105,16 @@ final class AsyncStreamBuffer<Element>: Sendable {
         var idleHandlers: [@Sendable () -> Void] = []
     }
 
-    private let state = Locked(State())
-    private let start: @Sendable (AsyncStreamBuffer<Element>) -> NetworkTask
+    private let state: Locked<State>
 
     init(start: @escaping @Sendable (AsyncStreamBuffer<Element>) -> NetworkTask) {
-        self.start = start
+        state = Locked(State(start: start))
     }
 
     func append(_ batch: [Element], _ receipt: StreamReceipt) {
         let (taken, waiter): (Bool, CheckedContinuation<Void, Never>?) = state.withLock { state in
             guard !state.cancelled, state.outcome == nil else { return (false, nil) }
-            state.batches.append((batch, receipt))
+            state.batches.append((batch[...], receipt))
             return (true, state.waiter.take())
         }
         if !taken { receipt.consumed() }
@@ -135,7 +135,6 @@ final class AsyncStreamBuffer<Element>: Sendable {
             state.cancelled = true
             let receipts = state.batches.map(\.receipt)
             state.batches = []
-            state.index = 0
             return (state.task.take(), receipts, state.waiter.take())
         }
         task?.cancel()
@@ -147,11 +146,7 @@ final class AsyncStreamBuffer<Element>: Sendable {
     func next() async throws(NetworkError) -> Element? {
         // A task cancelled before it began sends nothing.
         if Task.isCancelled { cancel() }
-        let begin = state.withLock { state -> Bool in
-            defer { state.started = true }
-            return !state.started && !state.cancelled
-        }
-        if begin {
+        if let start = state.withLock({ $0.cancelled ? nil : $0.start.take() }) {
             let task = start(self)
             let cancelledMeanwhile = state.withLock { state in
                 if state.outcome == nil, !state.cancelled { state.task = task }
@@ -206,13 +201,10 @@ final class AsyncStreamBuffer<Element>: Sendable {
     private func take() -> Step {
         let (step, receipt): (Step, StreamReceipt?) = state.withLock { state in
             if state.cancelled { return (.end(.failure(.cancelled)), nil) }
-            guard let batch = state.batches.first else { return (state.outcome.map(Step.end) ?? .wait, nil) }
-            let element = batch.elements[state.index]
-            state.index += 1
-            guard state.index == batch.elements.count else { return (.element(element), nil) }
-            state.batches.removeFirst()
-            state.index = 0
-            return (.element(element), batch.receipt)
+            guard !state.batches.isEmpty else { return (state.outcome.map(Step.end) ?? .wait, nil) }
+            let element = state.batches[0].elements.removeFirst()
+            guard state.batches[0].elements.isEmpty else { return (.element(element), nil) }
+            return (.element(element), state.batches.removeFirst().receipt)
         }
         receipt?.consumed()
         return step

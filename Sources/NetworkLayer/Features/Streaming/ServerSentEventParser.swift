@@ -6,8 +6,8 @@ import Foundation
 struct ServerSentEventParser {
     private var lines: LineSplitter
     private let maximumEventSize: Int
-    private var atStart = true
-    private var startBytes: [UInt8] = []
+    /// The first bytes, until they show whether the stream opens with a byte order mark; `nil` after.
+    private var startBytes: [UInt8]? = []
     private var eventType = ""
     private var data = ""
     private var hasData = false
@@ -27,14 +27,13 @@ struct ServerSentEventParser {
     /// Appends the events `chunk` completes; throws once a line or event is too long, after those before.
     mutating func events(in chunk: Data, into events: inout [ServerSentEvent]) throws(StreamLimitError) {
         var chunk = chunk
-        if atStart {
+        startBytes?.append(contentsOf: chunk)
+        if let start = startBytes {
             // The byte order mark may itself arrive split over chunks.
-            startBytes.append(contentsOf: chunk)
             let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-            if startBytes.count < 3, bom.starts(with: startBytes) { return }
-            atStart = false
-            chunk = Data(startBytes.starts(with: bom) ? startBytes.dropFirst(3) : startBytes[...])
-            startBytes = []
+            if start.count < 3, bom.starts(with: start) { return }
+            startBytes = nil
+            chunk = Data(start.starts(with: bom) ? start.dropFirst(3) : start[...])
         }
         let complete = lines.lines(in: chunk)
         for line in complete.lines {

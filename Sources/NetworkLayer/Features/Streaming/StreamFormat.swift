@@ -30,7 +30,8 @@ extension StreamFormat where Element == ServerSentEvent {
                 context.state.record(
                     lastEventID: parser.lastEventID, retry: parser.reconnectionTime, events: events.count)
                 return StreamBatch(
-                    events.map { ($0, $0.byteCount) }, failure: overflowed ? context.tooLarge() : nil)
+                    elements: events.map { ($0, $0.byteCount) },
+                    failure: overflowed ? context.tooLarge() : nil)
             }
         }
     }
@@ -117,7 +118,7 @@ extension StreamFormat where Element == Data {
     public static var chunks: Self {
         StreamFormat(accept: nil, isServerSentEvents: false) { _ in
             StreamParser { chunk in
-                StreamBatch(chunk.isEmpty ? [] : [(chunk, chunk.count)])
+                StreamBatch(elements: chunk.isEmpty ? [] : [(chunk, chunk.count)])
             }
         }
     }
@@ -126,27 +127,14 @@ extension StreamFormat where Element == Data {
 /// One connection's parser, owned by its sink on the delegate queue.
 package struct StreamParser<Element> {
     package let parse: (Data) -> StreamBatch<Element>
-    package let end: () -> StreamBatch<Element>
-
-    init(
-        _ parse: @escaping (Data) -> StreamBatch<Element>,
-        end: @escaping () -> StreamBatch<Element> = { StreamBatch([]) }
-    ) {
-        self.parse = parse
-        self.end = end
-    }
+    package var end: () -> StreamBatch<Element> = { StreamBatch(elements: []) }
 }
 
 /// What one chunk (or the end) completes, with each element's byte count, and why the stream fails there
 /// if it does. Elements before a failure are still delivered.
 package struct StreamBatch<Element> {
     package let elements: [(Element, Int)]
-    package let failure: NetworkError?
-
-    init(_ elements: [(Element, Int)], failure: NetworkError? = nil) {
-        self.elements = elements
-        self.failure = failure
-    }
+    package var failure: NetworkError?
 }
 
 package struct StreamParserContext: Sendable {
@@ -180,10 +168,10 @@ package struct StreamParserContext: Sendable {
             } catch {
                 let position = StreamDecodingError(
                     line: asLines ? number : nil, event: asLines ? nil : number, underlyingError: error)
-                return StreamBatch(values, failure: .decodingFailed(position, body: data))
+                return StreamBatch(elements: values, failure: .decodingFailed(position, body: data))
             }
         }
-        return StreamBatch(values, failure: failure)
+        return StreamBatch(elements: values, failure: failure)
     }
 }
 
