@@ -72,7 +72,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let found = transfer(for: task)
-        let facts = facts
         guard let transfer = found, !transfer.lifecycle.isStopped, task.state == .running else {
             found?.keepCookies(of: response)
             if facts.answersStoppedTasks { completionHandler(nil) }
