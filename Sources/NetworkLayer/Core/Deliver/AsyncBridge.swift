@@ -1,5 +1,3 @@
-import Foundation
-
 /// Joins one `async` request to the callback funnel: starts it, passes a `Task`'s cancellation on, and
 /// resumes the caller exactly once. The cancellation handler may run at any time, even before the request
 /// is sent or while `send` runs; the handlers may run inside `send`.

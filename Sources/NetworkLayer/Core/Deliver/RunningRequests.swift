@@ -1,5 +1,3 @@
-import Foundation
-
 /// The requests a layer has started whose handlers have not run, for ``NetworkLayer/cancelAll()``.
 /// Never cancels under its lock: `cancel()` may run a handler in place, which leaves the registry or
 /// starts another request.

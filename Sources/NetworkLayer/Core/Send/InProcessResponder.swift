@@ -1,5 +1,3 @@
-import Foundation
-
 /// What answers a layer's requests in process instead of a session: the seam a test double plugs into
 /// (`DummyNetworkLayer`), so the layer's own `send` runs the pipeline over an in-process transport.
 package protocol InProcessResponder: Sendable {

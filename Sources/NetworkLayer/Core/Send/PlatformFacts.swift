@@ -1,9 +1,3 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// What the platform's URLSession does where Linux and Apple systems differ, one named value per fact, read
 /// at run time by the one place that acts on it. A session's transport keeps its own copy
 /// (``SessionTransport/facts``), so a test on Linux runs a fact the Apple way wherever FoundationNetworking

@@ -11,11 +11,10 @@ import Foundation
 enum PlatformSession {
     /// Why the layer can't run on `configuration`, or `nil` when it can.
     static func unsupported(_ configuration: URLSessionConfiguration) -> String? {
-        guard configuration.identifier == nil else {
-            return "A background session configuration (\(configuration.identifier ?? "")) can't run the "
+        configuration.identifier.map {
+            "A background session configuration (\($0)) can't run the "
                 + "layer's data tasks and streamed uploads; pass a default or ephemeral configuration."
         }
-        return nil
     }
 
     /// Turns off what would answer for the layer. The URL cache everywhere. Where the session can wait for

@@ -74,11 +74,8 @@ public struct RedirectPolicy: Sendable, Hashable {
         {
             return nil
         }
-        guard let origin = (original?.url ?? response.url).flatMap(Origin.init), origin.contains(target)
-        else {
-            return withoutCallerHeaders(proposed)
-        }
-        return proposed
+        let origin = (original?.url ?? response.url).flatMap(Origin.init)
+        return origin?.contains(target) == true ? proposed : withoutCallerHeaders(proposed)
     }
 
     /// Whether going to `target` after any of `sources` was `https` would downgrade to plain `http`, which
@@ -107,9 +104,7 @@ public struct RedirectPolicy: Sendable, Hashable {
         for name in (proposed.allHTTPHeaderFields ?? [:]).keys where !keepsAcrossOrigins(name, credentials) {
             request.setValue(nil, forHTTPHeaderField: name)
         }
-        if let url = proposed.url, url.user != nil || url.password != nil {
-            request.url = Self.withoutUserInfo(url)
-        }
+        request.url = proposed.url.map(Self.withoutUserInfo)
         return request
     }
 

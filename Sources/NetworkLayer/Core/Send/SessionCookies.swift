@@ -19,8 +19,6 @@ final class SessionCookies: Sendable {
     private let sendsCookies: Bool
     /// Whether the configuration accepts the cookies replies set.
     private let acceptsCookies: Bool
-    /// Whether the layer stores the cookies of every reply, not only of pinned attempts.
-    private let keepsReplyCookies: Bool
     /// What the session does with cookies itself.
     private let facts: PlatformFacts
 
@@ -33,7 +31,6 @@ final class SessionCookies: Sendable {
         self.sendsCookies = sendsCookies
         self.acceptsCookies = acceptsCookies
         self.facts = facts
-        keepsReplyCookies = acceptsCookies && facts.layerHandlesCookies
     }
 
     /// `nil` when the session has nothing to do with cookies (no storage, none sent, none accepted). Read
@@ -89,7 +86,8 @@ final class SessionCookies: Sendable {
     /// Stores the cookies `response` sets, when the layer keeps them: on Linux always, on Apple platforms
     /// for a `pinned` attempt; never when the configuration accepts none.
     func store(from response: URLResponse?, pinned: Bool = false) {
-        guard keepsReplyCookies || (pinned && acceptsCookies), let response = response as? HTTPURLResponse,
+        guard acceptsCookies, facts.layerHandlesCookies || pinned,
+            let response = response as? HTTPURLResponse,
             let url = response.url, response.value(forHTTPHeaderField: "Set-Cookie") != nil
         else { return }
         // Each spelling of the field is kept apart; a repeated one arrives folded.

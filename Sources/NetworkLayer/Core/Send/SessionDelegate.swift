@@ -11,9 +11,9 @@ import Foundation
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// The session's mutable state, under one lock (its ``SessionTransport`` has none of its own): the
     /// transfers, added where requests start and looked up on the delegate queue, and what tests set.
-    private let state = Locked(State())
+    let state = Locked(State())
 
-    private struct State {
+    struct State {
         var transfers: [Int: Transfer] = [:]
         var facts = PlatformFacts.current
         var downloadDisk: (any Sendable)?
@@ -24,22 +24,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     var facts: PlatformFacts {
         get { state.withLock { $0.facts } }
         set { state.withLock { $0.facts = newValue } }
-    }
-
-    /// See ``SessionTransport/downloadDisk``.
-    var downloadDisk: (any Sendable)? {
-        get { state.withLock { $0.downloadDisk } }
-        set { state.withLock { $0.downloadDisk = newValue } }
-    }
-
-    /// See ``SessionTransport/dependencies``: the session holds its delegate, so it holds these too.
-    var dependencies: [any Sendable] {
-        get { state.withLock { $0.dependencies } }
-        set { state.withLock { $0.dependencies = newValue } }
-    }
-
-    func keepAlive(_ dependency: any Sendable) {
-        state.withLock { $0.dependencies.append(dependency) }
     }
 
     func add(_ transfer: Transfer, for task: URLSessionTask) {
@@ -88,7 +72,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let found = transfer(for: task)
-        let facts = facts
         guard let transfer = found, !transfer.lifecycle.isStopped, task.state == .running else {
             found?.keepCookies(of: response)
             if facts.answersStoppedTasks { completionHandler(nil) }

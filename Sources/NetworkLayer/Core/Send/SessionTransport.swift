@@ -30,13 +30,13 @@ final class SessionTransport: Sendable {
     /// send an attempt hold the session, so they hold these too. Kept by the delegate, with the session's
     /// other mutable state.
     var dependencies: [any Sendable] {
-        get { delegate.dependencies }
-        set { delegate.dependencies = newValue }
+        get { delegate.state.withLock { $0.dependencies } }
+        set { delegate.state.withLock { $0.dependencies = newValue } }
     }
 
     /// Keeps `dependency` alive as long as the session (see ``NetworkLayer/keepAlive(_:)``).
     func keepAlive(_ dependency: any Sendable) {
-        delegate.keepAlive(dependency)
+        delegate.state.withLock { $0.dependencies.append(dependency) }
     }
 
     /// What this session's URLSession does (``PlatformFacts/current``); tests on Linux set Apple's facts
@@ -55,8 +55,8 @@ final class SessionTransport: Sendable {
     /// A feature's test seam (a download's disk), kept per session (by the delegate) and opaque to the
     /// engine; `nil` for the real one.
     var downloadDisk: (any Sendable)? {
-        get { delegate.downloadDisk }
-        set { delegate.downloadDisk = newValue }
+        get { delegate.state.withLock { $0.downloadDisk } }
+        set { delegate.state.withLock { $0.downloadDisk = newValue } }
     }
 
     init(configuration: URLSessionConfiguration) {
@@ -72,30 +72,6 @@ final class SessionTransport: Sendable {
         cookies = SessionCookies(configuration: safe)
         PlatformSession.handOverCookies(of: safe, facts: .current)
         session = URLSession(configuration: safe, delegate: delegate, delegateQueue: delegateQueue)
-    }
-
-    /// Starts `request` by `route`; `completion` runs once, on the session's delegate queue.
-    ///
-    /// - Parameters:
-    ///   - route: Where the reply goes (and an upload's body comes from), and the size limit.
-    ///   - redirectPolicy: Which redirects to follow, and with which headers.
-    ///   - priority: The task's priority on Apple platforms.
-    ///   - clock: Keeps the idle deadline: the clock of the layer that sends the request.
-    ///   - cookie: The cookie read for the request before it waited, which it carries; `nil`: the
-    ///     storage's when it goes out.
-    /// - Returns: A closure that cancels the request, safe to call from any thread, any number of times.
-    func send(
-        _ request: URLRequest, route: TransportRoute, redirectPolicy: RedirectPolicy,
-        priority: RequestPriority = .default, clock: any NetworkClock, cookie: PinnedCookie? = nil,
-        completion: @escaping @Sendable (TransferResult) -> Void
-    ) -> @Sendable () -> Void {
-        let transfer = Transfer(
-            request, sink: route.makeSink(for: request, on: self), body: route.makeBody(),
-            redirectPolicy: redirectPolicy, transport: self, clock: clock, cookie: cookie,
-            completion: completion)
-        transfer.priority = priority.rawValue
-        transfer.start()
-        return { transfer.stopFromAnyThread(because: nil) }
     }
 
     /// Puts FoundationNetworking's own (idle) timeout well behind the layer's idle timer, behind the longer
@@ -114,8 +90,8 @@ final class SessionTransport: Sendable {
         session.finishTasksAndInvalidate()
         // The session keeps its delegate until invalidated, later; what answers in process goes with the
         // transport, as the layer and its requests let it go. Released here, outside the delegate's lock.
-        let released = delegate.dependencies
-        delegate.dependencies = []
+        let released = dependencies
+        dependencies = []
         _ = released
     }
 }
@@ -143,8 +119,12 @@ struct LayerSession: AttemptTransport {
         priority: RequestPriority, cookie: PinnedCookie?,
         completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        session.send(
-            request, route: route, redirectPolicy: redirectPolicy, priority: priority, clock: clock,
-            cookie: cookie, completion: completion)
+        let transfer = Transfer(
+            request, sink: route.makeSink(for: request, on: session), body: route.makeBody(),
+            redirectPolicy: redirectPolicy, transport: session, clock: clock, cookie: cookie,
+            completion: completion)
+        transfer.priority = priority.rawValue
+        transfer.start()
+        return { transfer.stopFromAnyThread(because: nil) }
     }
 }
