@@ -73,13 +73,16 @@ extension TransferStore {
         var request = Self.request(for: record)
         request.retryPolicy = retryPolicy ?? request.retryPolicy
         request.progressHandler = progressHandler
-        if record.kind == .upload, let changed = sourceChange(of: record) {
+        // The source as it is now (`nil` when it is gone), against its size and date when recorded.
+        if record.kind == .upload, case let now = SourceIdentity(of: record.fileURL),
+            now == nil || now?.size != record.sourceSize || now?.modified != record.sourceModified
+        {
             guard ifSourceChanged == .startOver else {
                 return failed(
                     request, with: .sourceFileChanged(record.fileURL), id: record.id, run: run, errorHandler)
             }
             (record.uploadURL, record.offset) = (nil, 0)
-            (record.sourceSize, record.sourceModified) = (changed?.size, changed?.modified)
+            (record.sourceSize, record.sourceModified) = (now?.size, now?.modified)
             do {
                 try writeNow(record)
             } catch {
@@ -98,15 +101,6 @@ extension TransferStore {
             }
         }
         return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
-    }
-
-    /// `nil` when the source is as recorded; else its identity now (`nil` inside when it is gone).
-    private func sourceChange(of record: TransferRecord) -> SourceIdentity?? {
-        let now = SourceIdentity(of: record.fileURL)
-        guard let now, now.size == record.sourceSize, now.modified == record.sourceModified else {
-            return .some(now)
-        }
-        return nil
     }
 
     /// Sends `request` for `record`, an upload with a journal on it; the record goes when it succeeds.
@@ -179,8 +173,10 @@ extension TransferStore {
 
     /// The upload was created at `uploadURL`, or the server acknowledged `offset` bytes: the record is
     /// rewritten each time the offset moves, once per append (see ``ResumableUpload/chunkSize``), so
-    /// ``StoredTransfer/completedBytes`` after a kill is the last append acknowledged. `next` runs once
-    /// that write is done (see ``writeRecord(_:then:)``).
+    /// ``StoredTransfer/completedBytes`` after a kill is the last append acknowledged. The record is
+    /// written as it is then, on the store's queue; one removed meanwhile stays removed. Then `next` runs
+    /// on the work queue, written or not (a closed store writes nothing; a failed write leaves the record
+    /// as it was), never on the disk queue, since it may send.
     func recordProgress(
         _ id: UUID, uploadURL: URL?, offset: Int64, then next: (@Sendable () -> Void)? = nil
     ) {
@@ -193,7 +189,11 @@ extension TransferStore {
             return true
         }
         // Not due, `next` still runs, after the writes asked for before it.
-        if due || next != nil { writeRecord(id, then: next) }
+        guard due || next != nil else { return }
+        onDisk { [self] in
+            if let record = state.withLock({ $0.records[id] }) { try? write(record) }
+        }
+        if let next { queue.async { Queues.work.async(execute: next) } }
     }
 
     private func makeRecord(for request: NetworkRequest<URL>) throws(TransferStoreError) -> TransferRecord {

@@ -127,16 +127,6 @@ public final class TransferStore: Sendable {
         }
     }
 
-    /// Writes the record `id` as it is now, on the store's queue; one removed meanwhile stays removed.
-    /// Then `next` runs on the work queue, written or not (a closed store writes nothing; a failed
-    /// write leaves the record as it was), never on the disk queue, since it may send.
-    func writeRecord(_ id: UUID, then next: (@Sendable () -> Void)? = nil) {
-        onDisk { [self] in
-            if let record = state.withLock({ $0.records[id] }) { try? write(record) }
-        }
-        if let next { queue.async { Queues.work.async(execute: next) } }
-    }
-
     /// Writes `record` on the store's queue, after every write asked for before, and waits.
     func writeNow(_ record: TransferRecord) throws(TransferStoreError) {
         try queue.sync {
@@ -147,7 +137,7 @@ public final class TransferStore: Sendable {
         }.get()
     }
 
-    private func write(_ record: TransferRecord) throws(TransferStoreError) {
+    func write(_ record: TransferRecord) throws(TransferStoreError) {
         do {
             let payload = try JSONEncoder().encode(record)
             try folder.write(
@@ -184,12 +174,7 @@ struct TransferStoreState {
     private(set) var isClosed = false
 
     /// The highest sequence given: never reused, so a record's name is never one being removed.
-    private var lastSequence: UInt64
-
-    init(records: [UUID: TransferRecord], lastSequence: UInt64) {
-        self.records = records
-        self.lastSequence = lastSequence
-    }
+    private(set) var lastSequence: UInt64
 
     mutating func nextSequence() -> UInt64 {
         lastSequence += 1
