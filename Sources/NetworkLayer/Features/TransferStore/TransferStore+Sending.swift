@@ -90,7 +90,9 @@ extension TransferStore {
                 throw error
             }
             let updated = state.withLock { state -> Bool in
-                guard state.runs[record.id] == run, state.records[record.id] != nil else { return false }
+                guard state.runs[record.id]?.number == run, state.records[record.id] != nil else {
+                    return false
+                }
                 state.records[record.id] = record
                 return true
             }
@@ -162,7 +164,7 @@ extension TransferStore {
     /// later launch finds the transfer (a kill right after would otherwise leave a finished one listed).
     private func finish(_ id: UUID) {
         let record = state.withLock { state in
-            defer { state.end(id) }
+            state.runs[id] = nil
             return state.records.removeValue(forKey: id)
         }
         guard let record else { return }

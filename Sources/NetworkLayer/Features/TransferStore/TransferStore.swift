@@ -115,11 +115,10 @@ public final class TransferStore: Sendable {
     ///
     /// - Parameter transfer: A transfer from ``unfinishedTransfers``.
     public func remove(_ transfer: StoredTransfer) {
-        let (record, task) = state.withLock { state in
-            defer { state.end(transfer.id) }
-            return (state.records.removeValue(forKey: transfer.id), state.tasks[transfer.id])
+        let (record, run) = state.withLock { state in
+            (state.records.removeValue(forKey: transfer.id), state.runs.removeValue(forKey: transfer.id))
         }
-        task?.cancel()
+        run?.task?.cancel()
         guard let record else { return }
         onDisk { [folder] in
             folder.remove(record.fileName)
@@ -165,10 +164,10 @@ public final class TransferStore: Sendable {
 /// A ``TransferStore``'s records and the transfers running in this process.
 struct TransferStoreState {
     var records: [UUID: TransferRecord]
-    var tasks: [UUID: any NetworkTask] = [:]
-    /// Which start of each running transfer is current: a task returned after its transfer ended (or
-    /// started again) is not kept.
-    var runs: [UUID: Int] = [:]
+    /// Which start of each running transfer is current, and its task once known: a task returned after
+    /// its transfer ended (or started again) is not kept.
+    var runs: [UUID: (number: Int, task: (any NetworkTask)?)] = [:]
+    var tasks: [UUID: any NetworkTask] { runs.compactMapValues(\.task) }
     var lastRun = 0
     /// Set by ``TransferStore/close()``, on the store's queue: nothing touches the directory after.
     private(set) var isClosed = false
@@ -184,30 +183,25 @@ struct TransferStoreState {
     /// Closes the store: every run ends, and their tasks are returned to be cancelled.
     mutating func close() -> [any NetworkTask] {
         isClosed = true
-        defer { (runs, tasks) = ([:], [:]) }
+        defer { runs = [:] }
         return Array(tasks.values)
     }
 
     mutating func begin(_ id: UUID) -> Int {
         lastRun += 1
-        runs[id] = lastRun
+        runs[id] = (lastRun, nil)
         return lastRun
     }
 
     /// Keeps `task` as run `run`'s; `false` when that run has ended.
     mutating func keep(_ task: any NetworkTask, for id: UUID, run: Int) -> Bool {
-        guard runs[id] == run else { return false }
-        tasks[id] = task
+        guard runs[id]?.number == run else { return false }
+        runs[id]?.task = task
         return true
     }
 
     /// Ends run `run`, unless another has begun since.
     mutating func end(_ id: UUID, run: Int) {
-        if runs[id] == run { end(id) }
-    }
-
-    mutating func end(_ id: UUID) {
-        runs[id] = nil
-        tasks[id] = nil
+        if runs[id]?.number == run { runs[id] = nil }
     }
 }
