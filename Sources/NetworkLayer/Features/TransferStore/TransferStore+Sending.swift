@@ -78,8 +78,9 @@ extension TransferStore {
             now == nil || now?.size != record.sourceSize || now?.modified != record.sourceModified
         {
             guard ifSourceChanged == .startOver else {
-                return failed(
-                    request, with: .sourceFileChanged(record.fileURL), id: record.id, run: run, errorHandler)
+                return start(
+                    record, request, run: run, failingWith: .sourceFileChanged(record.fileURL),
+                    successHandler: successHandler, errorHandler: errorHandler)
             }
             (record.uploadURL, record.offset) = (nil, 0)
             (record.sourceSize, record.sourceModified) = (now?.size, now?.modified)
@@ -99,27 +100,44 @@ extension TransferStore {
             guard updated else {
                 // Removed while the new record was written: it goes again, and nothing is sent.
                 onDisk { [folder, name = record.fileName] in folder.remove(name) }
-                return failed(request, with: .cancelled, id: record.id, run: run, errorHandler)
+                return start(
+                    record, request, run: run, failingWith: .cancelled, successHandler: successHandler,
+                    errorHandler: errorHandler)
             }
         }
         return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
     }
 
     /// Sends `request` for `record`, an upload with a journal on it; the record goes when it succeeds.
+    /// The run is a call whose one step is the transfer's request: it ends once, where the layer delivers
+    /// (at once for a request that ``NetworkRequest/deliversImmediately``), and its end by any failure (a
+    /// cancel too) ends the run, so the transfer can be resumed. A run `failingWith` an error ends before
+    /// anything is sent: it ends now, and the error handler gets the error once.
     private func start(
         _ record: TransferRecord, _ request: NetworkRequest<URL>, run: Int,
+        failingWith failure: NetworkError? = nil,
         successHandler: @escaping (NetworkResponse<URL>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> any NetworkTask {
-        var request = request
         let id = record.id
+        var request = request
         if record.kind == .upload {
             let point = record.uploadURL.flatMap(URL.init(string:)).map {
                 (uploadURL: $0, offset: record.offset)
             }
             request.uploadJournal = StoreJournal(store: self, id: id, resumePoint: point)
         }
-        let call = makeCall(for: request, id: id, run: run, errorHandler: errorHandler)
+        let call = ComposedCall(
+            request, on: layer,
+            errorHandler: { [self] error in
+                state.withLock { $0.end(id, run: run) }
+                errorHandler(error)
+            })
+        if let failure {
+            state.withLock { $0.end(id, run: run) }
+            call.fail(failure)
+            return call
+        }
         call.send(
             .success(request),
             successHandler: { [self] response in
@@ -132,31 +150,6 @@ extension TransferStore {
             }, errorHandler: { call.fail($0) })
         // A run that `remove` ended before its task was known: the task goes too.
         if !state.withLock({ $0.keep(call, for: id, run: run) }) { call.cancel() }
-        return call
-    }
-
-    /// The call a run of transfer `id` is, whose one step is the transfer's request: it ends once, where
-    /// the layer delivers (at once for a request that ``NetworkRequest/deliversImmediately``), and its
-    /// end by any failure (a cancel too) ends the run, so the transfer can be resumed.
-    private func makeCall(
-        for request: NetworkRequest<URL>, id: UUID, run: Int, errorHandler: @escaping (NetworkError) -> Void
-    ) -> ComposedCall {
-        ComposedCall(
-            request, on: layer,
-            errorHandler: { [self] error in
-                state.withLock { $0.end(id, run: run) }
-                errorHandler(error)
-            })
-    }
-
-    /// A run that ends before anything is sent: it ends now, and the error handler gets `error` once.
-    private func failed(
-        _ request: NetworkRequest<URL>, with error: NetworkError, id: UUID, run: Int,
-        _ errorHandler: @escaping (NetworkError) -> Void
-    ) -> any NetworkTask {
-        state.withLock { $0.end(id, run: run) }
-        let call = makeCall(for: request, id: id, run: run, errorHandler: errorHandler)
-        call.fail(error)
         return call
     }
 
