@@ -7,6 +7,13 @@ struct UploadBody: Sendable {
         case bytes(Data)
         /// `length` bytes of the file, from `start`.
         case file(URL, start: Int64 = 0, length: Int64)
+
+        var length: Int64 {
+            switch self {
+            case .bytes(let data): Int64(data.count)
+            case .file(_, _, let length): length
+            }
+        }
     }
 
     let segments: [Segment]
@@ -92,15 +99,6 @@ struct UploadBody: Sendable {
         case .failure(let error) where error.code == ENOENT || error.code == ENOTDIR:
             throw failure(.fileDoesNotExist, "does not exist")
         case .failure(let error): throw failure(.noPermissionsToReadFile, "can't be read: \(error.reason)")
-        }
-    }
-}
-
-extension UploadBody.Segment {
-    var length: Int64 {
-        switch self {
-        case .bytes(let data): Int64(data.count)
-        case .file(_, _, let length): length
         }
     }
 }
