@@ -90,12 +90,10 @@ extension TransferStore {
                 state.withLock { $0.end(record.id, run: run) }
                 throw error
             }
-            let updated = state.withLock { state -> Bool in
-                guard state.runs[record.id]?.number == run, state.records[record.id] != nil else {
-                    return false
-                }
-                state.records[record.id] = record
-                return true
+            let updated = state.withLock { state in
+                let current = state.runs[record.id]?.number == run && state.records[record.id] != nil
+                if current { state.records[record.id] = record }
+                return current
             }
             guard updated else {
                 // Removed while the new record was written: it goes again, and nothing is sent.
