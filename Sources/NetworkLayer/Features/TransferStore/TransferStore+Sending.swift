@@ -73,57 +73,69 @@ extension TransferStore {
         var request = Self.request(for: record)
         request.retryPolicy = retryPolicy ?? request.retryPolicy
         request.progressHandler = progressHandler
-        if record.kind == .upload, let changed = sourceChange(of: record) {
+        // The source as it is now (`nil` when it is gone), against its size and date when recorded.
+        if record.kind == .upload, case let now = SourceIdentity(of: record.fileURL),
+            now == nil || now?.size != record.sourceSize || now?.modified != record.sourceModified
+        {
             guard ifSourceChanged == .startOver else {
-                return failed(
-                    request, with: .sourceFileChanged(record.fileURL), id: record.id, run: run, errorHandler)
+                return start(
+                    record, request, run: run, failingWith: .sourceFileChanged(record.fileURL),
+                    successHandler: successHandler, errorHandler: errorHandler)
             }
             (record.uploadURL, record.offset) = (nil, 0)
-            (record.sourceSize, record.sourceModified) = (changed?.size, changed?.modified)
+            (record.sourceSize, record.sourceModified) = (now?.size, now?.modified)
             do {
                 try writeNow(record)
             } catch {
                 state.withLock { $0.end(record.id, run: run) }
                 throw error
             }
-            let updated = state.withLock { state -> Bool in
-                guard state.runs[record.id] == run, state.records[record.id] != nil else { return false }
-                state.records[record.id] = record
-                return true
+            let updated = state.withLock { state in
+                let current = state.runs[record.id]?.number == run && state.records[record.id] != nil
+                if current { state.records[record.id] = record }
+                return current
             }
             guard updated else {
                 // Removed while the new record was written: it goes again, and nothing is sent.
                 onDisk { [folder, name = record.fileName] in folder.remove(name) }
-                return failed(request, with: .cancelled, id: record.id, run: run, errorHandler)
+                return start(
+                    record, request, run: run, failingWith: .cancelled, successHandler: successHandler,
+                    errorHandler: errorHandler)
             }
         }
         return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
     }
 
-    /// `nil` when the source is as recorded; else its identity now (`nil` inside when it is gone).
-    private func sourceChange(of record: TransferRecord) -> SourceIdentity?? {
-        let now = SourceIdentity(of: record.fileURL)
-        guard let now, now.size == record.sourceSize, now.modified == record.sourceModified else {
-            return .some(now)
-        }
-        return nil
-    }
-
     /// Sends `request` for `record`, an upload with a journal on it; the record goes when it succeeds.
+    /// The run is a call whose one step is the transfer's request: it ends once, where the layer delivers
+    /// (at once for a request that ``NetworkRequest/deliversImmediately``), and its end by any failure (a
+    /// cancel too) ends the run, so the transfer can be resumed. A run `failingWith` an error ends before
+    /// anything is sent: it ends now, and the error handler gets the error once.
     private func start(
         _ record: TransferRecord, _ request: NetworkRequest<URL>, run: Int,
+        failingWith failure: NetworkError? = nil,
         successHandler: @escaping (NetworkResponse<URL>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> any NetworkTask {
-        var request = request
         let id = record.id
+        var request = request
         if record.kind == .upload {
             let point = record.uploadURL.flatMap(URL.init(string:)).map {
                 (uploadURL: $0, offset: record.offset)
             }
             request.uploadJournal = StoreJournal(store: self, id: id, resumePoint: point)
         }
-        let call = makeCall(for: request, id: id, run: run, errorHandler: errorHandler)
+        let call = ComposedCall(
+            request, on: layer,
+            errorHandler: { [self] error in
+                state.withLock { $0.end(id, run: run) }
+                errorHandler(error)
+            })
+        if let failure {
+            state.withLock { $0.end(id, run: run) }
+            call.fail(failure)
+            return call
+        }
         call.send(
             .success(request),
             successHandler: { [self] response in
@@ -139,36 +151,11 @@ extension TransferStore {
         return call
     }
 
-    /// The call a run of transfer `id` is, whose one step is the transfer's request: it ends once, where
-    /// the layer delivers (at once for a request that ``NetworkRequest/deliversImmediately``), and its
-    /// end by any failure (a cancel too) ends the run, so the transfer can be resumed.
-    private func makeCall(
-        for request: NetworkRequest<URL>, id: UUID, run: Int, errorHandler: @escaping (NetworkError) -> Void
-    ) -> ComposedCall {
-        ComposedCall(
-            request, on: layer,
-            errorHandler: { [self] error in
-                state.withLock { $0.end(id, run: run) }
-                errorHandler(error)
-            })
-    }
-
-    /// A run that ends before anything is sent: it ends now, and the error handler gets `error` once.
-    private func failed(
-        _ request: NetworkRequest<URL>, with error: NetworkError, id: UUID, run: Int,
-        _ errorHandler: @escaping (NetworkError) -> Void
-    ) -> any NetworkTask {
-        state.withLock { $0.end(id, run: run) }
-        let call = makeCall(for: request, id: id, run: run, errorHandler: errorHandler)
-        call.fail(error)
-        return call
-    }
-
     /// Removes the record of a transfer that succeeded, and waits: once the caller's handler runs, no
     /// later launch finds the transfer (a kill right after would otherwise leave a finished one listed).
     private func finish(_ id: UUID) {
         let record = state.withLock { state in
-            defer { state.end(id) }
+            state.runs[id] = nil
             return state.records.removeValue(forKey: id)
         }
         guard let record else { return }
@@ -179,8 +166,10 @@ extension TransferStore {
 
     /// The upload was created at `uploadURL`, or the server acknowledged `offset` bytes: the record is
     /// rewritten each time the offset moves, once per append (see ``ResumableUpload/chunkSize``), so
-    /// ``StoredTransfer/completedBytes`` after a kill is the last append acknowledged. `next` runs once
-    /// that write is done (see ``writeRecord(_:then:)``).
+    /// ``StoredTransfer/completedBytes`` after a kill is the last append acknowledged. The record is
+    /// written as it is then, on the store's queue; one removed meanwhile stays removed. Then `next` runs
+    /// on the work queue, written or not (a closed store writes nothing; a failed write leaves the record
+    /// as it was), never on the disk queue, since it may send.
     func recordProgress(
         _ id: UUID, uploadURL: URL?, offset: Int64, then next: (@Sendable () -> Void)? = nil
     ) {
@@ -193,7 +182,11 @@ extension TransferStore {
             return true
         }
         // Not due, `next` still runs, after the writes asked for before it.
-        if due || next != nil { writeRecord(id, then: next) }
+        guard due || next != nil else { return }
+        onDisk { [self] in
+            if let record = state.withLock({ $0.records[id] }) { try? write(record) }
+        }
+        if let next { queue.async { Queues.work.async(execute: next) } }
     }
 
     private func makeRecord(for request: NetworkRequest<URL>) throws(TransferStoreError) -> TransferRecord {

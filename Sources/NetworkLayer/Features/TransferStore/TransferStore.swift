@@ -115,26 +115,15 @@ public final class TransferStore: Sendable {
     ///
     /// - Parameter transfer: A transfer from ``unfinishedTransfers``.
     public func remove(_ transfer: StoredTransfer) {
-        let (record, task) = state.withLock { state in
-            defer { state.end(transfer.id) }
-            return (state.records.removeValue(forKey: transfer.id), state.tasks[transfer.id])
+        let (record, run) = state.withLock { state in
+            (state.records.removeValue(forKey: transfer.id), state.runs.removeValue(forKey: transfer.id))
         }
-        task?.cancel()
+        run?.task?.cancel()
         guard let record else { return }
         onDisk { [folder] in
             folder.remove(record.fileName)
             if record.kind == .download { PartialDownload(destination: record.fileURL).remove() }
         }
-    }
-
-    /// Writes the record `id` as it is now, on the store's queue; one removed meanwhile stays removed.
-    /// Then `next` runs on the work queue, written or not (a closed store writes nothing; a failed
-    /// write leaves the record as it was), never on the disk queue, since it may send.
-    func writeRecord(_ id: UUID, then next: (@Sendable () -> Void)? = nil) {
-        onDisk { [self] in
-            if let record = state.withLock({ $0.records[id] }) { try? write(record) }
-        }
-        if let next { queue.async { Queues.work.async(execute: next) } }
     }
 
     /// Writes `record` on the store's queue, after every write asked for before, and waits.
@@ -147,7 +136,7 @@ public final class TransferStore: Sendable {
         }.get()
     }
 
-    private func write(_ record: TransferRecord) throws(TransferStoreError) {
+    func write(_ record: TransferRecord) throws(TransferStoreError) {
         do {
             let payload = try JSONEncoder().encode(record)
             try folder.write(
@@ -175,21 +164,16 @@ public final class TransferStore: Sendable {
 /// A ``TransferStore``'s records and the transfers running in this process.
 struct TransferStoreState {
     var records: [UUID: TransferRecord]
-    var tasks: [UUID: any NetworkTask] = [:]
-    /// Which start of each running transfer is current: a task returned after its transfer ended (or
-    /// started again) is not kept.
-    var runs: [UUID: Int] = [:]
+    /// Which start of each running transfer is current, and its task once known: a task returned after
+    /// its transfer ended (or started again) is not kept.
+    var runs: [UUID: (number: Int, task: (any NetworkTask)?)] = [:]
+    var tasks: [UUID: any NetworkTask] { runs.compactMapValues(\.task) }
     var lastRun = 0
     /// Set by ``TransferStore/close()``, on the store's queue: nothing touches the directory after.
     private(set) var isClosed = false
 
     /// The highest sequence given: never reused, so a record's name is never one being removed.
-    private var lastSequence: UInt64
-
-    init(records: [UUID: TransferRecord], lastSequence: UInt64) {
-        self.records = records
-        self.lastSequence = lastSequence
-    }
+    private(set) var lastSequence: UInt64
 
     mutating func nextSequence() -> UInt64 {
         lastSequence += 1
@@ -199,30 +183,25 @@ struct TransferStoreState {
     /// Closes the store: every run ends, and their tasks are returned to be cancelled.
     mutating func close() -> [any NetworkTask] {
         isClosed = true
-        defer { (runs, tasks) = ([:], [:]) }
+        defer { runs = [:] }
         return Array(tasks.values)
     }
 
     mutating func begin(_ id: UUID) -> Int {
         lastRun += 1
-        runs[id] = lastRun
+        runs[id] = (lastRun, nil)
         return lastRun
     }
 
     /// Keeps `task` as run `run`'s; `false` when that run has ended.
     mutating func keep(_ task: any NetworkTask, for id: UUID, run: Int) -> Bool {
-        guard runs[id] == run else { return false }
-        tasks[id] = task
+        guard runs[id]?.number == run else { return false }
+        runs[id]?.task = task
         return true
     }
 
     /// Ends run `run`, unless another has begun since.
     mutating func end(_ id: UUID, run: Int) {
-        if runs[id] == run { end(id) }
-    }
-
-    mutating func end(_ id: UUID) {
-        runs[id] = nil
-        tasks[id] = nil
+        if runs[id]?.number == run { runs[id] = nil }
     }
 }

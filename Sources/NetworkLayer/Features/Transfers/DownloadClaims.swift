@@ -31,7 +31,7 @@ enum DownloadClaims {
     ) -> Outcome {
         let holder = Holder(id: ObjectIdentifier(owner), isAbandoned: isAbandoned)
         return claims.withLock { claims in
-            guard var claim = claims[destination.path] else {
+            guard let claim = claims[destination.path] else {
                 claims[destination.path] = Claim(holder: holder)
                 return .claimed
             }
@@ -40,8 +40,7 @@ enum DownloadClaims {
             guard claim.holder.isAbandoned(), claim.waiting.allSatisfy({ $0.holder.isAbandoned() }) else {
                 return .busy
             }
-            claim.waiting.append((holder, start))
-            claims[destination.path] = claim
+            claims[destination.path]?.waiting.append((holder, start))
             return .waiting
         }
     }

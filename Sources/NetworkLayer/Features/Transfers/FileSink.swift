@@ -11,8 +11,6 @@ import Foundation
 final class FileSink: TransferSink {
     private let job: DownloadJob
     private let request: URLRequest
-    private let errorBodyLimit: Int
-    private let progress: ProgressReporter?
     private let disk: any DownloadDisk
     /// Whether the server may be asked to continue the bytes on disk; not when the caller sent a Range.
     private let resumable: Bool
@@ -30,19 +28,15 @@ final class FileSink: TransferSink {
         case done
     }
 
-    init(
-        job: DownloadJob, request: URLRequest, errorBodyLimit: Int, progress: ProgressReporter?,
-        disk: any DownloadDisk
-    ) {
+    init(job: DownloadJob, request: URLRequest, disk: any DownloadDisk) {
         self.job = job
         self.disk = disk
         self.request = request
-        self.errorBodyLimit = errorBodyLimit
-        self.progress = progress
         resumable = request.value(forHTTPHeaderField: "Range") == nil
     }
 
     private var partial: PartialDownload { job.partial }
+    private var progress: ProgressReporter? { job.progress }
 
     var needsBackPressure: Bool { true }
 
@@ -102,7 +96,7 @@ final class FileSink: TransferSink {
     }
 
     private func keepErrorReply() -> SinkDecision {
-        phase = .errorReply(MemorySink(limit: errorBodyLimit, method: nil))
+        phase = .errorReply(MemorySink(limit: job.errorBodyLimit, method: nil))
         return .accept
     }
 

@@ -71,12 +71,10 @@ final class POSIXFile {
         }
     }
 
-    /// Moves the position to `offset` from the start, closing the file on failure.
+    /// Moves the position to `offset` from the start; on failure the file is dropped, which closes it.
     func seek(to offset: Int64) -> Result<POSIXFile, POSIXFailure> {
         guard offset == 0 || lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
-            let failure = POSIXFailure()
-            close()
-            return .failure(failure)
+            return .failure(POSIXFailure())
         }
         return .success(self)
     }

@@ -42,12 +42,10 @@ final class ProgressReporter: Sendable {
     /// New figures from the transport. Fewer bytes than already reported (a download that had to start
     /// over) are held back until the count passes the old one again.
     func update(completed: Int64, expected: Int64?) {
-        let now = clock.now.uptimeNanoseconds
-        let delay: UInt64? = state.withLock {
+        scheduleDelivery {
             $0.latest = TransferProgress(completedBytes: completed, expectedBytes: expected)
-            return Self.scheduleIfIdle(&$0, now: now)
+            return true
         }
-        if let delay { schedule(after: delay) }
     }
 
     /// The figures the last call reports, once the transport has finished with every byte.
@@ -55,7 +53,7 @@ final class ProgressReporter: Sendable {
         let final = TransferProgress(completedBytes: completed, expectedBytes: expected)
         state.withLock {
             $0.final = final
-            guard let observer, Self.isNews(final, after: $0.observed) else { return }
+            guard let observer, Self.isNews(final, after: $0.observed, orOtherTotal: true) else { return }
             $0.observed = final
             observer(final)
         }
@@ -67,41 +65,29 @@ final class ProgressReporter: Sendable {
         let call: TransferProgress? = state.withLock {
             guard !$0.ended else { return nil }
             $0.ended = true
-            guard let final = $0.final ?? $0.latest, Self.isNews(final, after: $0.reported) else {
-                return nil
-            }
+            guard let final = $0.final ?? $0.latest,
+                Self.isNews(final, after: $0.reported, orOtherTotal: true)
+            else { return nil }
             $0.reported = final
             return final
         }
         if let call { handler.value?(call) }
     }
 
-    /// Whether the last figures tell more than `reported`: never backwards, but for a download that started
-    /// over on a smaller version (another total): the last call then says what the file holds.
-    private static func isNews(_ final: TransferProgress, after reported: TransferProgress?) -> Bool {
-        guard let reported, final != reported else { return reported == nil }
-        return reported.completedBytes <= final.completedBytes
-            || reported.expectedBytes != final.expectedBytes
-    }
-
-    /// Whether `progress` is ahead of `reported`: more bytes, or as many with another total.
-    private static func advances(_ progress: TransferProgress, past reported: TransferProgress?) -> Bool {
-        guard let reported else { return true }
-        return progress.completedBytes > reported.completedBytes
-            || (progress.completedBytes == reported.completedBytes
-                && progress.expectedBytes != reported.expectedBytes)
+    /// Whether `progress` is ahead of `reported`: more bytes, or as many with another total. Never
+    /// backwards, but with `orOtherTotal` (the last figures) for a download that started over on a smaller
+    /// version (another total): the last call then says what the file holds.
+    private static func isNews(
+        _ progress: TransferProgress, after reported: TransferProgress?, orOtherTotal: Bool = false
+    ) -> Bool {
+        guard let reported, progress != reported else { return reported == nil }
+        return reported.completedBytes <= progress.completedBytes
+            || (orOtherTotal && reported.expectedBytes != progress.expectedBytes)
     }
 
     /// On ``queue``, before the error handler: no calls from now on.
     func end() {
         state.withLock { $0.ended = true }
-    }
-
-    /// Marks a delivery scheduled unless one is; the delay before it runs, or `nil` when one already is.
-    private static func scheduleIfIdle(_ state: inout State, now: UInt64) -> UInt64? {
-        guard !state.busy, !state.ended else { return nil }
-        state.busy = true
-        return delay(since: state.lastDelivery, now: now)
     }
 
     /// The wait before the next delivery. `now` may be older than `lastDelivery`: it is read before the
@@ -111,7 +97,16 @@ final class ProgressReporter: Sendable {
         return since >= interval ? 0 : interval - since
     }
 
-    private func schedule(after delay: UInt64) {
+    /// Schedules a delivery once `change` (run under the lock) says there is news, unless one is
+    /// scheduled or running; it runs after ``delay(since:now:)``.
+    private func scheduleDelivery(_ change: (inout State) -> Bool) {
+        let now = clock.now.uptimeNanoseconds
+        let delay: UInt64? = state.withLock { state in
+            guard change(&state), !state.busy, !state.ended else { return nil }
+            state.busy = true
+            return Self.delay(since: state.lastDelivery, now: now)
+        }
+        guard let delay else { return }
         guard delay > 0 else { return queue.async { self.deliverLatest() } }
         // A timer that hops to the queue itself: the queue may target the main queue, which a test clock
         // advanced from the main thread could not wait for.
@@ -123,11 +118,11 @@ final class ProgressReporter: Sendable {
         let now = clock.now.uptimeNanoseconds
         let call: TransferProgress? = state.withLock {
             $0.lastDelivery = now
-            guard !$0.ended, let progress = $0.latest, Self.advances(progress, past: $0.reported) else {
+            guard !$0.ended, let progress = $0.latest, Self.isNews(progress, after: $0.reported) else {
                 return nil
             }
             $0.reported = progress
-            if let observer, Self.advances(progress, past: $0.observed) {
+            if let observer, Self.isNews(progress, after: $0.observed) {
                 $0.observed = progress
                 observer(progress)
             }
@@ -135,11 +130,9 @@ final class ProgressReporter: Sendable {
         }
         if let call { handler.value?(call) }
         // Figures that arrived while the handler ran are delivered next, after the interval.
-        let later = clock.now.uptimeNanoseconds
-        let delay: UInt64? = state.withLock { state in
+        scheduleDelivery { state in
             state.busy = false
-            return state.latest != state.reported ? Self.scheduleIfIdle(&state, now: later) : nil
+            return state.latest != state.reported
         }
-        if let delay { schedule(after: delay) }
     }
 }

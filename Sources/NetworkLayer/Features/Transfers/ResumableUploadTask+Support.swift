@@ -58,7 +58,7 @@ extension ResumableUploadTask {
     /// 0.8 s): time for the server to finish reading an append the client gave up on.
     static var offsetQuestionBackoff: Backoff { Backoff(initialDelay: 0.2, maximumDelay: 0.8) }
 
-    /// The server has `offset` bytes. Moving forward by at least ``requiredProgress(from:chunk:)`` starts the
+    /// The server has `offset` bytes. Moving forward by at least ``minimumProgress`` starts the
     /// policy's count (and the offset questions') afresh; less doesn't, so a server that takes a byte now and then can't keep the
     /// upload going by failing in between.
     ///
@@ -66,7 +66,7 @@ extension ResumableUploadTask {
     @discardableResult
     func advance(to offset: Int64) -> Bool {
         let progressed = state.withLock { state in
-            let required = requiredProgress(from: state.offset, chunk: state.chunks.size)
+            let required = min(Self.minimumProgress, state.chunks.size, max(0, length - state.offset))
             let progressed = offset - state.offset >= required
             if progressed { (state.failures, state.offsetQuestions) = (0, 0) }
             state.offset = offset
@@ -83,14 +83,9 @@ extension ResumableUploadTask {
         monitors?.emit { $0.didConfirmUploadOffset(offset, of: length, at: url) }
     }
 
-    /// The least progress a step from `offset` counts as progress: 64 KiB, or the `chunk` size or what
+    /// The least progress a step from an offset counts as progress: 64 KiB, or the chunk size or what
     /// remains when less. A step that moves the offset by less is a failure for the retry policy, as
     /// libcurl's low-speed limit ends a transfer too slow to go on, with ``NetworkError/timedOut``.
-    func requiredProgress(from offset: Int64, chunk: Int64) -> Int64 {
-        min(Self.minimumProgress, chunk, max(0, length - offset))
-    }
-
-    /// See ``requiredProgress(from:chunk:)``.
     static var minimumProgress: Int64 { 64 * 1_024 }
 
     func succeed(_ response: NetworkResponse<EmptyResponse>, at url: URL) {

@@ -13,23 +13,13 @@ extension TransportRoute {
     ) throws(NetworkError) {
         switch transfer {
         case .download(let target):
-            let job = DownloadJob(
-                target: target, acceptableContentTypes: acceptableContentTypes, isAbandoned: isAbandoned)
-            self = .sink(DownloadRoute(job: job, limit: limit, progress: progress))
+            self = .sink(
+                DownloadJob(
+                    target: target, acceptableContentTypes: acceptableContentTypes, isAbandoned: isAbandoned,
+                    errorBodyLimit: limit, progress: progress))
         case .upload(let source):
             self = .sink(UploadRoute(body: try UploadBody.prepare(source), limit: limit, progress: progress))
         }
-    }
-}
-
-/// A download: the reply written to the job's partial file; an error reply in memory, up to `limit`.
-struct DownloadRoute: SinkRoute {
-    let job: DownloadJob
-    let limit: Int
-    let progress: ProgressReporter?
-
-    func makeSink(for request: URLRequest, on transport: SessionTransport) -> any TransferSink {
-        FileSink(job: job, request: request, errorBodyLimit: limit, progress: progress, disk: transport.disk)
     }
 }
 

@@ -7,6 +7,13 @@ struct UploadBody: Sendable {
         case bytes(Data)
         /// `length` bytes of the file, from `start`.
         case file(URL, start: Int64 = 0, length: Int64)
+
+        var length: Int64 {
+            switch self {
+            case .bytes(let data): Int64(data.count)
+            case .file(_, _, let length): length
+            }
+        }
     }
 
     let segments: [Segment]
@@ -82,30 +89,16 @@ struct UploadBody: Sendable {
         func failure(_ code: URLError.Code, _ text: String) -> NetworkError {
             .transport(URLError(code, file: url, "The file to upload, \(url.path), \(text)."))
         }
-        let file: POSIXFile
-        switch POSIXFile.open(url, flags: O_RDONLY | O_NONBLOCK) {
-        case .success(let opened): file = opened
-        case .failure(let error) where error.code == ENOENT || error.code == ENOTDIR:
-            throw failure(.fileDoesNotExist, "does not exist")
-        case .failure(let error): throw failure(.noPermissionsToReadFile, "can't be read: \(error.reason)")
-        }
-        defer { file.close() }
-        switch file.kind() {
+        // The file is closed as the result drops it.
+        switch POSIXFile.open(url, flags: O_RDONLY | O_NONBLOCK).flatMap({ $0.kind() }) {
         case .success(.regular(let size)): return size
         case .success(.folder): throw failure(.fileIsDirectory, "is a folder")
         case .success(.other):
             throw failure(
                 .noPermissionsToReadFile, "can't be read: not a regular file (a pipe, a device or a socket)")
+        case .failure(let error) where error.code == ENOENT || error.code == ENOTDIR:
+            throw failure(.fileDoesNotExist, "does not exist")
         case .failure(let error): throw failure(.noPermissionsToReadFile, "can't be read: \(error.reason)")
-        }
-    }
-}
-
-extension UploadBody.Segment {
-    var length: Int64 {
-        switch self {
-        case .bytes(let data): Int64(data.count)
-        case .file(_, _, let length): length
         }
     }
 }

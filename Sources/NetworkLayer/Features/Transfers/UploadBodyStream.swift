@@ -7,7 +7,7 @@ import Foundation
 final class UploadBodyStream: InputStream {
     private let segments: [UploadBody.Segment]
     private let length: Int64
-    // Owned by the stream's client.
+    // Owned by the stream's client. The file is closed by dropping it.
     private var index = 0
     private var offset: Int64 = 0
     private var file: POSIXFile?
@@ -34,7 +34,6 @@ final class UploadBodyStream: InputStream {
     }
 
     override func close() {
-        file?.close()
         file = nil
         shared.withLock { $0.status = .closed }
     }
@@ -98,7 +97,6 @@ final class UploadBodyStream: InputStream {
     private func advance(by count: Int, segmentLength: Int64) {
         offset += Int64(count)
         guard offset >= segmentLength else { return }
-        file?.close()
         file = nil
         index += 1
         offset = 0
@@ -107,7 +105,6 @@ final class UploadBodyStream: InputStream {
     private func fail(_ url: URL, _ reason: String) -> Int? {
         let error = URLError(
             .noPermissionsToReadFile, file: url, "The file to upload, \(url.path), \(reason).")
-        file?.close()
         file = nil
         shared.withLock { shared in
             shared.failure = error
