@@ -38,20 +38,14 @@ enum JSONRedaction {
         return changed ? String(decoding: output, as: UTF8.self) : text
     }
 
-    /// `Credentials.comparable` of the member name; one with an escape (`\u0077`) is unescaped first.
+    /// `Credentials.comparable` of the member name; one with an escape (`\u0077`) or not in ASCII is first
+    /// unescaped as JSON reads it, so `"pass\u0077ord"` is redacted as `password`; one that doesn't unescape
+    /// cleanly is compared as written.
     private static func comparableName(_ raw: ArraySlice<UInt8>) -> String {
-        guard !raw.contains(UInt8(ascii: "\\")), let name = Credentials.comparable(ascii: raw) else {
-            return Credentials.comparable(memberName(raw))
-        }
-        return name
-    }
-
-    /// A member name unescaped as JSON reads it, so `"pass\u0077ord"` is redacted as `password`; one that
-    /// doesn't unescape cleanly is compared as written.
-    private static func memberName(_ raw: ArraySlice<UInt8>) -> String {
+        if !raw.contains(UInt8(ascii: "\\")), let name = Credentials.comparable(ascii: raw) { return name }
         let written = String(decoding: raw, as: UTF8.self)
-        guard raw.contains(UInt8(ascii: "\\")) else { return written }
-        return (try? JSONDecoder().decode(String.self, from: Data(("\"" + written + "\"").utf8))) ?? written
+        let unescaped = try? JSONDecoder().decode(String.self, from: Data(("\"" + written + "\"").utf8))
+        return Credentials.comparable(unescaped ?? written)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
