@@ -22,13 +22,11 @@ enum JSONRedaction {
             output.append(contentsOf: bytes[index..<end])
             let name = bytes[(index + 1)..<max(index + 1, end - 1)]
             index = end
-            var colon = index
-            while colon < bytes.count, isSpace(bytes[colon]) { colon += 1 }
+            let colon = endOfSpaces(bytes, from: index)
             guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
                 names.contains(comparableName(name))
             else { continue }
-            var valueStart = colon + 1
-            while valueStart < bytes.count, isSpace(bytes[valueStart]) { valueStart += 1 }
+            let valueStart = endOfSpaces(bytes, from: colon + 1)
             output.append(contentsOf: bytes[index..<valueStart])
             guard valueStart < bytes.count else { break }
             output.append(contentsOf: Array("\"\(Redaction.marker)\"".utf8))
@@ -50,6 +48,10 @@ enum JSONRedaction {
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func endOfSpaces(_ bytes: [UInt8], from start: Int) -> Int {
+        bytes[start...].firstIndex { !isSpace($0) } ?? bytes.count
     }
 
     private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
@@ -86,14 +88,9 @@ enum JSONRedaction {
             }
             return bytes.count
         default:
-            var index = start
-            while index < bytes.count,
-                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[index]),
-                !isSpace(bytes[index])
-            {
-                index += 1
-            }
-            return index
+            return bytes[start...].firstIndex {
+                $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "]") || isSpace($0)
+            } ?? bytes.count
         }
     }
 }
