@@ -12,8 +12,6 @@ import Foundation
 /// after a reply asked a pause. Until then the chain's end watches replies for one
 /// (``RequestChain/watchesPauses``), as it does for an attempt the gate neither counts nor holds.
 struct OriginGate: RequestStage {
-    typealias Completion = @Sendable (TransferResult) -> Void
-
     /// The layer's scheduler (one budget and one pause per origin, whatever the request), looked up at each
     /// attempt: a layer makes it at the first pause a reply asks, maybe while this request is under way, and
     /// its retries must wait beside that pause.
@@ -28,7 +26,7 @@ struct OriginGate: RequestStage {
     let observesRateLimits: Bool
 
     func intercept(
-        _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
+        _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let task = call.task
         var chain = chain

@@ -160,18 +160,15 @@ final class OriginScheduler: Sendable {
             if let closed = entry.closedUntil, closed <= now { released = admit(&entry, now: now) }
             let full = counts && budget.map { entry.running >= $0 } ?? false
             let held = waitsForRateLimit && entry.closedUntil != nil
-            if held, !full, entry.admitsProbe(of: priority, now: now) {
-                entry.lastContact = now
-                entry.running += counts ? 1 : 0
-                return (.probing, nil)
+            // Held, it may go only as the hold's probe.
+            if !full, !held || entry.admitsProbe(of: priority, now: now) {
+                if held { entry.lastContact = now }
+                if counts { entry.running += 1 }
+                return (held ? .probing : .admitted, nil)
             }
             if waitsForRateLimit, let opens = entry.refusal(deadline: deadline, priority: priority, now: now)
             {
                 return (.refused(until: date.addingTimeInterval(opens)), nil)
-            }
-            guard held || full else {
-                if counts { entry.running += 1 }
-                return (.admitted, nil)
             }
             state.lastID += 1
             entry.waiting.append(
