@@ -92,10 +92,7 @@ struct OriginGate: RequestStage {
         // Any reply below 400 that asks no pause: the server takes requests again.
         let lifts = probing && pause == nil && response.map { $0.statusCode < 400 } == true
         let answering = pause == nil ? origin : response?.url.flatMap(Origin.init) ?? origin
-        guard answering != origin else {
-            return scheduler.finished(origin, counted: counted, pause: pause, lifts: lifts)
-        }
-        scheduler.finished(origin, counted: counted, pause: nil, lifts: lifts)
-        if let pause { scheduler.finished(answering, counted: false, pause: pause) }
+        scheduler.finished(origin, counted: counted, pause: answering == origin ? pause : nil, lifts: lifts)
+        if answering != origin { scheduler.finished(answering, counted: false, pause: pause) }
     }
 }
