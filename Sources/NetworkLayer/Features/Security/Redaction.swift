@@ -156,10 +156,8 @@ enum Redaction {
         _ parameters: ArraySlice<Unicode.Scalar>, to output: inout String.UnicodeScalarView,
         replacing replace: Replacement = everyValue
     ) {
-        var first = true
-        for pair in parameters.split(separator: "&", omittingEmptySubsequences: false) {
-            if !first { output.append("&") }
-            first = false
+        for (index, pair) in parameters.split(separator: "&", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { output.append("&") }
             guard let equals = pair.firstIndex(of: "="), equals + 1 < pair.endIndex,
                 let replacement = replace(
                     String(scalars: pair[..<equals]), String(scalars: pair[(equals + 1)...]))
