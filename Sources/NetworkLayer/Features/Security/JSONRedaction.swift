@@ -12,27 +12,24 @@ enum JSONRedaction {
         output.reserveCapacity(bytes.count)
         var index = 0
         var changed = false
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "\"") else {
-                output.append(bytes[index])
-                index += 1
-                continue
-            }
-            let end = endOfString(bytes, from: index)
+        while let start = bytes[index...].firstIndex(of: UInt8(ascii: "\"")) {
+            let end = endOfString(bytes, from: start)
             output.append(contentsOf: bytes[index..<end])
-            let name = bytes[(index + 1)..<max(index + 1, end - 1)]
+            let name = bytes[(start + 1)..<max(start + 1, end - 1)]
             index = end
             let colon = endOfSpaces(bytes, from: index)
             guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
                 names.contains(comparableName(name))
             else { continue }
             let valueStart = endOfSpaces(bytes, from: colon + 1)
-            output.append(contentsOf: bytes[index..<valueStart])
+            // A member name at the text's end: the rest is written after the loop.
             guard valueStart < bytes.count else { break }
+            output.append(contentsOf: bytes[index..<valueStart])
             output.append(contentsOf: Array("\"\(Redaction.marker)\"".utf8))
             index = endOfValue(bytes, from: valueStart)
             changed = true
         }
+        output.append(contentsOf: bytes[index...])
         return changed ? String(decoding: output, as: UTF8.self) : text
     }
 
