@@ -33,11 +33,14 @@ enum JSONRedaction {
         return changed ? String(decoding: output, as: UTF8.self) : text
     }
 
-    /// `Credentials.comparable` of the member name; one with an escape (`\u0077`) or not in ASCII is first
-    /// unescaped as JSON reads it, so `"pass\u0077ord"` is redacted as `password`; one that doesn't unescape
-    /// cleanly is compared as written.
+    /// `Credentials.comparable` of the member name; one with an escape (`\u0077`) is first unescaped as JSON
+    /// reads it, so `"pass\u0077ord"` is redacted as `password`; one that doesn't unescape cleanly is
+    /// compared as written.
     private static func comparableName(_ raw: ArraySlice<UInt8>) -> String {
-        if !raw.contains(UInt8(ascii: "\\")), let name = Credentials.comparable(ascii: raw) { return name }
+        guard raw.contains(UInt8(ascii: "\\")) else {
+            return Credentials.comparable(ascii: raw)
+                ?? Credentials.comparable(String(decoding: raw, as: UTF8.self))
+        }
         let written = String(decoding: raw, as: UTF8.self)
         let unescaped = try? JSONDecoder().decode(String.self, from: Data(("\"" + written + "\"").utf8))
         return Credentials.comparable(unescaped ?? written)
