@@ -4,9 +4,7 @@
 enum FormRedaction {
     /// `nil` when `text` isn't form-shaped; `names` are compared as ``Credentials/comparable(_:)``.
     static func redacted(_ text: String, names: Set<String>) -> String? {
-        guard text.utf8.contains(UInt8(ascii: "=")), !text.utf8.contains(where: notForm.contains) else {
-            return nil
-        }
+        guard text.utf8.contains(UInt8(ascii: "=")), !text.utf8.contains(where: isNotForm) else { return nil }
         var output = String.UnicodeScalarView()
         Redaction.appendRedactingValues(Array(text.unicodeScalars)[...], to: &output) { name, _ in
             let name = name.replacingOccurrences(of: "+", with: " ")
@@ -16,6 +14,12 @@ enum FormRedaction {
         return String(output)
     }
 
-    /// Bytes no form body holds: whitespace, quotes and brackets.
-    private static let notForm = Set(" \t\n\r\"{[<".utf8)
+    private static func isNotForm(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), 0x09, 0x0A, 0x0D, UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["),
+            UInt8(ascii: "<"):
+            true
+        default: false
+        }
+    }
 }
