@@ -166,13 +166,8 @@ struct MonitoredTimes {
 
     /// A round of the interceptors begins (`true`) or ends, `now`.
     mutating func policyRound(begins: Bool, now: UInt64) {
-        guard !begins else {
-            policyWaitSince = now
-            return
-        }
-        guard let since = policyWaitSince else { return }
-        policyWait += now - min(since, now)
-        policyWaitSince = nil
+        if !begins, let since = policyWaitSince { policyWait += now - min(since, now) }
+        policyWaitSince = begins ? now : nil
     }
 
     /// Puts the times, as of `now`, in `metrics`.
