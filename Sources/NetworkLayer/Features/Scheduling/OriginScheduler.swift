@@ -20,11 +20,10 @@ final class OriginScheduler: Sendable {
         /// Starts or ends the time held, as the origin is held or not `now`.
         mutating func note(held: Bool, now: DispatchTime) {
             guard waitsForRateLimit else { return }
-            if held, heldSince == nil { heldSince = now }
             if !held, let since = heldSince {
                 rateLimited += now.uptimeNanoseconds - min(since.uptimeNanoseconds, now.uptimeNanoseconds)
-                heldSince = nil
             }
+            heldSince = held ? heldSince ?? now : nil
         }
     }
 
