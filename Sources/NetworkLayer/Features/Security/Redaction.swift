@@ -117,8 +117,7 @@ enum Redaction {
         let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "\\" } ?? rest.endIndex)]
         // Without a scheme or `//`, only `user:password@` is user-info: `name@host` is an e-mail address.
         guard let at = authority.lastIndex(of: "@"), start != nil || authority[..<at].contains(":") else {
-            output.append(scalars: head)
-            return
+            return output.append(scalars: head)
         }
         output.append(scalars: head[..<rest.startIndex])
         output.append(scalars: marker.unicodeScalars)
