@@ -69,6 +69,7 @@ final class OriginScheduler: Sendable {
             return OriginScheduler.seconds(from: now, to: held)
         }
 
+        /// Ends the hold; its last contact goes too, as it counts only during a hold (each sets it anew).
         mutating func lift() {
             closedUntil = nil
             reopensAt = nil
@@ -205,10 +206,7 @@ final class OriginScheduler: Sendable {
         let (starts, reopening) = state.withLock { state in
             var entry = state.origins[origin] ?? OriginState()
             if lifts { entry.lift() }
-            if let pauseOver, let closed = entry.closedUntil, closed <= pauseOver {
-                entry.closedUntil = nil
-                entry.reopensAt = nil
-            }
+            if let pauseOver, let closed = entry.closedUntil, closed <= pauseOver { entry.lift() }
             if counted { entry.running = max(0, entry.running - 1) }
             if let pause, longestHold > 0 {
                 let until = now + min(pause, longestHold)
