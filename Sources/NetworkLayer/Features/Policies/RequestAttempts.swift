@@ -159,7 +159,12 @@ final class RequestAttempts: Sendable {
                         )
                     }
                 guard let delay else { return finish(.failure(error)) }
-                retry(failed, after: delay, history)
+                stage.call.willRetry(after: delay, because: error)
+                guard delay > 0, delay.isFinite else { return attempt(history) }
+                // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
+                stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { [self] in
+                    attempt(history)
+                }
             })
     }
 
@@ -180,13 +185,6 @@ final class RequestAttempts: Sendable {
             if timed { task.policyRound(begins: false) }
             return true
         }
-    }
-
-    private func retry(_ failed: FailedAttempt, after delay: TimeInterval, _ history: History) {
-        stage.call.willRetry(after: delay, because: failed.error)
-        guard delay > 0, delay.isFinite else { return attempt(history) }
-        // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
-        stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { [self] in attempt(history) }
     }
 }
 
