@@ -55,8 +55,7 @@ package final class MonitorGroup: Sendable {
         package var observesAttempts: Bool { group.wantsAttemptEvents }
 
         package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
-            guard group.wantsAttemptEvents else { return }
-            warn(event)
+            if group.wantsAttemptEvents { warn(event) }
         }
 
         /// An event every monitor is sent, whether or not it observes attempts: a warning. With `claim`,

@@ -303,8 +303,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             // In place, not on another queue: the layer already calls the hooks off the main queue, and
             // a refresh that completes synchronously (a test double's) completes the request synchronously.
             refresh { [self] result in
-                guard deadline.claim() else { return }
-                finishRefresh(number, with: result)
+                if deadline.claim() { finishRefresh(number, with: result) }
             }
         }
         if let current { then(.success(current)) }
