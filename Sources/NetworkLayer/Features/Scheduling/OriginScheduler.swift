@@ -226,9 +226,7 @@ final class OriginScheduler: Sendable {
     /// Ends the holds of `origin`, or of every origin when `nil`: whoever waits for them goes, as the
     /// budget allows.
     func lift(_ origin: Origin?) {
-        let held = state.withLock { state in
-            origin.map { [$0] } ?? Array(state.origins.keys)
-        }
+        let held = origin.map { [$0] } ?? state.withLock { Array($0.origins.keys) }
         for origin in held { finished(origin, counted: false, pause: nil, lifts: true) }
     }
 
