@@ -55,8 +55,7 @@ package final class MonitorGroup: Sendable {
         package var observesAttempts: Bool { group.wantsAttemptEvents }
 
         package func emit(_ event: @escaping @Sendable (any NetworkMonitor) -> Void) {
-            guard group.wantsAttemptEvents else { return }
-            warn(event)
+            if group.wantsAttemptEvents { warn(event) }
         }
 
         /// An event every monitor is sent, whether or not it observes attempts: a warning. With `claim`,
@@ -166,13 +165,8 @@ struct MonitoredTimes {
 
     /// A round of the interceptors begins (`true`) or ends, `now`.
     mutating func policyRound(begins: Bool, now: UInt64) {
-        guard !begins else {
-            policyWaitSince = now
-            return
-        }
-        guard let since = policyWaitSince else { return }
-        policyWait += now - min(since, now)
-        policyWaitSince = nil
+        if !begins, let since = policyWaitSince { policyWait += now - min(since, now) }
+        policyWaitSince = begins ? now : nil
     }
 
     /// Puts the times, as of `now`, in `metrics`.

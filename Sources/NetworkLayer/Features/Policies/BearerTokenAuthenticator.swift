@@ -173,19 +173,18 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ///     the `refreshWindow` given to the initializer, or within half its lifetime if that is shorter.
     public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
         let now = adoptedClockDate
-        let (waiters, signOut): ([Waiter], () -> Void) = state.withLock { state in
+        let afterLock = state.withLock { state -> () -> Void in
             state.token = accessToken.map { Token($0, expiresAt: expiresAt) }
             state.tokenSetAt = now
             state.sessionEnded = accessToken == nil
-            guard accessToken != nil else {
+            guard let accessToken else {
                 state.signedOutDuringRefresh = true
-                return ([], state.signOut())
+                return state.signOut()
             }
-            return (state.refreshes.land(Self.refreshKey) ?? [], {})
+            let waiters = state.refreshes.land(Self.refreshKey) ?? []
+            return { for waiter in waiters { waiter(.success(accessToken)) } }
         }
-        signOut()
-        guard let accessToken else { return }
-        for waiter in waiters { waiter(.success(accessToken)) }
+        afterLock()
     }
 
     /// Adds the current token, waiting for a refresh that is under way (or starting one without a
@@ -199,14 +198,10 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
         guard isOwnOrigin(request.url) else { return completion(.success(request)) }
-        let afterRefresh: Waiter = { result in completion(result.map { Self.authorized(request, with: $0) }) }
-        let (now, refreshWindow) = (clock.date, refreshWindow)
-        let usable = { (token: Token, setAt: Date) in
-            token.isUsable(at: now, setAt: setAt, refreshWindow: refreshWindow)
-        }
-        if let current = token(ifUsable: usable, now: now, orAfterRefresh: afterRefresh) {
-            completion(.success(Self.authorized(request, with: current)))
-        }
+        let now = clock.date
+        withToken(
+            ifUsable: { $0.isUsable(at: now, setAt: $1, refreshWindow: refreshWindow) }, now: now,
+            then: { completion($0.map { Self.authorized(request, with: $0) }) })
     }
 
     /// On a 401 from its origins, replays with a newer token, refreshing first when the request already
@@ -224,16 +219,14 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             isOwnOrigin(attempt.responseURL ?? attempt.request.url)
         else { return completion(.doNotRetry) }
         let header = attempt.request.value(forHTTPHeaderField: "Authorization")
-        let afterRefresh: Waiter = { result in
-            switch result {
-            case .success: completion(.retry)
-            case .failure(let error): completion(.fail(error))
-            }
-        }
-        let newer = token(
+        withToken(
             ifUsable: { token, _ in "Bearer \(token.value)" != header }, now: clock.date,
-            orAfterRefresh: afterRefresh)
-        if newer != nil { completion(.retry) }
+            then: { result in
+                switch result {
+                case .success: completion(.retry)
+                case .failure(let error): completion(.fail(error))
+                }
+            })
     }
 
     /// Takes a layer's origin (unless the caller named the origins), its cache (for sign-out) and, from the
@@ -286,12 +279,12 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         return state.withLock { $0.origins.contains(origin) }
     }
 
-    /// The current token if no refresh runs and `usable` accepts it (given when it was set); else `nil`, and
-    /// `then` joins the refresh under way or one started now, under the same lock: a refresh ending in
+    /// Tells `then` the current token if no refresh runs and `usable` accepts it (given when it was set);
+    /// else `then` joins the refresh under way or one started now, under the same lock: a refresh ending in
     /// between can't start another.
-    private func token(
-        ifUsable usable: (Token, _ setAt: Date) -> Bool, now: Date, orAfterRefresh then: @escaping Waiter
-    ) -> String? {
+    private func withToken(
+        ifUsable usable: (Token, _ setAt: Date) -> Bool, now: Date, then: @escaping Waiter
+    ) {
         let (current, begins): (String?, Int?) = state.withLock { state in
             if state.refreshes.count == 0, let token = state.token {
                 let setAt = state.tokenSetAt ?? now
@@ -310,11 +303,10 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             // In place, not on another queue: the layer already calls the hooks off the main queue, and
             // a refresh that completes synchronously (a test double's) completes the request synchronously.
             refresh { [self] result in
-                guard deadline.claim() else { return }
-                finishRefresh(number, with: result)
+                if deadline.claim() { finishRefresh(number, with: result) }
             }
         }
-        return current
+        if let current { then(.success(current)) }
     }
 
     private func finishRefresh(_ number: Int, with result: Result<Token, NetworkError>) {

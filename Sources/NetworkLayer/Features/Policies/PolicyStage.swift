@@ -24,22 +24,8 @@ struct PolicyStage: RequestStage {
     func intercept(
         _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
-        let (expectation, checker) = (expectation, checker)
-        let attempts = RequestAttempts(
-            stage: self, request: request,
-            send: { proposed, done in
-                switch checker?.checked(proposed, built: request) ?? .success(proposed) {
-                case .failure(let error):
-                    done(.failure(error), nil)
-                case .success(let attempt):
-                    // The attempt stage below attaches each attempt's cancel to the call's task.
-                    _ = chain.proceed(attempt) { result in
-                        done(ResponseValidator.validate(result, expecting: expectation), result.response?.url)
-                    }
-                }
-            },
-            finish: { completion(TransferResult($0)) })
-        attempts.start()
+        RequestAttempts(stage: self, request: request, chain: chain) { completion(TransferResult($0)) }
+            .start()
         // The call's task cancels the attempt under way, and the loop stops at its next step.
         return {}
     }

@@ -20,16 +20,13 @@ import Foundation
 /// Immutable: what the failed attempts so far leave (``History``) goes from each step to the next as a
 /// value, as the URL that answered goes from `send` to the decision after it.
 final class RequestAttempts: Sendable {
-    /// Reports an attempt's outcome and the URL that answered it (after redirects), once.
-    typealias Send =
-        @Sendable (URLRequest, @escaping @Sendable (Result<Reply, NetworkError>, URL?) -> Void) -> Void
-
     static var attemptLimit: Int { 16 }
     /// A stream's progress count (`stage.progress`) starts the attempts afresh when it grew, so a stream
     /// reconnecting hours later doesn't inherit its first connection's failures.
     private let stage: PolicyStage
     private let request: URLRequest
-    private let send: Send
+    /// The stages below, down which each attempt goes.
+    private let chain: RequestChain
     private let finish: @Sendable (Result<Reply, NetworkError>) -> Void
 
     /// The failures that count against the attempt limit, handed from each step to the next.
@@ -38,14 +35,14 @@ final class RequestAttempts: Sendable {
         var progressAtLastFailure = 0
     }
 
-    /// `send` reports once; `finish` is called exactly once.
+    /// `finish` is called exactly once.
     init(
-        stage: PolicyStage, request: URLRequest, send: @escaping Send,
+        stage: PolicyStage, request: URLRequest, chain: RequestChain,
         finish: @escaping @Sendable (Result<Reply, NetworkError>) -> Void
     ) {
         self.stage = stage
         self.request = request
-        self.send = send
+        self.chain = chain
         self.finish = finish
     }
 
@@ -81,15 +78,28 @@ final class RequestAttempts: Sendable {
                     finish(.failure(error))
                 case .success(let adapted):
                     guard !isCancelled else { return finish(.failure(.cancelled)) }
-                    send(adapted) { [self] outcome, answeredBy in
-                        switch outcome {
-                        case .success: finish(outcome)
-                        case .failure(let error):
-                            decide(after: error, of: adapted, answeredBy: answeredBy, history: history)
-                        }
-                    }
+                    send(adapted, history)
                 }
             })
+    }
+
+    /// Sends `proposed`, checked as the builder checks its own, down the chain: a success finishes; a
+    /// failure, validated, goes to the decision with the URL that answered it (after redirects).
+    private func send(_ proposed: URLRequest, _ history: History) {
+        switch stage.checker?.checked(proposed, built: request) ?? .success(proposed) {
+        case .failure(let error):
+            decide(after: error, of: proposed, answeredBy: nil, history: history)
+        case .success(let attempt):
+            let expectation = stage.expectation
+            // The attempt stage below attaches each attempt's cancel to the call's task.
+            _ = chain.proceed(attempt) { [self] result in
+                switch ResponseValidator.validate(result, expecting: expectation) {
+                case .success(let reply): finish(.success(reply))
+                case .failure(let error):
+                    decide(after: error, of: proposed, answeredBy: result.response?.url, history: history)
+                }
+            }
+        }
     }
 
     /// Runs `hook` on the interceptors from `index` on, one at a time where hooks run: while an answer
@@ -149,7 +159,12 @@ final class RequestAttempts: Sendable {
                         )
                     }
                 guard let delay else { return finish(.failure(error)) }
-                retry(failed, after: delay, history)
+                stage.call.willRetry(after: delay, because: error)
+                guard delay > 0, delay.isFinite else { return attempt(history) }
+                // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
+                stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { [self] in
+                    attempt(history)
+                }
             })
     }
 
@@ -170,13 +185,6 @@ final class RequestAttempts: Sendable {
             if timed { task.policyRound(begins: false) }
             return true
         }
-    }
-
-    private func retry(_ failed: FailedAttempt, after delay: TimeInterval, _ history: History) {
-        stage.call.willRetry(after: delay, because: failed.error)
-        guard delay > 0, delay.isFinite else { return attempt(history) }
-        // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
-        stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { [self] in attempt(history) }
     }
 }
 

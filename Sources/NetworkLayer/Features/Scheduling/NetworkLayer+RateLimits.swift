@@ -13,8 +13,7 @@ extension NetworkLayer {
     ///
     /// - Parameter url: Any URL of the origin.
     public func liftRateLimit(for url: URL) {
-        guard let origin = Origin(url) else { return }
-        origins(making: false)?.lift(origin)
+        if let origin = Origin(url) { origins(making: false)?.lift(origin) }
     }
 
     /// Ends every hold servers' rate limits put on this layer's origins (see ``liftRateLimit(for:)``).

@@ -12,8 +12,6 @@ import Foundation
 /// after a reply asked a pause. Until then the chain's end watches replies for one
 /// (``RequestChain/watchesPauses``), as it does for an attempt the gate neither counts nor holds.
 struct OriginGate: RequestStage {
-    typealias Completion = @Sendable (TransferResult) -> Void
-
     /// The layer's scheduler (one budget and one pause per origin, whatever the request), looked up at each
     /// attempt: a layer makes it at the first pause a reply asks, maybe while this request is under way, and
     /// its retries must wait beside that pause.
@@ -28,7 +26,7 @@ struct OriginGate: RequestStage {
     let observesRateLimits: Bool
 
     func intercept(
-        _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
+        _ request: URLRequest, chain: RequestChain, completion: @escaping @Sendable (TransferResult) -> Void
     ) -> @Sendable () -> Void {
         let task = call.task
         var chain = chain
@@ -94,10 +92,7 @@ struct OriginGate: RequestStage {
         // Any reply below 400 that asks no pause: the server takes requests again.
         let lifts = probing && pause == nil && response.map { $0.statusCode < 400 } == true
         let answering = pause == nil ? origin : response?.url.flatMap(Origin.init) ?? origin
-        guard answering != origin else {
-            return scheduler.finished(origin, counted: counted, pause: pause, lifts: lifts)
-        }
-        scheduler.finished(origin, counted: counted, pause: nil, lifts: lifts)
-        if let pause { scheduler.finished(answering, counted: false, pause: pause) }
+        scheduler.finished(origin, counted: counted, pause: answering == origin ? pause : nil, lifts: lifts)
+        if answering != origin { scheduler.finished(answering, counted: false, pause: pause) }
     }
 }

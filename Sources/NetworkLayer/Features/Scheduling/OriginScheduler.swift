@@ -20,11 +20,10 @@ final class OriginScheduler: Sendable {
         /// Starts or ends the time held, as the origin is held or not `now`.
         mutating func note(held: Bool, now: DispatchTime) {
             guard waitsForRateLimit else { return }
-            if held, heldSince == nil { heldSince = now }
             if !held, let since = heldSince {
                 rateLimited += now.uptimeNanoseconds - min(since.uptimeNanoseconds, now.uptimeNanoseconds)
-                heldSince = nil
             }
+            heldSince = held ? heldSince ?? now : nil
         }
     }
 
@@ -70,6 +69,7 @@ final class OriginScheduler: Sendable {
             return OriginScheduler.seconds(from: now, to: held)
         }
 
+        /// Ends the hold; its last contact goes too, as it counts only during a hold (each sets it anew).
         mutating func lift() {
             closedUntil = nil
             reopensAt = nil
@@ -160,18 +160,15 @@ final class OriginScheduler: Sendable {
             if let closed = entry.closedUntil, closed <= now { released = admit(&entry, now: now) }
             let full = counts && budget.map { entry.running >= $0 } ?? false
             let held = waitsForRateLimit && entry.closedUntil != nil
-            if held, !full, entry.admitsProbe(of: priority, now: now) {
-                entry.lastContact = now
-                entry.running += counts ? 1 : 0
-                return (.probing, nil)
+            // Held, it may go only as the hold's probe.
+            if !full, !held || entry.admitsProbe(of: priority, now: now) {
+                if held { entry.lastContact = now }
+                if counts { entry.running += 1 }
+                return (held ? .probing : .admitted, nil)
             }
             if waitsForRateLimit, let opens = entry.refusal(deadline: deadline, priority: priority, now: now)
             {
                 return (.refused(until: date.addingTimeInterval(opens)), nil)
-            }
-            guard held || full else {
-                if counts { entry.running += 1 }
-                return (.admitted, nil)
             }
             state.lastID += 1
             entry.waiting.append(
@@ -209,10 +206,7 @@ final class OriginScheduler: Sendable {
         let (starts, reopening) = state.withLock { state in
             var entry = state.origins[origin] ?? OriginState()
             if lifts { entry.lift() }
-            if let pauseOver, let closed = entry.closedUntil, closed <= pauseOver {
-                entry.closedUntil = nil
-                entry.reopensAt = nil
-            }
+            if let pauseOver, let closed = entry.closedUntil, closed <= pauseOver { entry.lift() }
             if counted { entry.running = max(0, entry.running - 1) }
             if let pause, longestHold > 0 {
                 let until = now + min(pause, longestHold)
@@ -232,9 +226,7 @@ final class OriginScheduler: Sendable {
     /// Ends the holds of `origin`, or of every origin when `nil`: whoever waits for them goes, as the
     /// budget allows.
     func lift(_ origin: Origin?) {
-        let held = state.withLock { state in
-            origin.map { [$0] } ?? Array(state.origins.keys)
-        }
+        let held = origin.map { [$0] } ?? state.withLock { Array($0.origins.keys) }
         for origin in held { finished(origin, counted: false, pause: nil, lifts: true) }
     }
 

@@ -11,22 +11,26 @@ import Foundation
 /// request, an interceptor, the authenticator, the cookie store), two attempts that would carry different
 /// ones differ. Hashed, never formatted: it is made for every attempt that may share.
 struct SharingKey: Hashable, Sendable {
-    /// Every field below hashed once, when the key is made. Why: a flight looks its key up about six times
-    /// (join, start, land), and hashing the fields each time was a measurable share of a small GET. First,
-    /// so that two keys that differ compare unequal at once.
+    /// Every part hashed once, when the key is made. Why: a flight looks its key up about six times (join,
+    /// start, land), and hashing the fields each time was a measurable share of a small GET. First, so that
+    /// two keys that differ compare unequal at once.
     private let digest: Int
-    let method: String
-    let url: String
-    let fields: [String: String]
-    /// Kept apart from `fields`: the same cookie given by the request and by the storage don't share, at
-    /// the cost of a rare miss, rather than a merge on every attempt.
-    let sessionCookie: String?
-    /// Whether the session adds its cookies at all: on Apple platforms an attempt may decline them.
-    let handlesCookies: Bool
-    let timeout: TimeInterval
-    /// The cache partition the stage below reads and writes, read before the interceptors ran.
-    let account: String?
-    let shaping: Shaping
+    private let parts: Parts
+
+    private struct Parts: Hashable {
+        let method: String
+        let url: String
+        let fields: [String: String]
+        /// Kept apart from `fields`: the same cookie given by the request and by the storage don't share, at
+        /// the cost of a rare miss, rather than a merge on every attempt.
+        let sessionCookie: String?
+        /// Whether the session adds its cookies at all: on Apple platforms an attempt may decline them.
+        let handlesCookies: Bool
+        let timeout: TimeInterval
+        /// The cache partition the stage below reads and writes, read before the interceptors ran.
+        let account: String?
+        let shaping: Shaping
+    }
 
     /// What decides what a reply becomes below sharing, besides the attempt itself: not the retry policy nor
     /// what is acceptable, which each caller's policies and call apply above.
@@ -43,31 +47,18 @@ struct SharingKey: Hashable, Sendable {
     ///   - request: The attempt, as the interceptors left it.
     ///   - sessionCookie: The `Cookie` field the transport adds for it (``AttemptTransport``).
     init(_ request: URLRequest, sessionCookie: String?, account: String?, shaping: Shaping) {
-        method = request.httpMethod ?? "GET"
-        // Without its fragment, as the cache keys it.
-        url = request.url.map(CacheKey.normalized) ?? ""
         let ignored = RequestScheduling.headerFieldsIgnoredForSharing
         var fields: [String: String] = [:]
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             let name = name.lowercased()
             if !ignored.contains(name) { fields[name] = value }
         }
-        self.fields = fields
-        self.sessionCookie = sessionCookie
-        handlesCookies = request.httpShouldHandleCookies
-        timeout = request.timeoutInterval
-        self.account = account
-        self.shaping = shaping
-        var hasher = Hasher()
-        hasher.combine(method)
-        hasher.combine(url)
-        hasher.combine(fields)
-        hasher.combine(sessionCookie)
-        hasher.combine(handlesCookies)
-        hasher.combine(timeout)
-        hasher.combine(account)
-        hasher.combine(shaping)
-        digest = hasher.finalize()
+        parts = Parts(
+            // Without its fragment, as the cache keys it.
+            method: request.httpMethod ?? "GET", url: request.url.map(CacheKey.normalized) ?? "",
+            fields: fields, sessionCookie: sessionCookie, handlesCookies: request.httpShouldHandleCookies,
+            timeout: request.timeoutInterval, account: account, shaping: shaping)
+        digest = parts.hashValue
     }
 
     func hash(into hasher: inout Hasher) {

@@ -12,50 +12,46 @@ enum JSONRedaction {
         output.reserveCapacity(bytes.count)
         var index = 0
         var changed = false
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "\"") else {
-                output.append(bytes[index])
-                index += 1
-                continue
-            }
-            let end = endOfString(bytes, from: index)
+        while let start = bytes[index...].firstIndex(of: UInt8(ascii: "\"")) {
+            let end = endOfString(bytes, from: start)
             output.append(contentsOf: bytes[index..<end])
-            let name = bytes[(index + 1)..<max(index + 1, end - 1)]
+            let name = bytes[(start + 1)..<max(start + 1, end - 1)]
             index = end
-            var colon = index
-            while colon < bytes.count, isSpace(bytes[colon]) { colon += 1 }
+            let colon = endOfSpaces(bytes, from: index)
             guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
                 names.contains(comparableName(name))
             else { continue }
-            var valueStart = colon + 1
-            while valueStart < bytes.count, isSpace(bytes[valueStart]) { valueStart += 1 }
-            output.append(contentsOf: bytes[index..<valueStart])
+            let valueStart = endOfSpaces(bytes, from: colon + 1)
+            // A member name at the text's end: the rest is written after the loop.
             guard valueStart < bytes.count else { break }
+            output.append(contentsOf: bytes[index..<valueStart])
             output.append(contentsOf: Array("\"\(Redaction.marker)\"".utf8))
             index = endOfValue(bytes, from: valueStart)
             changed = true
         }
+        output.append(contentsOf: bytes[index...])
         return changed ? String(decoding: output, as: UTF8.self) : text
     }
 
-    /// `Credentials.comparable` of the member name; one with an escape (`\u0077`) is unescaped first.
+    /// `Credentials.comparable` of the member name; one with an escape (`\u0077`) is first unescaped as JSON
+    /// reads it, so `"pass\u0077ord"` is redacted as `password`; one that doesn't unescape cleanly is
+    /// compared as written.
     private static func comparableName(_ raw: ArraySlice<UInt8>) -> String {
-        guard !raw.contains(UInt8(ascii: "\\")), let name = Credentials.comparable(ascii: raw) else {
-            return Credentials.comparable(memberName(raw))
+        guard raw.contains(UInt8(ascii: "\\")) else {
+            return Credentials.comparable(ascii: raw)
+                ?? Credentials.comparable(String(decoding: raw, as: UTF8.self))
         }
-        return name
-    }
-
-    /// A member name unescaped as JSON reads it, so `"pass\u0077ord"` is redacted as `password`; one that
-    /// doesn't unescape cleanly is compared as written.
-    private static func memberName(_ raw: ArraySlice<UInt8>) -> String {
         let written = String(decoding: raw, as: UTF8.self)
-        guard raw.contains(UInt8(ascii: "\\")) else { return written }
-        return (try? JSONDecoder().decode(String.self, from: Data(("\"" + written + "\"").utf8))) ?? written
+        let unescaped = try? JSONDecoder().decode(String.self, from: Data(("\"" + written + "\"").utf8))
+        return Credentials.comparable(unescaped ?? written)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func endOfSpaces(_ bytes: [UInt8], from start: Int) -> Int {
+        bytes[start...].firstIndex { !isSpace($0) } ?? bytes.count
     }
 
     private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
@@ -92,14 +88,9 @@ enum JSONRedaction {
             }
             return bytes.count
         default:
-            var index = start
-            while index < bytes.count,
-                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[index]),
-                !isSpace(bytes[index])
-            {
-                index += 1
-            }
-            return index
+            return bytes[start...].firstIndex {
+                $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "]") || isSpace($0)
+            } ?? bytes.count
         }
     }
 }

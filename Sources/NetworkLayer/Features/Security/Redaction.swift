@@ -117,8 +117,7 @@ enum Redaction {
         let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "\\" } ?? rest.endIndex)]
         // Without a scheme or `//`, only `user:password@` is user-info: `name@host` is an e-mail address.
         guard let at = authority.lastIndex(of: "@"), start != nil || authority[..<at].contains(":") else {
-            output.append(scalars: head)
-            return
+            return output.append(scalars: head)
         }
         output.append(scalars: head[..<rest.startIndex])
         output.append(scalars: marker.unicodeScalars)
@@ -156,10 +155,8 @@ enum Redaction {
         _ parameters: ArraySlice<Unicode.Scalar>, to output: inout String.UnicodeScalarView,
         replacing replace: Replacement = everyValue
     ) {
-        var first = true
-        for pair in parameters.split(separator: "&", omittingEmptySubsequences: false) {
-            if !first { output.append("&") }
-            first = false
+        for (index, pair) in parameters.split(separator: "&", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { output.append("&") }
             guard let equals = pair.firstIndex(of: "="), equals + 1 < pair.endIndex,
                 let replacement = replace(
                     String(scalars: pair[..<equals]), String(scalars: pair[(equals + 1)...]))
