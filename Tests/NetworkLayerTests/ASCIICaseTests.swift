@@ -1,0 +1,27 @@
+import XCTest
+
+@testable import NetworkLayer
+
+/// The one compare of header names in place: ASCII letters in either case, every other byte exactly.
+final class ASCIICaseTests: XCTestCase {
+    func testLettersMatchInEitherCase() {
+        XCTAssertTrue("Set-Cookie".equalsIgnoringASCIICase("SET-cookie"))
+        XCTAssertTrue("x-ratelimit-limit".hasPrefixIgnoringASCIICase("X-RateLimit"))
+        XCTAssertFalse("Set-Cookie2".equalsIgnoringASCIICase("Set-Cookie"))
+        XCTAssertFalse("X-Rate".hasPrefixIgnoringASCIICase("X-RateLimit"))
+    }
+
+    /// Only letters have cases: `@` and `` ` ``, `[` and `{`, `-` and a carriage return differ by the same bit.
+    func testOnlyLettersFoldCase() {
+        XCTAssertFalse("@".equalsIgnoringASCIICase("`"))
+        XCTAssertFalse("`".equalsIgnoringASCIICase("@"))
+        XCTAssertFalse("[".hasPrefixIgnoringASCIICase("{"))
+        XCTAssertFalse("X\rRateLimit".hasPrefixIgnoringASCIICase("X-RateLimit"))
+    }
+
+    /// A name that only folds to a rate-limit field by a non-letter asks no pause.
+    func testAPauseNeedsTheFieldsRealName() {
+        XCTAssertFalse(NetworkLayer.mayAskPause(statusCode: 200, ["X\rRateLimit-Remaining": "0"]))
+        XCTAssertTrue(NetworkLayer.mayAskPause(statusCode: 200, ["x-ratelimit-remaining": "0"]))
+    }
+}
