@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The layer's HTTP cache (RFC 9111, private): a memory store and an optional disk store, the same on
 /// every platform. It replaces `URLCache`, which the layer's sessions never use.
 ///
@@ -123,16 +119,13 @@ public final class ResponseCache: Sendable {
         guard disk != nil || !memory.isEmpty else { return nil }
         let keying = keying.scoped(to: lookup.credentials)
         let (partition, own) = lookup.partitions(keying)
-        let (url, request) = (lookup.url, lookup.headers)
-        if let found = entry(for: CacheKey(url: url, partition: partition), request: request, keying: keying)
-        {
-            return found
+        func stored(in partition: CachePartition) -> CachedResponse? {
+            entry(
+                for: CacheKey(url: lookup.url, partition: partition), request: lookup.headers, keying: keying)
         }
-        guard let own,
-            let shared = entry(for: CacheKey(url: url, partition: own), request: request, keying: keying),
-            shared.fields.cacheControl?.isPrivate != true
-        else { return nil }
-        return shared
+        // Stored without the session's cookies, a reply answers unless it is `private`.
+        return stored(in: partition)
+            ?? own.flatMap(stored(in:)).flatMap { $0.fields.cacheControl?.isPrivate == true ? nil : $0 }
     }
 
     private func entry(for key: CacheKey, request: HeaderFields, keying: CacheKeying) -> CachedResponse? {
@@ -183,9 +176,7 @@ public final class ResponseCache: Sendable {
     /// ``NetworkMonitor/didKeepInMemoryOnly(_:because:)``): the report calls `claim` once the warning reaches
     /// monitors still listening, and tells them only if it returns `true` (the first to claim the reason).
     typealias MemoryOnlyReport =
-        @Sendable (
-            _ reason: MemoryOnlyReason, _ claim: @escaping @Sendable () -> Bool
-        ) -> Void
+        @Sendable (_ reason: MemoryOnlyReason, _ claim: @escaping @Sendable () -> Bool) -> Void
 
     /// Removes the replies stored for `url` in this request's partitions, in the background.
     func removeResponseInBackground(for lookup: Lookup) {
