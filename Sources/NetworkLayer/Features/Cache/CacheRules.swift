@@ -29,10 +29,9 @@ enum CacheRules {
     static func varying(
         request: HeaderFields, response: HeaderFields, partition: CachePartition, keying: CacheKeying
     ) -> [String: String] {
-        guard response["Vary"] != nil else { return [:] }
         var result: [String: String] = [:]
-        for name in varyNames(response) where name != "*" {
-            guard !partition.isAccount || !keying.credentials.contains(name) else { continue }
+        for name in varyNames(response)
+        where name != "*" && !(partition.isAccount && keying.credentials.contains(name)) {
             result[name] = request[name].map { keying.varyFingerprint(name: name, value: normalized($0)) }
         }
         return result
