@@ -39,9 +39,8 @@ extension CacheStage {
     /// join is kept: no caller waits for it, and only the layer (`cancelAll()`) or its end stops it.
     func revalidateInBackground(_ entry: CachedResponse) {
         guard let revalidation else { return }
-        let key = entry.key.url + "\n" + entry.key.partition.tag
         _ = cache.revalidations.join(
-            key, completion: { _, _ in }, start: { finish in revalidation.start { finish(()) } })
+            entry.key, completion: { _, _ in }, start: { finish in revalidation.start { finish(()) } })
     }
 }
 

@@ -90,7 +90,7 @@ public final class ResponseCache: Sendable {
 
     /// The background revalidations under way (`stale-while-revalidate`), one per stored reply: callers
     /// served that reply meanwhile join it instead of sending their own.
-    let revalidations = InFlightRequests<String, Void>()
+    let revalidations = InFlightRequests<CacheKey, Void>()
 
     /// A request as the cache keys it: `headers` as the server receives them, `ownFields` without the
     /// session's cookies (what a reply not marked `private` is stored for), the account it is for, and
@@ -176,7 +176,9 @@ public final class ResponseCache: Sendable {
     /// ``NetworkMonitor/didKeepInMemoryOnly(_:because:)``): the report calls `claim` once the warning reaches
     /// monitors still listening, and tells them only if it returns `true` (the first to claim the reason).
     typealias MemoryOnlyReport =
-        @Sendable (_ reason: MemoryOnlyReason, _ claim: @escaping @Sendable () -> Bool) -> Void
+        @Sendable (
+            _ reason: MemoryOnlyReason, _ claim: @escaping @Sendable () -> Bool
+        ) -> Void
 
     /// Removes the replies stored for `url` in this request's partitions, in the background.
     func removeResponseInBackground(for lookup: Lookup) {
