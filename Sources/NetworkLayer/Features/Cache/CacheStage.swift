@@ -83,7 +83,9 @@ struct CacheStage: RequestStage {
                 request, lookup, stored: stored, because: reason, chain: chain, completion: completion)
         }
         var sent = request
-        for (name, value) in conditions { sent.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in conditions {
+            sent.setValue(value, forHTTPHeaderField: name)
+        }
         return sendValidated(
             sent, asking: request, lookup, stored: validating, because: reason, chain: chain,
             completion: completion)

@@ -44,7 +44,6 @@ final class DiskStore: Sendable {
             remove(entry.key)
             return
         }
-        // Not flushed to the device: a cache can be rebuilt from the network.
         let written: Void? = try? folder.write(
             payload, contentVersion: CacheEntryCoding.version, as: fileName(entry.key), flushToDevice: false)
         if written != nil { evict() }
