@@ -74,20 +74,13 @@ struct CacheStage: RequestStage {
             revalidatesInBackground: revalidation != nil)
         let reason =
             stored == nil ? missing : strategy.reason(policy: policy, request: lookup.headers, now: now)
-        guard case .network(let conditions, let validating, _) = strategy else {
+        // With conditions, `validating` is `stored`.
+        guard case .network(let conditions, _, _) = strategy else {
             answer(strategy, because: reason, now: now, completion: completion)
             return {}
         }
-        guard let validating else {
-            return send(
-                request, lookup, stored: stored, because: reason, chain: chain, completion: completion)
-        }
-        var sent = request
-        for (name, value) in conditions {
-            sent.setValue(value, forHTTPHeaderField: name)
-        }
-        return sendValidated(
-            sent, asking: request, lookup, stored: validating, because: reason, chain: chain,
+        return send(
+            request, adding: conditions, lookup, stored: stored, because: reason, chain: chain,
             completion: completion)
     }
 
@@ -137,26 +130,24 @@ struct CacheStage: RequestStage {
         }
     }
 
-    /// Sends a request whose reply is stored; `stored` may stand in for a failure.
+    /// Sends a request whose reply is stored; `stored` may stand in for a failure. With `conditions`
+    /// (the validators of `stored`), a 304 about another version (another `ETag`) can't revalidate the
+    /// entry (RFC 9111 §4.3.4): it goes, and `request` is sent again without validators.
     private func send(
-        _ request: URLRequest, _ lookup: ResponseCache.Lookup, stored: CachedResponse?,
-        because reason: CacheReason, chain: RequestChain, completion: @escaping Completion
-    ) -> @Sendable () -> Void {
-        let sentAt = clock.date
-        return chain.proceed(request) {
-            completion(handle($0, lookup, stored: stored, because: reason, requestTime: sentAt))
-        }
-    }
-
-    /// Sends `sent` (`request` plus the validators of `stored`). A 304 about another version (another
-    /// `ETag`) can't revalidate the entry (RFC 9111 §4.3.4): it goes, and `request` is sent again without
-    /// validators.
-    private func sendValidated(
-        _ sent: URLRequest, asking request: URLRequest, _ lookup: ResponseCache.Lookup,
-        stored: CachedResponse, because reason: CacheReason,
-        chain: RequestChain, completion: @escaping Completion
+        _ request: URLRequest, adding conditions: [String: String] = [:], _ lookup: ResponseCache.Lookup,
+        stored: CachedResponse?, because reason: CacheReason, chain: RequestChain,
+        completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let requestTime = clock.date
+        guard let stored, !conditions.isEmpty else {
+            return chain.proceed(request) {
+                completion(handle($0, lookup, stored: stored, because: reason, requestTime: requestTime))
+            }
+        }
+        var sent = request
+        for (name, value) in conditions {
+            sent.setValue(value, forHTTPHeaderField: name)
+        }
         let again = DeferredCancel()
         let first = chain.proceed(sent) { result in
             guard result.error == nil, let response = result.response as? HTTPURLResponse,
