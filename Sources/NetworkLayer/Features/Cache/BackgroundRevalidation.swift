@@ -1,12 +1,9 @@
 import Foundation
 
-// `stale-while-revalidate` (RFC 5861): the cache stage serves a stale reply at once and has the layer
-// send the request again in the background, as an ordinary request.
-
-/// How a cache stage refreshes a reply it served within its `stale-while-revalidate` window: the request
-/// sent again through ``NetworkLayer/send(_:successHandler:errorHandler:)``, so the policies (a token
-/// refresh), the layer's monitors and ``NetworkLayer/cancelAll()`` apply to it as to any request. Every
-/// cache stage has one and it costs nothing until a stale reply is served: most requests never need the
+/// How a cache stage refreshes a reply it served within its `stale-while-revalidate` window (RFC 5861): the
+/// request sent again through ``NetworkLayer/send(_:successHandler:errorHandler:)``, so the policies (a token
+/// refresh), the layer's monitors and ``NetworkLayer/cancelAll()`` apply to it as to any request. Every cache
+/// stage has one and it costs nothing until a stale reply is served: most requests never need the
 /// revalidation, so the request it sends is made only then.
 struct BackgroundRevalidation: Sendable {
     weak var layer: NetworkLayer?
