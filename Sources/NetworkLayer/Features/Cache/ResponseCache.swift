@@ -129,7 +129,7 @@ public final class ResponseCache: Sendable {
     }
 
     private func entry(for key: CacheKey, request: HeaderFields, keying: CacheKeying) -> CachedResponse? {
-        let disk = disk.flatMap { keying.mayBeOnDisk(key) ? $0 : nil }
+        let disk = disk.flatMap { keying.memoryOnlyReason(key) == nil ? $0 : nil }
         let inMemory = memory.entry(for: key, toldToDisk: disk != nil)
         var found = inMemory?.entry
         if let disk, inMemory?.startsPass == true {
@@ -200,7 +200,7 @@ public final class ResponseCache: Sendable {
     ) {
         memory.store(entry)
         guard let disk else { return }
-        let reason = keying.scoped(to: credentials).memoryOnlyReason(entry)
+        let reason = keying.scoped(to: credentials).memoryOnlyReason(entry.key, varying: entry.varying)
         if let reason, let report, !disk.toldReasons.withLock({ $0.contains(reason) }) {
             report(reason) { disk.toldReasons.withLock { $0.insert(reason).inserted } }
         }
