@@ -77,13 +77,9 @@ package enum SHA256 {
             var padded = self
             var tail: [UInt8] = [0x80]
             while (pending.count + tail.count) % blockLength != 56 { tail.append(0) }
-            for shift in stride(from: 56, through: 0, by: -8) {
-                tail.append(UInt8(truncatingIfNeeded: (length &* 8) >> UInt64(shift)))
-            }
+            withUnsafeBytes(of: (length &* 8).bigEndian) { tail.append(contentsOf: $0) }
             padded.update(tail)
-            return padded.state.flatMap { word in
-                (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) }
-            }
+            return padded.state.flatMap { withUnsafeBytes(of: $0.bigEndian, Array.init) }
         }
     }
 
@@ -129,10 +125,7 @@ package enum SHA256 {
         var inner = Hasher()
         inner.update(block.map { $0 ^ 0x36 })
         inner.update(message)
-        var outer = Hasher()
-        outer.update(block.map { $0 ^ 0x5c })
-        outer.update(inner.finalize())
-        return outer.finalize()
+        return hash(block.map { $0 ^ 0x5c } + inner.finalize())
     }
 
     /// Whether `first` and `second` hold the same bytes, in a time that depends on their lengths only:
