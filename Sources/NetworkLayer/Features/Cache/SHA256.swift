@@ -87,10 +87,8 @@ package enum SHA256 {
         _ bytes: UnsafeRawBufferPointer, at start: Int, state: inout [UInt32], schedule: inout [UInt32]
     ) {
         for index in 0..<16 {
-            let offset = start + index * 4
-            schedule[index] =
-                UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
-                | UInt32(bytes[offset + 3])
+            schedule[index] = UInt32(
+                bigEndian: bytes.loadUnaligned(fromByteOffset: start + index * 4, as: UInt32.self))
         }
         for index in 16..<64 {
             let early = schedule[index - 15]
