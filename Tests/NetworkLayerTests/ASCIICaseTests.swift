@@ -19,6 +19,13 @@ final class ASCIICaseTests: XCTestCase {
         XCTAssertFalse("X\rRateLimit".hasPrefixIgnoringASCIICase("X-RateLimit"))
     }
 
+    /// The cache drops the fields a reply sets cookies with, in any ASCII case; a name that is no token (the
+    /// Kelvin sign for its `k`) is no cookie field, and stays.
+    func testStoredHeadersDropOnlyCookieFields() {
+        XCTAssertEqual(CacheRules.storedHeaders(["sEt-CoOkIe": "a=1", "ETag": "v"]), ["ETag": "v"])
+        XCTAssertEqual(CacheRules.storedHeaders(["Set-Coo\u{212A}ie": "a=1"]), ["Set-Coo\u{212A}ie": "a=1"])
+    }
+
     /// A name that only folds to a rate-limit field by a non-letter asks no pause.
     func testAPauseNeedsTheFieldsRealName() {
         XCTAssertFalse(NetworkLayer.mayAskPause(statusCode: 200, ["X\rRateLimit-Remaining": "0"]))
