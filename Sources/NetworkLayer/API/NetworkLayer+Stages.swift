@@ -115,13 +115,12 @@ extension NetworkLayer {
     /// less than the parse's lookups, each of which lowers the case of every name on Linux.
     static func mayAskPause(statusCode: Int, _ headers: ResponseHeaders) -> Bool {
         guard statusCode != 429, statusCode != 503 else { return true }
-        // ASCII letters in either case; a name is ASCII (RFC 9110 tokens).
         return headers.fields.keys.contains { name in
-            rateLimitPrefixes.contains { name.utf8.starts(with: $0) { $0 | 0x20 == $1 } }
+            rateLimitPrefixes.contains { name.hasPrefixIgnoringASCIICase($0) }
         }
     }
 
-    private static let rateLimitPrefixes = [Array("ratelimit".utf8), Array("x-ratelimit".utf8)]
+    private static let rateLimitPrefixes = ["RateLimit", "X-RateLimit"]
 
     /// Whether a reply's pause may hold an origin: a ceiling of 0 or less (or NaN) keeps no hold.
     private var keepsPauses: Bool { scheduling.waitsForRateLimits && scheduling.maximumRateLimitWait > 0 }

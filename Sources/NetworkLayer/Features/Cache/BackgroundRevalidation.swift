@@ -1,12 +1,9 @@
 import Foundation
 
-// `stale-while-revalidate` (RFC 5861): the cache stage serves a stale reply at once and has the layer
-// send the request again in the background, as an ordinary request.
-
-/// How a cache stage refreshes a reply it served within its `stale-while-revalidate` window: the request
-/// sent again through ``NetworkLayer/send(_:successHandler:errorHandler:)``, so the policies (a token
-/// refresh), the layer's monitors and ``NetworkLayer/cancelAll()`` apply to it as to any request. Every
-/// cache stage has one and it costs nothing until a stale reply is served: most requests never need the
+/// How a cache stage refreshes a reply it served within its `stale-while-revalidate` window (RFC 5861): the
+/// request sent again through ``NetworkLayer/send(_:successHandler:errorHandler:)``, so the policies (a token
+/// refresh), the layer's monitors and ``NetworkLayer/cancelAll()`` apply to it as to any request. Every cache
+/// stage has one and it costs nothing until a stale reply is served: most requests never need the
 /// revalidation, so the request it sends is made only then.
 struct BackgroundRevalidation: Sendable {
     weak var layer: NetworkLayer?
@@ -39,9 +36,8 @@ extension CacheStage {
     /// join is kept: no caller waits for it, and only the layer (`cancelAll()`) or its end stops it.
     func revalidateInBackground(_ entry: CachedResponse) {
         guard let revalidation else { return }
-        let key = entry.key.url + "\n" + entry.key.partition.tag
         _ = cache.revalidations.join(
-            key, completion: { _, _ in }, start: { finish in revalidation.start { finish(()) } })
+            entry.key, completion: { _, _ in }, start: { finish in revalidation.start { finish(()) } })
     }
 }
 

@@ -57,19 +57,16 @@ struct CacheControl: Equatable {
 
     /// Splits on commas outside quoted strings.
     private static func split(_ value: String) -> [String] {
-        var parts: [String] = []
-        var current = ""
+        var parts = [""]
         var quoted = false
         for character in value {
             if character == "\"" { quoted.toggle() }
             if character == ",", !quoted {
-                parts.append(current)
-                current = ""
+                parts.append("")
             } else {
-                current.append(character)
+                parts[parts.count - 1].append(character)
             }
         }
-        parts.append(current)
         return parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

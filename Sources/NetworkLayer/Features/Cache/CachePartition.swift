@@ -72,14 +72,6 @@ struct CacheKeying: Sendable {
         Self.fingerprint(credentials.contains(name) ? secret : persistentKey, ["vary", name, value])
     }
 
-    /// Whether an entry for `key` may be on disk: not when keyed by this cache's random secret, nor when
-    /// its URL carries a credential (the URL is written in clear). What may be written:
-    /// ``memoryOnlyReason(_:)``.
-    func mayBeOnDisk(_ key: CacheKey) -> Bool {
-        if case .credentials = key.partition, !hasAppKey { return false }
-        return !Self.carriesCredential(key.url)
-    }
-
     private static let credentialParameters = Set(Credentials.parameters.map(Credentials.comparable))
 
     /// Whether a URL names a password or a credential query item (`access_token`, `api_key`, ...).

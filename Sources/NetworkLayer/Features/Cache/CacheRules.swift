@@ -29,10 +29,9 @@ enum CacheRules {
     static func varying(
         request: HeaderFields, response: HeaderFields, partition: CachePartition, keying: CacheKeying
     ) -> [String: String] {
-        guard response["Vary"] != nil else { return [:] }
         var result: [String: String] = [:]
-        for name in varyNames(response) where name != "*" {
-            guard !partition.isAccount || !keying.credentials.contains(name) else { continue }
+        for name in varyNames(response)
+        where name != "*" && !(partition.isAccount && keying.credentials.contains(name)) {
             result[name] = request[name].map { keying.varyFingerprint(name: name, value: normalized($0)) }
         }
         return result
@@ -170,7 +169,9 @@ enum CacheRules {
         // Most replies set none: they are stored as they came, without a copy.
         let fields = HeaderFields(headers)
         guard fields["Set-Cookie"] != nil || fields["Set-Cookie2"] != nil else { return headers }
-        return headers.filter { !["set-cookie", "set-cookie2"].contains($0.key.lowercased()) }
+        return headers.filter { field in
+            !["Set-Cookie", "Set-Cookie2"].contains { field.key.equalsIgnoringASCIICase($0) }
+        }
     }
 
     /// The entry updated by a 304 (RFC 9111 §4.3.4): its fields replace the stored ones but those that

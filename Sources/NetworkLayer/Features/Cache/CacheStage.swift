@@ -60,7 +60,7 @@ struct CacheStage: RequestStage {
         let forItsAccount = isForItsAccount
         let stored = forItsAccount ? cache.entry(for: lookup) : nil
         if !answers {
-            return sendHead(request, lookup, stored: stored, chain: chain, completion: completion)
+            return sendUncached(request, head: (lookup, stored), chain: chain, completion: completion)
         }
         let missing: CacheReason = forItsAccount ? .notStored : .accountChanged
         // Nothing stored, and nothing asks the cache alone to answer (a miss, most often): nothing to decide.
@@ -74,20 +74,13 @@ struct CacheStage: RequestStage {
             revalidatesInBackground: revalidation != nil)
         let reason =
             stored == nil ? missing : strategy.reason(policy: policy, request: lookup.headers, now: now)
-        guard case .network(let conditions, let validating, _) = strategy else {
+        // With conditions, `validating` is `stored`.
+        guard case .network(let conditions, _, _) = strategy else {
             answer(strategy, because: reason, now: now, completion: completion)
             return {}
         }
-        guard let validating else {
-            return send(
-                request, lookup, stored: stored, because: reason, chain: chain, completion: completion)
-        }
-        var sent = request
-        for (name, value) in conditions {
-            sent.setValue(value, forHTTPHeaderField: name)
-        }
-        return sendValidated(
-            sent, asking: request, lookup, stored: validating, because: reason, chain: chain,
+        return send(
+            request, adding: conditions, lookup, stored: stored, because: reason, chain: chain,
             completion: completion)
     }
 
@@ -107,46 +100,54 @@ struct CacheStage: RequestStage {
         }
     }
 
-    /// Sends a request the cache doesn't answer; an unsafe method's success invalidates its URL and
-    /// `Location`.
+    /// Sends a request the cache doesn't answer. An unsafe method's success invalidates its URL and
+    /// `Location`; a `HEAD`'s 2xx reply about the stored `GET` reply (its validators) updates that reply's
+    /// headers and freshness as a 304 would (RFC 9111 §4.3.5). `head.stored` was read before the send,
+    /// off the delegate queue this completion runs on.
     private func sendUncached(
-        _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
+        _ request: URLRequest, head: (lookup: ResponseCache.Lookup, stored: CachedResponse?)? = nil,
+        chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
-        let cache = cache
+        let (cache, requestTime) = (cache, clock.date)
         let method = (request.httpMethod ?? "GET").uppercased()
         return chain.proceed(request) { result in
             if let response = result.response as? HTTPURLResponse, let url = request.url {
+                let fields = ResponseHeaders(response).fields
                 let stale = CacheRules.invalidatedURLs(
                     method: method, statusCode: response.statusCode, requestURL: url,
-                    response: HeaderFields(ResponseHeaders(response).fields))
+                    response: HeaderFields(fields))
                 // Files go in the background (this is the delegate queue), yet before any later lookup
                 // reads the disk: a request the handler makes finds none of them.
                 for url in stale { cache.removeResponses(for: url, inBackground: true) }
+                if let head, let stored = head.stored, isForItsAccount, result.error == nil,
+                    (200..<300).contains(response.statusCode),
+                    CacheRules.headReply(HeaderFields(fields), describes: stored)
+                {
+                    _ = refresh(stored, by: fields, head.lookup, requestTime: requestTime)
+                }
             }
             completion(result.marked(.network, because: .notCacheable))
         }
     }
 
-    /// Sends a request whose reply is stored; `stored` may stand in for a failure.
+    /// Sends a request whose reply is stored; `stored` may stand in for a failure. With `conditions`
+    /// (the validators of `stored`), a 304 about another version (another `ETag`) can't revalidate the
+    /// entry (RFC 9111 §4.3.4): it goes, and `request` is sent again without validators.
     private func send(
-        _ request: URLRequest, _ lookup: ResponseCache.Lookup, stored: CachedResponse?,
-        because reason: CacheReason, chain: RequestChain, completion: @escaping Completion
-    ) -> @Sendable () -> Void {
-        let sentAt = clock.date
-        return chain.proceed(request) {
-            completion(handle($0, lookup, stored: stored, because: reason, requestTime: sentAt))
-        }
-    }
-
-    /// Sends `sent` (`request` plus the validators of `stored`). A 304 about another version (another
-    /// `ETag`) can't revalidate the entry (RFC 9111 §4.3.4): it goes, and `request` is sent again without
-    /// validators.
-    private func sendValidated(
-        _ sent: URLRequest, asking request: URLRequest, _ lookup: ResponseCache.Lookup,
-        stored: CachedResponse, because reason: CacheReason,
-        chain: RequestChain, completion: @escaping Completion
+        _ request: URLRequest, adding conditions: [String: String] = [:], _ lookup: ResponseCache.Lookup,
+        stored: CachedResponse?, because reason: CacheReason, chain: RequestChain,
+        completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let requestTime = clock.date
+        guard let stored, !conditions.isEmpty else {
+            return chain.proceed(request) {
+                completion(handle($0, lookup, stored: stored, because: reason, requestTime: requestTime))
+            }
+        }
+        var sent = request
+        for (name, value) in conditions {
+            sent.setValue(value, forHTTPHeaderField: name)
+        }
         let again = DeferredCancel()
         let first = chain.proceed(sent) { result in
             guard result.error == nil, let response = result.response as? HTTPURLResponse,
@@ -155,9 +156,13 @@ struct CacheStage: RequestStage {
                 return completion(
                     handle(result, lookup, stored: stored, because: reason, requestTime: requestTime))
             }
-            if let outcome = revalidated(stored, by: response, lookup, requestTime: requestTime) {
-                return completion(outcome.marked(.revalidated, because: reason))
+            let fields = ResponseHeaders(response).fields
+            if CacheRules.notModified(HeaderFields(fields), matches: stored) {
+                let merged = refresh(stored, by: fields, lookup, requestTime: requestTime)
+                let reply = Self.reply(from: merged, now: merged.responseTime)
+                return completion(reply.marked(.revalidated, because: reason))
             }
+            cache.remove(stored.key, inBackground: true)
             again.attach(
                 send(request, lookup, stored: nil, because: reason, chain: chain, completion: completion))
         }
@@ -168,16 +173,22 @@ struct CacheStage: RequestStage {
     }
 
     /// A reply other than a 304 the cache asked for: stored, unless it is a failure or a 304 the caller
-    /// asked for (``unstored(_:_:stored:)``). Once the request is no longer for its account nothing is
-    /// stored and no stored reply stands in for a failure: a reply arriving after sign-out must not bring
-    /// the partition back, nor a failure show the signed-out user's reply.
+    /// asked for; then `stored`, marked stale, when it may stand in for a failure, else the reply. Once
+    /// the request is no longer for its account nothing is stored and no stored reply stands in for a
+    /// failure: a reply arriving after sign-out must not bring the partition back, nor a failure show the
+    /// signed-out user's reply.
     private func handle(
         _ result: TransferResult, _ lookup: ResponseCache.Lookup, stored: CachedResponse?,
         because reason: CacheReason, requestTime: Date
     ) -> TransferResult {
         guard result.error == nil, let response = result.response as? HTTPURLResponse,
             response.statusCode != 304, !Self.isFailure(response.statusCode)
-        else { return unstored(result, lookup, stored: stored, because: reason) }
+        else {
+            let sent = result.marked(.network, because: reason)
+            guard let failure = Self.failure(of: result), let stored else { return sent }
+            if case .cancelled = failure { return sent }
+            return standIn(stored, for: failure, request: lookup.headers) ?? sent
+        }
         let headers = result.headers ?? ResponseHeaders(response)
         // Read once: the call delivers them.
         var result = result
@@ -196,18 +207,6 @@ struct CacheStage: RequestStage {
         return result.marked(.network, because: reason)
     }
 
-    /// A reply the cache doesn't store: `stored`, marked stale, when it may stand in for a failure; else
-    /// the reply.
-    private func unstored(
-        _ result: TransferResult, _ lookup: ResponseCache.Lookup, stored: CachedResponse?,
-        because reason: CacheReason
-    ) -> TransferResult {
-        let sent = result.marked(.network, because: reason)
-        guard let failure = Self.failure(of: result), let stored else { return sent }
-        if case .cancelled = failure { return sent }
-        return standIn(stored, for: failure, request: lookup.headers) ?? sent
-    }
-
     /// `stored`, marked stale by `failure` (for `reason`), when the policy lets it stand in for the failed
     /// request with `request`'s fields.
     func standIn(
@@ -218,21 +217,6 @@ struct CacheStage: RequestStage {
         guard isForItsAccount, CacheStrategy.fallsBack(on: stored, policy: policy, request: request, now: now)
         else { return nil }
         return Self.reply(from: stored, now: now).marked(.stale(failure), because: reason)
-    }
-
-    /// The reply `stored` refreshed by a 304 about it; `nil` for a 304 about another version, which is
-    /// removed.
-    private func revalidated(
-        _ stored: CachedResponse, by response: HTTPURLResponse, _ lookup: ResponseCache.Lookup,
-        requestTime: Date
-    ) -> TransferResult? {
-        let fields = ResponseHeaders(response).fields
-        guard CacheRules.notModified(HeaderFields(fields), matches: stored) else {
-            cache.remove(stored.key, inBackground: true)
-            return nil
-        }
-        let merged = refresh(stored, by: fields, lookup, requestTime: requestTime)
-        return Self.reply(from: merged, now: merged.responseTime)
     }
 
     /// A 5xx but 501, which is storable as an answer.
@@ -271,15 +255,12 @@ struct CacheStage: RequestStage {
     /// `Cookie`, which replaces the request's own as the transport does (``SessionCookies/header(for:)``):
     /// it keys the entry and matches `Vary: Cookie`.
     private func lookup(_ request: URLRequest, url: URL, chain: RequestChain) -> ResponseCache.Lookup {
-        var fields = request.allHTTPHeaderFields ?? [:]
-        let own = HeaderFields(fields)
-        guard let cookie = chain.cookie?.header else {
-            return ResponseCache.Lookup(url: url, headers: own, account: account, credentials: credentials)
-        }
-        fields.setField(cookie, named: "Cookie")
+        let (own, cookie) = (request.allHTTPHeaderFields ?? [:], chain.cookie?.header)
+        var fields = own
+        if let cookie { fields.setField(cookie, named: "Cookie") }
         return ResponseCache.Lookup(
-            url: url, headers: HeaderFields(fields), ownFields: own, account: account,
-            credentials: credentials)
+            url: url, headers: HeaderFields(fields), ownFields: cookie.map { _ in HeaderFields(own) },
+            account: account, credentials: credentials)
     }
 }
 

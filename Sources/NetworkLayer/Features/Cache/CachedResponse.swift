@@ -35,13 +35,9 @@ struct CacheKey: Hashable, Sendable {
         self.partition = partition
     }
 
+    /// The fragment is all after the first `#`, which can appear nowhere before it.
     static func normalized(_ url: URL) -> String {
-        if url.fragment == nil { return url.absoluteString }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            return url.absoluteString
-        }
-        components.fragment = nil
-        return components.string ?? url.absoluteString
+        url.fragment == nil ? url.absoluteString : String(url.absoluteString.prefix { $0 != "#" })
     }
 
     /// The URL's hash first (all entries for a URL share a prefix), then the partition's tag (all of an

@@ -44,7 +44,6 @@ final class DiskStore: Sendable {
             remove(entry.key)
             return
         }
-        // Not flushed to the device: a cache can be rebuilt from the network.
         let written: Void? = try? folder.write(
             payload, contentVersion: CacheEntryCoding.version, as: fileName(entry.key), flushToDevice: false)
         if written != nil { evict() }
@@ -68,13 +67,7 @@ final class DiskStore: Sendable {
 
     var currentUsage: Int { files().filter { !$0.isTemporary }.reduce(0) { $0 + $1.size } }
 
-    struct File {
-        var url: URL
-        var name: String
-        var size: Int
-        var modified: Date
-        var isTemporary: Bool
-    }
+    typealias File = (url: URL, name: String, size: Int, modified: Date, isTemporary: Bool)
 
     private func files() -> [File] {
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
@@ -88,9 +81,9 @@ final class DiskStore: Sendable {
             guard isTemporary || name.hasSuffix(Self.entrySuffix),
                 let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
             else { return nil }
-            return File(
-                url: url, name: name, size: values.fileSize ?? 0,
-                modified: values.contentModificationDate ?? .distantPast, isTemporary: isTemporary)
+            return (
+                url, name, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast, isTemporary
+            )
         }
     }
 
@@ -98,12 +91,9 @@ final class DiskStore: Sendable {
     private func evict() {
         let all = files()
         if all.contains(where: \.isTemporary) { folder.removeAbandonedTemporaryFiles() }
-        var entries = all.filter { !$0.isTemporary }
+        let entries = all.filter { !$0.isTemporary }
         var usage = entries.reduce(0) { $0 + $1.size }
-        guard usage > capacity else { return }
-        entries.sort { $0.modified < $1.modified }
-        for file in entries {
-            guard usage > capacity else { break }
+        for file in entries.sorted(by: { $0.modified < $1.modified }) where usage > capacity {
             try? FileManager.default.removeItem(at: file.url)
             usage -= file.size
         }

@@ -46,10 +46,8 @@ enum HTTPDate {
     static func fixdate(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count == 29, weekdays.contains(String(decoding: bytes[0..<3], as: UTF8.self)),
-            bytes[3] == UInt8(ascii: ","), bytes[4] == 32, bytes[7] == 32,
-            bytes[11] == 32,
-            bytes[16] == 32, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 32,
-            String(decoding: bytes[26..<29], as: UTF8.self) == "GMT",
+            // Every byte as drawn, but where the drawing has `_` (95).
+            zip(bytes, "___, __ ___ ____ __:__:__ GMT".utf8).allSatisfy({ $1 == 95 || $0 == $1 }),
             let month = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
             let day = number(bytes[5..<7]), let year = number(bytes[12..<16]),
             let hour = number(bytes[17..<19]),

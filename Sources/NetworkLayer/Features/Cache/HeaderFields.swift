@@ -19,10 +19,7 @@ struct HeaderFields: ExpressibleByDictionaryLiteral {
     }
 
     subscript(name: String) -> String? {
-        for (key, value) in fields
-        where key.utf8.count == name.utf8.count && key.utf8.elementsEqual(name.utf8, by: Self.sameASCII) {
-            return value
-        }
+        for (key, value) in fields where key.equalsIgnoringASCIICase(name) { return value }
         // Other names match as `lowercased()` makes them, as they always have (the Kelvin sign is a `k`).
         guard !(isASCII && Self.isASCII(name)) else { return nil }
         let lowered = name.lowercased()
@@ -33,11 +30,6 @@ struct HeaderFields: ExpressibleByDictionaryLiteral {
     var cacheControl: CacheControl? { self["Cache-Control"].map(CacheControl.init) }
 
     private static func isASCII(_ name: String) -> Bool { name.utf8.allSatisfy { $0 < 0x80 } }
-
-    /// Equal bytes, or one ASCII letter in its two cases.
-    private static func sameASCII(_ lhs: UInt8, _ rhs: UInt8) -> Bool {
-        lhs == rhs || (lhs ^ rhs == 0x20 && (lhs | 0x20) &- UInt8(ascii: "a") < 26)
-    }
 }
 
 extension [String: String] {

@@ -42,13 +42,16 @@ extension ResponseCache {
 }
 
 extension CacheKeying {
-    /// Why `entry` may not be written to disk; `nil` when it may. ``mayBeOnDisk(_:)`` for lookups agrees.
-    /// Which `Vary` names are credentials: ``credentials``, the request's layer's list.
-    func memoryOnlyReason(_ entry: CachedResponse) -> ResponseCache.MemoryOnlyReason? {
-        if Self.carriesCredential(entry.key.url) { return .credentialInURL }
+    /// Why an entry for `key` varying on `varying` may not be written to disk; `nil` when it may. Which
+    /// `Vary` names are credentials: ``credentials``, the request's layer's list. A lookup, which doesn't
+    /// know what the entry varies on, asks with none: the entry may be on disk only when that answer is
+    /// `nil` (not keyed by this cache's random secret, and no credential in its URL, written in clear).
+    func memoryOnlyReason(_ key: CacheKey, varying: [String: String] = [:]) -> ResponseCache.MemoryOnlyReason?
+    {
+        if Self.carriesCredential(key.url) { return .credentialInURL }
         guard !hasAppKey else { return nil }
-        if case .credentials = entry.key.partition { return .credentials }
-        let varies = entry.varying.keys.contains { credentials.contains($0) }
+        if case .credentials = key.partition { return .credentials }
+        let varies = varying.keys.contains { credentials.contains($0) }
         return varies ? .varyOnCredentials : nil
     }
 }

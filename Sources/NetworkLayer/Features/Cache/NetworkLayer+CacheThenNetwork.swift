@@ -1,12 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-// Cache then network: the screen that shows what it had last time, then what the server has now. Both
-// phases go through ``NetworkLayer/send(_:successHandler:errorHandler:)``, so an override of it (a test
-// double) sees and answers both.
 extension NetworkLayer {
     /// Delivers the stored reply to `request` as soon as the cache is read, then the network's.
     ///

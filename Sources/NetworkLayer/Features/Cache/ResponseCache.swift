@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The layer's HTTP cache (RFC 9111, private): a memory store and an optional disk store, the same on
 /// every platform. It replaces `URLCache`, which the layer's sessions never use.
 ///
@@ -94,7 +90,7 @@ public final class ResponseCache: Sendable {
 
     /// The background revalidations under way (`stale-while-revalidate`), one per stored reply: callers
     /// served that reply meanwhile join it instead of sending their own.
-    let revalidations = InFlightRequests<String, Void>()
+    let revalidations = InFlightRequests<CacheKey, Void>()
 
     /// A request as the cache keys it: `headers` as the server receives them, `ownFields` without the
     /// session's cookies (what a reply not marked `private` is stored for), the account it is for, and
@@ -123,20 +119,17 @@ public final class ResponseCache: Sendable {
         guard disk != nil || !memory.isEmpty else { return nil }
         let keying = keying.scoped(to: lookup.credentials)
         let (partition, own) = lookup.partitions(keying)
-        let (url, request) = (lookup.url, lookup.headers)
-        if let found = entry(for: CacheKey(url: url, partition: partition), request: request, keying: keying)
-        {
-            return found
+        func stored(in partition: CachePartition) -> CachedResponse? {
+            entry(
+                for: CacheKey(url: lookup.url, partition: partition), request: lookup.headers, keying: keying)
         }
-        guard let own,
-            let shared = entry(for: CacheKey(url: url, partition: own), request: request, keying: keying),
-            shared.fields.cacheControl?.isPrivate != true
-        else { return nil }
-        return shared
+        // Stored without the session's cookies, a reply answers unless it is `private`.
+        return stored(in: partition)
+            ?? own.flatMap(stored(in:)).flatMap { $0.fields.cacheControl?.isPrivate == true ? nil : $0 }
     }
 
     private func entry(for key: CacheKey, request: HeaderFields, keying: CacheKeying) -> CachedResponse? {
-        let disk = disk.flatMap { keying.mayBeOnDisk(key) ? $0 : nil }
+        let disk = disk.flatMap { keying.memoryOnlyReason(key) == nil ? $0 : nil }
         let inMemory = memory.entry(for: key, toldToDisk: disk != nil)
         var found = inMemory?.entry
         if let disk, inMemory?.startsPass == true {
@@ -207,7 +200,7 @@ public final class ResponseCache: Sendable {
     ) {
         memory.store(entry)
         guard let disk else { return }
-        let reason = keying.scoped(to: credentials).memoryOnlyReason(entry)
+        let reason = keying.scoped(to: credentials).memoryOnlyReason(entry.key, varying: entry.varying)
         if let reason, let report, !disk.toldReasons.withLock({ $0.contains(reason) }) {
             report(reason) { disk.toldReasons.withLock { $0.insert(reason).inserted } }
         }

@@ -77,13 +77,9 @@ package enum SHA256 {
             var padded = self
             var tail: [UInt8] = [0x80]
             while (pending.count + tail.count) % blockLength != 56 { tail.append(0) }
-            for shift in stride(from: 56, through: 0, by: -8) {
-                tail.append(UInt8(truncatingIfNeeded: (length &* 8) >> UInt64(shift)))
-            }
+            withUnsafeBytes(of: (length &* 8).bigEndian) { tail.append(contentsOf: $0) }
             padded.update(tail)
-            return padded.state.flatMap { word in
-                (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) }
-            }
+            return padded.state.flatMap { withUnsafeBytes(of: $0.bigEndian, Array.init) }
         }
     }
 
@@ -91,10 +87,8 @@ package enum SHA256 {
         _ bytes: UnsafeRawBufferPointer, at start: Int, state: inout [UInt32], schedule: inout [UInt32]
     ) {
         for index in 0..<16 {
-            let offset = start + index * 4
-            schedule[index] =
-                UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
-                | UInt32(bytes[offset + 3])
+            schedule[index] = UInt32(
+                bigEndian: bytes.loadUnaligned(fromByteOffset: start + index * 4, as: UInt32.self))
         }
         for index in 16..<64 {
             let early = schedule[index - 15]
@@ -129,10 +123,7 @@ package enum SHA256 {
         var inner = Hasher()
         inner.update(block.map { $0 ^ 0x36 })
         inner.update(message)
-        var outer = Hasher()
-        outer.update(block.map { $0 ^ 0x5c })
-        outer.update(inner.finalize())
-        return outer.finalize()
+        return hash(block.map { $0 ^ 0x5c } + inner.finalize())
     }
 
     /// Whether `first` and `second` hold the same bytes, in a time that depends on their lengths only:
