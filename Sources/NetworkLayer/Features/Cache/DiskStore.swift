@@ -44,6 +44,7 @@ final class DiskStore: Sendable {
             remove(entry.key)
             return
         }
+        // Not flushed to the device: a cache can be rebuilt from the network.
         let written: Void? = try? folder.write(
             payload, contentVersion: CacheEntryCoding.version, as: fileName(entry.key), flushToDevice: false)
         if written != nil { evict() }
@@ -93,7 +94,9 @@ final class DiskStore: Sendable {
         if all.contains(where: \.isTemporary) { folder.removeAbandonedTemporaryFiles() }
         let entries = all.filter { !$0.isTemporary }
         var usage = entries.reduce(0) { $0 + $1.size }
-        for file in entries.sorted(by: { $0.modified < $1.modified }) where usage > capacity {
+        guard usage > capacity else { return }
+        for file in entries.sorted(by: { $0.modified < $1.modified }) {
+            guard usage > capacity else { break }
             try? FileManager.default.removeItem(at: file.url)
             usage -= file.size
         }
