@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Encodes an `Encodable` value as URL query items or an `application/x-www-form-urlencoded` body, with
 /// one set of conventions for both.
 ///

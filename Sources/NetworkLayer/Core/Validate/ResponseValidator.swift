@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-struct Reply {
+/// A validated reply: `Sendable`, so it can travel up the chain in a `TransferResult`.
+struct Reply: Sendable {
     let body: Data
     let response: HTTPURLResponse
     let method: HTTPMethod
@@ -21,9 +22,6 @@ struct Reply {
         method == .head || response.statusCode == 204 || response.statusCode == 205
     }
 }
-
-// Sendable so that a validated reply can travel up the chain in a `TransferResult`.
-extension Reply: Sendable {}
 
 struct ReplyExpectation: Sendable {
     let method: HTTPMethod
