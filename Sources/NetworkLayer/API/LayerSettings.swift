@@ -7,8 +7,8 @@ import Foundation
 /// What a layer is made with: its public ``NetworkLayer/Configuration``, and the clock and in-process
 /// responder that only the package chooses (a manual clock, a test double). Why one value: a class's two
 /// designated initializers can't delegate to each other, so both store it and hand it to ``LayerParts``, and
-/// the work is written once. Reads and writes of a configuration's setting go through to it
-/// (`settings.baseURL`), so a new setting is added to the configuration alone.
+/// the work is written once. Reads of a configuration's setting go through to it (`settings.baseURL`;
+/// a write names it, `settings.configuration.timeout`), so a new setting is added to the configuration alone.
 @dynamicMemberLookup
 package struct LayerSettings {
     package var configuration: NetworkLayer.Configuration
@@ -17,11 +17,8 @@ package struct LayerSettings {
     /// What answers every request in process instead of a session; `nil` sends them.
     package var responder: (any InProcessResponder)?
 
-    package subscript<Value>(dynamicMember setting: WritableKeyPath<NetworkLayer.Configuration, Value>)
-        -> Value
-    {
-        get { configuration[keyPath: setting] }
-        set { configuration[keyPath: setting] = newValue }
+    package subscript<Value>(dynamicMember setting: KeyPath<NetworkLayer.Configuration, Value>) -> Value {
+        configuration[keyPath: setting]
     }
 }
 
