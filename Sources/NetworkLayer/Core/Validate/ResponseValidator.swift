@@ -26,23 +26,21 @@ struct Reply: Sendable {
 struct ReplyExpectation: Sendable {
     let method: HTTPMethod
     let acceptableContentTypes: [String]?
-    var acceptableStatusCodes: Set<Int>? = nil
+    let acceptableStatusCodes: Set<Int>?
     /// A download's body is on disk: its type is checked though the body here is empty, unless the reply
     /// says it has none.
-    var isDownload = false
+    let isDownload: Bool
+
+    /// A download writes a file for 2xx replies alone, whatever the request accepts.
+    init<Value>(_ request: NetworkRequest<Value>) {
+        method = request.method
+        acceptableContentTypes = request.acceptableContentTypes
+        isDownload = request.transfer?.isDownload == true
+        acceptableStatusCodes = isDownload ? nil : request.acceptableStatusCodes
+    }
 
     func accepts(status: Int) -> Bool {
         acceptableStatusCodes?.contains(status) ?? (200..<300).contains(status)
-    }
-}
-
-extension ReplyExpectation {
-    /// A download writes a file for 2xx replies alone, whatever the request accepts.
-    init<Value>(_ request: NetworkRequest<Value>) {
-        let isDownload = request.transfer?.isDownload == true
-        self.init(
-            method: request.method, acceptableContentTypes: request.acceptableContentTypes,
-            acceptableStatusCodes: isDownload ? nil : request.acceptableStatusCodes, isDownload: isDownload)
     }
 }
 
