@@ -20,9 +20,7 @@ package struct LayerSettings {
     package subscript<Value>(dynamicMember setting: KeyPath<NetworkLayer.Configuration, Value>) -> Value {
         configuration[keyPath: setting]
     }
-}
 
-extension LayerSettings {
     /// - Parameters:
     ///   - configuration: The public settings.
     ///   - clock: What every time-based decision of the layer reads and schedules through.
