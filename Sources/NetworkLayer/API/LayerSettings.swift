@@ -51,12 +51,11 @@ struct LayerParts {
     let credentialHeaders: CredentialHeaderNames
 
     init(_ settings: LayerSettings) {
-        let clock = settings.clock
         // A layer without monitors runs none of their code.
         monitorGroup = settings.monitors.isEmpty ? nil : MonitorGroup(settings.monitors, on: monitorsQueue)
         // A token authenticator made without origins sends its token to this layer's origin only.
         for case let authenticator as BearerTokenAuthenticator in settings.interceptors {
-            authenticator.adopt(baseURL: settings.baseURL, cache: settings.cache, clock: clock)
+            authenticator.adopt(baseURL: settings.baseURL, cache: settings.cache, clock: settings.clock)
         }
         credentialHeaders = CredentialHeaderNames(adding: settings.redirectPolicy.credentialHeaders)
         builder = RequestBuilder(
