@@ -7,8 +7,8 @@ import Foundation
 /// What a layer is made with: its public ``NetworkLayer/Configuration``, and the clock and in-process
 /// responder that only the package chooses (a manual clock, a test double). Why one value: a class's two
 /// designated initializers can't delegate to each other, so both store it and hand it to ``LayerParts``, and
-/// the work is written once. Reads and writes of a configuration's setting go through to it
-/// (`settings.baseURL`), so a new setting is added to the configuration alone.
+/// the work is written once. Reads of a configuration's setting go through to it (`settings.baseURL`;
+/// a write names it, `settings.configuration.timeout`), so a new setting is added to the configuration alone.
 @dynamicMemberLookup
 package struct LayerSettings {
     package var configuration: NetworkLayer.Configuration
@@ -17,15 +17,10 @@ package struct LayerSettings {
     /// What answers every request in process instead of a session; `nil` sends them.
     package var responder: (any InProcessResponder)?
 
-    package subscript<Value>(dynamicMember setting: WritableKeyPath<NetworkLayer.Configuration, Value>)
-        -> Value
-    {
-        get { configuration[keyPath: setting] }
-        set { configuration[keyPath: setting] = newValue }
+    package subscript<Value>(dynamicMember setting: KeyPath<NetworkLayer.Configuration, Value>) -> Value {
+        configuration[keyPath: setting]
     }
-}
 
-extension LayerSettings {
     /// - Parameters:
     ///   - configuration: The public settings.
     ///   - clock: What every time-based decision of the layer reads and schedules through.
@@ -56,12 +51,11 @@ struct LayerParts {
     let credentialHeaders: CredentialHeaderNames
 
     init(_ settings: LayerSettings) {
-        let clock = settings.clock
         // A layer without monitors runs none of their code.
         monitorGroup = settings.monitors.isEmpty ? nil : MonitorGroup(settings.monitors, on: monitorsQueue)
         // A token authenticator made without origins sends its token to this layer's origin only.
         for case let authenticator as BearerTokenAuthenticator in settings.interceptors {
-            authenticator.adopt(baseURL: settings.baseURL, cache: settings.cache, clock: clock)
+            authenticator.adopt(baseURL: settings.baseURL, cache: settings.cache, clock: settings.clock)
         }
         credentialHeaders = CredentialHeaderNames(adding: settings.redirectPolicy.credentialHeaders)
         builder = RequestBuilder(

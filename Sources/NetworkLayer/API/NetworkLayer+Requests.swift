@@ -37,7 +37,7 @@ extension NetworkLayer {
         _ endpoint: any Endpoint,
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(NetworkRequest(endpoint), value: ignoring(successHandler), errorHandler: errorHandler)
+        send(NetworkRequest(endpoint), value: successHandler, errorHandler: errorHandler)
     }
 
     /// Sends an endpoint's request and returns the JSON reply decoded as `T`.
@@ -159,9 +159,7 @@ extension NetworkLayer {
         urlString: String, body: T, headers: [String: String] = [:],
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(
-            bodyRequest(.post, urlString, body, headers), value: ignoring(successHandler),
-            errorHandler: errorHandler)
+        send(bodyRequest(.post, urlString, body, headers), value: successHandler, errorHandler: errorHandler)
     }
 
     /// Sends `body` in a POST request and returns the JSON reply decoded as `R`.
@@ -234,9 +232,7 @@ extension NetworkLayer {
         urlString: String, body: T, headers: [String: String] = [:],
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(
-            bodyRequest(.put, urlString, body, headers), value: ignoring(successHandler),
-            errorHandler: errorHandler)
+        send(bodyRequest(.put, urlString, body, headers), value: successHandler, errorHandler: errorHandler)
     }
 
     /// Sends `body` in a PUT request and returns the JSON reply decoded as `R`.
@@ -301,9 +297,7 @@ extension NetworkLayer {
         urlString: String, body: T, headers: [String: String] = [:],
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(
-            bodyRequest(.patch, urlString, body, headers), value: ignoring(successHandler),
-            errorHandler: errorHandler)
+        send(bodyRequest(.patch, urlString, body, headers), value: successHandler, errorHandler: errorHandler)
     }
 
     /// Sends `body` in a PATCH request and returns the JSON reply decoded as `R`.
@@ -369,7 +363,7 @@ extension NetworkLayer {
         urlString: String, headers: [String: String] = [:],
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        send(deleteRequest(urlString, headers), value: ignoring(successHandler), errorHandler: errorHandler)
+        send(deleteRequest(urlString, headers), value: successHandler, errorHandler: errorHandler)
     }
 
     /// Sends a DELETE request and returns the JSON reply decoded as `R`.
@@ -428,7 +422,10 @@ extension NetworkLayer {
         send(request, successHandler: { successHandler($0.value) }, errorHandler: errorHandler)
     }
 
-    private func ignoring(_ handler: @escaping () -> Void) -> (EmptyResponse) -> Void {
-        { _ in handler() }
+    private func send(
+        _ request: EmptyRequest, value successHandler: @escaping () -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(request, successHandler: { _ in successHandler() }, errorHandler: errorHandler)
     }
 }

@@ -35,7 +35,7 @@ extension NetworkLayer {
         let counts = stream == nil && scheduling.maximumRequestsPerOrigin != nil
         let waits = scheduling.waitsForRateLimits && self.scheduling.waitsForRateLimits
         let budgets = self.scheduling.maximumRequestsPerOrigin != nil
-        let gate = originGate(call: call, counts: counts, waits: waits)
+        let gate = originGate(call: call, budgets: budgets, counts: counts, waits: waits)
         // One allocation: a default GET has two stages (the attempt, sharing), a request at most five.
         var stages: [any RequestStage] = []
         stages.reserveCapacity(PipelineStage.allCases.count)
@@ -83,8 +83,7 @@ extension NetworkLayer {
 
     /// A gate where an origin can ever be counted or held: a budget, or a layer that keeps a reply's pause.
     /// It looks the scheduler up at each attempt: the first pause makes it, maybe during this request.
-    private func originGate(call: RequestCall, counts: Bool, waits: Bool) -> OriginGate? {
-        let budgets = scheduling.maximumRequestsPerOrigin != nil
+    private func originGate(call: RequestCall, budgets: Bool, counts: Bool, waits: Bool) -> OriginGate? {
         guard budgets || keepsPauses else { return nil }
         return OriginGate(
             scheduler: { [weak self] in self?.origins(making: budgets) }, call: call, counts: counts,

@@ -172,7 +172,7 @@ open class NetworkLayer: @unchecked Sendable {
     ///   ``Configuration``).
     public convenience init(configuration: Configuration) {
         // Not a designated initializer: a subclass that overrides every designated one keeps inheriting this.
-        self.init(LayerSettings(configuration: configuration, clock: SystemClock()))
+        self.init(LayerSettings(configuration, clock: SystemClock()))
     }
 
     /// Creates a layer: each parameter is the ``Configuration`` property of the same name, whose
@@ -223,7 +223,7 @@ open class NetworkLayer: @unchecked Sendable {
             maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy,
             retryPolicy: retryPolicy, interceptors: interceptors, monitors: monitors, cache: cache,
             scheduling: scheduling)
-        settings = LayerSettings(configuration: configuration, clock: SystemClock())
+        settings = LayerSettings(configuration, clock: SystemClock())
         parts = LayerParts(settings)
     }
 

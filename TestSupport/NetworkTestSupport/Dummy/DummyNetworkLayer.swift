@@ -160,9 +160,9 @@ open class DummyNetworkLayer: NetworkLayer, @unchecked Sendable {
     ) -> LayerSettings {
         var settings = LayerSettings(
             configuration, clock: clock?.time ?? DummyClock(), responder: DummyResponder(state: state))
-        settings.sessionConfiguration = nil
-        settings.callbackQueue = deliveryQueue ?? .main
-        settings.deliversImmediately = deliveryQueue == nil
+        settings.configuration.sessionConfiguration = nil
+        settings.configuration.callbackQueue = deliveryQueue ?? .main
+        settings.configuration.deliversImmediately = deliveryQueue == nil
         return settings
     }
 

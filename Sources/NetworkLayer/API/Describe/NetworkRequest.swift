@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Everything about one request: what to send, and what its reply becomes.
 ///
 /// Every request method of ``NetworkLayer`` builds one and hands it to
@@ -96,27 +92,6 @@ public struct NetworkRequest<Value> {
     /// call before the handler (or before the `async` form returns); ignored by other requests.
     public var progressHandler: ((TransferProgress) -> Void)?
     var decoding: @Sendable (JSONDecoder) -> ResponseDecoding<Value>
-
-    init(
-        method: HTTPMethod, urlString: String, query: [String: String], queryItems: [URLQueryItem],
-        headers: [String: String], body: RequestBody, timeout: TimeInterval?, maximumResponseSize: Int?,
-        acceptableContentTypes: [String]?, endpoint: (any Endpoint)?,
-        decoding: @escaping @Sendable (JSONDecoder) -> ResponseDecoding<Value>
-    ) {
-        self.method = method
-        self.urlString = urlString
-        self.query = query
-        self.queryItems = queryItems
-        self.headers = headers
-        self.body = body
-        self.timeout = timeout
-        self.maximumResponseSize = maximumResponseSize
-        self.acceptableContentTypes = acceptableContentTypes
-        self.retryPolicy = endpoint?.retryPolicy
-        self.cachePolicy = endpoint?.cachePolicy ?? .useProtocolCachePolicy
-        self.endpoint = endpoint
-        self.decoding = decoding
-    }
 }
 
 extension NetworkRequest where Value: Decodable & SendableMetatype {
@@ -146,11 +121,16 @@ extension NetworkRequest where Value: Decodable & SendableMetatype {
         acceptableContentTypes: [String]? = nil,
         decoding type: Value.Type = Value.self
     ) {
-        self.init(
-            method: method, urlString: urlString, query: query, queryItems: queryItems, headers: headers,
-            body: body, timeout: timeout, maximumResponseSize: maximumResponseSize,
-            acceptableContentTypes: acceptableContentTypes, endpoint: nil,
-            decoding: { ResponseDecoding.decoding($0) })
+        self.method = method
+        self.urlString = urlString
+        self.query = query
+        self.queryItems = queryItems
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+        self.acceptableContentTypes = acceptableContentTypes
+        decoding = { ResponseDecoding.decoding($0) }
     }
 
     /// The request an endpoint describes, its reply becoming a `Value`.
@@ -163,10 +143,12 @@ extension NetworkRequest where Value: Decodable & SendableMetatype {
     ///   - type: The type the reply becomes; usually inferred from the handler.
     public init(_ endpoint: any Endpoint, decoding type: Value.Type = Value.self) {
         self.init(
-            method: endpoint.method, urlString: endpoint.path, query: endpoint.query, queryItems: [],
-            headers: endpoint.headers, body: endpoint.body, timeout: endpoint.timeout,
-            maximumResponseSize: endpoint.maximumResponseSize,
-            acceptableContentTypes: endpoint.acceptableContentTypes, endpoint: endpoint,
-            decoding: { ResponseDecoding.decoding($0) })
+            method: endpoint.method, urlString: endpoint.path, query: endpoint.query,
+            headers: endpoint.headers,
+            body: endpoint.body, timeout: endpoint.timeout, maximumResponseSize: endpoint.maximumResponseSize,
+            acceptableContentTypes: endpoint.acceptableContentTypes)
+        self.endpoint = endpoint
+        retryPolicy = endpoint.retryPolicy
+        cachePolicy = endpoint.cachePolicy
     }
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Encodes an `Encodable` value as URL query items or an `application/x-www-form-urlencoded` body, with
 /// one set of conventions for both.
 ///
@@ -99,11 +95,7 @@ public struct URLFormEncoder: Sendable {
             // The type, not the value: an error's description must not show what was being sent.
             throw .encodingFailed(EncodingError.invalidValue(String(describing: T.self), context))
         }
-        var items: [URLQueryItem] = []
-        for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
-            append(field, named: name, to: &items)
-        }
-        return items
+        return fields.sorted { $0.key < $1.key }.flatMap { items(of: $0.value, named: $0.key) }
     }
 
     /// `value` as an `application/x-www-form-urlencoded` body: ``queryItems(from:)`` percent-encoded and
@@ -116,32 +108,30 @@ public struct URLFormEncoder: Sendable {
         Data(PercentEncoding.query([:], try queryItems(from: value)).utf8)
     }
 
-    private func append(_ value: FormValue, named name: String, to items: inout [URLQueryItem]) {
+    private func items(of value: FormValue, named name: String) -> [URLQueryItem] {
         let text: String
         switch value {
-        case .null: return
+        case .null: return []
         case .string(let string): text = string
         case .decimal(let decimal): text = "\(decimal)"
         case .number(let number): text = Self.text(of: number)
         case .bool(let bool): text = boolEncoding == .literal ? String(bool) : (bool ? "1" : "0")
         case .array(let elements):
-            for (index, element) in elements.enumerated() {
+            return elements.enumerated().flatMap { index, element in
                 let elementName =
                     switch arrayEncoding {
                     case .brackets: "\(name)[]"
                     case .repeatedKey: name
                     case .indexed: "\(name)[\(index)]"
                     }
-                append(element, named: elementName, to: &items)
+                return items(of: element, named: elementName)
             }
-            return
         case .object(let fields):
-            for (key, field) in fields.sorted(by: { $0.key < $1.key }) {
-                append(field, named: "\(name)[\(key)]", to: &items)
+            return fields.sorted { $0.key < $1.key }.flatMap {
+                items(of: $0.value, named: "\(name)[\($0.key)]")
             }
-            return
         }
-        items.append(URLQueryItem(name: name, value: text))
+        return [URLQueryItem(name: name, value: text)]
     }
 
     /// A whole number without `.0`, others as Swift writes them (`0.1`, not `0.1000000000000000055`).

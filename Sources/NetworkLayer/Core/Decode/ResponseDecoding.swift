@@ -12,20 +12,12 @@ extension ResponseDecoding where Value: Decodable & SendableMetatype {
     /// The bytes for `Data`, any 2xx for ``EmptyResponse``, JSON for everything else (an empty reply is
     /// ``NetworkError/emptyResponse``).
     static func decoding(_ decoder: JSONDecoder) -> Self {
-        if Value.self == Data.self {
-            return Self(runsCallerCode: false) { reply throws(NetworkError) in
-                // `Value` is `Data` here, so the cast succeeds; were it ever to fail, the caller would get a
-                // decoding error, not a trap.
-                guard let body = reply.body as? Value else {
-                    let context = DecodingError.Context(codingPath: [], debugDescription: "not Data")
-                    throw .decodingFailed(DecodingError.typeMismatch(Value.self, context), body: reply.body)
-                }
-                return body
-            }
-        }
-        let isEmptyResponse = Value.self == EmptyResponse.self
-        return Self(runsCallerCode: !isEmptyResponse) { reply throws(NetworkError) in
-            // Compared first: a dynamic cast for every reply would cost more than the comparison.
+        let (isData, isEmptyResponse) = (Value.self == Data.self, Value.self == EmptyResponse.self)
+        return Self(runsCallerCode: !isData && !isEmptyResponse) { reply throws(NetworkError) in
+            // Compared first: a dynamic cast for every reply would cost more than the comparison. `Value` is
+            // `Data` or `EmptyResponse` there, so the cast succeeds; were it ever to fail, the reply would
+            // take the JSON path, not trap.
+            if isData, let body = reply.body as? Value { return body }
             if isEmptyResponse, let empty = EmptyResponse() as? Value { return empty }
             if reply.hasNoContent { throw .emptyResponse }
             do {

@@ -22,10 +22,7 @@ public enum CacheStatus: Sendable, Equatable {
     case stale(NetworkError)
 
     /// Whether the reply was served from the cache: any status but ``network``.
-    public var isFromCache: Bool {
-        if case .network = self { return false }
-        return true
-    }
+    public var isFromCache: Bool { self != .network }
 
     /// The error that made the cache serve a stale reply; `nil` unless ``stale(_:)``.
     public var staleError: NetworkError? {

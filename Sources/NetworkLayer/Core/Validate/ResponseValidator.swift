@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-struct Reply {
+/// A validated reply: `Sendable`, so it can travel up the chain in a `TransferResult`.
+struct Reply: Sendable {
     let body: Data
     let response: HTTPURLResponse
     let method: HTTPMethod
@@ -22,29 +23,24 @@ struct Reply {
     }
 }
 
-// Sendable so that a validated reply can travel up the chain in a `TransferResult`.
-extension Reply: Sendable {}
-
 struct ReplyExpectation: Sendable {
     let method: HTTPMethod
     let acceptableContentTypes: [String]?
-    var acceptableStatusCodes: Set<Int>? = nil
+    let acceptableStatusCodes: Set<Int>?
     /// A download's body is on disk: its type is checked though the body here is empty, unless the reply
     /// says it has none.
-    var isDownload = false
+    let isDownload: Bool
+
+    /// A download writes a file for 2xx replies alone, whatever the request accepts.
+    init<Value>(_ request: NetworkRequest<Value>) {
+        method = request.method
+        acceptableContentTypes = request.acceptableContentTypes
+        isDownload = request.transfer?.isDownload == true
+        acceptableStatusCodes = isDownload ? nil : request.acceptableStatusCodes
+    }
 
     func accepts(status: Int) -> Bool {
         acceptableStatusCodes?.contains(status) ?? (200..<300).contains(status)
-    }
-}
-
-extension ReplyExpectation {
-    /// A download writes a file for 2xx replies alone, whatever the request accepts.
-    init<Value>(_ request: NetworkRequest<Value>) {
-        let isDownload = request.transfer?.isDownload == true
-        self.init(
-            method: request.method, acceptableContentTypes: request.acceptableContentTypes,
-            acceptableStatusCodes: isDownload ? nil : request.acceptableStatusCodes, isDownload: isDownload)
     }
 }
 
