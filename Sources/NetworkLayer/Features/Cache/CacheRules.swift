@@ -169,9 +169,9 @@ enum CacheRules {
         // Most replies set none: they are stored as they came, without a copy.
         let fields = HeaderFields(headers)
         guard fields["Set-Cookie"] != nil || fields["Set-Cookie2"] != nil else { return headers }
-        return headers.filter { field in
-            !["Set-Cookie", "Set-Cookie2"].contains { field.key.equalsIgnoringASCIICase($0) }
-        }
+        // `lowercased()`, not an ASCII compare: it folds as the Linux session's cookie reading does (the
+        // Kelvin sign to `k`), so no name that sets a cookie there is stored.
+        return headers.filter { !["set-cookie", "set-cookie2"].contains($0.key.lowercased()) }
     }
 
     /// The entry updated by a 304 (RFC 9111 §4.3.4): its fields replace the stored ones but those that

@@ -123,7 +123,10 @@ package enum SHA256 {
         var inner = Hasher()
         inner.update(block.map { $0 ^ 0x36 })
         inner.update(message)
-        return hash(block.map { $0 ^ 0x5c } + inner.finalize())
+        var outer = Hasher()
+        outer.update(block.map { $0 ^ 0x5c })
+        outer.update(inner.finalize())
+        return outer.finalize()
     }
 
     /// Whether `first` and `second` hold the same bytes, in a time that depends on their lengths only:
