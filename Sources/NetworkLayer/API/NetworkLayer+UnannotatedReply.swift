@@ -3,7 +3,7 @@ import Foundation
 // Why: an untyped `let todos = try await network.get(...)` makes Swift 6.3 fail with "failed to produce
 // diagnostic"; these uncallable forms catch such calls so the error says what to write. One for each
 // `async` form whose result is generic (`.ci/reply-form-check` type-checks each); the ones with a body
-// or an endpoint are also the `Void` forms removed before 1.0 (<doc:Migrating>). No body can run.
+// or an endpoint are also the `Void` forms removed before 1.0 (<doc:Migrating>).
 extension NetworkLayer {
     /// Not callable: name the reply's type (`let post: Post = try await network.request(endpoint)`), or call
     /// ``requestIgnoringReply(_:isolation:)`` when any 2xx reply will do.
@@ -18,7 +18,7 @@ extension NetworkLayer {
     public func request(
         _ endpoint: any Endpoint, isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
-        fatalError()
+        try await requestIgnoringReply(endpoint, isolation: isolation)
     }
 
     /// Not callable: name the reply's type, as in `let todos: [Todo] = try await network.get(...)`.
@@ -36,7 +36,8 @@ extension NetworkLayer {
         urlString: String, query: [String: String] = [:], headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
-        fatalError()
+        _ = try await send(
+            NetworkRequest<Data>(urlString: urlString, query: query, headers: headers), isolation: isolation)
     }
 
     /// Not callable: name the reply's type (`let created: Todo = try await network.post(...)`), or call
@@ -55,7 +56,7 @@ extension NetworkLayer {
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
-        fatalError()
+        try await postIgnoringReply(urlString: urlString, body: body, headers: headers, isolation: isolation)
     }
 
     /// Not callable: name the reply's type (`let updated: Todo = try await network.put(...)`), or call
@@ -74,7 +75,7 @@ extension NetworkLayer {
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
-        fatalError()
+        try await putIgnoringReply(urlString: urlString, body: body, headers: headers, isolation: isolation)
     }
 
     /// Not callable: name the reply's type (`let updated: Todo = try await network.patch(...)`), or call
@@ -93,7 +94,7 @@ extension NetworkLayer {
         urlString: String, body: T, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
-        fatalError()
+        try await patchIgnoringReply(urlString: urlString, body: body, headers: headers, isolation: isolation)
     }
 
     /// Not callable: name the reply's type (`let removed: Todo = try await network.delete(...)`), or call
@@ -111,6 +112,6 @@ extension NetworkLayer {
         urlString: String, headers: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) {
-        fatalError()
+        try await deleteIgnoringReply(urlString: urlString, headers: headers, isolation: isolation)
     }
 }

@@ -3,8 +3,7 @@ import Foundation
 // Why: these forms were removed before 1.0 (a transfer is a `NetworkRequest`, the whole response comes
 // from `send`). Without them an app written against the earlier API gets "no exact matches" or "extra
 // argument"; with them the error names the replacement. <doc:Migrating> has each before and after;
-// `.ci/reply-form-check` type-checks every removed form against these. No body can run (the compiler
-// refuses every call), so each is `fatalError()`.
+// `.ci/reply-form-check` type-checks every removed form against these.
 extension NetworkLayer {
     // MARK: - Transfers
 
@@ -32,7 +31,9 @@ extension NetworkLayer {
         progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (URL) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        var request = NetworkRequest.download(
+            urlString: urlString, to: destination, options: options, headers: headers)
+        return sendTransfer(&request, progressHandler, { successHandler($0.value) }, errorHandler)
     }
 
     /// Removed: send ``NetworkRequest/download(_:to:options:)`` with ``send(_:successHandler:errorHandler:)``;
@@ -56,7 +57,8 @@ extension NetworkLayer {
         progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (URL) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        var request = NetworkRequest.download(endpoint, to: destination, options: options)
+        return sendTransfer(&request, progressHandler, { successHandler($0.value) }, errorHandler)
     }
 
     /// Removed: send ``NetworkRequest/upload(urlString:method:fileURL:contentType:headers:)`` with
@@ -83,7 +85,10 @@ extension NetworkLayer {
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        var request = NetworkRequest<R>.upload(
+            urlString: urlString, method: method, fileURL: fileURL, contentType: contentType, headers: headers
+        )
+        return sendTransfer(&request, progressHandler, { successHandler($0.value) }, errorHandler)
     }
 
     /// Removed: send ``NetworkRequest/upload(urlString:method:fileURL:contentType:headers:)`` of
@@ -109,7 +114,10 @@ extension NetworkLayer {
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        var request = NetworkRequest<EmptyResponse>.upload(
+            urlString: urlString, method: method, fileURL: fileURL, contentType: contentType, headers: headers
+        )
+        return sendTransfer(&request, progressHandler, { _ in successHandler() }, errorHandler)
     }
 
     /// Removed: send ``NetworkRequest/upload(urlString:method:data:contentType:headers:)`` with
@@ -136,7 +144,9 @@ extension NetworkLayer {
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        var request = NetworkRequest<R>.upload(
+            urlString: urlString, method: method, data: data, contentType: contentType, headers: headers)
+        return sendTransfer(&request, progressHandler, { successHandler($0.value) }, errorHandler)
     }
 
     /// Removed: send ``NetworkRequest/upload(urlString:method:data:contentType:headers:)`` of
@@ -162,7 +172,9 @@ extension NetworkLayer {
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        var request = NetworkRequest<EmptyResponse>.upload(
+            urlString: urlString, method: method, data: data, contentType: contentType, headers: headers)
+        return sendTransfer(&request, progressHandler, { _ in successHandler() }, errorHandler)
     }
 
     /// Removed: send ``NetworkRequest/upload(urlString:method:multipart:headers:)`` with
@@ -188,7 +200,9 @@ extension NetworkLayer {
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping (R) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        var request = NetworkRequest<R>.upload(
+            urlString: urlString, method: method, multipart: multipart, headers: headers)
+        return sendTransfer(&request, progressHandler, { successHandler($0.value) }, errorHandler)
     }
 
     /// Removed: send ``NetworkRequest/upload(urlString:method:multipart:headers:)`` of ``EmptyResponse``
@@ -213,7 +227,9 @@ extension NetworkLayer {
         headers: [String: String] = [:], progressHandler: ((TransferProgress) -> Void)? = nil,
         successHandler: @escaping () -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        var request = NetworkRequest<EmptyResponse>.upload(
+            urlString: urlString, method: method, multipart: multipart, headers: headers)
+        return sendTransfer(&request, progressHandler, { _ in successHandler() }, errorHandler)
     }
 
     // MARK: - Whole responses
@@ -235,7 +251,7 @@ extension NetworkLayer {
         _ endpoint: any Endpoint,
         successHandler: @escaping (NetworkResponse<T>) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        send(NetworkRequest(endpoint), successHandler: successHandler, errorHandler: errorHandler)
     }
 
     /// Removed: ``send(_:successHandler:errorHandler:)`` with `NetworkRequest(urlString:query:headers:)` gives
@@ -257,7 +273,10 @@ extension NetworkLayer {
         urlString: String, query: [String: String] = [:], headers: [String: String] = [:],
         successHandler: @escaping (NetworkResponse<T>) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        send(
+            NetworkRequest(urlString: urlString, query: query, headers: headers),
+            successHandler: successHandler,
+            errorHandler: errorHandler)
     }
 
     /// Removed: ``send(_:successHandler:errorHandler:)`` with
@@ -279,7 +298,7 @@ extension NetworkLayer {
         urlString: String, body: T, headers: [String: String] = [:],
         successHandler: @escaping (NetworkResponse<R>) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        sendWhole(.post, urlString, .json(body), headers, successHandler, errorHandler)
     }
 
     /// Removed: ``send(_:successHandler:errorHandler:)`` with
@@ -301,7 +320,7 @@ extension NetworkLayer {
         urlString: String, body: T, headers: [String: String] = [:],
         successHandler: @escaping (NetworkResponse<R>) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        sendWhole(.put, urlString, .json(body), headers, successHandler, errorHandler)
     }
 
     /// Removed: ``send(_:successHandler:errorHandler:)`` with
@@ -323,7 +342,7 @@ extension NetworkLayer {
         urlString: String, body: T, headers: [String: String] = [:],
         successHandler: @escaping (NetworkResponse<R>) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        sendWhole(.patch, urlString, .json(body), headers, successHandler, errorHandler)
     }
 
     /// Removed: ``send(_:successHandler:errorHandler:)`` with `NetworkRequest(method: .delete, urlString:)`
@@ -344,6 +363,25 @@ extension NetworkLayer {
         urlString: String, headers: [String: String] = [:],
         successHandler: @escaping (NetworkResponse<R>) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) -> NetworkTask {
-        fatalError()
+        sendWhole(.delete, urlString, .empty, headers, successHandler, errorHandler)
+    }
+
+    private func sendWhole<R: Decodable & SendableMetatype>(
+        _ method: HTTPMethod, _ urlString: String, _ body: RequestBody, _ headers: [String: String],
+        _ successHandler: @escaping (NetworkResponse<R>) -> Void,
+        _ errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        send(
+            NetworkRequest(method: method, urlString: urlString, headers: headers, body: body),
+            successHandler: successHandler, errorHandler: errorHandler)
+    }
+
+    private func sendTransfer<Value>(
+        _ request: inout NetworkRequest<Value>, _ progressHandler: ((TransferProgress) -> Void)?,
+        _ successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        _ errorHandler: @escaping (NetworkError) -> Void
+    ) -> NetworkTask {
+        request.progressHandler = progressHandler
+        return send(request, successHandler: successHandler, errorHandler: errorHandler)
     }
 }
