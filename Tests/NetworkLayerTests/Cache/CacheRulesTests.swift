@@ -431,6 +431,19 @@ final class CacheRulesTests: XCTestCase {
         XCTAssertTrue(CacheStatus.stale(.timedOut).isFromCache)
         XCTAssertNil(CacheStatus.hit.staleError)
     }
+
+    /// The cache and sharing key a URL without its fragment: all after the first `#`, an empty one too; an
+    /// escaped `%23` in the path or query is no fragment.
+    func testTheKeyDropsOnlyTheFragment() {
+        for (written, key) in [
+            ("https://a.example/items?page=1", "https://a.example/items?page=1"),
+            ("https://a.example/items?page=1#top", "https://a.example/items?page=1"),
+            ("https://a.example/items#", "https://a.example/items"),
+            ("https://a.example/it%23ems?q=%23#x#y", "https://a.example/it%23ems?q=%23"),
+        ] {
+            XCTAssertEqual(CacheKey.normalized(URL(string: written)!), key, written)
+        }
+    }
 }
 
 /// The fast IMF-fixdate reader agrees with DateFormatter.

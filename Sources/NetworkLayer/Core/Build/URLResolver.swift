@@ -64,7 +64,7 @@ package struct URLResolver: Sendable {
         // an empty query (the full parse drops its `?`).
         guard let basePrefix, !path.isEmpty, !path.hasPrefix("//"), path != "/",
             mark == nil || !written.isEmpty, Self.plainPathBytes.containsAll(path),
-            Self.plainQueryBytes.containsAll(written), !Self.climbsUp(String(path))
+            Self.plainQueryBytes.containsAll(written), !Self.climbsUp(path)
         else { return nil }
         var text = basePrefix + "/" + path.drop { $0 == "/" }
         // As the full parse merges them: the string's query, then the request's.
@@ -90,7 +90,7 @@ package struct URLResolver: Sendable {
 
     /// Whether a relative path has a `..` segment however spelled (`%2E%2E`, `..;param`, `..%2F`, `..%5C`):
     /// servers that decode and normalise paths would read it as leaving the base path.
-    private static func climbsUp(_ percentEncodedPath: String) -> Bool {
+    private static func climbsUp(_ percentEncodedPath: some StringProtocol) -> Bool {
         // Without a percent sign, a `..` segment needs two dots in a row: a byte scan rules most paths out.
         let bytes = percentEncodedPath.utf8
         if !bytes.contains(0x25), !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0x2E && $1 == 0x2E })
