@@ -49,7 +49,7 @@ struct CacheStage: RequestStage {
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let answers = Self.mayAnswer(request)
-        guard let url = request.url, case .data = chain.route, answers || Self.updatesStoredReply(request)
+        guard let url = request.url, case .data = chain.route, answers || Self.mayAnswer(request, method: "HEAD")
         else {
             return sendUncached(request, chain: chain, completion: completion)
         }
@@ -222,9 +222,12 @@ struct CacheStage: RequestStage {
     /// A 5xx but 501, which is storable as an answer.
     private static func isFailure(_ statusCode: Int) -> Bool { statusCode >= 500 && statusCode != 501 }
 
-    static func mayAnswer(_ request: URLRequest) -> Bool {
-        (request.httpMethod ?? "GET").uppercased() == "GET" && request.httpBody == nil
-            && request.httpBodyStream == nil && request.value(forHTTPHeaderField: "Range") == nil
+    /// A bodiless `GET` but a `Range` one, which the cache may answer; with `method` `HEAD`, a bodiless
+    /// `HEAD`, whose reply may refresh the stored `GET` reply's headers.
+    static func mayAnswer(_ request: URLRequest, method: String = "GET") -> Bool {
+        (request.httpMethod ?? "GET").uppercased() == method && request.httpBody == nil
+            && request.httpBodyStream == nil
+            && (method == "HEAD" || request.value(forHTTPHeaderField: "Range") == nil)
     }
 
     /// The failure of a request only the cache may answer, when it can't.
