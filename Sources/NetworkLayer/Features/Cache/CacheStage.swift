@@ -74,8 +74,7 @@ struct CacheStage: RequestStage {
             revalidatesInBackground: revalidation != nil)
         let reason =
             stored == nil ? missing : strategy.reason(policy: policy, request: lookup.headers, now: now)
-        // With conditions, `validating` is `stored`.
-        guard case .network(let conditions, _, _) = strategy else {
+        guard case .network(let conditions, _) = strategy else {
             answer(strategy, because: reason, now: now, completion: completion)
             return {}
         }
@@ -90,7 +89,8 @@ struct CacheStage: RequestStage {
     ) {
         switch strategy {
         case .serve(let entry):
-            let stale = CacheRules.isStale(entry, now: now)
+            // The reason already judged its freshness: a stale entry served is one the policy accepts.
+            let stale = reason == .policyAcceptsStored
             completion(Self.reply(from: entry, now: now).marked(stale ? .staleHit : .hit, because: reason))
         case .serveWhileRevalidating(let entry):
             completion(Self.reply(from: entry, now: now).marked(.staleWhileRevalidating, because: reason))
