@@ -49,7 +49,8 @@ struct CacheStage: RequestStage {
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let answers = Self.mayAnswer(request)
-        guard let url = request.url, case .data = chain.route, answers || Self.mayAnswer(request, method: "HEAD")
+        guard let url = request.url, case .data = chain.route,
+            answers || Self.mayAnswer(request, method: "HEAD")
         else {
             return sendUncached(request, chain: chain, completion: completion)
         }
