@@ -5,12 +5,6 @@ import Foundation
 #endif
 
 extension CacheStage {
-    /// A bodiless `HEAD`: its reply may refresh the stored `GET` reply's headers.
-    static func updatesStoredReply(_ request: URLRequest) -> Bool {
-        (request.httpMethod ?? "GET").uppercased() == "HEAD" && request.httpBody == nil
-            && request.httpBodyStream == nil
-    }
-
     /// `stored` updated by a reply about it received now, a 304 or a `HEAD`'s, and stored while the
     /// request is for its account; removed instead when the reply says it must no longer be kept
     /// (`no-store`, `Vary: *`).

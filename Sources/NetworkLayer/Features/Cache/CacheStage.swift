@@ -49,7 +49,8 @@ struct CacheStage: RequestStage {
         _ request: URLRequest, chain: RequestChain, completion: @escaping Completion
     ) -> @Sendable () -> Void {
         let answers = Self.mayAnswer(request)
-        guard let url = request.url, case .data = chain.route, answers || Self.updatesStoredReply(request)
+        guard let url = request.url, case .data = chain.route,
+            answers || Self.mayAnswer(request, method: "HEAD")
         else {
             return sendUncached(request, chain: chain, completion: completion)
         }
@@ -74,8 +75,7 @@ struct CacheStage: RequestStage {
             revalidatesInBackground: revalidation != nil)
         let reason =
             stored == nil ? missing : strategy.reason(policy: policy, request: lookup.headers, now: now)
-        // With conditions, `validating` is `stored`.
-        guard case .network(let conditions, _, _) = strategy else {
+        guard case .network(let conditions, _) = strategy else {
             answer(strategy, because: reason, now: now, completion: completion)
             return {}
         }
@@ -90,7 +90,8 @@ struct CacheStage: RequestStage {
     ) {
         switch strategy {
         case .serve(let entry):
-            let stale = CacheRules.isStale(entry, now: now)
+            // The reason already judged its freshness: a stale entry served is one the policy accepts.
+            let stale = reason == .policyAcceptsStored
             completion(Self.reply(from: entry, now: now).marked(stale ? .staleHit : .hit, because: reason))
         case .serveWhileRevalidating(let entry):
             completion(Self.reply(from: entry, now: now).marked(.staleWhileRevalidating, because: reason))
@@ -222,9 +223,12 @@ struct CacheStage: RequestStage {
     /// A 5xx but 501, which is storable as an answer.
     private static func isFailure(_ statusCode: Int) -> Bool { statusCode >= 500 && statusCode != 501 }
 
-    static func mayAnswer(_ request: URLRequest) -> Bool {
-        (request.httpMethod ?? "GET").uppercased() == "GET" && request.httpBody == nil
-            && request.httpBodyStream == nil && request.value(forHTTPHeaderField: "Range") == nil
+    /// A bodiless `GET` but a `Range` one, which the cache may answer; with `method` `HEAD`, a bodiless
+    /// `HEAD`, whose reply may refresh the stored `GET` reply's headers.
+    static func mayAnswer(_ request: URLRequest, method: String = "GET") -> Bool {
+        (request.httpMethod ?? "GET").uppercased() == method && request.httpBody == nil
+            && request.httpBodyStream == nil
+            && (method == "HEAD" || request.value(forHTTPHeaderField: "Range") == nil)
     }
 
     /// The failure of a request only the cache may answer, when it can't.

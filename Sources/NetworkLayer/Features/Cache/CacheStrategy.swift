@@ -10,9 +10,9 @@ enum CacheStrategy: Equatable {
     case serveWhileRevalidating(CachedResponse)
     /// Only the cache may answer, and it has nothing: the request fails without being sent.
     case unsatisfiable
-    /// Send, with `conditions` (validators from `validating`) when a 304 can revalidate; `stored` is the
+    /// Send, with `conditions` (the validators of `stored`) when a 304 can revalidate it; `stored` is the
     /// fallback on failure.
-    case network(conditions: [String: String], validating: CachedResponse?, stored: CachedResponse?)
+    case network(conditions: [String: String], stored: CachedResponse?)
 
     /// The decision for a request with `headers` (as the server receives them) under `policy`; a request's
     /// own `only-if-cached` (RFC 9111 §5.2.1.7) is ``CachePolicy/returnCacheDataDontLoad``, whatever the policy.
@@ -24,7 +24,7 @@ enum CacheStrategy: Equatable {
         let policy = CacheControl(headers["Cache-Control"]).onlyIfCached ? .returnCacheDataDontLoad : policy
         guard let stored else {
             return policy == .returnCacheDataDontLoad
-                ? .unsatisfiable : .network(conditions: [:], validating: nil, stored: nil)
+                ? .unsatisfiable : .network(conditions: [:], stored: nil)
         }
         let callerConditional = CacheRules.isConditional(headers)
         switch policy {
@@ -42,10 +42,9 @@ enum CacheStrategy: Equatable {
         case .reloadIgnoringCache, .revalidate: break
         }
         // Validators only for a request the caller didn't make conditional: then a 304 is ours to handle.
-        let candidate = callerConditional || policy == .reloadIgnoringCache ? nil : stored
-        let conditions = candidate.map { CacheRules.conditionalHeaders(for: $0) } ?? [:]
+        let validates = !callerConditional && policy != .reloadIgnoringCache
         return .network(
-            conditions: conditions, validating: conditions.isEmpty ? nil : candidate, stored: stored)
+            conditions: validates ? CacheRules.conditionalHeaders(for: stored) : [:], stored: stored)
     }
 
     /// Why the decision for a request with `headers` under `policy`, at `now`, is this one.
@@ -53,7 +52,7 @@ enum CacheStrategy: Equatable {
         switch self {
         case .serve(let stored): CacheRules.isStale(stored, now: now) ? .policyAcceptsStored : .fresh
         case .serveWhileRevalidating: .staleWhileRevalidate
-        case .unsatisfiable, .network(_, _, stored: nil): .notStored
+        case .unsatisfiable, .network(_, stored: nil): .notStored
         case .network where policy == .reloadIgnoringCache || policy == .revalidate: .policyReloads
         case .network where CacheRules.isConditional(headers): .conditionalRequest
         case .network: .stale

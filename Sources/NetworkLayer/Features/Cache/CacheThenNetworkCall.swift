@@ -15,10 +15,9 @@ struct CacheThenNetworkCall<Value>: Sendable {
     /// The caller's handlers, released by the call's end, and the update running.
     private struct Order {
         var handlers: Handlers?
-        /// Whether the stored reply's update is running: the end waits for it.
-        var updating = false
-        /// The end, when it came while the update ran.
-        var parked: (() -> Void)?
+        /// While the stored reply's update runs, what runs once it returns: nothing, or the end, which
+        /// came meanwhile and waits for it.
+        var afterUpdate: (() -> Void)?
         var showedStored = false
     }
 
@@ -63,17 +62,17 @@ struct CacheThenNetworkCall<Value>: Sendable {
     private func storedArrived(_ stored: NetworkResponse<Value>?) {
         let update = order.withLock { state -> ((NetworkResponse<Value>) -> Void)? in
             guard stored != nil, let handlers = state.handlers else { return nil }
-            (state.updating, state.showedStored) = (true, true)
+            (state.afterUpdate, state.showedStored) = ({}, true)
             return handlers.update
         }
         sendToNetwork()
         guard let update, let stored else { return }
         update(stored)
-        let parked = order.withLock { state in
-            defer { (state.updating, state.parked) = (false, nil) }
-            return state.parked
+        let next = order.withLock { state in
+            defer { state.afterUpdate = nil }
+            return state.afterUpdate
         }
-        parked?()
+        next?()
     }
 
     private func sendToNetwork() {
@@ -102,8 +101,8 @@ struct CacheThenNetworkCall<Value>: Sendable {
         let handlers = order.withLock { state -> Handlers? in
             guard let handlers = state.handlers else { return nil }
             state.handlers = nil
-            guard !state.updating else {
-                state.parked = { final(handlers) }
+            guard state.afterUpdate == nil else {
+                state.afterUpdate = { final(handlers) }
                 return nil
             }
             return handlers

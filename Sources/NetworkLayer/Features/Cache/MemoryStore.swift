@@ -5,6 +5,7 @@ import Foundation
 /// Why: a scan per store cost a full cache about a quarter of its miss throughput; see <doc:Performance>.
 final class MemoryStore: Sendable {
     private struct State {
+        let capacity: Int
         var entries: [CacheKey: (entry: CachedResponse, lastUse: UInt64)] = [:]
         var byUse: [UInt64: CacheKey] = [:]
         /// Every stamp below this one is gone from `byUse`.
@@ -31,9 +32,7 @@ final class MemoryStore: Sendable {
 
         /// Stores an entry that costs `cost`, unless a removal came since `ifGeneration`, then evicts the
         /// least recently used past `capacity`.
-        mutating func store(
-            _ entry: CachedResponse, key: CacheKey, cost: Int, capacity: Int, ifGeneration: UInt64?
-        ) {
+        mutating func store(_ entry: CachedResponse, key: CacheKey, cost: Int, ifGeneration: UInt64?) {
             guard ifGeneration == nil || ifGeneration == generation else { return }
             remove(key)
             guard cost <= capacity else { return }
@@ -46,11 +45,10 @@ final class MemoryStore: Sendable {
         }
     }
 
-    private let capacity: Int
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(capacity: Int) {
-        self.capacity = max(0, capacity)
+        state = Locked(State(capacity: max(0, capacity)))
     }
 
     var currentUsage: Int { state.withLock { $0.usage } }
@@ -84,8 +82,8 @@ final class MemoryStore: Sendable {
     /// the file this entry was read from.
     func store(_ entry: CachedResponse, ifGeneration generation: UInt64? = nil) {
         // Each computed once, outside the lock.
-        let (capacity, key, cost) = (capacity, entry.key, entry.cost)
-        state.withLock { $0.store(entry, key: key, cost: cost, capacity: capacity, ifGeneration: generation) }
+        let (key, cost) = (entry.key, entry.cost)
+        state.withLock { $0.store(entry, key: key, cost: cost, ifGeneration: generation) }
     }
 
     func remove(_ key: CacheKey) {
