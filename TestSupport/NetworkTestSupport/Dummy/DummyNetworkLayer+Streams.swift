@@ -19,7 +19,7 @@ extension DummyResponder {
                     decoder: layer.decoder, maximumEventSize: max(1, options.maximumEventSize),
                     state: streamState)),
             state: streamState, deliveryQueue: state.withLock { $0.deliveryQueue },
-            consumer: request.streamConsumer as? any StreamConsumerIdling, eventHandler: eventHandler)
+            consumer: request.streamConsumer as? AsyncStreamBuffer<Element>, eventHandler: eventHandler)
         // The feed rides with the request, so a held attempt is a stream before any test can see it.
         var request = request.accepting(format)
         request.streamConsumer = feed
@@ -73,11 +73,11 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
     private let deliveryQueue: DispatchQueue?
     /// The `async` consumer behind `eventHandler`, when the stream is a `NetworkStream`: the event
     /// handler only buffers for it, so an element is consumed once it has taken it.
-    private let consumer: (any StreamConsumerIdling)?
+    private let consumer: AsyncStreamBuffer<Element>?
 
     init(
         parser: StreamParser<Element>, state: StreamState, deliveryQueue: DispatchQueue?,
-        consumer: (any StreamConsumerIdling)?, eventHandler: @escaping (Element) -> Void
+        consumer: AsyncStreamBuffer<Element>?, eventHandler: @escaping (Element) -> Void
     ) {
         self.state = Locked(State(parser: parser))
         streamState = state
@@ -129,8 +129,7 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
         state.withLock { state in
             guard state.isOpen, state.failure == nil else { return ([], nil) }
             let batch = state.parser.parse(bytes)
-            state.bytes += bytes.count
-            state.count += batch.elements.count
+            streamState.received(bytes: bytes.count, events: batch.elements.count)
             state.failure = batch.failure
             return (batch.elements.map(\.0), batch.failure)
         }
