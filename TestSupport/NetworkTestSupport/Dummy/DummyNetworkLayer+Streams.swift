@@ -29,7 +29,7 @@ extension DummyResponder {
                 // A body answered at once (not pushed) is the whole stream.
                 let outcome = feed.finish(with: response.value)
                 feed.close()
-                completionHandler(outcome.map { feed.summary(of: response) })
+                completionHandler(outcome.map { streamState.summary(of: response) })
             },
             errorHandler: { error in
                 feed.close()
@@ -57,8 +57,6 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
         let parser: StreamParser<Element>
         var isOpen = true
         var failure: NetworkError?
-        var count = 0
-        var bytes = 0
         /// Pushed elements on their way to the event handler on the delivery queue.
         var deliveries = 0
         /// What waits for those deliveries: see `whenConsumed`.
@@ -142,7 +140,7 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
         let ending: NetworkError? = state.withLock { state in
             guard state.failure == nil else { return state.failure }
             let batch = state.parser.end()
-            state.count += batch.elements.count
+            streamState.received(bytes: 0, events: batch.elements.count)
             elements += batch.elements.map(\.0)
             return batch.failure
         }
@@ -153,15 +151,6 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
     /// The completion is about to run: nothing more is delivered.
     func close() {
         state.withLock { $0.isOpen = false }
-    }
-
-    func summary(of response: NetworkResponse<Data>) -> StreamSummary {
-        state.withLock { state in
-            StreamSummary(
-                statusCode: response.statusCode, headers: response.headers, url: response.url,
-                eventCount: state.count, byteCount: state.bytes, lastEventID: streamState.reportedLastEventID,
-                metrics: response.metrics)
-        }
     }
 }
 
