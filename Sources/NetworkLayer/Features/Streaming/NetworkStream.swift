@@ -100,9 +100,9 @@ package final class AsyncStreamBuffer<Element>: Sendable {
         var outcome: Result<StreamSummary, NetworkError>?
         var waiter: CheckedContinuation<Void, Never>?
         var cancelled = false
-        var consumerDone = false
-        /// Run when the consumer next waits for an element, or is done.
-        var idleHandlers: [@Sendable () -> Void] = []
+        /// Run when the consumer next waits for an element, or is done; `nil` once it is done, when they
+        /// run at once.
+        var idleHandlers: [@Sendable () -> Void]? = []
     }
 
     private let state: Locked<State>
@@ -171,8 +171,9 @@ package final class AsyncStreamBuffer<Element>: Sendable {
                             return (true, [])
                         }
                         state.waiter = continuation
+                        // Not done: it is done only after the end, which it would have taken instead.
                         defer { state.idleHandlers = [] }
-                        return (false, state.idleHandlers)
+                        return (false, state.idleHandlers ?? [])
                     }
                     for handler in idle { handler() }
                     if resumeNow { continuation.resume() }
@@ -189,20 +190,15 @@ package final class AsyncStreamBuffer<Element>: Sendable {
     /// consumer's thread or the caller's.
     package func whenIdle(_ body: @escaping @Sendable () -> Void) {
         let now = state.withLock { state -> Bool in
-            if state.waiter != nil || state.consumerDone { return true }
-            state.idleHandlers.append(body)
+            guard state.waiter == nil, state.idleHandlers != nil else { return true }
+            state.idleHandlers?.append(body)
             return false
         }
         if now { body() }
     }
 
     private func consumerIsDone() {
-        let idle = state.withLock { state in
-            state.consumerDone = true
-            defer { state.idleHandlers = [] }
-            return state.idleHandlers
-        }
-        for handler in idle { handler() }
+        for handler in state.withLock({ $0.idleHandlers.take() }) ?? [] { handler() }
     }
 
     private enum Step {
