@@ -19,7 +19,7 @@ extension DummyResponder {
                     decoder: layer.decoder, maximumEventSize: max(1, options.maximumEventSize),
                     state: streamState)),
             state: streamState, deliveryQueue: state.withLock { $0.deliveryQueue },
-            consumer: request.streamConsumer as? any StreamConsumerIdling, eventHandler: eventHandler)
+            consumer: request.streamConsumer as? AsyncStreamBuffer<Element>, eventHandler: eventHandler)
         // The feed rides with the request, so a held attempt is a stream before any test can see it.
         var request = request.accepting(format)
         request.streamConsumer = feed
@@ -29,7 +29,7 @@ extension DummyResponder {
                 // A body answered at once (not pushed) is the whole stream.
                 let outcome = feed.finish(with: response.value)
                 feed.close()
-                completionHandler(outcome.map { feed.summary(of: response) })
+                completionHandler(outcome.map { streamState.summary(of: response) })
             },
             errorHandler: { error in
                 feed.close()
@@ -57,8 +57,6 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
         let parser: StreamParser<Element>
         var isOpen = true
         var failure: NetworkError?
-        var count = 0
-        var bytes = 0
         /// Pushed elements on their way to the event handler on the delivery queue.
         var deliveries = 0
         /// What waits for those deliveries: see `whenConsumed`.
@@ -73,11 +71,11 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
     private let deliveryQueue: DispatchQueue?
     /// The `async` consumer behind `eventHandler`, when the stream is a `NetworkStream`: the event
     /// handler only buffers for it, so an element is consumed once it has taken it.
-    private let consumer: (any StreamConsumerIdling)?
+    private let consumer: AsyncStreamBuffer<Element>?
 
     init(
         parser: StreamParser<Element>, state: StreamState, deliveryQueue: DispatchQueue?,
-        consumer: (any StreamConsumerIdling)?, eventHandler: @escaping (Element) -> Void
+        consumer: AsyncStreamBuffer<Element>?, eventHandler: @escaping (Element) -> Void
     ) {
         self.state = Locked(State(parser: parser))
         streamState = state
@@ -129,8 +127,7 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
         state.withLock { state in
             guard state.isOpen, state.failure == nil else { return ([], nil) }
             let batch = state.parser.parse(bytes)
-            state.bytes += bytes.count
-            state.count += batch.elements.count
+            streamState.received(bytes: bytes.count, events: batch.elements.count)
             state.failure = batch.failure
             return (batch.elements.map(\.0), batch.failure)
         }
@@ -143,7 +140,7 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
         let ending: NetworkError? = state.withLock { state in
             guard state.failure == nil else { return state.failure }
             let batch = state.parser.end()
-            state.count += batch.elements.count
+            streamState.received(bytes: 0, events: batch.elements.count)
             elements += batch.elements.map(\.0)
             return batch.failure
         }
@@ -154,15 +151,6 @@ final class DummyStreamFeed<Element>: DummyStreamFeeding, @unchecked Sendable {
     /// The completion is about to run: nothing more is delivered.
     func close() {
         state.withLock { $0.isOpen = false }
-    }
-
-    func summary(of response: NetworkResponse<Data>) -> StreamSummary {
-        state.withLock { state in
-            StreamSummary(
-                statusCode: response.statusCode, headers: response.headers, url: response.url,
-                eventCount: state.count, byteCount: state.bytes, lastEventID: streamState.reportedLastEventID,
-                metrics: response.metrics)
-        }
     }
 }
 

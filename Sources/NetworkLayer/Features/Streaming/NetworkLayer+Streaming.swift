@@ -23,18 +23,16 @@ extension NetworkLayer {
             reconnects: reconnects)
         let setup = StreamSetup(
             route: channel, reconnection: reconnection, callbackQueue: queue, state: state)
+        let finish = { (outcome: Result<StreamSummary, NetworkError>) in
+            // Elements queued behind the completion are dropped: none may follow it.
+            delivery.close()
+            completionHandler(outcome)
+        }
         var returned: (() -> Void)?
         let task = startCall(
             request, stream: setup, returned: &returned,
-            successHandler: { response in
-                // Elements queued behind the completion are dropped: none may follow it.
-                delivery.close()
-                completionHandler(.success(state.summary(of: response)))
-            },
-            errorHandler: { error in
-                delivery.close()
-                completionHandler(.failure(error))
-            })
+            successHandler: { finish(.success(state.summary(of: $0))) },
+            errorHandler: { finish(.failure($0)) })
         return StreamTask(task) { delivery.close() }
     }
 

@@ -89,8 +89,8 @@ private final class CancelOnRelease: Sendable {
 /// Elements waiting for an `async` consumer: appended on the delegate queue (a test double's delivery
 /// queue), taken by `next()`; a batch is reported consumed once its last element is taken, which lets a
 /// held connection read on. Unchecked hand-off: each element moves once, and ``NetworkStream`` requires
-/// `Sendable` elements.
-final class AsyncStreamBuffer<Element>: Sendable {
+/// `Sendable` elements. Package: a test double's stream waits on ``whenIdle(_:)``.
+package final class AsyncStreamBuffer<Element>: Sendable {
     private struct State {
         /// What starts the request: taken by the first `next()`.
         var start: (@Sendable (AsyncStreamBuffer<Element>) -> NetworkTask)?
@@ -100,9 +100,9 @@ final class AsyncStreamBuffer<Element>: Sendable {
         var outcome: Result<StreamSummary, NetworkError>?
         var waiter: CheckedContinuation<Void, Never>?
         var cancelled = false
-        var consumerDone = false
-        /// Run when the consumer next waits for an element, or is done.
-        var idleHandlers: [@Sendable () -> Void] = []
+        /// Run when the consumer next waits for an element, or is done; `nil` once it is done, when they
+        /// run at once.
+        var idleHandlers: [@Sendable () -> Void]? = []
     }
 
     private let state: Locked<State>
@@ -171,8 +171,9 @@ final class AsyncStreamBuffer<Element>: Sendable {
                             return (true, [])
                         }
                         state.waiter = continuation
+                        // Not done: it is done only after the end, which it would have taken instead.
                         defer { state.idleHandlers = [] }
-                        return (false, state.idleHandlers)
+                        return (false, state.idleHandlers ?? [])
                     }
                     for handler in idle { handler() }
                     if resumeNow { continuation.resume() }
@@ -183,13 +184,21 @@ final class AsyncStreamBuffer<Element>: Sendable {
         }
     }
 
-    private func consumerIsDone() {
-        let idle = state.withLock { state in
-            state.consumerDone = true
-            defer { state.idleHandlers = [] }
-            return state.idleHandlers
+    /// Tells a test double when the consumer has handled every element handed to it, so a test that
+    /// pushed an event can assert on the result: runs `body` once the consumer has taken every element
+    /// so far and waits, or has stopped; at once if it already has. Runs with no lock held, on the
+    /// consumer's thread or the caller's.
+    package func whenIdle(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard state.waiter == nil, state.idleHandlers != nil else { return true }
+            state.idleHandlers?.append(body)
+            return false
         }
-        for handler in idle { handler() }
+        if now { body() }
+    }
+
+    private func consumerIsDone() {
+        for handler in state.withLock({ $0.idleHandlers.take() }) ?? [] { handler() }
     }
 
     private enum Step {
@@ -208,16 +217,5 @@ final class AsyncStreamBuffer<Element>: Sendable {
         }
         receipt?.consumed()
         return step
-    }
-}
-
-extension AsyncStreamBuffer: StreamConsumerIdling {
-    package func whenIdle(_ body: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state -> Bool in
-            if state.waiter != nil || state.consumerDone { return true }
-            state.idleHandlers.append(body)
-            return false
-        }
-        if now { body() }
     }
 }

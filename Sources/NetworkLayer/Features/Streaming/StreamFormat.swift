@@ -13,15 +13,15 @@ import Foundation
 public struct StreamFormat<Element>: Sendable {
     /// The `Accept` a request gets unless it names one; `nil` for raw chunks.
     let accept: String?
-    /// Only server-sent event streams reconnect.
-    let isServerSentEvents: Bool
     package let makeParser: @Sendable (StreamParserContext) -> StreamParser<Element>
+    /// Only server-sent event streams reconnect.
+    var isServerSentEvents: Bool { accept == "text/event-stream" }
 }
 
 extension StreamFormat where Element == ServerSentEvent {
     /// A `text/event-stream` reply, parsed by the WHATWG HTML standard's rules into ``ServerSentEvent``s.
     public static var serverSentEvents: Self {
-        StreamFormat(accept: "text/event-stream", isServerSentEvents: true) { context in
+        StreamFormat(accept: "text/event-stream") { context in
             var parser = ServerSentEventParser(
                 maximumEventSize: context.maximumEventSize, lastEventID: context.state.lastEventID)
             return StreamParser { chunk in
@@ -69,7 +69,7 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
 
     private static func decodingEvents(of types: Set<String>?) -> Self {
         let events = StreamFormat<ServerSentEvent>.serverSentEvents
-        return StreamFormat(accept: events.accept, isServerSentEvents: true) { context in
+        return StreamFormat(accept: events.accept) { context in
             let parser = events.makeParser(context)
             var number = 0
             return StreamParser { chunk in
@@ -89,25 +89,22 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
     ///
     /// - Parameter type: The type each line decodes to.
     public static func jsonLines(_ type: Element.Type) -> Self {
-        StreamFormat(
-            accept: "application/jsonl, application/x-ndjson, application/json;q=0.9",
-            isServerSentEvents: false
-        ) { context in
+        StreamFormat(accept: "application/jsonl, application/x-ndjson, application/json;q=0.9") { context in
             var lines = LineSplitter(maximumLineLength: context.maximumEventSize)
             var number = 0
-            let decode = { (batch: [ArraySlice<UInt8>], overflow: Bool) -> StreamBatch<Element> in
+            let decode = { (split: (lines: [ArraySlice<UInt8>], overflow: Bool)) -> StreamBatch<Element> in
                 context.decode(
-                    batch, numbering: &number, asLines: true, failure: overflow ? context.tooLarge() : nil
+                    split.lines, numbering: &number, asLines: true,
+                    failure: split.overflow ? context.tooLarge() : nil
                 ) { line in
                     line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D })
                         ? (Data(line), line.count) : nil
                 }
             }
             return StreamParser { chunk in
-                let split = lines.lines(in: chunk)
-                return decode(split.lines, split.overflow)
+                decode(lines.lines(in: chunk))
             } end: {
-                decode(lines.remainder().map { [$0] } ?? [], false)
+                decode((lines.remainder().map { [$0] } ?? [], false))
             }
         }
     }
@@ -116,7 +113,7 @@ extension StreamFormat where Element: Decodable & SendableMetatype {
 extension StreamFormat where Element == Data {
     /// The reply's bytes as they arrive, in chunks of whatever size the network delivers.
     public static var chunks: Self {
-        StreamFormat(accept: nil, isServerSentEvents: false) { _ in
+        StreamFormat(accept: nil) { _ in
             StreamParser { chunk in
                 StreamBatch(elements: chunk.isEmpty ? [] : [(chunk, chunk.count)])
             }

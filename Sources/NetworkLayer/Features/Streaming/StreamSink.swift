@@ -16,7 +16,8 @@ final class StreamSink<Element>: TransferSink {
     private var isStreaming = false
     private var failure: NetworkError?
     private var bytes = 0
-    private(set) var needsBackPressure = false
+    /// A stream is as long as the server likes: libcurl is held back whenever the delegate queue lags.
+    var needsBackPressure: Bool { isStreaming }
 
     init(_ channel: StreamChannel<Element>, method: String?) {
         self.channel = channel
@@ -43,8 +44,6 @@ final class StreamSink<Element>: TransferSink {
         isStreaming = true
         channel.context.state.connectionOpened()
         channel.delivery.connectionOpened()
-        // A stream is as long as the server likes: libcurl is held back whenever the delegate queue lags.
-        needsBackPressure = true
         return .accept
     }
 

@@ -30,8 +30,6 @@ package final class StreamState: Sendable {
     }
 
     package var lastEventID: String { counts.withLock { $0.lastEventID } }
-    /// The last event ID as a summary reports it: `nil` when none was set.
-    package var reportedLastEventID: String? { lastEventID.isEmpty ? nil : lastEventID }
     package var retry: TimeInterval? { counts.withLock { $0.retry } }
     package var eventCount: Int { counts.withLock { $0.events } }
     package var reconnectCount: Int { counts.withLock { $0.reconnects } }
@@ -39,7 +37,7 @@ package final class StreamState: Sendable {
     /// stream that moved on counts its attempts afresh even when a typed stream skipped every event.
     package var progress: Int { counts.withLock { $0.events + $0.serverEvents } }
 
-    func summary(of response: NetworkResponse<Data>) -> StreamSummary {
+    package func summary(of response: NetworkResponse<Data>) -> StreamSummary {
         counts.withLock {
             StreamSummary(
                 statusCode: response.statusCode, headers: response.headers, url: response.url,
