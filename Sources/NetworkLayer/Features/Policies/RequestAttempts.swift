@@ -19,31 +19,21 @@ import Foundation
 ///
 /// Immutable: what the failed attempts so far leave (``History``) goes from each step to the next as a
 /// value, as the URL that answered goes from `send` to the decision after it.
-final class RequestAttempts: Sendable {
+struct RequestAttempts: Sendable {
     static var attemptLimit: Int { 16 }
     /// A stream's progress count (`stage.progress`) starts the attempts afresh when it grew, so a stream
     /// reconnecting hours later doesn't inherit its first connection's failures.
-    private let stage: PolicyStage
-    private let request: URLRequest
+    let stage: PolicyStage
+    let request: URLRequest
     /// The stages below, down which each attempt goes.
-    private let chain: RequestChain
-    private let finish: @Sendable (Result<Reply, NetworkError>) -> Void
+    let chain: RequestChain
+    /// Called exactly once.
+    let finish: @Sendable (Result<Reply, NetworkError>) -> Void
 
     /// The failures that count against the attempt limit, handed from each step to the next.
     private struct History: Sendable {
         var earlierErrors: [NetworkError] = []
         var progressAtLastFailure = 0
-    }
-
-    /// `finish` is called exactly once.
-    init(
-        stage: PolicyStage, request: URLRequest, chain: RequestChain,
-        finish: @escaping @Sendable (Result<Reply, NetworkError>) -> Void
-    ) {
-        self.stage = stage
-        self.request = request
-        self.chain = chain
-        self.finish = finish
     }
 
     private var isCancelled: Bool { stage.call.task.isSettled }
