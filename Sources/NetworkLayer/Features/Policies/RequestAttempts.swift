@@ -43,7 +43,7 @@ struct RequestAttempts: Sendable {
     /// Without interceptors, on the calling thread.
     func start() {
         guard !interceptors.isEmpty else { return attempt(History()) }
-        onPolicyQueue { [self] in attempt(History()) }
+        onPolicyQueue { attempt(History()) }
     }
 
     /// Runs `body` where hooks run: in place when already there, else asynchronously on the policy
@@ -57,12 +57,9 @@ struct RequestAttempts: Sendable {
 
     private func attempt(_ history: History) {
         guard !isCancelled else { return finish(.failure(.cancelled)) }
-        let endsRound = beginRound()
-        ask(
-            from: 0, request, hook: { $0.adapt($1, completion: $2) }, goesOn: { try? $0.get() },
-            end: { .success($0) },
-            completion: { [self] result in
-                guard endsRound() else { return }
+        round(
+            request, hook: { $0.adapt($1, completion: $2) }, goesOn: { try? $0.get() }, end: { .success($0) },
+            completion: { result in
                 switch result {
                 case .failure(let error):
                     finish(.failure(error))
@@ -82,7 +79,7 @@ struct RequestAttempts: Sendable {
         case .success(let attempt):
             let expectation = stage.expectation
             // The attempt stage below attaches each attempt's cancel to the call's task.
-            _ = chain.proceed(attempt) { [self] result in
+            _ = chain.proceed(attempt) { result in
                 switch ResponseValidator.validate(result, expecting: expectation) {
                 case .success(let reply): finish(.success(reply))
                 case .failure(let error):
@@ -92,26 +89,43 @@ struct RequestAttempts: Sendable {
         }
     }
 
-    /// Runs `hook` on the interceptors from `index` on, one at a time where hooks run: while an answer
-    /// says to go on (`goesOn` gives what the next one gets), the next is asked; any other answer, or
-    /// `end` past the last interceptor, ends the round.
-    private func ask<Value: Sendable, Answer: Sendable>(
-        from index: Int, _ value: Value,
+    /// Runs a round of `hook` on the interceptors, one at a time where hooks run: while an answer says to
+    /// go on (`goesOn` gives what the next one gets), the next is asked; any other answer, or `end` past
+    /// the last interceptor, ends the round and goes to `completion` if it is the first within the round's
+    /// limit (the request's timeout, then ``NetworkError/timedOut``). For the request's monitors the round
+    /// is timed (``RequestMetrics/policyWaitDuration``; the task counts a round that doesn't end until its
+    /// outcome). Without interceptors, no limit and nothing timed.
+    private func round<Value: Sendable, Answer: Sendable>(
+        _ value: Value,
         hook:
             @escaping @Sendable (any RequestInterceptor, Value, @escaping @Sendable (Answer) -> Void) -> Void,
         goesOn: @escaping @Sendable (Answer) -> Value?, end: @escaping @Sendable (Value) -> Answer,
         completion: @escaping @Sendable (Answer) -> Void
     ) {
-        guard index < interceptors.count else { return completion(end(value)) }
-        let once = Once()
-        onPolicyQueue { [self] in
-            hook(interceptors[index], value) { [self] answer in
-                // An interceptor calling back twice must not fork the request into two.
-                guard once.claim() else { return }
-                guard let next = goesOn(answer) else { return completion(answer) }
-                ask(from: index + 1, next, hook: hook, goesOn: goesOn, end: end, completion: completion)
+        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: clock) {
+            finish(.failure(.timedOut))
+        }
+        let task = stage.call.task
+        let timed = !interceptors.isEmpty && task.measuresForMonitors
+        if timed { task.policyRound(begins: true) }
+        let ends = { @Sendable (answer: Answer) in
+            guard deadline.claim() else { return }
+            if timed { task.policyRound(begins: false) }
+            completion(answer)
+        }
+        @Sendable func ask(_ index: Int, _ value: Value) {
+            guard index < interceptors.count else { return ends(end(value)) }
+            let once = Once()
+            onPolicyQueue {
+                hook(interceptors[index], value) { answer in
+                    // An interceptor calling back twice must not fork the request into two.
+                    guard once.claim() else { return }
+                    guard let next = goesOn(answer) else { return ends(answer) }
+                    ask(index + 1, next)
+                }
             }
         }
+        ask(0, value)
     }
 
     private func decide(
@@ -129,13 +143,11 @@ struct RequestAttempts: Sendable {
         counted.earlierErrors.append(error)
         let history = counted
         guard failed.number < stage.attemptLimit else { return finish(.failure(error)) }
-        let endsRound = beginRound()
-        ask(
-            from: 0, failed, hook: { $0.retry($1, completion: $2) },
+        round(
+            failed, hook: { $0.retry($1, completion: $2) },
             goesOn: { decision in if case .doNotRetry = decision { failed } else { nil } },
             end: { _ in .doNotRetry },
-            completion: { [self] decision in
-                guard endsRound() else { return }
+            completion: { decision in
                 if case .fail(let replacement) = decision { return finish(.failure(replacement)) }
                 let longestWait = stage.longestWait ?? stage.policy.maximumDelay
                 let delay: TimeInterval? =
@@ -152,29 +164,8 @@ struct RequestAttempts: Sendable {
                 stage.call.willRetry(after: delay, because: error)
                 guard delay > 0, delay.isFinite else { return attempt(history) }
                 // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
-                stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { [self] in
-                    attempt(history)
-                }
+                stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { attempt(history) }
             })
-    }
-
-    /// Begins a round of interceptor calls: its limit (the request's timeout, then
-    /// ``NetworkError/timedOut``) and, for the request's monitors, its time
-    /// (``RequestMetrics/policyWaitDuration``; the task counts a round that doesn't end until its outcome).
-    /// What it returns ends the round: `true` for the first answer within the limit. Without interceptors,
-    /// no limit and nothing timed.
-    private func beginRound() -> @Sendable () -> Bool {
-        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: clock) {
-            [self] in finish(.failure(.timedOut))
-        }
-        let task = stage.call.task
-        let timed = !interceptors.isEmpty && task.measuresForMonitors
-        if timed { task.policyRound(begins: true) }
-        return {
-            guard deadline.claim() else { return false }
-            if timed { task.policyRound(begins: false) }
-            return true
-        }
     }
 }
 
