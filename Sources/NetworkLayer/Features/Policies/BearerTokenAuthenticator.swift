@@ -172,7 +172,9 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ///   - expiresAt: When it expires, if known; a request then refreshes it first once it expires within
     ///     the `refreshWindow` given to the initializer, or within half its lifetime if that is shorter.
     public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
-        let now = adoptedClockDate
+        // `nil` before a layer handed its clock: the token is stamped on that clock then (``adopt``), not
+        // pinned to the system's.
+        let now = state.withLock { $0.clock }?.date
         let afterLock = state.withLock { state -> () -> Void in
             state.token = accessToken.map { Token($0, expiresAt: expiresAt) }
             state.tokenSetAt = now
@@ -197,7 +199,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     public func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
-        guard isOwnOrigin(request.url) else { return completion(.success(request)) }
+        guard adoptOrigin(of: request.url) else { return completion(.success(request)) }
         let now = clock.date
         withToken(
             ifUsable: { $0.isUsable(at: now, setAt: $1, refreshWindow: refreshWindow) }, now: now,
@@ -216,7 +218,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             !attempt.earlierErrors.contains(where: { $0.statusCode == 401 }),
             // The origin that answered: another one's 401 (a redirect target's, which never saw the
             // token) says nothing about the token.
-            isOwnOrigin(attempt.responseURL ?? attempt.request.url)
+            adoptOrigin(of: attempt.responseURL ?? attempt.request.url)
         else { return completion(.doNotRetry) }
         let header = attempt.request.value(forHTTPHeaderField: "Authorization")
         withToken(
@@ -251,25 +253,16 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
-    /// Now on the clock the authenticator keeps, once it has one; `nil` before: a token set then is stamped
-    /// on the first layer's clock, not pinned to the system's.
-    private var adoptedClockDate: Date? {
-        state.withLock { $0.clock }?.date
-    }
-
-    /// The first origin seen becomes the token's when none was given or adopted from a layer.
-    private func isOwnOrigin(_ url: URL?) -> Bool {
-        adoptOrigin(of: url)
-        return sendsToken(to: url)
-    }
-
     /// Makes `url`'s origin the token's when none was given or adopted yet: a layer's first request, or
     /// the request of a call made of several, whose later steps may go to URLs a server named (see
     /// ``NetworkLayer/adoptCredentialOrigin(of:)``).
-    func adoptOrigin(of url: URL?) {
-        guard let origin = url.flatMap(Origin.init) else { return }
-        state.withLock { state in
+    ///
+    /// - Returns: Whether the token goes to `url`, as ``sendsToken(to:)`` says.
+    @discardableResult func adoptOrigin(of url: URL?) -> Bool {
+        guard let origin = url.flatMap(Origin.init) else { return false }
+        return state.withLock { state in
             if state.origins.isEmpty && !hasOwnOrigins { state.origins.insert(origin) }
+            return state.origins.contains(origin)
         }
     }
 
@@ -310,7 +303,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     }
 
     private func finishRefresh(_ number: Int, with result: Result<Token, NetworkError>) {
-        let now = adoptedClockDate
+        let now = clock.date
         let (waiters, outcome, endSession) = state.withLock {
             state -> ([Waiter], Result<String, NetworkError>, () -> Void) in
             // A second call of this refresh's completion, maybe while a later refresh runs.
