@@ -36,6 +36,15 @@ struct RequestAttempts: Sendable {
         var progressAtLastFailure = 0
     }
 
+    /// Where hooks run, marked so code can tell it runs there.
+    private static let queue: DispatchQueue = {
+        let queue = DispatchQueue(
+            label: "NetworkLayer.policies", attributes: .concurrent, target: Queues.work)
+        queue.setSpecific(key: queueKey, value: true)
+        return queue
+    }()
+    private static let queueKey = DispatchSpecificKey<Bool>()
+
     private var isCancelled: Bool { stage.call.task.isSettled }
     private var interceptors: [any RequestInterceptor] { stage.interceptors }
     private var clock: any NetworkClock { stage.call.task.clock }
@@ -50,9 +59,11 @@ struct RequestAttempts: Sendable {
     /// queue. A hook's completion called from another thread comes back here, unless the call delivers
     /// immediately: then it stays where it was called, off the reserved queues.
     private func onPolicyQueue(_ body: @escaping @Sendable () -> Void) {
-        let inPlace = stage.call.deliversImmediately ? !Queues.isReserved : PolicyQueue.isCurrent
+        let inPlace =
+            stage.call.deliversImmediately
+            ? !Queues.isReserved : DispatchQueue.getSpecific(key: Self.queueKey) == true
         guard !inPlace else { return body() }
-        PolicyQueue.queue.async(execute: body)
+        Self.queue.async(execute: body)
     }
 
     private func attempt(_ history: History) {
@@ -164,21 +175,7 @@ struct RequestAttempts: Sendable {
                 stage.call.willRetry(after: delay, because: error)
                 guard delay > 0, delay.isFinite else { return attempt(history) }
                 // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
-                stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { attempt(history) }
+                stage.call.task.wait(delay, on: clock, queue: Self.queue) { attempt(history) }
             })
     }
-}
-
-/// Marked so code can tell it runs there.
-private enum PolicyQueue {
-    static let key = DispatchSpecificKey<Bool>()
-
-    static let queue: DispatchQueue = {
-        let queue = DispatchQueue(
-            label: "NetworkLayer.policies", attributes: .concurrent, target: Queues.work)
-        queue.setSpecific(key: key, value: true)
-        return queue
-    }()
-
-    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 }
