@@ -304,35 +304,32 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 
     private func finishRefresh(_ number: Int, with result: Result<Token, NetworkError>) {
         let now = clock.date
-        let (waiters, outcome, endSession) = state.withLock {
-            state -> ([Waiter], Result<String, NetworkError>, () -> Void) in
+        var outcome = result.map(\.value)
+        var endSession = {}
+        let waiters = state.withLock { state -> [Waiter] in
             // A second call of this refresh's completion, maybe while a later refresh runs.
-            guard let waiters = state.refreshes.land(Self.refreshKey, flight: number) else {
-                return ([], .failure(.cancelled), {})
-            }
+            guard let waiters = state.refreshes.land(Self.refreshKey, flight: number) else { return [] }
             switch result {
-            case .success(let token):
-                // The app signed out meanwhile: its sign-out stands, and the requests it left end.
-                guard !state.signedOutDuringRefresh else { return (waiters, .failure(.cancelled), {}) }
+            case .success(let token) where !state.signedOutDuringRefresh:
                 state.token = token
                 state.tokenSetAt = now
                 state.sessionEnded = false
+            case .success:
+                // The app signed out meanwhile: its sign-out stands, and the requests it left end.
+                outcome = .failure(.cancelled)
             case .failure(let error) where Self.isRejection(error):
                 state.token = nil
                 guard !state.sessionEnded else { break }
                 state.sessionEnded = true
                 // A rejected refresh signs the user out: the account's stored replies go with the token.
                 let (signOut, handler) = (state.signOut(), state.sessionEndedHandler)
-                return (
-                    waiters, .failure(error),
-                    {
-                        signOut()
-                        handler?(error)
-                    }
-                )
+                endSession = {
+                    signOut()
+                    handler?(error)
+                }
             case .failure: break
             }
-            return (waiters, result.map(\.value), {})
+            return waiters
         }
         endSession()
         for waiter in waiters { waiter(outcome) }
