@@ -238,9 +238,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         state.withLock { state in
             if let origin { state.origins.insert(origin) }
             if let cache { state.caches.append(WeakCache(cache: cache)) }
-            if state.clock == nil, state.token != nil, state.tokenSetAt == nil {
-                state.tokenSetAt = clock.date
-            }
+            if state.clock == nil, state.token != nil { state.tokenSetAt = state.tokenSetAt ?? clock.date }
             state.clock = state.clock ?? clock
         }
     }
