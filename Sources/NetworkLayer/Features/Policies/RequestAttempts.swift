@@ -72,11 +72,9 @@ struct RequestAttempts: Sendable {
             request, hook: { $0.adapt($1, completion: $2) }, goesOn: { try? $0.get() }, end: { .success($0) },
             completion: { result in
                 switch result {
-                case .failure(let error):
-                    finish(.failure(error))
-                case .success(let adapted):
-                    guard !isCancelled else { return finish(.failure(.cancelled)) }
-                    send(adapted, history)
+                case .success(let adapted) where !isCancelled: send(adapted, history)
+                case .success: finish(.failure(.cancelled))
+                case .failure(let error): finish(.failure(error))
                 }
             })
     }
@@ -88,10 +86,9 @@ struct RequestAttempts: Sendable {
         case .failure(let error):
             decide(after: error, of: proposed, answeredBy: nil, history: history)
         case .success(let attempt):
-            let expectation = stage.expectation
             // The attempt stage below attaches each attempt's cancel to the call's task.
             _ = chain.proceed(attempt) { result in
-                switch ResponseValidator.validate(result, expecting: expectation) {
+                switch ResponseValidator.validate(result, expecting: stage.expectation) {
                 case .success(let reply): finish(.success(reply))
                 case .failure(let error):
                     decide(after: error, of: proposed, answeredBy: result.response?.url, history: history)
