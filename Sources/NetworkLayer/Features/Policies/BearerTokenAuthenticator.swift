@@ -75,12 +75,10 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 
         /// Forgets the account; returns the removal of its cached replies, to run after the lock.
         mutating func signOut() -> () -> Void {
-            defer {
-                account = nil
-                caches.removeAll { $0.cache == nil }
-            }
-            let (account, caches) = (account, caches.compactMap(\.cache))
-            return { if let account { for cache in caches { cache.removeAll(forAccount: account) } } }
+            let (account, live) = (account, caches.compactMap(\.cache))
+            self.account = nil
+            caches.removeAll { $0.cache == nil }
+            return { if let account { for cache in live { cache.removeAll(forAccount: account) } } }
         }
     }
 
