@@ -42,14 +42,11 @@ package final class MonitorGroup: Sendable {
 
     /// One request's events, in order, none after its `didFinish`: a reply that raced a `cancel()` isn't
     /// reported once the monitors were told it was cancelled.
-    package final class Channel: Sendable {
-        private let group: MonitorGroup
-        /// Claimed by the finishing event; read and claimed on the group's serial queue only.
-        private let finished = Once()
-
-        fileprivate init(group: MonitorGroup) {
-            self.group = group
-        }
+    package struct Channel: Sendable {
+        fileprivate let group: MonitorGroup
+        /// Claimed by the finishing event (shared by the copies); read and claimed on the group's serial
+        /// queue only.
+        fileprivate let finished = Once()
 
         /// Whether any monitor wants the attempt events (``emit(_:)`` sends nothing otherwise).
         package var observesAttempts: Bool { group.wantsAttemptEvents }

@@ -75,12 +75,10 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
 
         /// Forgets the account; returns the removal of its cached replies, to run after the lock.
         mutating func signOut() -> () -> Void {
-            defer {
-                account = nil
-                caches.removeAll { $0.cache == nil }
-            }
-            let (account, caches) = (account, caches.compactMap(\.cache))
-            return { if let account { for cache in caches { cache.removeAll(forAccount: account) } } }
+            let (account, live) = (account, caches.compactMap(\.cache))
+            self.account = nil
+            caches.removeAll { $0.cache == nil }
+            return { if let account { for cache in live { cache.removeAll(forAccount: account) } } }
         }
     }
 
@@ -172,7 +170,9 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     ///   - expiresAt: When it expires, if known; a request then refreshes it first once it expires within
     ///     the `refreshWindow` given to the initializer, or within half its lifetime if that is shorter.
     public func setAccessToken(_ accessToken: String?, expiresAt: Date? = nil) {
-        let now = adoptedClockDate
+        // `nil` before a layer handed its clock: the token is stamped on that clock then (``adopt``), not
+        // pinned to the system's.
+        let now = state.withLock { $0.clock }?.date
         let afterLock = state.withLock { state -> () -> Void in
             state.token = accessToken.map { Token($0, expiresAt: expiresAt) }
             state.tokenSetAt = now
@@ -197,7 +197,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     public func adapt(
         _ request: URLRequest, completion: @escaping @Sendable (Result<URLRequest, NetworkError>) -> Void
     ) {
-        guard isOwnOrigin(request.url) else { return completion(.success(request)) }
+        guard adoptOrigin(of: request.url) else { return completion(.success(request)) }
         let now = clock.date
         withToken(
             ifUsable: { $0.isUsable(at: now, setAt: $1, refreshWindow: refreshWindow) }, now: now,
@@ -216,7 +216,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
             !attempt.earlierErrors.contains(where: { $0.statusCode == 401 }),
             // The origin that answered: another one's 401 (a redirect target's, which never saw the
             // token) says nothing about the token.
-            isOwnOrigin(attempt.responseURL ?? attempt.request.url)
+            adoptOrigin(of: attempt.responseURL ?? attempt.request.url)
         else { return completion(.doNotRetry) }
         let header = attempt.request.value(forHTTPHeaderField: "Authorization")
         withToken(
@@ -236,9 +236,7 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         state.withLock { state in
             if let origin { state.origins.insert(origin) }
             if let cache { state.caches.append(WeakCache(cache: cache)) }
-            if state.clock == nil, state.token != nil, state.tokenSetAt == nil {
-                state.tokenSetAt = clock.date
-            }
+            if state.clock == nil, state.token != nil { state.tokenSetAt = state.tokenSetAt ?? clock.date }
             state.clock = state.clock ?? clock
         }
     }
@@ -251,25 +249,16 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
         }
     }
 
-    /// Now on the clock the authenticator keeps, once it has one; `nil` before: a token set then is stamped
-    /// on the first layer's clock, not pinned to the system's.
-    private var adoptedClockDate: Date? {
-        state.withLock { $0.clock }?.date
-    }
-
-    /// The first origin seen becomes the token's when none was given or adopted from a layer.
-    private func isOwnOrigin(_ url: URL?) -> Bool {
-        adoptOrigin(of: url)
-        return sendsToken(to: url)
-    }
-
     /// Makes `url`'s origin the token's when none was given or adopted yet: a layer's first request, or
     /// the request of a call made of several, whose later steps may go to URLs a server named (see
     /// ``NetworkLayer/adoptCredentialOrigin(of:)``).
-    func adoptOrigin(of url: URL?) {
-        guard let origin = url.flatMap(Origin.init) else { return }
-        state.withLock { state in
+    ///
+    /// - Returns: Whether the token goes to `url`, as ``sendsToken(to:)`` says.
+    @discardableResult func adoptOrigin(of url: URL?) -> Bool {
+        guard let origin = url.flatMap(Origin.init) else { return false }
+        return state.withLock { state in
             if state.origins.isEmpty && !hasOwnOrigins { state.origins.insert(origin) }
+            return state.origins.contains(origin)
         }
     }
 
@@ -310,36 +299,33 @@ public final class BearerTokenAuthenticator: RequestInterceptor, Sendable {
     }
 
     private func finishRefresh(_ number: Int, with result: Result<Token, NetworkError>) {
-        let now = adoptedClockDate
-        let (waiters, outcome, endSession) = state.withLock {
-            state -> ([Waiter], Result<String, NetworkError>, () -> Void) in
+        let now = clock.date
+        var outcome = result.map(\.value)
+        var endSession = {}
+        let waiters = state.withLock { state -> [Waiter] in
             // A second call of this refresh's completion, maybe while a later refresh runs.
-            guard let waiters = state.refreshes.land(Self.refreshKey, flight: number) else {
-                return ([], .failure(.cancelled), {})
-            }
+            guard let waiters = state.refreshes.land(Self.refreshKey, flight: number) else { return [] }
             switch result {
-            case .success(let token):
-                // The app signed out meanwhile: its sign-out stands, and the requests it left end.
-                guard !state.signedOutDuringRefresh else { return (waiters, .failure(.cancelled), {}) }
+            case .success(let token) where !state.signedOutDuringRefresh:
                 state.token = token
                 state.tokenSetAt = now
                 state.sessionEnded = false
+            case .success:
+                // The app signed out meanwhile: its sign-out stands, and the requests it left end.
+                outcome = .failure(.cancelled)
             case .failure(let error) where Self.isRejection(error):
                 state.token = nil
                 guard !state.sessionEnded else { break }
                 state.sessionEnded = true
                 // A rejected refresh signs the user out: the account's stored replies go with the token.
                 let (signOut, handler) = (state.signOut(), state.sessionEndedHandler)
-                return (
-                    waiters, .failure(error),
-                    {
-                        signOut()
-                        handler?(error)
-                    }
-                )
+                endSession = {
+                    signOut()
+                    handler?(error)
+                }
             case .failure: break
             }
-            return (waiters, result.map(\.value), {})
+            return waiters
         }
         endSession()
         for waiter in waiters { waiter(outcome) }

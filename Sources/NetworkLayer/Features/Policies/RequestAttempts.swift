@@ -19,15 +19,16 @@ import Foundation
 ///
 /// Immutable: what the failed attempts so far leave (``History``) goes from each step to the next as a
 /// value, as the URL that answered goes from `send` to the decision after it.
-final class RequestAttempts: Sendable {
+struct RequestAttempts: Sendable {
     static var attemptLimit: Int { 16 }
     /// A stream's progress count (`stage.progress`) starts the attempts afresh when it grew, so a stream
     /// reconnecting hours later doesn't inherit its first connection's failures.
-    private let stage: PolicyStage
-    private let request: URLRequest
+    let stage: PolicyStage
+    let request: URLRequest
     /// The stages below, down which each attempt goes.
-    private let chain: RequestChain
-    private let finish: @Sendable (Result<Reply, NetworkError>) -> Void
+    let chain: RequestChain
+    /// Called exactly once.
+    let finish: @Sendable (Result<Reply, NetworkError>) -> Void
 
     /// The failures that count against the attempt limit, handed from each step to the next.
     private struct History: Sendable {
@@ -35,16 +36,14 @@ final class RequestAttempts: Sendable {
         var progressAtLastFailure = 0
     }
 
-    /// `finish` is called exactly once.
-    init(
-        stage: PolicyStage, request: URLRequest, chain: RequestChain,
-        finish: @escaping @Sendable (Result<Reply, NetworkError>) -> Void
-    ) {
-        self.stage = stage
-        self.request = request
-        self.chain = chain
-        self.finish = finish
-    }
+    /// Where hooks run, marked so code can tell it runs there.
+    private static let queue: DispatchQueue = {
+        let queue = DispatchQueue(
+            label: "NetworkLayer.policies", attributes: .concurrent, target: Queues.work)
+        queue.setSpecific(key: queueKey, value: true)
+        return queue
+    }()
+    private static let queueKey = DispatchSpecificKey<Bool>()
 
     private var isCancelled: Bool { stage.call.task.isSettled }
     private var interceptors: [any RequestInterceptor] { stage.interceptors }
@@ -53,32 +52,29 @@ final class RequestAttempts: Sendable {
     /// Without interceptors, on the calling thread.
     func start() {
         guard !interceptors.isEmpty else { return attempt(History()) }
-        onPolicyQueue { [self] in attempt(History()) }
+        onPolicyQueue { attempt(History()) }
     }
 
     /// Runs `body` where hooks run: in place when already there, else asynchronously on the policy
     /// queue. A hook's completion called from another thread comes back here, unless the call delivers
     /// immediately: then it stays where it was called, off the reserved queues.
     private func onPolicyQueue(_ body: @escaping @Sendable () -> Void) {
-        let inPlace = stage.call.deliversImmediately ? !Queues.isReserved : PolicyQueue.isCurrent
+        let inPlace =
+            stage.call.deliversImmediately
+            ? !Queues.isReserved : DispatchQueue.getSpecific(key: Self.queueKey) == true
         guard !inPlace else { return body() }
-        PolicyQueue.queue.async(execute: body)
+        Self.queue.async(execute: body)
     }
 
     private func attempt(_ history: History) {
         guard !isCancelled else { return finish(.failure(.cancelled)) }
-        let endsRound = beginRound()
-        ask(
-            from: 0, request, hook: { $0.adapt($1, completion: $2) }, goesOn: { try? $0.get() },
-            end: { .success($0) },
-            completion: { [self] result in
-                guard endsRound() else { return }
+        round(
+            request, hook: { $0.adapt($1, completion: $2) }, goesOn: { try? $0.get() }, end: { .success($0) },
+            completion: { result in
                 switch result {
-                case .failure(let error):
-                    finish(.failure(error))
-                case .success(let adapted):
-                    guard !isCancelled else { return finish(.failure(.cancelled)) }
-                    send(adapted, history)
+                case .success(let adapted) where !isCancelled: send(adapted, history)
+                case .success: finish(.failure(.cancelled))
+                case .failure(let error): finish(.failure(error))
                 }
             })
     }
@@ -90,10 +86,9 @@ final class RequestAttempts: Sendable {
         case .failure(let error):
             decide(after: error, of: proposed, answeredBy: nil, history: history)
         case .success(let attempt):
-            let expectation = stage.expectation
             // The attempt stage below attaches each attempt's cancel to the call's task.
-            _ = chain.proceed(attempt) { [self] result in
-                switch ResponseValidator.validate(result, expecting: expectation) {
+            _ = chain.proceed(attempt) { result in
+                switch ResponseValidator.validate(result, expecting: stage.expectation) {
                 case .success(let reply): finish(.success(reply))
                 case .failure(let error):
                     decide(after: error, of: proposed, answeredBy: result.response?.url, history: history)
@@ -102,26 +97,43 @@ final class RequestAttempts: Sendable {
         }
     }
 
-    /// Runs `hook` on the interceptors from `index` on, one at a time where hooks run: while an answer
-    /// says to go on (`goesOn` gives what the next one gets), the next is asked; any other answer, or
-    /// `end` past the last interceptor, ends the round.
-    private func ask<Value: Sendable, Answer: Sendable>(
-        from index: Int, _ value: Value,
+    /// Runs a round of `hook` on the interceptors, one at a time where hooks run: while an answer says to
+    /// go on (`goesOn` gives what the next one gets), the next is asked; any other answer, or `end` past
+    /// the last interceptor, ends the round and goes to `completion` if it is the first within the round's
+    /// limit (the request's timeout, then ``NetworkError/timedOut``). For the request's monitors the round
+    /// is timed (``RequestMetrics/policyWaitDuration``; the task counts a round that doesn't end until its
+    /// outcome). Without interceptors, no limit and nothing timed.
+    private func round<Value: Sendable, Answer: Sendable>(
+        _ value: Value,
         hook:
             @escaping @Sendable (any RequestInterceptor, Value, @escaping @Sendable (Answer) -> Void) -> Void,
         goesOn: @escaping @Sendable (Answer) -> Value?, end: @escaping @Sendable (Value) -> Answer,
         completion: @escaping @Sendable (Answer) -> Void
     ) {
-        guard index < interceptors.count else { return completion(end(value)) }
-        let once = Once()
-        onPolicyQueue { [self] in
-            hook(interceptors[index], value) { [self] answer in
-                // An interceptor calling back twice must not fork the request into two.
-                guard once.claim() else { return }
-                guard let next = goesOn(answer) else { return completion(answer) }
-                ask(from: index + 1, next, hook: hook, goesOn: goesOn, end: end, completion: completion)
+        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: clock) {
+            finish(.failure(.timedOut))
+        }
+        let task = stage.call.task
+        let timed = !interceptors.isEmpty && task.measuresForMonitors
+        if timed { task.policyRound(begins: true) }
+        let ends = { @Sendable (answer: Answer) in
+            guard deadline.claim() else { return }
+            if timed { task.policyRound(begins: false) }
+            completion(answer)
+        }
+        @Sendable func ask(_ index: Int, _ value: Value) {
+            guard index < interceptors.count else { return ends(end(value)) }
+            let once = Once()
+            onPolicyQueue {
+                hook(interceptors[index], value) { answer in
+                    // An interceptor calling back twice must not fork the request into two.
+                    guard once.claim() else { return }
+                    guard let next = goesOn(answer) else { return ends(answer) }
+                    ask(index + 1, next)
+                }
             }
         }
+        ask(0, value)
     }
 
     private func decide(
@@ -139,13 +151,11 @@ final class RequestAttempts: Sendable {
         counted.earlierErrors.append(error)
         let history = counted
         guard failed.number < stage.attemptLimit else { return finish(.failure(error)) }
-        let endsRound = beginRound()
-        ask(
-            from: 0, failed, hook: { $0.retry($1, completion: $2) },
+        round(
+            failed, hook: { $0.retry($1, completion: $2) },
             goesOn: { decision in if case .doNotRetry = decision { failed } else { nil } },
             end: { _ in .doNotRetry },
-            completion: { [self] decision in
-                guard endsRound() else { return }
+            completion: { decision in
                 if case .fail(let replacement) = decision { return finish(.failure(replacement)) }
                 let longestWait = stage.longestWait ?? stage.policy.maximumDelay
                 let delay: TimeInterval? =
@@ -162,42 +172,7 @@ final class RequestAttempts: Sendable {
                 stage.call.willRetry(after: delay, because: error)
                 guard delay > 0, delay.isFinite else { return attempt(history) }
                 // The call's wait: its cancel or time limit ends the wait at once, and the loop finishes then.
-                stage.call.task.wait(delay, on: clock, queue: PolicyQueue.queue) { [self] in
-                    attempt(history)
-                }
+                stage.call.task.wait(delay, on: clock, queue: Self.queue) { attempt(history) }
             })
     }
-
-    /// Begins a round of interceptor calls: its limit (the request's timeout, then
-    /// ``NetworkError/timedOut``) and, for the request's monitors, its time
-    /// (``RequestMetrics/policyWaitDuration``; the task counts a round that doesn't end until its outcome).
-    /// What it returns ends the round: `true` for the first answer within the limit. Without interceptors,
-    /// no limit and nothing timed.
-    private func beginRound() -> @Sendable () -> Bool {
-        let deadline = Deadline(seconds: interceptors.isEmpty ? nil : request.timeoutInterval, on: clock) {
-            [self] in finish(.failure(.timedOut))
-        }
-        let task = stage.call.task
-        let timed = !interceptors.isEmpty && task.measuresForMonitors
-        if timed { task.policyRound(begins: true) }
-        return {
-            guard deadline.claim() else { return false }
-            if timed { task.policyRound(begins: false) }
-            return true
-        }
-    }
-}
-
-/// Marked so code can tell it runs there.
-private enum PolicyQueue {
-    static let key = DispatchSpecificKey<Bool>()
-
-    static let queue: DispatchQueue = {
-        let queue = DispatchQueue(
-            label: "NetworkLayer.policies", attributes: .concurrent, target: Queues.work)
-        queue.setSpecific(key: key, value: true)
-        return queue
-    }()
-
-    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 }

@@ -95,14 +95,12 @@ enum Redaction {
         }
         if let hash {
             output.append("#")
-            // A fragment with no `name=value` pair is an anchor such as `#section-2`: nothing to hide.
+            // An anchor such as `#section-2` holds no `name=value` pair: its values' walk writes it unchanged.
             let fragment = url[(hash + 1)...]
             if hidingFragment, !fragment.isEmpty {
                 output.append(scalars: marker.unicodeScalars)
-            } else if fragment.contains("=") {
-                appendRedactingValues(fragment, to: &output, replacing: replace)
             } else {
-                output.append(scalars: fragment)
+                appendRedactingValues(fragment, to: &output, replacing: replace)
             }
         }
     }
