@@ -255,8 +255,8 @@ extension NetworkLayer {
 
 /// What makes a request a stream.
 struct StreamSetup {
-    /// Makes each connection's sink.
-    let route: any StreamRoute
+    /// Makes each connection's sink, whatever the stream's elements are.
+    let route: any SinkRoute
     /// Sends `Last-Event-ID` and reconnects, as the last interceptor.
     let reconnection: StreamReconnection
     /// Where the completion runs: the layer's callback queue, or an async stream's own queue.

@@ -283,7 +283,7 @@ open class NetworkLayer: @unchecked Sendable {
         eventHandler: @escaping (Element) -> Void,
         completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
     ) -> NetworkTask {
-        if let responder = responder as? any InProcessStreamResponder {
+        if let responder {
             return responder.stream(
                 request, as: format, options: options, on: self, eventHandler: eventHandler,
                 completionHandler: completionHandler)

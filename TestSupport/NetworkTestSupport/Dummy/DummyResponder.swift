@@ -9,7 +9,7 @@ import NetworkLayer
 /// layer would send it, then answered from the stubs, or held for the test, by an in-process transport.
 /// The layer runs its own pipeline over it: the real builder, interceptors, retries, validation,
 /// decoding, monitors and delivery latch.
-struct DummyResponder: InProcessStreamResponder {
+struct DummyResponder: InProcessResponder {
     let state: Locked<DummyState>
 
     func call<Value>(for request: NetworkRequest<Value>, on layer: NetworkLayer) -> InProcessCall {

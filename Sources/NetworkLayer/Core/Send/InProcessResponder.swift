@@ -1,8 +1,19 @@
+import Foundation
+
 /// What answers a layer's requests in process instead of a session: the seam a test double plugs into
-/// (`DummyNetworkLayer`), so the layer's own `send` runs the pipeline over an in-process transport.
+/// (`DummyNetworkLayer`), so the layer's own `send` runs the pipeline over an in-process transport, and
+/// its streams come from what it answers.
 package protocol InProcessResponder: Sendable {
     /// How `request`, sent on `layer`, is answered: asked once per call, before anything is built.
     func call<Value>(for request: NetworkRequest<Value>, on layer: NetworkLayer) -> InProcessCall
+
+    /// Streams `request`, sent on `layer`, from what the responder answers, in place of the layer's
+    /// stream: its body is parsed by `format`'s real parser.
+    func stream<Element>(
+        _ request: NetworkRequest<Data>, as format: StreamFormat<Element>, options: ServerSentEventsOptions?,
+        on layer: NetworkLayer, eventHandler: @escaping (Element) -> Void,
+        completionHandler: @escaping (Result<StreamSummary, NetworkError>) -> Void
+    ) -> NetworkTask
 }
 
 /// One call answered in process: its attempts' answers, where its handlers run, and the task its caller

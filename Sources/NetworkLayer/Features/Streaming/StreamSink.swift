@@ -86,7 +86,7 @@ final class StreamSink<Element>: TransferSink {
 }
 
 /// What every connection of one stream shares: each one's sink is made from it.
-struct StreamChannel<Element>: StreamRoute {
+struct StreamChannel<Element>: SinkRoute {
     let format: StreamFormat<Element>
     let context: StreamParserContext
     let delivery: StreamDelivery<Element>
@@ -101,6 +101,3 @@ struct StreamChannel<Element>: StreamRoute {
         StreamSink(self, method: request.httpMethod)
     }
 }
-
-/// A stream, as a ``TransportRoute`` sees it: whatever its elements are.
-protocol StreamRoute: SinkRoute {}
