@@ -4,35 +4,20 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One download request, shared by its attempts: its target, its partial file, and whether the caller's
+/// One download request, shared by its attempts: its target (its partial file beside it), and whether the caller's
 /// `.restart` is still to be applied (only the first attempt discards; a retry resumes). Its route: the
 /// reply written to the partial file; an error reply in memory, up to `errorBodyLimit`.
-final class DownloadJob: SinkRoute {
+struct DownloadJob: SinkRoute {
     let target: DownloadTarget
-    let partial: PartialDownload
     /// The media types a reply must have to be written to disk; `nil` accepts any.
     let acceptableContentTypes: [String]?
     /// Whether the request is over while an attempt may still hold the destination: a new download to it
     /// then waits instead of being refused.
     let isAbandoned: @Sendable () -> Bool
-    /// Claimed by the first attempt: only it discards the file; `nil` when the options keep it.
-    let restart: Once?
     let errorBodyLimit: Int
     let progress: ProgressReporter?
-
-    init(
-        target: DownloadTarget, acceptableContentTypes: [String]?,
-        isAbandoned: @escaping @Sendable () -> Bool,
-        errorBodyLimit: Int, progress: ProgressReporter?
-    ) {
-        self.target = target
-        self.acceptableContentTypes = acceptableContentTypes
-        self.isAbandoned = isAbandoned
-        self.errorBodyLimit = errorBodyLimit
-        self.progress = progress
-        partial = PartialDownload(destination: target.destination)
-        restart = target.options.contains(.restart) ? Once() : nil
-    }
+    /// Claimed by the first attempt: only it discards the file, when the options say `.restart`.
+    let restart = Once()
 
     func makeSink(for request: URLRequest, on transport: SessionTransport) -> any TransferSink {
         FileSink(job: self, request: request, disk: transport.disk)

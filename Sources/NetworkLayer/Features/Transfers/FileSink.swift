@@ -14,6 +14,7 @@ final class FileSink: TransferSink {
     private let disk: any DownloadDisk
     /// Whether the server may be asked to continue the bytes on disk; not when the caller sent a Range.
     private let resumable: Bool
+    private let partial: PartialDownload
     private var restarted = false
     private var isRefused = false
     private weak var flow: (any TransferFlow)?
@@ -33,9 +34,9 @@ final class FileSink: TransferSink {
         self.disk = disk
         self.request = request
         resumable = request.value(forHTTPHeaderField: "Range") == nil
+        partial = PartialDownload(destination: job.target.destination)
     }
 
-    private var partial: PartialDownload { job.partial }
     private var progress: ProgressReporter? { job.progress }
 
     var needsBackPressure: Bool { true }
@@ -61,7 +62,7 @@ final class FileSink: TransferSink {
                     "Another download to \(destination.path) is in progress; wait for its handler, or cancel it, "
                         + "then start again."))
         }
-        let restarts = job.restart?.claim() ?? false
+        let restarts = job.target.options.contains(.restart) && job.restart.claim()
         let resume = resumable && !restarts ? partial.resumePoint() : nil
         var request = request
         if let resume, let validator = resume.info.validator {
