@@ -72,18 +72,14 @@ struct DownloadPlan {
         }
         // A 206 without a range asked for (the layer's or the caller's own) would end as a short file.
         if status == 206 && resumable { return .invalid }
-        let expected = Self.length(of: response)
-        let info = resumable ? PartialDownload.info(for: response, totalBytes: expected) : nil
-        return .write(DownloadPlan(offset: 0, info: info, expected: expected))
-    }
-
-    /// The body's length as delivered, when known: not for chunked or content-encoded replies.
-    static func length(of response: HTTPURLResponse) -> Int64? {
+        // The body's length as delivered is known, and ranges count the file's own bytes, only when it is
+        // not content-encoded; not for a chunked reply either.
         let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
-        guard encoding == nil || encoding == "identity", response.expectedContentLength >= 0 else {
-            return nil
-        }
-        return response.expectedContentLength
+        let isIdentity = encoding == nil || encoding == "identity"
+        let length = response.expectedContentLength
+        let expected = isIdentity && length >= 0 ? length : nil
+        let info = resumable && isIdentity ? PartialDownload.info(for: response, totalBytes: expected) : nil
+        return .write(DownloadPlan(offset: 0, info: info, expected: expected))
     }
 
     /// Whether a 206 continues the bytes on disk: its `ETag`, or else its `Last-Modified`, matches.
