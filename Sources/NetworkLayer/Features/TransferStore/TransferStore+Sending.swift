@@ -73,37 +73,34 @@ extension TransferStore {
         var request = Self.request(for: record)
         request.retryPolicy = retryPolicy ?? request.retryPolicy
         request.progressHandler = progressHandler
+        var failure: NetworkError?
         // The source as it is now (`nil` when it is gone), against its size and date when recorded.
         if record.kind == .upload, case let now = SourceIdentity(of: record.fileURL),
             now == nil || now?.size != record.sourceSize || now?.modified != record.sourceModified
         {
-            guard ifSourceChanged == .startOver else {
-                return start(
-                    record, request, run: run, failingWith: .sourceFileChanged(record.fileURL),
-                    successHandler: successHandler, errorHandler: errorHandler)
-            }
-            (record.uploadURL, record.offset) = (nil, 0)
-            (record.sourceSize, record.sourceModified) = (now?.size, now?.modified)
-            do {
-                try writeNow(record)
-            } catch {
-                state.withLock { $0.end(record.id, run: run) }
-                throw error
-            }
-            let updated = state.withLock { state in
-                let current = state.runs[record.id]?.number == run && state.records[record.id] != nil
-                if current { state.records[record.id] = record }
-                return current
-            }
-            guard updated else {
+            failure = .sourceFileChanged(record.fileURL)
+            if ifSourceChanged == .startOver {
+                (record.uploadURL, record.offset) = (nil, 0)
+                (record.sourceSize, record.sourceModified) = (now?.size, now?.modified)
+                do {
+                    try writeNow(record)
+                } catch {
+                    state.withLock { $0.end(record.id, run: run) }
+                    throw error
+                }
+                let updated = state.withLock { state in
+                    let current = state.runs[record.id]?.number == run && state.records[record.id] != nil
+                    if current { state.records[record.id] = record }
+                    return current
+                }
                 // Removed while the new record was written: it goes again, and nothing is sent.
-                onDisk { [folder, name = record.fileName] in folder.remove(name) }
-                return start(
-                    record, request, run: run, failingWith: .cancelled, successHandler: successHandler,
-                    errorHandler: errorHandler)
+                if !updated { onDisk { [folder, name = record.fileName] in folder.remove(name) } }
+                failure = updated ? nil : .cancelled
             }
         }
-        return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
+        return start(
+            record, request, run: run, failingWith: failure, successHandler: successHandler,
+            errorHandler: errorHandler)
     }
 
     /// Sends `request` for `record`, an upload with a journal on it; the record goes when it succeeds.
