@@ -26,11 +26,7 @@ extension TransferStore {
         try writeNow(record)
         // Checked again where the run begins: a `close()` since the write would never cancel it. The
         // record written stays, as close() leaves every record, for the next store.
-        let run = try state.withLock { state -> Result<Int, TransferStoreError> in
-            guard !state.isClosed else { return .failure(.closed) }
-            state.records[record.id] = record
-            return .success(state.begin(record.id))
-        }.get()
+        let run = try state.withLock { $0.begin(record.id, adding: record) }.get().run
         return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
     }
 
@@ -63,13 +59,7 @@ extension TransferStore {
     ) throws(TransferStoreError) -> any NetworkTask {
         // The run is reserved with the check, so a second `resume` racing this one is refused, and a
         // `remove` meanwhile ends it (see `start`).
-        let found = state.withLock { state -> Result<(TransferRecord, Int), TransferStoreError> in
-            guard !state.isClosed else { return .failure(.closed) }
-            guard let record = state.records[transfer.id] else { return .failure(.notFound) }
-            guard state.runs[record.id] == nil else { return .failure(.alreadyRunning) }
-            return .success((record, state.begin(record.id)))
-        }
-        var (record, run) = try found.get()
+        var (record, run) = try state.withLock { $0.begin(transfer.id) }.get()
         var request = Self.request(for: record)
         request.retryPolicy = retryPolicy ?? request.retryPolicy
         request.progressHandler = progressHandler
