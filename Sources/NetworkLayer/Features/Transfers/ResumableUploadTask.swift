@@ -44,8 +44,12 @@ final class ResumableUploadTask<Value>: NetworkTask {
         self.length = length
         policy = request.retryPolicy ?? layer.retryPolicy
         dialect = UploadDialect(request.resumable?.uploadProtocol ?? .tus)
+        // A stored upload: the server is asked how much it kept rather than the file created again.
+        let point = request.uploadJournal?.resumePoint
         state = Locked(
-            State(chunks: UploadChunks(request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)))
+            State(
+                uploadURL: point?.uploadURL, offset: point?.offset ?? 0,
+                chunks: UploadChunks(request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)))
         let group =
             request.monitors.isEmpty
             ? layer.monitorGroup
@@ -71,12 +75,8 @@ final class ResumableUploadTask<Value>: NetworkTask {
             file: file, length: length)
         if case .failure(let error) = source {
             upload.call.fail(error)
-        } else if let point = request.uploadJournal?.resumePoint {
-            // A stored upload: the server is asked how much it kept rather than the file created again.
-            upload.state.withLock { ($0.uploadURL, $0.offset) = (point.uploadURL, point.offset) }
-            upload.askOffset()
         } else {
-            upload.create()
+            upload.askOffset()
         }
         return upload
     }
