@@ -15,7 +15,6 @@ final class FileSink: TransferSink {
     /// Whether the server may be asked to continue the bytes on disk; not when the caller sent a Range.
     private let resumable: Bool
     private let partial: PartialDownload
-    private var restarted = false
     private var isRefused = false
     private weak var flow: (any TransferFlow)?
     private var phase = Phase.awaitingResponse(offset: 0, info: nil)
@@ -83,10 +82,11 @@ final class FileSink: TransferSink {
         switch DownloadPlan.decide(http, requestedFrom: offset, resuming: info, resumable: resumable) {
         case .errorReply:
             return keepErrorReply()
-        case .restart where !restarted:
+        // At most once: the request sent again asks for no range, which `decide` never restarts.
+        case .restart:
             phase = .restarting
             return .restart
-        case .restart, .invalid:
+        case .invalid:
             return .refuse(URLError(.badServerResponse))
         case .write where !job.accepts(http):
             // Not the file asked for: kept in memory, it fails its content-type check like any reply.
@@ -135,7 +135,6 @@ final class FileSink: TransferSink {
 
     func restartRequest() -> URLRequest? {
         guard case .restarting = phase else { return nil }
-        restarted = true
         partial.remove()
         phase = .awaitingResponse(offset: 0, info: nil)
         return request
