@@ -16,8 +16,9 @@ final class ResumableUploadTask<Value>: NetworkTask {
         /// Appends refused as out of step since the server's offset last moved forward (see
         /// ``ResumableUploadTask/offsetConflicts``).
         var offsetQuestions = 0
-        /// How much the next append carries.
-        var chunks: UploadChunks
+        /// The most bytes the next append carries: the caller's ``ResumableUpload/chunkSize`` (at least 1),
+        /// halved after each `413` down to ``ResumableUploadTask/chunkFloor``.
+        var chunkSize: Int64
     }
 
     let call: ComposedCall
@@ -28,6 +29,9 @@ final class ResumableUploadTask<Value>: NetworkTask {
     let length: Int64
     let policy: RetryPolicy
     let dialect: UploadDialect
+    /// The smallest size a `413` halves the appends to: ``ResumableUpload/minimumChunkSize``, or the
+    /// caller's size when smaller.
+    let chunkFloor: Int64
     let state: Locked<State>
     /// Told each offset the server confirms; `nil` when no monitor observes attempts.
     let monitors: MonitorGroup?
@@ -46,10 +50,9 @@ final class ResumableUploadTask<Value>: NetworkTask {
         dialect = UploadDialect(request.resumable?.uploadProtocol ?? .tus)
         // A stored upload: the server is asked how much it kept rather than the file created again.
         let point = request.uploadJournal?.resumePoint
-        state = Locked(
-            State(
-                uploadURL: point?.uploadURL, offset: point?.offset ?? 0,
-                chunks: UploadChunks(request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)))
+        let chunkSize = max(1, request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)
+        chunkFloor = min(chunkSize, ResumableUpload.minimumChunkSize)
+        state = Locked(State(uploadURL: point?.uploadURL, offset: point?.offset ?? 0, chunkSize: chunkSize))
         let group =
             request.monitors.isEmpty
             ? layer.monitorGroup
@@ -127,10 +130,11 @@ final class ResumableUploadTask<Value>: NetworkTask {
             })
     }
 
-    /// Sends the next chunk of the file (see ``UploadChunks``) from the offset the server is known to have.
+    /// Sends the next chunk of the file (see ``State/chunkSize``) from the offset the server is known to
+    /// have.
     private func append() {
         let (url, offset, count) = state.withLock { state in
-            (state.uploadURL, state.offset, state.chunks.length(from: state.offset, of: length))
+            (state.uploadURL, state.offset, min(state.chunkSize, max(0, length - state.offset)))
         }
         guard let url else { return create() }
         let isLast = offset + count >= length
@@ -166,10 +170,10 @@ final class ResumableUploadTask<Value>: NetworkTask {
                 append()
             },
             errorHandler: { [self] error in
-                // Too large for the server or a proxy before it: the rest goes in smaller appends, at once.
-                if case .unacceptableStatusCode(413, _, _) = error,
-                    state.withLock({ $0.chunks.shrink(after: count) })
-                {
+                // Too large for the server or a proxy before it: the rest goes in appends half as large,
+                // at once; not below the floor, where the upload can't go in smaller appends.
+                if case .unacceptableStatusCode(413, _, _) = error, count > chunkFloor {
+                    state.withLock { $0.chunkSize = max(chunkFloor, count / 2) }
                     return append()
                 }
                 retry(after: error, of: .put) { [self] in askOffset() }
