@@ -36,16 +36,31 @@ final class ResumableUploadTask<Value>: NetworkTask {
     /// Told each offset the server confirms; `nil` when no monitor observes attempts.
     let monitors: MonitorGroup?
 
-    private init(
-        layer: NetworkLayer, request: NetworkRequest<Value>,
+    /// Starts the upload `request` describes (a file, sent resumably) and returns its task.
+    static func start(
+        _ request: NetworkRequest<Value>, on layer: NetworkLayer,
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void, file: URL, length: Int64
+        errorHandler: @escaping (NetworkError) -> Void
+    ) -> any NetworkTask {
+        ResumableUploadTask(request, on: layer, successHandler: successHandler, errorHandler: errorHandler)
+    }
+
+    /// Makes the upload and starts it: its first step, or its failure when `request` sends no file.
+    private init(
+        _ request: NetworkRequest<Value>, on layer: NetworkLayer,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
     ) {
         call = ComposedCall(request, on: layer, errorHandler: errorHandler)
         self.request = UncheckedSendable(value: request)
         self.successHandler = UncheckedSendable(value: successHandler)
-        self.file = file
-        self.length = length
+        let source = Result { () throws(NetworkError) -> (file: URL, length: Int64) in
+            guard case .upload(let source)? = request.transfer, case .file(let url, _) = source else {
+                throw .invalidRequest("A resumable upload sends a file.")
+            }
+            return (url, try source.length())
+        }
+        (file, length) = (try? source.get()) ?? (URL(fileURLWithPath: "/"), 0)
         policy = request.retryPolicy ?? layer.retryPolicy
         dialect = UploadDialect(request.resumable?.uploadProtocol ?? .tus)
         // A stored upload: the server is asked how much it kept rather than the file created again.
@@ -58,30 +73,11 @@ final class ResumableUploadTask<Value>: NetworkTask {
             ? layer.monitorGroup
             : MonitorGroup(layer: layer.monitorGroup, adding: request.monitors, on: layer.monitorsQueue)
         monitors = group?.wantsAttemptEvents == true ? group : nil
-    }
-
-    /// Starts the upload `request` describes (a file, sent resumably) and returns its task.
-    static func start(
-        _ request: NetworkRequest<Value>, on layer: NetworkLayer,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void
-    ) -> any NetworkTask {
-        let source = Result { () throws(NetworkError) -> (file: URL, length: Int64) in
-            guard case .upload(let source)? = request.transfer, case .file(let url, _) = source else {
-                throw .invalidRequest("A resumable upload sends a file.")
-            }
-            return (url, try source.length())
-        }
-        let (file, length) = (try? source.get()) ?? (URL(fileURLWithPath: "/"), 0)
-        let upload = ResumableUploadTask(
-            layer: layer, request: request, successHandler: successHandler, errorHandler: errorHandler,
-            file: file, length: length)
         if case .failure(let error) = source {
-            upload.call.fail(error)
+            call.fail(error)
         } else {
-            upload.askOffset()
+            askOffset()
         }
-        return upload
     }
 
     var priority: RequestPriority {
