@@ -58,7 +58,7 @@ struct DownloadPlan {
         if offset > 0, let info {
             if status == 416 { return .restart }
             if status == 206 {
-                guard let range = ContentRange(response), range.start == offset,
+                guard let range = contentRange(of: response), range.start == offset,
                     sameVersion(response, info)
                 else { return .restart }
                 return .write(
@@ -82,21 +82,8 @@ struct DownloadPlan {
         return .write(DownloadPlan(offset: 0, info: info, expected: expected))
     }
 
-    /// Whether a 206 continues the bytes on disk: its `ETag`, or else its `Last-Modified`, matches.
-    private static func sameVersion(_ response: HTTPURLResponse, _ info: PartialDownload.Info) -> Bool {
-        if let tag = info.entityTag {
-            return response.value(forHTTPHeaderField: "ETag").map { $0 == tag } ?? true
-        }
-        return response.value(forHTTPHeaderField: "Last-Modified").map { $0 == info.lastModified } ?? true
-    }
-}
-
-/// A `Content-Range: bytes first-last/total` header (`total` may be `*`).
-struct ContentRange {
-    let start: Int64
-    let total: Int64?
-
-    init?(_ response: HTTPURLResponse) {
+    /// A `Content-Range: bytes first-last/total` header's first byte and total (`nil` for `*`).
+    private static func contentRange(of response: HTTPURLResponse) -> (start: Int64, total: Int64?)? {
         guard let value = response.value(forHTTPHeaderField: "Content-Range") else { return nil }
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
@@ -105,7 +92,14 @@ struct ContentRange {
         guard spec.count == 2, bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]),
             start <= end
         else { return nil }
-        self.start = start
-        total = spec[1] == "*" ? nil : Int64(spec[1])
+        return (start, spec[1] == "*" ? nil : Int64(spec[1]))
+    }
+
+    /// Whether a 206 continues the bytes on disk: its `ETag`, or else its `Last-Modified`, matches.
+    private static func sameVersion(_ response: HTTPURLResponse, _ info: PartialDownload.Info) -> Bool {
+        if let tag = info.entityTag {
+            return response.value(forHTTPHeaderField: "ETag").map { $0 == tag } ?? true
+        }
+        return response.value(forHTTPHeaderField: "Last-Modified").map { $0 == info.lastModified } ?? true
     }
 }
