@@ -65,7 +65,7 @@ extension TransferStore {
         request.progressHandler = progressHandler
         var failure: NetworkError?
         // The source as it is now (`nil` when it is gone), against its size and date when recorded.
-        if record.kind == .upload, case let now = SourceIdentity(of: record.fileURL),
+        if record.kind == .upload, case let now = TransferRecord.source(of: record.fileURL),
             now == nil || now?.size != record.sourceSize || now?.modified != record.sourceModified
         {
             failure = .sourceFileChanged(record.fileURL)
@@ -196,7 +196,7 @@ extension TransferStore {
             // Applied once, by this send: a resume continues the partial file.
             record.downloadOptions = target.options.subtracting(.restart).rawValue
         case .upload(.file(let file, let contentType))? where request.resumable != nil:
-            guard let source = SourceIdentity(of: file) else {
+            guard let source = TransferRecord.source(of: file) else {
                 throw .unsupportedRequest("The file \(file.lastPathComponent) can't be read.")
             }
             (record.kind, record.file, record.contentType) = (.upload, file.path, contentType)
