@@ -36,8 +36,6 @@ final class FileSink: TransferSink {
         partial = PartialDownload(destination: job.target.destination)
     }
 
-    private var progress: ProgressReporter? { job.progress }
-
     var needsBackPressure: Bool { true }
 
     func attach(_ flow: any TransferFlow) {
@@ -109,7 +107,7 @@ final class FileSink: TransferSink {
             if let info = plan.info { partial.save(info) } else { partial.removeInfo() }
         }
         phase = .writing(plan, file: writer, received: 0)
-        progress?.update(completed: plan.offset, expected: plan.expected)
+        job.progress?.update(completed: plan.offset, expected: plan.expected)
         return .accept
     }
 
@@ -121,7 +119,7 @@ final class FileSink: TransferSink {
             if let failure = file.append(data) { return writeFailed(failure) }
             let total = received + Int64(data.count)
             phase = .writing(plan, file: file, received: total)
-            progress?.update(completed: plan.offset + total, expected: plan.expected)
+            job.progress?.update(completed: plan.offset + total, expected: plan.expected)
         case .errorReply(let body):
             return body.write(data)
         case .awaitingResponse, .restarting, .done:
@@ -193,7 +191,7 @@ final class FileSink: TransferSink {
             return failure
         }
         if let moveError = moveIntoPlace() { return moveError }
-        progress?.complete(completed: size, expected: plan.expected)
+        job.progress?.complete(completed: size, expected: plan.expected)
         return nil
     }
 
