@@ -41,21 +41,16 @@ struct TransferRecord: Codable, Sendable, Equatable {
 
     var fileURL: URL { URL(fileURLWithPath: file) }
 
-    /// The record's file name: its sequence zero-padded, so names sort as records were made.
-    var fileName: String { String(format: "%020llu.transfer", sequence) }
-}
-
-/// A source file's identity as the store compares it: its size and modification date.
-struct SourceIdentity {
-    var size: Int64
-    var modified: Double
-
-    init?(of file: URL) {
+    /// A source file's identity as the store compares it: its size and modification date (seconds since
+    /// 1970); `nil` when it can't be read.
+    static func source(of file: URL) -> (size: Int64, modified: Double)? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
             let size = (attributes[.size] as? NSNumber)?.int64Value,
             let date = attributes[.modificationDate] as? Date
         else { return nil }
-        self.size = size
-        modified = date.timeIntervalSince1970
+        return (size, date.timeIntervalSince1970)
     }
+
+    /// The record's file name: its sequence zero-padded, so names sort as records were made.
+    var fileName: String { String(format: "%020llu.transfer", sequence) }
 }

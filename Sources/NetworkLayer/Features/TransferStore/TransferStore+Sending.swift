@@ -26,11 +26,7 @@ extension TransferStore {
         try writeNow(record)
         // Checked again where the run begins: a `close()` since the write would never cancel it. The
         // record written stays, as close() leaves every record, for the next store.
-        let run = try state.withLock { state -> Result<Int, TransferStoreError> in
-            guard !state.isClosed else { return .failure(.closed) }
-            state.records[record.id] = record
-            return .success(state.begin(record.id))
-        }.get()
+        let run = try state.withLock { $0.begin(record.id, adding: record) }.get().run
         return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
     }
 
@@ -63,47 +59,38 @@ extension TransferStore {
     ) throws(TransferStoreError) -> any NetworkTask {
         // The run is reserved with the check, so a second `resume` racing this one is refused, and a
         // `remove` meanwhile ends it (see `start`).
-        let found = state.withLock { state -> Result<(TransferRecord, Int), TransferStoreError> in
-            guard !state.isClosed else { return .failure(.closed) }
-            guard let record = state.records[transfer.id] else { return .failure(.notFound) }
-            guard state.runs[record.id] == nil else { return .failure(.alreadyRunning) }
-            return .success((record, state.begin(record.id)))
-        }
-        var (record, run) = try found.get()
+        var (record, run) = try state.withLock { $0.begin(transfer.id) }.get()
         var request = Self.request(for: record)
         request.retryPolicy = retryPolicy ?? request.retryPolicy
         request.progressHandler = progressHandler
+        var failure: NetworkError?
         // The source as it is now (`nil` when it is gone), against its size and date when recorded.
-        if record.kind == .upload, case let now = SourceIdentity(of: record.fileURL),
+        if record.kind == .upload, case let now = TransferRecord.source(of: record.fileURL),
             now == nil || now?.size != record.sourceSize || now?.modified != record.sourceModified
         {
-            guard ifSourceChanged == .startOver else {
-                return start(
-                    record, request, run: run, failingWith: .sourceFileChanged(record.fileURL),
-                    successHandler: successHandler, errorHandler: errorHandler)
-            }
-            (record.uploadURL, record.offset) = (nil, 0)
-            (record.sourceSize, record.sourceModified) = (now?.size, now?.modified)
-            do {
-                try writeNow(record)
-            } catch {
-                state.withLock { $0.end(record.id, run: run) }
-                throw error
-            }
-            let updated = state.withLock { state in
-                let current = state.runs[record.id]?.number == run && state.records[record.id] != nil
-                if current { state.records[record.id] = record }
-                return current
-            }
-            guard updated else {
+            failure = .sourceFileChanged(record.fileURL)
+            if ifSourceChanged == .startOver {
+                (record.uploadURL, record.offset) = (nil, 0)
+                (record.sourceSize, record.sourceModified) = (now?.size, now?.modified)
+                do {
+                    try writeNow(record)
+                } catch {
+                    state.withLock { $0.end(record.id, run: run) }
+                    throw error
+                }
+                let updated = state.withLock { state in
+                    let current = state.runs[record.id]?.number == run && state.records[record.id] != nil
+                    if current { state.records[record.id] = record }
+                    return current
+                }
                 // Removed while the new record was written: it goes again, and nothing is sent.
-                onDisk { [folder, name = record.fileName] in folder.remove(name) }
-                return start(
-                    record, request, run: run, failingWith: .cancelled, successHandler: successHandler,
-                    errorHandler: errorHandler)
+                if !updated { onDisk { [folder, name = record.fileName] in folder.remove(name) } }
+                failure = updated ? nil : .cancelled
             }
         }
-        return start(record, request, run: run, successHandler: successHandler, errorHandler: errorHandler)
+        return start(
+            record, request, run: run, failingWith: failure, successHandler: successHandler,
+            errorHandler: errorHandler)
     }
 
     /// Sends `request` for `record`, an upload with a journal on it; the record goes when it succeeds.
@@ -209,7 +196,7 @@ extension TransferStore {
             // Applied once, by this send: a resume continues the partial file.
             record.downloadOptions = target.options.subtracting(.restart).rawValue
         case .upload(.file(let file, let contentType))? where request.resumable != nil:
-            guard let source = SourceIdentity(of: file) else {
+            guard let source = TransferRecord.source(of: file) else {
                 throw .unsupportedRequest("The file \(file.lastPathComponent) can't be read.")
             }
             (record.kind, record.file, record.contentType) = (.upload, file.path, contentType)

@@ -187,10 +187,18 @@ struct TransferStoreState {
         return Array(tasks.values)
     }
 
-    mutating func begin(_ id: UUID) -> Int {
+    /// Begins a run of `id` (`new` its record, for a transfer being sent): refused when the store is
+    /// closed, or when the transfer is gone or running.
+    mutating func begin(_ id: UUID, adding new: TransferRecord? = nil)
+        -> Result<(record: TransferRecord, run: Int), TransferStoreError>
+    {
+        guard !isClosed else { return .failure(.closed) }
+        if let new { records[id] = new }
+        guard let record = records[id] else { return .failure(.notFound) }
+        guard runs[id] == nil else { return .failure(.alreadyRunning) }
         lastRun += 1
         runs[id] = (lastRun, nil)
-        return lastRun
+        return .success((record, lastRun))
     }
 
     /// Keeps `task` as run `run`'s; `false` when that run has ended.

@@ -4,35 +4,20 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One download request, shared by its attempts: its target, its partial file, and whether the caller's
+/// One download request, shared by its attempts: its target (its partial file beside it), and whether the caller's
 /// `.restart` is still to be applied (only the first attempt discards; a retry resumes). Its route: the
 /// reply written to the partial file; an error reply in memory, up to `errorBodyLimit`.
-final class DownloadJob: SinkRoute {
+struct DownloadJob: SinkRoute {
     let target: DownloadTarget
-    let partial: PartialDownload
     /// The media types a reply must have to be written to disk; `nil` accepts any.
     let acceptableContentTypes: [String]?
     /// Whether the request is over while an attempt may still hold the destination: a new download to it
     /// then waits instead of being refused.
     let isAbandoned: @Sendable () -> Bool
-    /// Claimed by the first attempt: only it discards the file; `nil` when the options keep it.
-    let restart: Once?
     let errorBodyLimit: Int
     let progress: ProgressReporter?
-
-    init(
-        target: DownloadTarget, acceptableContentTypes: [String]?,
-        isAbandoned: @escaping @Sendable () -> Bool,
-        errorBodyLimit: Int, progress: ProgressReporter?
-    ) {
-        self.target = target
-        self.acceptableContentTypes = acceptableContentTypes
-        self.isAbandoned = isAbandoned
-        self.errorBodyLimit = errorBodyLimit
-        self.progress = progress
-        partial = PartialDownload(destination: target.destination)
-        restart = target.options.contains(.restart) ? Once() : nil
-    }
+    /// Claimed by the first attempt: only it discards the file, when the options say `.restart`.
+    let restart = Once()
 
     func makeSink(for request: URLRequest, on transport: SessionTransport) -> any TransferSink {
         FileSink(job: self, request: request, disk: transport.disk)
@@ -73,7 +58,7 @@ struct DownloadPlan {
         if offset > 0, let info {
             if status == 416 { return .restart }
             if status == 206 {
-                guard let range = ContentRange(response), range.start == offset,
+                guard let range = contentRange(of: response), range.start == offset,
                     sameVersion(response, info)
                 else { return .restart }
                 return .write(
@@ -87,35 +72,18 @@ struct DownloadPlan {
         }
         // A 206 without a range asked for (the layer's or the caller's own) would end as a short file.
         if status == 206 && resumable { return .invalid }
-        let expected = Self.length(of: response)
-        let info = resumable ? PartialDownload.info(for: response, totalBytes: expected) : nil
+        // The body's length as delivered is known, and ranges count the file's own bytes, only when it is
+        // not content-encoded; not for a chunked reply either.
+        let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
+        let isIdentity = encoding == nil || encoding == "identity"
+        let length = response.expectedContentLength
+        let expected = isIdentity && length >= 0 ? length : nil
+        let info = resumable && isIdentity ? PartialDownload.info(for: response, totalBytes: expected) : nil
         return .write(DownloadPlan(offset: 0, info: info, expected: expected))
     }
 
-    /// The body's length as delivered, when known: not for chunked or content-encoded replies.
-    static func length(of response: HTTPURLResponse) -> Int64? {
-        let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
-        guard encoding == nil || encoding == "identity", response.expectedContentLength >= 0 else {
-            return nil
-        }
-        return response.expectedContentLength
-    }
-
-    /// Whether a 206 continues the bytes on disk: its `ETag`, or else its `Last-Modified`, matches.
-    private static func sameVersion(_ response: HTTPURLResponse, _ info: PartialDownload.Info) -> Bool {
-        if let tag = info.entityTag {
-            return response.value(forHTTPHeaderField: "ETag").map { $0 == tag } ?? true
-        }
-        return response.value(forHTTPHeaderField: "Last-Modified").map { $0 == info.lastModified } ?? true
-    }
-}
-
-/// A `Content-Range: bytes first-last/total` header (`total` may be `*`).
-struct ContentRange {
-    let start: Int64
-    let total: Int64?
-
-    init?(_ response: HTTPURLResponse) {
+    /// A `Content-Range: bytes first-last/total` header's first byte and total (`nil` for `*`).
+    private static func contentRange(of response: HTTPURLResponse) -> (start: Int64, total: Int64?)? {
         guard let value = response.value(forHTTPHeaderField: "Content-Range") else { return nil }
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
@@ -124,7 +92,14 @@ struct ContentRange {
         guard spec.count == 2, bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]),
             start <= end
         else { return nil }
-        self.start = start
-        total = spec[1] == "*" ? nil : Int64(spec[1])
+        return (start, spec[1] == "*" ? nil : Int64(spec[1]))
+    }
+
+    /// Whether a 206 continues the bytes on disk: its `ETag`, or else its `Last-Modified`, matches.
+    private static func sameVersion(_ response: HTTPURLResponse, _ info: PartialDownload.Info) -> Bool {
+        if let tag = info.entityTag {
+            return response.value(forHTTPHeaderField: "ETag").map { $0 == tag } ?? true
+        }
+        return response.value(forHTTPHeaderField: "Last-Modified").map { $0 == info.lastModified } ?? true
     }
 }

@@ -14,7 +14,7 @@ final class FileSink: TransferSink {
     private let disk: any DownloadDisk
     /// Whether the server may be asked to continue the bytes on disk; not when the caller sent a Range.
     private let resumable: Bool
-    private var restarted = false
+    private let partial: PartialDownload
     private var isRefused = false
     private weak var flow: (any TransferFlow)?
     private var phase = Phase.awaitingResponse(offset: 0, info: nil)
@@ -33,10 +33,8 @@ final class FileSink: TransferSink {
         self.disk = disk
         self.request = request
         resumable = request.value(forHTTPHeaderField: "Range") == nil
+        partial = PartialDownload(destination: job.target.destination)
     }
-
-    private var partial: PartialDownload { job.partial }
-    private var progress: ProgressReporter? { job.progress }
 
     var needsBackPressure: Bool { true }
 
@@ -61,7 +59,7 @@ final class FileSink: TransferSink {
                     "Another download to \(destination.path) is in progress; wait for its handler, or cancel it, "
                         + "then start again."))
         }
-        let restarts = job.restart?.claim() ?? false
+        let restarts = job.target.options.contains(.restart) && job.restart.claim()
         let resume = resumable && !restarts ? partial.resumePoint() : nil
         var request = request
         if let resume, let validator = resume.info.validator {
@@ -82,10 +80,11 @@ final class FileSink: TransferSink {
         switch DownloadPlan.decide(http, requestedFrom: offset, resuming: info, resumable: resumable) {
         case .errorReply:
             return keepErrorReply()
-        case .restart where !restarted:
+        // At most once: the request sent again asks for no range, which `decide` never restarts.
+        case .restart:
             phase = .restarting
             return .restart
-        case .restart, .invalid:
+        case .invalid:
             return .refuse(URLError(.badServerResponse))
         case .write where !job.accepts(http):
             // Not the file asked for: kept in memory, it fails its content-type check like any reply.
@@ -108,7 +107,7 @@ final class FileSink: TransferSink {
             if let info = plan.info { partial.save(info) } else { partial.removeInfo() }
         }
         phase = .writing(plan, file: writer, received: 0)
-        progress?.update(completed: plan.offset, expected: plan.expected)
+        job.progress?.update(completed: plan.offset, expected: plan.expected)
         return .accept
     }
 
@@ -120,7 +119,7 @@ final class FileSink: TransferSink {
             if let failure = file.append(data) { return writeFailed(failure) }
             let total = received + Int64(data.count)
             phase = .writing(plan, file: file, received: total)
-            progress?.update(completed: plan.offset + total, expected: plan.expected)
+            job.progress?.update(completed: plan.offset + total, expected: plan.expected)
         case .errorReply(let body):
             return body.write(data)
         case .awaitingResponse, .restarting, .done:
@@ -134,7 +133,6 @@ final class FileSink: TransferSink {
 
     func restartRequest() -> URLRequest? {
         guard case .restarting = phase else { return nil }
-        restarted = true
         partial.remove()
         phase = .awaitingResponse(offset: 0, info: nil)
         return request
@@ -193,7 +191,7 @@ final class FileSink: TransferSink {
             return failure
         }
         if let moveError = moveIntoPlace() { return moveError }
-        progress?.complete(completed: size, expected: plan.expected)
+        job.progress?.complete(completed: size, expected: plan.expected)
         return nil
     }
 

@@ -67,11 +67,9 @@ struct PartialDownload: Sendable {
         try? FileManager.default.removeItem(at: infoFile)
     }
 
-    /// The info for a 200 or 206, or `nil` when it can't be resumed: no strong `ETag` or `Last-Modified`,
-    /// or content-encoded (ranges would count encoded bytes).
+    /// The info for a 200 or 206 not content-encoded (ranges would count encoded bytes), or `nil` when it
+    /// can't be resumed: no strong `ETag` or `Last-Modified`.
     static func info(for response: HTTPURLResponse, totalBytes: Int64?) -> Info? {
-        let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
-        guard encoding == nil || encoding == "identity" else { return nil }
         let entityTag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
         let lastModified = response.value(forHTTPHeaderField: "Last-Modified")
         guard entityTag != nil || lastModified != nil, let url = response.url else { return nil }

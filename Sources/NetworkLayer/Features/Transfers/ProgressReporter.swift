@@ -53,9 +53,7 @@ final class ProgressReporter: Sendable {
         let final = TransferProgress(completedBytes: completed, expectedBytes: expected)
         state.withLock {
             $0.final = final
-            guard let observer, Self.isNews(final, after: $0.observed, orOtherTotal: true) else { return }
-            $0.observed = final
-            observer(final)
+            if let observer, Self.advance(&$0.observed, to: final, orOtherTotal: true) { observer(final) }
         }
     }
 
@@ -65,24 +63,27 @@ final class ProgressReporter: Sendable {
         let call: TransferProgress? = state.withLock {
             guard !$0.ended else { return nil }
             $0.ended = true
-            guard let final = $0.final ?? $0.latest,
-                Self.isNews(final, after: $0.reported, orOtherTotal: true)
+            guard let final = $0.final ?? $0.latest, Self.advance(&$0.reported, to: final, orOtherTotal: true)
             else { return nil }
-            $0.reported = final
             return final
         }
         if let call { handler.value?(call) }
     }
 
-    /// Whether `progress` is ahead of `reported`: more bytes, or as many with another total. Never
-    /// backwards, but with `orOtherTotal` (the last figures) for a download that started over on a smaller
-    /// version (another total): the last call then says what the file holds.
-    private static func isNews(
-        _ progress: TransferProgress, after reported: TransferProgress?, orOtherTotal: Bool = false
+    /// Whether `progress` is ahead of `reported`, which it then replaces: more bytes, or as many with
+    /// another total. Never backwards, but with `orOtherTotal` (the last figures) for a download that
+    /// started over on a smaller version (another total): the last call then says what the file holds.
+    private static func advance(
+        _ reported: inout TransferProgress?, to progress: TransferProgress, orOtherTotal: Bool = false
     ) -> Bool {
-        guard let reported, progress != reported else { return reported == nil }
-        return reported.completedBytes <= progress.completedBytes
-            || (orOtherTotal && reported.expectedBytes != progress.expectedBytes)
+        let isNews =
+            reported.map {
+                progress != $0
+                    && ($0.completedBytes <= progress.completedBytes
+                        || (orOtherTotal && $0.expectedBytes != progress.expectedBytes))
+            } ?? true
+        if isNews { reported = progress }
+        return isNews
     }
 
     /// On ``queue``, before the error handler: no calls from now on.
@@ -118,14 +119,10 @@ final class ProgressReporter: Sendable {
         let now = clock.now.uptimeNanoseconds
         let call: TransferProgress? = state.withLock {
             $0.lastDelivery = now
-            guard !$0.ended, let progress = $0.latest, Self.isNews(progress, after: $0.reported) else {
+            guard !$0.ended, let progress = $0.latest, Self.advance(&$0.reported, to: progress) else {
                 return nil
             }
-            $0.reported = progress
-            if let observer, Self.isNews(progress, after: $0.observed) {
-                $0.observed = progress
-                observer(progress)
-            }
+            if let observer, Self.advance(&$0.observed, to: progress) { observer(progress) }
             return progress
         }
         if let call { handler.value?(call) }

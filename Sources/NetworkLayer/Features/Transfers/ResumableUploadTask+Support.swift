@@ -66,7 +66,7 @@ extension ResumableUploadTask {
     @discardableResult
     func advance(to offset: Int64) -> Bool {
         let progressed = state.withLock { state in
-            let required = min(Self.minimumProgress, state.chunks.size, max(0, length - state.offset))
+            let required = min(Self.minimumProgress, state.chunkSize, max(0, length - state.offset))
             let progressed = offset - state.offset >= required
             if progressed { (state.failures, state.offsetQuestions) = (0, 0) }
             state.offset = offset

@@ -16,8 +16,9 @@ final class ResumableUploadTask<Value>: NetworkTask {
         /// Appends refused as out of step since the server's offset last moved forward (see
         /// ``ResumableUploadTask/offsetConflicts``).
         var offsetQuestions = 0
-        /// How much the next append carries.
-        var chunks: UploadChunks
+        /// The most bytes the next append carries: the caller's ``ResumableUpload/chunkSize`` (at least 1),
+        /// halved after each `413` down to ``ResumableUploadTask/chunkFloor``.
+        var chunkSize: Int64
     }
 
     let call: ComposedCall
@@ -28,30 +29,12 @@ final class ResumableUploadTask<Value>: NetworkTask {
     let length: Int64
     let policy: RetryPolicy
     let dialect: UploadDialect
+    /// The smallest size a `413` halves the appends to: ``ResumableUpload/minimumChunkSize``, or the
+    /// caller's size when smaller.
+    let chunkFloor: Int64
     let state: Locked<State>
     /// Told each offset the server confirms; `nil` when no monitor observes attempts.
     let monitors: MonitorGroup?
-
-    private init(
-        layer: NetworkLayer, request: NetworkRequest<Value>,
-        successHandler: @escaping (NetworkResponse<Value>) -> Void,
-        errorHandler: @escaping (NetworkError) -> Void, file: URL, length: Int64
-    ) {
-        call = ComposedCall(request, on: layer, errorHandler: errorHandler)
-        self.request = UncheckedSendable(value: request)
-        self.successHandler = UncheckedSendable(value: successHandler)
-        self.file = file
-        self.length = length
-        policy = request.retryPolicy ?? layer.retryPolicy
-        dialect = UploadDialect(request.resumable?.uploadProtocol ?? .tus)
-        state = Locked(
-            State(chunks: UploadChunks(request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)))
-        let group =
-            request.monitors.isEmpty
-            ? layer.monitorGroup
-            : MonitorGroup(layer: layer.monitorGroup, adding: request.monitors, on: layer.monitorsQueue)
-        monitors = group?.wantsAttemptEvents == true ? group : nil
-    }
 
     /// Starts the upload `request` describes (a file, sent resumably) and returns its task.
     static func start(
@@ -59,26 +42,42 @@ final class ResumableUploadTask<Value>: NetworkTask {
         successHandler: @escaping (NetworkResponse<Value>) -> Void,
         errorHandler: @escaping (NetworkError) -> Void
     ) -> any NetworkTask {
+        ResumableUploadTask(request, on: layer, successHandler: successHandler, errorHandler: errorHandler)
+    }
+
+    /// Makes the upload and starts it: its first step, or its failure when `request` sends no file.
+    private init(
+        _ request: NetworkRequest<Value>, on layer: NetworkLayer,
+        successHandler: @escaping (NetworkResponse<Value>) -> Void,
+        errorHandler: @escaping (NetworkError) -> Void
+    ) {
+        call = ComposedCall(request, on: layer, errorHandler: errorHandler)
+        self.request = UncheckedSendable(value: request)
+        self.successHandler = UncheckedSendable(value: successHandler)
         let source = Result { () throws(NetworkError) -> (file: URL, length: Int64) in
             guard case .upload(let source)? = request.transfer, case .file(let url, _) = source else {
                 throw .invalidRequest("A resumable upload sends a file.")
             }
             return (url, try source.length())
         }
-        let (file, length) = (try? source.get()) ?? (URL(fileURLWithPath: "/"), 0)
-        let upload = ResumableUploadTask(
-            layer: layer, request: request, successHandler: successHandler, errorHandler: errorHandler,
-            file: file, length: length)
+        (file, length) = (try? source.get()) ?? (URL(fileURLWithPath: "/"), 0)
+        policy = request.retryPolicy ?? layer.retryPolicy
+        dialect = UploadDialect(request.resumable?.uploadProtocol ?? .tus)
+        // A stored upload: the server is asked how much it kept rather than the file created again.
+        let point = request.uploadJournal?.resumePoint
+        let chunkSize = max(1, request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)
+        chunkFloor = min(chunkSize, ResumableUpload.minimumChunkSize)
+        state = Locked(State(uploadURL: point?.uploadURL, offset: point?.offset ?? 0, chunkSize: chunkSize))
+        let group =
+            request.monitors.isEmpty
+            ? layer.monitorGroup
+            : MonitorGroup(layer: layer.monitorGroup, adding: request.monitors, on: layer.monitorsQueue)
+        monitors = group?.wantsAttemptEvents == true ? group : nil
         if case .failure(let error) = source {
-            upload.call.fail(error)
-        } else if let point = request.uploadJournal?.resumePoint {
-            // A stored upload: the server is asked how much it kept rather than the file created again.
-            upload.state.withLock { ($0.uploadURL, $0.offset) = (point.uploadURL, point.offset) }
-            upload.askOffset()
+            call.fail(error)
         } else {
-            upload.create()
+            askOffset()
         }
-        return upload
     }
 
     var priority: RequestPriority {
@@ -127,10 +126,11 @@ final class ResumableUploadTask<Value>: NetworkTask {
             })
     }
 
-    /// Sends the next chunk of the file (see ``UploadChunks``) from the offset the server is known to have.
+    /// Sends the next chunk of the file (see ``State/chunkSize``) from the offset the server is known to
+    /// have.
     private func append() {
         let (url, offset, count) = state.withLock { state in
-            (state.uploadURL, state.offset, state.chunks.length(from: state.offset, of: length))
+            (state.uploadURL, state.offset, min(state.chunkSize, max(0, length - state.offset)))
         }
         guard let url else { return create() }
         let isLast = offset + count >= length
@@ -166,10 +166,10 @@ final class ResumableUploadTask<Value>: NetworkTask {
                 append()
             },
             errorHandler: { [self] error in
-                // Too large for the server or a proxy before it: the rest goes in smaller appends, at once.
-                if case .unacceptableStatusCode(413, _, _) = error,
-                    state.withLock({ $0.chunks.shrink(after: count) })
-                {
+                // Too large for the server or a proxy before it: the rest goes in appends half as large,
+                // at once; not below the floor, where the upload can't go in smaller appends.
+                if case .unacceptableStatusCode(413, _, _) = error, count > chunkFloor {
+                    state.withLock { $0.chunkSize = max(chunkFloor, count / 2) }
                     return append()
                 }
                 retry(after: error, of: .put) { [self] in askOffset() }
