@@ -133,11 +133,7 @@ extension NetworkLayer {
         report: @Sendable (Result<NetworkResponse<Data>, NetworkError>, RequestMetrics) -> Void,
         observer: MonitoredCall
     )? {
-        // A request's own monitors come after the layer's.
-        let group =
-            request.monitors.isEmpty
-            ? monitorGroup : MonitorGroup(layer: monitorGroup, adding: request.monitors, on: monitorsQueue)
-        guard let monitors = group?.channel() else { return nil }
+        guard let monitors = monitorGroup(for: request)?.channel() else { return nil }
         let monitored = MonitoredRequest(
             request, url: try? builder.url(for: request), credentialHeaders: credentialHeaders(for: request),
             account: cacheAccountReader(for: request)())
@@ -147,6 +143,12 @@ extension NetworkLayer {
             monitors.finish { $0.didFinish(monitored, with: result, metrics: metrics) }
         }
         return (report, MonitoredCall(channel: monitors, request: monitored))
+    }
+
+    /// The monitors of a request: the layer's, then the request's own; `nil` for none.
+    func monitorGroup<Value>(for request: NetworkRequest<Value>) -> MonitorGroup? {
+        request.monitors.isEmpty
+            ? monitorGroup : MonitorGroup(layer: monitorGroup, adding: request.monitors, on: monitorsQueue)
     }
 
     /// Whether a call's outcome is delivered where it is settled (the layer or the request asks for it) rather

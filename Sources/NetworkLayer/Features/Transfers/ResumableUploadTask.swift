@@ -68,10 +68,7 @@ final class ResumableUploadTask<Value>: NetworkTask {
         let chunkSize = max(1, request.resumable?.chunkSize ?? ResumableUpload.defaultChunkSize)
         chunkFloor = min(chunkSize, ResumableUpload.minimumChunkSize)
         state = Locked(State(uploadURL: point?.uploadURL, offset: point?.offset ?? 0, chunkSize: chunkSize))
-        let group =
-            request.monitors.isEmpty
-            ? layer.monitorGroup
-            : MonitorGroup(layer: layer.monitorGroup, adding: request.monitors, on: layer.monitorsQueue)
+        let group = layer.monitorGroup(for: request)
         monitors = group?.wantsAttemptEvents == true ? group : nil
         if case .failure(let error) = source {
             call.fail(error)
