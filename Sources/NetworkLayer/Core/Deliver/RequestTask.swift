@@ -24,12 +24,10 @@ final class RequestTask: NetworkTask, Sendable {
     private struct State {
         var failureHandler: ((NetworkError) -> Void)?
         var phase = Phase.running
-        var cancelTransport: (@Sendable () -> Void)?
         var attempt = 0
-        var attemptEnded = false
-        /// What the attempt in flight reports to (a composed call's step handlers), given up by
-        /// ``transportFinished(metering:)``.
-        var attemptHandlers: Any?
+        /// The attempt in flight, until ``transportFinished(metering:)``: its cancel once linked, and what it
+        /// reports to (a composed call's step handlers), given up then.
+        var inFlight: (cancel: (@Sendable () -> Void)?, handlers: Any?)?
         var deliveryAwaitsTransport = false
         /// The total time limit's timer, and when it ends.
         var totalLimit: (timer: any ClockTimer, deadline: DispatchTime)?
@@ -128,8 +126,7 @@ final class RequestTask: NetworkTask, Sendable {
         return state.withLock { state in
             guard case .running = state.phase else { return nil }
             state.attempt += 1
-            state.attemptEnded = false
-            state.attemptHandlers = handlers
+            state.inFlight = (nil, handlers)
             if let bodyBytes {
                 state.meter.attempts += 1
                 (state.meter.attemptStart, state.meter.firstByte) = (now, nil)
@@ -145,9 +142,9 @@ final class RequestTask: NetworkTask, Sendable {
     /// ended or was superseded before `send` returned is not linked: it would replace the running one's.
     func attach(cancellingWith cancelTransport: @escaping @Sendable () -> Void, toAttempt number: Int) {
         let cancelNow = state.withLock { state in
-            guard number == state.attempt, !state.attemptEnded else { return false }
+            guard number == state.attempt, state.inFlight != nil else { return false }
             guard case .running = state.phase else { return true }
-            state.cancelTransport = cancelTransport
+            state.inFlight?.cancel = cancelTransport
             return false
         }
         if cancelNow { cancelTransport() }
@@ -170,10 +167,8 @@ final class RequestTask: NetworkTask, Sendable {
                 state.meter.bodyResends += result.bodyResends
                 state.meter.cache = result.cacheAnswer
             }
-            state.attemptEnded = true
-            state.cancelTransport = nil
-            defer { (state.deliveryAwaitsTransport, state.attemptHandlers) = (false, nil) }
-            return (state.deliveryAwaitsTransport, state.attemptHandlers)
+            defer { (state.deliveryAwaitsTransport, state.inFlight) = (false, nil) }
+            return (state.deliveryAwaitsTransport, state.inFlight?.handlers)
         }
         if deliverNow { delivery.run { self.deliver() } }
         return handlers
@@ -315,18 +310,18 @@ final class RequestTask: NetworkTask, Sendable {
             switch state.phase {
             case .running: schedule = true
             case .settled where replacingSettled: break
-            case .settled, .delivered: return (false, false, stopsTransport ? state.cancelTransport : nil)
+            case .settled, .delivered: return (false, false, stopsTransport ? state.inFlight?.cancel : nil)
             }
             let wasRunning = schedule
             state.phase = .settled(outcome)
             state.monitored?.settledAt = clock.now.uptimeNanoseconds
             guard stopsTransport else { return (wasRunning, schedule, nil) }
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
-            if schedule, cancelWaitsForTransport, state.attempt > 0, !state.attemptEnded {
+            if schedule, cancelWaitsForTransport, state.inFlight != nil {
                 state.deliveryAwaitsTransport = true
                 schedule = false
             }
-            return (wasRunning, schedule, state.cancelTransport)
+            return (wasRunning, schedule, state.inFlight?.cancel)
         }
         // The transport first: one that answers in place forgets the request before an in-place handler
         // looks for it.
@@ -341,10 +336,10 @@ final class RequestTask: NetworkTask, Sendable {
             defer {
                 state.phase = .delivered
                 state.failureHandler = nil
-                state.cancelTransport = nil
+                // Still in flight, if it was: an attempt linked from now on is cancelled at once.
+                if state.inFlight != nil { state.inFlight = (nil, nil) }
                 state.totalLimit = nil
                 state.priorityObserver = nil
-                state.attemptHandlers = nil
             }
             return state
         }
