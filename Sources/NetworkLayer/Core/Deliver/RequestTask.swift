@@ -178,9 +178,10 @@ final class RequestTask: NetworkTask, Sendable {
     /// before the first.
     var latestAttempt: Int { state.withLock { $0.meter.attempts } }
 
-    /// The request waited `nanoseconds` for its server before an attempt: behind its origin's budget, but
-    /// for the time a rate limit held the origin (`rateLimited`).
-    func addQueued(nanoseconds: UInt64, rateLimited: UInt64) {
+    /// The request waited for its server from `queuedAt` until now, before an attempt: behind its origin's
+    /// budget, but for the time a rate limit held the origin (`rateLimited` nanoseconds).
+    func addQueued(since queuedAt: DispatchTime, rateLimited: UInt64) {
+        let nanoseconds = clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds
         addShared(queued: (nanoseconds, min(rateLimited, nanoseconds)), callers: nil)
     }
 

@@ -41,13 +41,12 @@ struct OriginGate: RequestStage {
         chain.watchesPauses = nil
         let ready = chain
         let running = DeferredCancel()
-        let (clock, queuedAt) = (scheduler.clock, scheduler.clock.now)
+        let queuedAt = scheduler.clock.now
         // `rateLimited`: of the time queued, how long a rate limit held the origin; `nil` when it went at once.
         let start = { @Sendable (rateLimited: UInt64?, probing: Bool) in
             var chain = ready
             if let rateLimited {
-                let total = clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds
-                task.addQueued(nanoseconds: total, rateLimited: rateLimited)
+                task.addQueued(since: queuedAt, rateLimited: rateLimited)
                 chain.priority = task.priority
             }
             running.attach(
@@ -73,8 +72,7 @@ struct OriginGate: RequestStage {
             // A cancel or the time limit withdraws it: the time it waited counts all the same.
             return {
                 guard let rateLimited = scheduler.withdraw(id, from: origin) else { return running.cancel() }
-                let total = clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds
-                task.addQueued(nanoseconds: total, rateLimited: rateLimited)
+                task.addQueued(since: queuedAt, rateLimited: rateLimited)
                 completion(TransferResult(failure: .cancelled))
             }
         }
