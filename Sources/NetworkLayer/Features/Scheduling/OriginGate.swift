@@ -90,7 +90,9 @@ struct OriginGate: RequestStage {
         // Any reply below 400 that asks no pause: the server takes requests again.
         let lifts = probing && pause == nil && response.map { $0.statusCode < 400 } == true
         let answering = pause == nil ? origin : response?.url.flatMap(Origin.init) ?? origin
-        scheduler.finished(origin, counted: counted, pause: answering == origin ? pause : nil, lifts: lifts)
+        scheduler.finished(
+            origin, counted: counted, pause: answering == origin ? pause : nil,
+            pauseOver: lifts ? .distantFuture : nil)
         if answering != origin { scheduler.finished(answering, counted: false, pause: pause) }
     }
 }
