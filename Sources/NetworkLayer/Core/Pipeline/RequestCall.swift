@@ -10,7 +10,7 @@ import Foundation
 struct RequestCall: Sendable {
     let task: RequestTask
     /// `nil` when nobody watches (no monitors).
-    let observer: (any AttemptObserver)?
+    let observer: MonitoredCall?
     /// Whether the call runs its decoding, interceptors and handlers where each step is settled (see
     /// ``NetworkLayer/deliversImmediately``), rather than on the work, policy and callback queues.
     let deliversImmediately: Bool
@@ -29,21 +29,6 @@ struct RequestCall: Sendable {
         // policy's count starts over after events arrived.
         observer?.attemptWillRetry(number: max(1, task.latestAttempt), after: delay, because: error)
     }
-}
-
-/// Who watches a call's attempts (its monitors), told in order.
-protocol AttemptObserver: Sendable {
-    func attemptStarted(_ request: URLRequest, number: Int)
-    /// A reply arrived in full.
-    func attemptReceived(_ response: HTTPURLResponse, body: Data, number: Int)
-    func attemptWillRetry(number: Int, after delay: TimeInterval, because error: NetworkError)
-    /// The transport sent the attempt's body again by itself (libcurl, on a kept-alive connection that
-    /// turned out closed).
-    func attemptResentBody(number: Int)
-    /// The call's reply went to the cache's memory only, for `reason`: said once per cache and reason, by
-    /// the first call whose monitors hear it, which `claim` tells (see ``ResponseCache/MemoryOnlyReport``).
-    func cacheKeptInMemoryOnly(
-        because reason: ResponseCache.MemoryOnlyReason, claim: @escaping @Sendable () -> Bool)
 }
 
 /// An attempt's bookkeeping, the last stage before the cache and the transport: the attempt begun on the
