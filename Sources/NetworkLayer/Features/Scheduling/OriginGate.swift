@@ -32,11 +32,10 @@ struct OriginGate: RequestStage {
         var chain = chain
         chain.priority = task.priority
         // Most requests: no scheduler yet, or no budget and no origin held; the chain's end watches the reply.
-        guard let scheduler = scheduler() else { return chain.proceed(request, completion: completion) }
-        let (counts, observes) = (counts && scheduler.budget != nil, observesRateLimits)
-        guard counts || !scheduler.isIdle, let origin = request.url.flatMap(Origin.init) else {
-            return chain.proceed(request, completion: completion)
-        }
+        guard let scheduler = scheduler(), case let counts = counts && scheduler.budget != nil,
+            counts || !scheduler.isIdle, let origin = request.url.flatMap(Origin.init)
+        else { return chain.proceed(request, completion: completion) }
+        let observes = observesRateLimits
         // Its report below tells the pause, with the attempt's place in the budget.
         chain.watchesPauses = nil
         let ready = chain
