@@ -148,16 +148,10 @@ final class ComposedCall: NetworkTask, Sendable {
         let handlers = StepHandlers(success: successHandler, failure: errorHandler)
         guard let number = task.beginAttempt(reportingTo: handlers)?.child else { return }
         let task = task
+        // Given back by the task to the first to ask, and used only while the call runs.
+        let taken = { task.transportFinished().flatMap { task.isSettled ? nil : $0 as? StepHandlers<T> } }
         let child = layer.send(
-            request,
-            successHandler: { response in
-                let taken = task.transportFinished() as? StepHandlers<T>
-                if !task.isSettled { taken?.success(response) }
-            },
-            errorHandler: { error in
-                let taken = task.transportFinished() as? StepHandlers<T>
-                if !task.isSettled { taken?.failure(error) }
-            })
+            request, successHandler: { taken()?.success($0) }, errorHandler: { taken()?.failure($0) })
         task.attach(cancellingWith: { child.cancel() }, toAttempt: number)
     }
 
