@@ -246,12 +246,6 @@ final class RequestTask: NetworkTask, Sendable {
         return metrics
     }
 
-    /// `metrics`, taken when a success was decoded (those its handler sees), with the delivery since.
-    private func delivered(_ metrics: RequestMetrics) -> RequestMetrics {
-        let now = clock.now.uptimeNanoseconds
-        return state.withLock { $0.monitored }?.delivered(metrics, now: now) ?? metrics
-    }
-
     /// Nanoseconds as the metrics' seconds.
     static func seconds(_ nanoseconds: UInt64) -> TimeInterval {
         TimeInterval(nanoseconds) / 1e9
@@ -348,8 +342,12 @@ final class RequestTask: NetworkTask, Sendable {
         taken.totalLimit?.timer.cancel()
         switch outcome {
         case .success(let handler, let raw):
-            // A success carries the metrics its handler sees.
-            if let report, let raw { report(.success(raw), raw.metrics.map(delivered) ?? metrics) }
+            // A success carries its handler's metrics (taken when it was decoded) with the delivery since.
+            if let report, let raw {
+                let now = clock.now.uptimeNanoseconds
+                let seen = raw.metrics.map { taken.monitored?.delivered($0, now: now) ?? $0 }
+                report(.success(raw), seen ?? metrics)
+            }
             handler()
         case .failure(let error):
             report?(.failure(error), metrics)
