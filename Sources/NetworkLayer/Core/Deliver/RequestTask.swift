@@ -301,22 +301,19 @@ final class RequestTask: NetworkTask, Sendable {
     {
         // One critical section: an attempt attached in between would run on after `.cancelled` was told.
         let (wasRunning, schedule, cancelTransport) = state.withLock { state in
-            var schedule = false
+            let wasRunning: Bool
             switch state.phase {
-            case .running: schedule = true
-            case .settled where replacingSettled: break
+            case .running: wasRunning = true
+            case .settled where replacingSettled: wasRunning = false
             case .settled, .delivered: return (false, false, stopsTransport ? state.inFlight?.cancel : nil)
             }
-            let wasRunning = schedule
             state.phase = .settled(outcome)
             state.monitored?.settledAt = clock.now.uptimeNanoseconds
-            guard stopsTransport else { return (wasRunning, schedule, nil) }
+            guard stopsTransport else { return (wasRunning, wasRunning, nil) }
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
-            if schedule, cancelWaitsForTransport, state.inFlight != nil {
-                state.deliveryAwaitsTransport = true
-                schedule = false
-            }
-            return (wasRunning, schedule, state.inFlight?.cancel)
+            let awaits = wasRunning && cancelWaitsForTransport && state.inFlight != nil
+            if awaits { state.deliveryAwaitsTransport = true }
+            return (wasRunning, wasRunning && !awaits, state.inFlight?.cancel)
         }
         // The transport first: one that answers in place forgets the request before an in-place handler
         // looks for it.
