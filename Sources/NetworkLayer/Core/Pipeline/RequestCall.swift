@@ -49,7 +49,6 @@ struct AttemptStage: RequestStage {
         call.observer?.attemptStarted(attempt, number: begun.attempt)
         var chain = chain
         chain.priority = task.priority
-        let call = call
         let cancel = chain.proceed(attempt) { result in
             call.attemptEnded(result, number: begun.attempt)
             completion(result)
