@@ -24,12 +24,10 @@ final class RequestTask: NetworkTask, Sendable {
     private struct State {
         var failureHandler: ((NetworkError) -> Void)?
         var phase = Phase.running
-        var cancelTransport: (@Sendable () -> Void)?
         var attempt = 0
-        var attemptEnded = false
-        /// What the attempt in flight reports to (a composed call's step handlers), given up by
-        /// ``transportFinished(metering:)``.
-        var attemptHandlers: Any?
+        /// The attempt in flight, until ``transportFinished(metering:)``: its cancel once linked, and what it
+        /// reports to (a composed call's step handlers), given up then.
+        var inFlight: (cancel: (@Sendable () -> Void)?, handlers: Any?)?
         var deliveryAwaitsTransport = false
         /// The total time limit's timer, and when it ends.
         var totalLimit: (timer: any ClockTimer, deadline: DispatchTime)?
@@ -128,8 +126,7 @@ final class RequestTask: NetworkTask, Sendable {
         return state.withLock { state in
             guard case .running = state.phase else { return nil }
             state.attempt += 1
-            state.attemptEnded = false
-            state.attemptHandlers = handlers
+            state.inFlight = (nil, handlers)
             if let bodyBytes {
                 state.meter.attempts += 1
                 (state.meter.attemptStart, state.meter.firstByte) = (now, nil)
@@ -145,9 +142,9 @@ final class RequestTask: NetworkTask, Sendable {
     /// ended or was superseded before `send` returned is not linked: it would replace the running one's.
     func attach(cancellingWith cancelTransport: @escaping @Sendable () -> Void, toAttempt number: Int) {
         let cancelNow = state.withLock { state in
-            guard number == state.attempt, !state.attemptEnded else { return false }
+            guard number == state.attempt, state.inFlight != nil else { return false }
             guard case .running = state.phase else { return true }
-            state.cancelTransport = cancelTransport
+            state.inFlight?.cancel = cancelTransport
             return false
         }
         if cancelNow { cancelTransport() }
@@ -170,10 +167,8 @@ final class RequestTask: NetworkTask, Sendable {
                 state.meter.bodyResends += result.bodyResends
                 state.meter.cache = result.cacheAnswer
             }
-            state.attemptEnded = true
-            state.cancelTransport = nil
-            defer { (state.deliveryAwaitsTransport, state.attemptHandlers) = (false, nil) }
-            return (state.deliveryAwaitsTransport, state.attemptHandlers)
+            defer { (state.deliveryAwaitsTransport, state.inFlight) = (false, nil) }
+            return (state.deliveryAwaitsTransport, state.inFlight?.handlers)
         }
         if deliverNow { delivery.run { self.deliver() } }
         return handlers
@@ -183,9 +178,10 @@ final class RequestTask: NetworkTask, Sendable {
     /// before the first.
     var latestAttempt: Int { state.withLock { $0.meter.attempts } }
 
-    /// The request waited `nanoseconds` for its server before an attempt: behind its origin's budget, but
-    /// for the time a rate limit held the origin (`rateLimited`).
-    func addQueued(nanoseconds: UInt64, rateLimited: UInt64) {
+    /// The request waited for its server from `queuedAt` until now, before an attempt: behind its origin's
+    /// budget, but for the time a rate limit held the origin (`rateLimited` nanoseconds).
+    func addQueued(since queuedAt: DispatchTime, rateLimited: UInt64) {
+        let nanoseconds = clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds
         addShared(queued: (nanoseconds, min(rateLimited, nanoseconds)), callers: nil)
     }
 
@@ -250,12 +246,6 @@ final class RequestTask: NetworkTask, Sendable {
         return metrics
     }
 
-    /// `metrics`, taken when a success was decoded (those its handler sees), with the delivery since.
-    private func delivered(_ metrics: RequestMetrics) -> RequestMetrics {
-        let now = clock.now.uptimeNanoseconds
-        return state.withLock { $0.monitored }?.delivered(metrics, now: now) ?? metrics
-    }
-
     /// Nanoseconds as the metrics' seconds.
     static func seconds(_ nanoseconds: UInt64) -> TimeInterval {
         TimeInterval(nanoseconds) / 1e9
@@ -311,22 +301,19 @@ final class RequestTask: NetworkTask, Sendable {
     {
         // One critical section: an attempt attached in between would run on after `.cancelled` was told.
         let (wasRunning, schedule, cancelTransport) = state.withLock { state in
-            var schedule = false
+            let wasRunning: Bool
             switch state.phase {
-            case .running: schedule = true
-            case .settled where replacingSettled: break
-            case .settled, .delivered: return (false, false, stopsTransport ? state.cancelTransport : nil)
+            case .running: wasRunning = true
+            case .settled where replacingSettled: wasRunning = false
+            case .settled, .delivered: return (false, false, stopsTransport ? state.inFlight?.cancel : nil)
             }
-            let wasRunning = schedule
             state.phase = .settled(outcome)
             state.monitored?.settledAt = clock.now.uptimeNanoseconds
-            guard stopsTransport else { return (wasRunning, schedule, nil) }
+            guard stopsTransport else { return (wasRunning, wasRunning, nil) }
             // An attempt that began will end (`attach` stops it if it isn't linked yet).
-            if schedule, cancelWaitsForTransport, state.attempt > 0, !state.attemptEnded {
-                state.deliveryAwaitsTransport = true
-                schedule = false
-            }
-            return (wasRunning, schedule, state.cancelTransport)
+            let awaits = wasRunning && cancelWaitsForTransport && state.inFlight != nil
+            if awaits { state.deliveryAwaitsTransport = true }
+            return (wasRunning, wasRunning && !awaits, state.inFlight?.cancel)
         }
         // The transport first: one that answers in place forgets the request before an in-place handler
         // looks for it.
@@ -341,10 +328,10 @@ final class RequestTask: NetworkTask, Sendable {
             defer {
                 state.phase = .delivered
                 state.failureHandler = nil
-                state.cancelTransport = nil
+                // Still in flight, if it was: an attempt linked from now on is cancelled at once.
+                if state.inFlight != nil { state.inFlight = (nil, nil) }
                 state.totalLimit = nil
                 state.priorityObserver = nil
-                state.attemptHandlers = nil
             }
             return state
         }
@@ -352,8 +339,12 @@ final class RequestTask: NetworkTask, Sendable {
         taken.totalLimit?.timer.cancel()
         switch outcome {
         case .success(let handler, let raw):
-            // A success carries the metrics its handler sees.
-            if let report, let raw { report(.success(raw), raw.metrics.map(delivered) ?? metrics) }
+            // A success carries its handler's metrics (taken when it was decoded) with the delivery since.
+            if let report, let raw {
+                let now = clock.now.uptimeNanoseconds
+                let seen = raw.metrics.map { taken.monitored?.delivered($0, now: now) ?? $0 }
+                report(.success(raw), seen ?? metrics)
+            }
             handler()
         case .failure(let error):
             report?(.failure(error), metrics)

@@ -9,21 +9,6 @@ package final class RunningRequests: Sendable {
         /// The last request begun when `cancelAll()` last ran: one up to it whose `start` had not returned
         /// then is cancelled as it returns.
         var cancelledThrough = 0
-
-        /// A new request's id, registered before it has a task.
-        mutating func begin() -> Int {
-            nextID += 1
-            requests.updateValue(nil, forKey: nextID)
-            return nextID
-        }
-
-        /// Keeps the task `start` returned for request `id`; whether a `cancelAll()` came since it began, so
-        /// that it is cancelled now. Its handlers took it out if they ran already: nothing is left to cancel.
-        mutating func started(_ id: Int, _ task: any NetworkTask) -> Bool {
-            guard requests[id] != nil else { return false }
-            requests[id] = task
-            return id <= cancelledThrough
-        }
     }
 
     private let state = Locked(State())
@@ -38,7 +23,11 @@ package final class RunningRequests: Sendable {
         start: (_ successHandler: @escaping (Value) -> Void, _ errorHandler: @escaping (NetworkError) -> Void)
             -> any NetworkTask
     ) -> any NetworkTask {
-        let id = state.withLock { $0.begin() }
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.requests.updateValue(nil, forKey: state.nextID)
+            return state.nextID
+        }
         let task = start(
             { [self] value in
                 finish(id)
@@ -48,7 +37,14 @@ package final class RunningRequests: Sendable {
                 finish(id)
                 errorHandler(error)
             })
-        if state.withLock({ $0.started(id, task) }) { task.cancel() }
+        // Kept, unless its handlers took it out already (nothing is left to cancel); cancelled now if a
+        // `cancelAll()` came since it began.
+        let cancelNow = state.withLock { state in
+            guard state.requests[id] != nil else { return false }
+            state.requests[id] = task
+            return id <= state.cancelledThrough
+        }
+        if cancelNow { task.cancel() }
         return task
     }
 

@@ -137,27 +137,18 @@ final class ComposedCall: NetworkTask, Sendable {
         _ step: Result<NetworkRequest<T>, NetworkError>,
         successHandler: @escaping (NetworkResponse<T>) -> Void, errorHandler: @escaping (NetworkError) -> Void
     ) {
-        let request: NetworkRequest<T>
-        switch step {
-        case .failure(let error): return fail(error)
-        case .success(let built): request = built
-        }
+        if case .failure(let error) = step { return fail(error) }
         // Held by the task, not by the closures below: the transport may hold a finished step's closures a
         // moment after it reported, and must not keep the feature (and what it holds, a store's journal)
         // alive so.
         let handlers = StepHandlers(success: successHandler, failure: errorHandler)
-        guard let number = task.beginAttempt(reportingTo: handlers)?.child else { return }
+        guard case .success(let request) = step, let number = task.beginAttempt(reportingTo: handlers)?.child
+        else { return }
         let task = task
+        // Given back by the task to the first to ask, and used only while the call runs.
+        let taken = { task.transportFinished().flatMap { task.isSettled ? nil : $0 as? StepHandlers<T> } }
         let child = layer.send(
-            request,
-            successHandler: { response in
-                let taken = task.transportFinished() as? StepHandlers<T>
-                if !task.isSettled { taken?.success(response) }
-            },
-            errorHandler: { error in
-                let taken = task.transportFinished() as? StepHandlers<T>
-                if !task.isSettled { taken?.failure(error) }
-            })
+            request, successHandler: { taken()?.success($0) }, errorHandler: { taken()?.failure($0) })
         task.attach(cancellingWith: { child.cancel() }, toAttempt: number)
     }
 

@@ -10,7 +10,7 @@ import Foundation
 struct RequestCall: Sendable {
     let task: RequestTask
     /// `nil` when nobody watches (no monitors).
-    let observer: (any AttemptObserver)?
+    let observer: MonitoredCall?
     /// Whether the call runs its decoding, interceptors and handlers where each step is settled (see
     /// ``NetworkLayer/deliversImmediately``), rather than on the work, policy and callback queues.
     let deliversImmediately: Bool
@@ -31,21 +31,6 @@ struct RequestCall: Sendable {
     }
 }
 
-/// Who watches a call's attempts (its monitors), told in order.
-protocol AttemptObserver: Sendable {
-    func attemptStarted(_ request: URLRequest, number: Int)
-    /// A reply arrived in full.
-    func attemptReceived(_ response: HTTPURLResponse, body: Data, number: Int)
-    func attemptWillRetry(number: Int, after delay: TimeInterval, because error: NetworkError)
-    /// The transport sent the attempt's body again by itself (libcurl, on a kept-alive connection that
-    /// turned out closed).
-    func attemptResentBody(number: Int)
-    /// The call's reply went to the cache's memory only, for `reason`: said once per cache and reason, by
-    /// the first call whose monitors hear it, which `claim` tells (see ``ResponseCache/MemoryOnlyReport``).
-    func cacheKeptInMemoryOnly(
-        because reason: ResponseCache.MemoryOnlyReason, claim: @escaping @Sendable () -> Bool)
-}
-
 /// An attempt's bookkeeping, the last stage before the cache and the transport: the attempt begun on the
 /// call's task (which cancels it), metered and told to the monitors. It goes out at the call's priority
 /// as it is when it begins; the origin's gate reads it again after a wait.
@@ -64,7 +49,6 @@ struct AttemptStage: RequestStage {
         call.observer?.attemptStarted(attempt, number: begun.attempt)
         var chain = chain
         chain.priority = task.priority
-        let call = call
         let cancel = chain.proceed(attempt) { result in
             call.attemptEnded(result, number: begun.attempt)
             completion(result)

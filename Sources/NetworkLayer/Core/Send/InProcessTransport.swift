@@ -49,13 +49,8 @@ package struct InProcessTransport: AttemptTransport {
         of answer: Result<InProcessReply, NetworkError>, for request: URLRequest, route: TransportRoute,
         at now: UInt64
     ) -> TransferResult {
-        let reply: InProcessReply
-        do throws(NetworkError) {
-            reply = try answer.get()
-        } catch {
-            return TransferResult(failure: error)
-        }
-        guard let url = request.url,
+        if case .failure(let error) = answer { return TransferResult(failure: error) }
+        guard case .success(let reply) = answer, let url = request.url,
             let response = HTTPURLResponse(
                 url: url, statusCode: reply.statusCode, httpVersion: "HTTP/1.1", headerFields: reply.headers)
         else {

@@ -55,13 +55,9 @@ enum PlatformSession {
             completionHandler(.cancelAuthenticationChallenge, nil)
         #else
             let method = challenge.protectionSpace.authenticationMethod
-            if method == NSURLAuthenticationMethodServerTrust
-                || method == NSURLAuthenticationMethodClientCertificate
-            {
-                completionHandler(.performDefaultHandling, nil)
-            } else {
-                completionHandler(.rejectProtectionSpace, nil)
-            }
+            let bySystem = [NSURLAuthenticationMethodServerTrust, NSURLAuthenticationMethodClientCertificate]
+            completionHandler(
+                bySystem.contains(method) ? .performDefaultHandling : .rejectProtectionSpace, nil)
         #endif
     }
 }

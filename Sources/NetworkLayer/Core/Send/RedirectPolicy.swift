@@ -101,8 +101,14 @@ public struct RedirectPolicy: Sendable, Hashable {
     private func withoutCallerHeaders(_ proposed: URLRequest) -> URLRequest {
         var request = proposed
         let credentials = CredentialHeaderNames(adding: credentialHeaders)
-        for name in (proposed.allHTTPHeaderFields ?? [:]).keys where !keepsAcrossOrigins(name, credentials) {
-            request.setValue(nil, forHTTPHeaderField: name)
+        for name in (proposed.allHTTPHeaderFields ?? [:]).keys {
+            let lowercased = name.lowercased()
+            // Why safe anywhere: Accept says only what the caller can read, Range and If-Range only which
+            // bytes a resumed download lacks.
+            if Self.neutralHeaders.contains(lowercased) { continue }
+            if !forwardsHeadersAcrossOrigins || credentials.contains(lowercased) {
+                request.setValue(nil, forHTTPHeaderField: name)
+            }
         }
         request.url = proposed.url.map(Self.withoutUserInfo)
         return request
@@ -121,14 +127,5 @@ public struct RedirectPolicy: Sendable, Hashable {
         let dropsBody =
             status == 303 || ((301...302).contains(status) && original?.httpMethod?.uppercased() == "POST")
         return dropsBody && proposed.httpMethod?.uppercased() == "GET" && !hasBody(proposed)
-    }
-
-    private func keepsAcrossOrigins(_ name: String, _ credentials: CredentialHeaderNames) -> Bool {
-        let name = name.lowercased()
-        // Why safe anywhere: Accept says only what the caller can read, Range and If-Range only which
-        // bytes a resumed download lacks.
-        return Self.neutralHeaders.contains(name)
-            || (forwardsHeadersAcrossOrigins
-                && !credentials.contains(name))
     }
 }

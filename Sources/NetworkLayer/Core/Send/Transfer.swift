@@ -17,7 +17,7 @@ final class Transfer: TransferFlow, @unchecked Sendable {
     private let request: URLRequest
     private let sink: any TransferSink
     private let source: (any TransferBody)?
-    private let idleTimeout: TimeInterval
+    private var idleTimeout: TimeInterval { request.timeoutInterval }
     private let transport: SessionTransport
     /// The sending layer's clock, which keeps the idle deadline.
     private let clock: any NetworkClock
@@ -55,7 +55,6 @@ final class Transfer: TransferFlow, @unchecked Sendable {
         self.clock = clock
         self.cookie = cookie
         self.completion = completion
-        idleTimeout = request.timeoutInterval
         lastActivity = clock.now.uptimeNanoseconds
         sink.attach(self)
     }

@@ -101,7 +101,8 @@ extension MonitoredRequest {
     }
 }
 
-struct MonitoredCall: AttemptObserver {
+/// Who watches a call's attempts (its monitors), told in order.
+struct MonitoredCall: Sendable {
     let channel: MonitorGroup.Channel
     let request: MonitoredRequest
 
@@ -113,6 +114,7 @@ struct MonitoredCall: AttemptObserver {
         }
     }
 
+    /// A reply arrived in full.
     func attemptReceived(_ response: HTTPURLResponse, body: Data, number: Int) {
         let attempt = MonitoredAttempt(request: request, number: number)
         channel.emit { $0.didReceive(response, body: body, for: attempt) }
@@ -135,11 +137,15 @@ struct MonitoredCall: AttemptObserver {
         }
     }
 
+    /// The transport sent the attempt's body again by itself (libcurl, on a kept-alive connection that
+    /// turned out closed).
     func attemptResentBody(number: Int) {
         let attempt = MonitoredAttempt(request: request, number: number)
         channel.warn { $0.didResendBody(for: attempt) }
     }
 
+    /// The call's reply went to the cache's memory only, for `reason`: said once per cache and reason, by
+    /// the first call whose monitors hear it, which `claim` tells (see ``ResponseCache/MemoryOnlyReport``).
     func cacheKeptInMemoryOnly(
         because reason: ResponseCache.MemoryOnlyReason, claim: @escaping @Sendable () -> Bool
     ) {

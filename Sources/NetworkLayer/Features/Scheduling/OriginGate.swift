@@ -32,22 +32,20 @@ struct OriginGate: RequestStage {
         var chain = chain
         chain.priority = task.priority
         // Most requests: no scheduler yet, or no budget and no origin held; the chain's end watches the reply.
-        guard let scheduler = scheduler() else { return chain.proceed(request, completion: completion) }
-        let (counts, observes) = (counts && scheduler.budget != nil, observesRateLimits)
-        guard counts || !scheduler.isIdle, let origin = request.url.flatMap(Origin.init) else {
-            return chain.proceed(request, completion: completion)
-        }
+        guard let scheduler = scheduler(), case let counts = counts && scheduler.budget != nil,
+            counts || !scheduler.isIdle, let origin = request.url.flatMap(Origin.init)
+        else { return chain.proceed(request, completion: completion) }
+        let observes = observesRateLimits
         // Its report below tells the pause, with the attempt's place in the budget.
         chain.watchesPauses = nil
         let ready = chain
         let running = DeferredCancel()
-        let (clock, queuedAt) = (scheduler.clock, scheduler.clock.now)
+        let queuedAt = scheduler.clock.now
         // `rateLimited`: of the time queued, how long a rate limit held the origin; `nil` when it went at once.
         let start = { @Sendable (rateLimited: UInt64?, probing: Bool) in
             var chain = ready
             if let rateLimited {
-                let total = clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds
-                task.addQueued(nanoseconds: total, rateLimited: rateLimited)
+                task.addQueued(since: queuedAt, rateLimited: rateLimited)
                 chain.priority = task.priority
             }
             running.attach(
@@ -73,8 +71,7 @@ struct OriginGate: RequestStage {
             // A cancel or the time limit withdraws it: the time it waited counts all the same.
             return {
                 guard let rateLimited = scheduler.withdraw(id, from: origin) else { return running.cancel() }
-                let total = clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds
-                task.addQueued(nanoseconds: total, rateLimited: rateLimited)
+                task.addQueued(since: queuedAt, rateLimited: rateLimited)
                 completion(TransferResult(failure: .cancelled))
             }
         }
@@ -92,7 +89,9 @@ struct OriginGate: RequestStage {
         // Any reply below 400 that asks no pause: the server takes requests again.
         let lifts = probing && pause == nil && response.map { $0.statusCode < 400 } == true
         let answering = pause == nil ? origin : response?.url.flatMap(Origin.init) ?? origin
-        scheduler.finished(origin, counted: counted, pause: answering == origin ? pause : nil, lifts: lifts)
+        scheduler.finished(
+            origin, counted: counted, pause: answering == origin ? pause : nil,
+            pauseOver: lifts ? .distantFuture : nil)
         if answering != origin { scheduler.finished(answering, counted: false, pause: pause) }
     }
 }

@@ -195,17 +195,12 @@ final class OriginScheduler: Sendable {
     /// A request that was admitted (or started from the queue) ended; `pause` is the wait its reply asks
     /// of every request to the origin, if any, which holds it for at most ``longestHold``.
     ///
-    /// - Parameters:
-    ///   - pauseOver: A pause ending then, or before, is over.
-    ///   - lifts: Whether the hold is over whenever it was to end: a probe succeeded, or the app lifted it.
-    func finished(
-        _ origin: Origin, counted: Bool, pause: TimeInterval?, pauseOver: DispatchTime? = nil,
-        lifts: Bool = false
-    ) {
+    /// - Parameter pauseOver: A pause ending then, or before, is over; `.distantFuture`: whenever it was to
+    ///   end (a probe succeeded, or the app lifted the hold).
+    func finished(_ origin: Origin, counted: Bool, pause: TimeInterval?, pauseOver: DispatchTime? = nil) {
         let now = clock.now
         let (starts, reopening) = state.withLock { state in
             var entry = state.origins[origin] ?? OriginState()
-            if lifts { entry.lift() }
             if let pauseOver, let closed = entry.closedUntil, closed <= pauseOver { entry.lift() }
             if counted { entry.running = max(0, entry.running - 1) }
             if let pause, longestHold > 0 {
@@ -227,7 +222,7 @@ final class OriginScheduler: Sendable {
     /// budget allows.
     func lift(_ origin: Origin?) {
         let held = origin.map { [$0] } ?? state.withLock { Array($0.origins.keys) }
-        for origin in held { finished(origin, counted: false, pause: nil, lifts: true) }
+        for origin in held { finished(origin, counted: false, pause: nil, pauseOver: .distantFuture) }
     }
 
     /// Takes a waiting request out of the queue.

@@ -37,12 +37,11 @@ struct SharingStage: RequestStage {
             return proceed(request, below: chain, gate: gate, completion: completion)
         }
         // No scheduler (yet): nothing below reads a call. A later attempt of a caller looks again.
-        let scheduler = gate?.scheduler()
+        let (scheduler, task) = (gate?.scheduler(), call.task)
         // A caller that can't wait for its origin's pause fails now, whoever else waits.
         if let gate, let scheduler, gate.waitsForRateLimit, !scheduler.isIdle,
             let origin = request.url.flatMap(Origin.init),
-            let until = scheduler.refusal(
-                origin, deadline: call.task.deadline, priority: call.task.priority)
+            let until = scheduler.refusal(origin, deadline: task.deadline, priority: task.priority)
         {
             completion(TransferResult(failure: .rateLimited(until: until)))
             return {}
@@ -51,8 +50,12 @@ struct SharingStage: RequestStage {
         let chain = chain.pinningCookie(for: request)
         let key = SharingKey(
             request, sessionCookie: chain.cookie?.header, account: account, shaping: shaping)
-        let task = call.task
-        let queueTask = scheduler == nil ? nil : sharedTask()
+        // The shared request's own task, which the gate reads (made before the caller knows whether it starts
+        // the request: its flight keeps the starter's, to tell a caller that leaves the time it waited).
+        let queueTask = scheduler.map { _ in
+            RequestTask(
+                delivery: .immediate, failureHandler: { _ in }, priority: task.priority, clock: task.clock)
+        }
         // The caller's attempt stage links the returned leave to the caller's task.
         return flights.join(
             key,
@@ -70,14 +73,6 @@ struct SharingStage: RequestStage {
             },
             sofar: queueTask.map(Self.waited),
             start: { startShared(request, chain: chain, task: queueTask, finish: $0) })
-    }
-
-    /// The shared request's own task, which the gate reads (made before the caller knows whether it starts
-    /// the request: its flight keeps the starter's, to tell a caller that leaves the time it waited).
-    private func sharedTask() -> RequestTask {
-        RequestTask(
-            delivery: .immediate, failureHandler: { _ in }, priority: call.task.priority,
-            clock: call.task.clock)
     }
 
     /// What a caller that leaves is told of a shared request waiting on `task`: the time it waited.
