@@ -37,9 +37,7 @@ struct CacheKey: Hashable, Sendable {
 
     /// The fragment is all after the first `#`, which can appear nowhere before it.
     static func normalized(_ url: URL) -> String {
-        // Not `url.fragment`: it decodes the fragment, on every request the cache or sharing keys.
-        let text = url.absoluteString
-        return text.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(text[..<$0]) } ?? text
+        url.fragment == nil ? url.absoluteString : String(url.absoluteString.prefix { $0 != "#" })
     }
 
     /// The URL's hash first (all entries for a URL share a prefix), then the partition's tag (all of an
