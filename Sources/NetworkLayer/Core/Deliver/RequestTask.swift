@@ -178,10 +178,12 @@ final class RequestTask: NetworkTask, Sendable {
     /// before the first.
     var latestAttempt: Int { state.withLock { $0.meter.attempts } }
 
-    /// The request waited for its server from `queuedAt` until now, before an attempt: behind its origin's
-    /// budget, but for the time a rate limit held the origin (`rateLimited` nanoseconds).
+    /// The request waited for its server from `queuedAt` (read on the layer's clock, as the task's is)
+    /// until now, before an attempt: behind its origin's budget, but for the time a rate limit held the
+    /// origin (`rateLimited` nanoseconds). A `queuedAt` ahead of now counts as no wait, not a trap.
     func addQueued(since queuedAt: DispatchTime, rateLimited: UInt64) {
-        let nanoseconds = clock.now.uptimeNanoseconds - queuedAt.uptimeNanoseconds
+        let start = queuedAt.uptimeNanoseconds
+        let nanoseconds = max(clock.now.uptimeNanoseconds, start) - start
         addShared(queued: (nanoseconds, min(rateLimited, nanoseconds)), callers: nil)
     }
 
