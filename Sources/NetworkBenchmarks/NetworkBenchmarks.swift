@@ -21,8 +21,9 @@ import NetworkTestSupport
 /// each client in processes of its own; `--soak-case CLIENT --base-url URL [--count N]` is one such
 /// process, for `heaptrack` (``MemorySoak``).
 /// `swift run -c release NetworkBenchmarks --alone layer|policies|logged|inspected|cachemiss|raw|rawdelegate|rawconcurrent
-/// --base-url URL [--path P] [--count N] [--in-flight N] [--threads]` runs one client alone, for a profiler;
-/// `--threads` prints the busiest threads' CPU while it ran (Linux).
+/// --base-url URL [--path P] [--count N] [--in-flight N] [--rounds N] [--threads]` runs one client alone, for
+/// a profiler, or several (`layer,raw`) taking turns in one process; `--threads` prints the busiest threads'
+/// CPU while each ran (Linux).
 @main
 enum NetworkBenchmarks {
     static func main() {
@@ -108,6 +109,7 @@ enum NetworkBenchmarks {
                 exit(
                     AloneRun.run(
                         client: client, baseURL: baseURL, path: path, count: count, inFlight: inFlight,
+                        rounds: value(of: "--rounds", in: arguments).flatMap(Int.init) ?? 1,
                         threads: arguments.contains("--threads"))
                         ? 0 : 1)
             }
