@@ -199,7 +199,9 @@ struct Workloads {
         guard selected(name) else { return nil }
         log(name)
         let other = baseline ?? raw
-        // Warm both clients' connections and code paths before measuring.
+        // Warm both clients' connections and code paths before measuring; one request alone first (see
+        // ``settleOnOneConnection(_:_:)``).
+        settleOnOneConnection([layer, other], start)
         _ = requestsPerSecond(layer, count: min(count, inFlight * 2), inFlight: inFlight, start)
         _ = requestsPerSecond(other, count: min(count, inFlight * 2), inFlight: inFlight, start)
         var layerRounds: [Double] = []
@@ -215,6 +217,15 @@ struct Workloads {
             target: target.map { "ratio ≥ \($0)" } ?? "none", met: target.map { ratio >= $0 },
             layerRounds: layerRounds,
             rawRounds: rawRounds, baseline: baseline?.name)
+    }
+
+    /// Sends one request alone on each client, so that a burst finds its connection up: over HTTP/2 each
+    /// client then sends everything on one connection, as RFC 9113 (9.1) asks of clients. Without it, a
+    /// client whose first contact is a burst of 64 races libcurl's connection setup and spreads over
+    /// several connections (raw URLSession: 3 to 5 here; the layer: 1), and a row's figure would depend on
+    /// which rows ran before it (`--only`).
+    func settleOnOneConnection(_ clients: [BenchmarkClient], _ start: @escaping Start) {
+        for client in clients { _ = requestsPerSecond(client, count: 1, inFlight: 1, start) }
     }
 
     /// What a variant of the layer costs on small sequential GETs: the variant, the plain layer and raw
