@@ -199,9 +199,9 @@ struct Workloads {
         guard selected(name) else { return nil }
         log(name)
         let other = baseline ?? raw
-        // Warm both clients' connections and code paths before measuring; one request alone first (see
-        // ``settleOnOneConnection(_:_:)``).
-        settleOnOneConnection([layer, other], start)
+        // Warm both clients' connections and code paths before measuring; before a burst, one request
+        // alone (see ``settleOnOneConnection(_:_:)``).
+        if inFlight > 1 { settleOnOneConnection([layer, other], start) }
         _ = requestsPerSecond(layer, count: min(count, inFlight * 2), inFlight: inFlight, start)
         _ = requestsPerSecond(other, count: min(count, inFlight * 2), inFlight: inFlight, start)
         var layerRounds: [Double] = []

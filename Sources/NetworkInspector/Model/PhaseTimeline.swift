@@ -24,8 +24,10 @@ struct PhaseTimeline {
         let decoded = measured ? end - metrics.deliveryDuration * 1_000 : cursor
         let replied = measured ? decoded - metrics.decodeDuration * 1_000 : record.attempts.last?.end ?? end
         // Attempt times were read when their events arrived: the wire starts no earlier than the waits.
+        // Under load the monitors' queue may read the first attempt's start after the reply it led to;
+        // the wire then starts where the waits end, rather than leave the request without a bar.
         if let first = record.attempts.first {
-            cursor = min(max(cursor, first.start), end)
+            if first.start < replied { cursor = min(max(cursor, first.start), end) }
             add("wire", until: replied)
         }
         add("decoding", until: decoded)
