@@ -30,9 +30,10 @@ enum AloneRun {
                 client.get(path, as: [Record].self, completion: done)
             }
         }
-        // Warm the connections first, as the table's workloads do: one request alone, then a burst.
+        // Warm the connections first, as the table's workloads do: before a burst, one request alone (see
+        // `Workloads.settleOnOneConnection(_:_:)`).
         for start in starts {
-            _ = LoadRunner.run(count: 1, inFlight: 1, on: .main, start: start)
+            if inFlight > 1 { _ = LoadRunner.run(count: 1, inFlight: 1, on: .main, start: start) }
             _ = LoadRunner.run(count: inFlight * 2, inFlight: inFlight, on: .main, start: start)
         }
         var rates = Array(repeating: [Double](), count: clients.count)
